@@ -1,0 +1,388 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-run.sh - run one command in a throwaway QEMU guest and bring back /out.
+#
+# The host cannot load modules, so everything that needs a kernel of our
+# own (insmod of kmod/vmstat_bench.ko, the harness talking to it) runs in a
+# guest booted from a busybox initramfs built per run.  Files named with
+# --add land under /vsb at their repo-relative paths (dynamic ELF binaries
+# bring the shared libraries ldd lists, loader included); the command runs
+# with cwd /vsb through /bin/sh -c; whatever it leaves in /out comes back to
+# the host's --out folder.
+#
+# Four 16550 ports keep the streams apart, so kernel messages can never
+# corrupt results:
+#	ttyS0	kernel console (boot log, oopses, panics) -> a log file
+#	ttyS1	control: start/exit markers and /out as base64 tar.gz
+#	ttyS2	the command's stdout -> host stdout (live)
+#	ttyS3	the command's stderr -> host stderr (live)
+# The markers carry a per-run nonce, so nothing stale or echoed can pass
+# for a result.
+#
+# Usage:
+#   ci/vm-run.sh [--kernel BZIMAGE] [--kdir BUILD_DIR] [--smp N] [--mem MB]
+#                [--numa NODES] [--timeout S] [--add HOST[:GUEST]]...
+#                [--out HOST_DIR] [--append 'kernel args'] -- COMMAND...
+# COMMAND words are joined with spaces (as ssh does) and run by busybox sh.
+#
+# Exit status: the command's own; 1 if the guest panicked, oopsed, warned,
+# timed out or died without reporting; 4 (skip) if QEMU, the kernel or the
+# requested NUMA layout cannot be had here; 2 on bad usage.
+#
+# Environment: VSB_VM_CACHE (cache folder, see kernel-cache.sh),
+# VSB_VM_ACCEL=kvm|tcg (skip the KVM probe), VSB_VM_KEEP=1 (keep the work
+# folder with the initramfs and logs).
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SELF=$REPO/ci/vm-run.sh
+CACHE=${VSB_VM_CACHE:-$REPO/.cache/vm}
+
+log() { printf 'vm-run: %s\n' "$*" >&2; }
+usage() {
+	# The usage block of the header comment, without the "# ".
+	if [[ ${1:-2} == 0 ]]; then
+		sed -n '/^# Usage:/,/^# COMMAND/s/^# \{0,1\}//p' "$SELF"
+	else
+		sed -n '/^# Usage:/,/^# COMMAND/s/^# \{0,1\}//p' "$SELF" >&2
+	fi
+	exit "${1:-2}"
+}
+skip() { log "SKIP: $*"; exit 4; }
+
+KERNEL= KDIR= SMP=2 MEM=512 NUMA=0 TIMEOUT=120 OUTDIR= APPEND=
+ADDS=()
+while (($#)); do
+	case $1 in
+	--kernel)  KERNEL=${2:?}; shift 2 ;;
+	--kdir)    KDIR=${2:?}; shift 2 ;;
+	--smp)     SMP=${2:?}; shift 2 ;;
+	--mem)     MEM=${2:?}; shift 2 ;;
+	--numa)    NUMA=${2:?}; shift 2 ;;
+	--timeout) TIMEOUT=${2:?}; shift 2 ;;
+	--add)     ADDS+=("${2:?}"); shift 2 ;;
+	--out)     OUTDIR=${2:?}; shift 2 ;;
+	--append)  APPEND=${2?}; shift 2 ;;
+	--)        shift; break ;;
+	-h|--help) usage 0 ;;
+	*)         log "unknown option: $1"; usage ;;
+	esac
+done
+(($#)) || { log "no COMMAND given"; usage; }
+CMD="$*"
+for n in "$SMP" "$MEM" "$NUMA" "$TIMEOUT"; do
+	[[ $n =~ ^[0-9]+$ ]] || { log "not a number: $n"; usage; }
+done
+((SMP >= 1 && MEM >= 128)) || { log "--smp >= 1 and --mem >= 128 needed"; exit 2; }
+
+# --- host tools -----------------------------------------------------------
+# Installed on demand so a fresh Debian 12 needs nothing by hand; without
+# root or network the run is a skip, not a failure.
+need_pkgs=()
+command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86)
+command -v busybox >/dev/null || need_pkgs+=(busybox-static)
+command -v cpio >/dev/null || need_pkgs+=(cpio)
+if ((${#need_pkgs[@]})); then
+	[[ $(id -u) == 0 ]] && command -v apt-get >/dev/null ||
+		skip "missing ${need_pkgs[*]} and cannot apt-get install as non-root"
+	log "installing ${need_pkgs[*]}"
+	inst() {
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends "${need_pkgs[@]}" >&2
+	}
+	inst || { apt-get update -q >&2 && inst; } ||
+		skip "cannot install ${need_pkgs[*]}"
+fi
+BUSYBOX=$(command -v busybox)
+
+# --- kernel ---------------------------------------------------------------
+if [[ -z $KERNEL ]]; then
+	kc_rc=0
+	kc=$(VSB_VM_CACHE=$CACHE "$REPO/ci/kernel-cache.sh") || kc_rc=$?
+	((kc_rc == 0)) || { ((kc_rc == 4)) && skip "no kernel (kernel-cache.sh)"; exit 1; }
+	ukdir=$KDIR
+	eval "$kc"
+	[[ -z $ukdir ]] || KDIR=$ukdir
+fi
+[[ -f $KERNEL ]] || skip "kernel image $KERNEL not found"
+
+# The release string sits in the bzImage header (setup header field
+# kernel_version at 0x20e, an offset from 0x200); modules whose vermagic
+# differs would only fail later inside the guest with a terse -EINVAL.
+kernel_release() {
+	local off
+	off=$(od -An -tu2 -j $((0x20e)) -N2 "$1" 2>/dev/null | tr -d ' ')
+	[[ -n $off && $off != 0 ]] || return 0
+	dd if="$1" bs=1 skip=$((off + 0x200)) count=128 2>/dev/null |
+		tr '\0' '\n' | head -n1 | cut -d' ' -f1
+}
+KREL=$(kernel_release "$KERNEL")
+if [[ -n $KDIR && -n $KREL ]]; then
+	krel_kdir=$(sed -n 's/^override KERNELRELEASE = //p' \
+		"$KDIR/.kernelvariables" 2>/dev/null || true)
+	[[ -n $krel_kdir ]] ||
+		krel_kdir=$(cat "$KDIR/include/config/kernel.release" 2>/dev/null || true)
+	[[ -z $krel_kdir || $krel_kdir == "$KREL" ]] ||
+		log "warning: --kdir is for $krel_kdir but the kernel is $KREL"
+fi
+
+# --- work folder, cleanup -------------------------------------------------
+W=$(mktemp -d "${TMPDIR:-/tmp}/vsb-vm.XXXXXX")
+QPID= TAILS=()
+cleanup() {
+	local p
+	[[ -n $QPID ]] && kill "$QPID" 2>/dev/null || true
+	for p in "${TAILS[@]}"; do kill "$p" 2>/dev/null || true; done
+	if [[ ${VSB_VM_KEEP:-0} == 1 || ${KEEP_W:-0} == 1 ]]; then
+		log "work folder kept: $W"
+	else
+		rm -rf "$W"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [[ -z $OUTDIR ]]; then
+	OUTDIR=$(mktemp -d "${TMPDIR:-/tmp}/vsb-out.XXXXXX")
+	log "guest /out -> $OUTDIR"
+fi
+mkdir -p "$OUTDIR"
+
+# --- accelerator ----------------------------------------------------------
+# /dev/kvm can exist and still hang every guest (nested virtualisation
+# gone wrong), so KVM is used only after a real boot of this kernel
+# finished under it; the verdict is cached per host kernel, QEMU and guest
+# kernel.  The probe is this script itself with VSB_VM_ACCEL=kvm.
+ACCEL=${VSB_VM_ACCEL:-}
+if [[ -z $ACCEL ]]; then
+	ACCEL=tcg
+	if [[ -r /dev/kvm && -w /dev/kvm ]]; then
+		key="$(uname -r) $(qemu-system-x86_64 --version | head -n1) $KREL"
+		vfile=$CACHE/kvm.verdict
+		verdict=$(awk -v k="$key => " 'index($0, k) == 1 {
+			v = substr($0, length(k) + 1) } END { print v }' \
+			"$vfile" 2>/dev/null || true)
+		if [[ -z $verdict ]]; then
+			log "probing KVM (one boot, at most 10 s; the verdict is cached)"
+			verdict=tcg
+			VSB_VM_ACCEL=kvm VSB_VM_KEEP=0 "$SELF" --kernel "$KERNEL" \
+				--smp 1 --mem 256 --timeout 10 --out "$W/probe" \
+				-- true >/dev/null 2>&1 && verdict=kvm
+			mkdir -p "$CACHE"
+			printf '%s => %s\n' "$key" "$verdict" >>"$vfile"
+			log "KVM probe: using $verdict"
+		fi
+		ACCEL=$verdict
+	fi
+fi
+case $ACCEL in
+kvm) ACCEL_ARGS=(-accel kvm -cpu host) ;;
+tcg) ACCEL_ARGS=(-accel tcg -cpu max) ;;
+*)   log "VSB_VM_ACCEL must be kvm or tcg"; exit 2 ;;
+esac
+
+# --- initramfs ------------------------------------------------------------
+IR=$W/root
+mkdir -p "$IR"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,vsb,.vsb,etc,root}
+
+# Copy a file into the initramfs; for a dynamic ELF also the libraries and
+# the loader ldd resolves, at the same absolute paths, so the guest's ld.so
+# finds them without an ld.so.cache.
+copy_libs() {
+	local f=$1 lib
+	[[ $(head -c4 "$f" 2>/dev/null | od -An -c | tr -d ' ') == 177ELF ]] || return 0
+	while read -r lib; do
+		[[ -e $IR$lib ]] && continue
+		mkdir -p "$IR$(dirname "$lib")"
+		cp -L "$lib" "$IR$lib"
+	done < <(ldd "$f" 2>/dev/null | tr ' \t' '\n\n' | grep '^/' || true)
+}
+
+cp "$BUSYBOX" "$IR/bin/busybox"
+copy_libs "$BUSYBOX"
+ln -s busybox "$IR/bin/sh"
+
+# Module vermagic vs the kernel we boot: warn early, on the host.
+check_ko() {
+	local v
+	[[ -n $KREL ]] || return 0
+	v=$(grep -ao -m1 'vermagic=[^[:cntrl:]]*' "$1" | head -n1 | cut -d' ' -f1)
+	v=${v#vermagic=}
+	[[ -z $v || $v == "$KREL" ]] ||
+		log "warning: ${1##*/} is built for $v, the guest runs $KREL"
+}
+
+for a in ${ADDS[@]+"${ADDS[@]}"}; do
+	hp=${a%%:*}
+	gp=
+	[[ $a == *:* ]] && gp=${a#*:}
+	[[ -e $hp ]] || { log "--add: $hp does not exist"; exit 2; }
+	habs=$(realpath "$hp")
+	if [[ -z $gp ]]; then
+		# Same relative path as in the repo, so commands written for
+		# the checkout (./harness/vmstat-bench, kmod/*.ko) work as is.
+		case $habs in
+		"$REPO"/*) gp=/vsb/${habs#"$REPO"/} ;;
+		*)         gp=/vsb/${habs##*/} ;;
+		esac
+	fi
+	[[ $gp == /* ]] || gp=/vsb/$gp
+	mkdir -p "$IR$(dirname "$gp")"
+	cp -a "$habs" "$IR$gp"
+	while IFS= read -r -d '' f; do
+		copy_libs "$f"
+		[[ $f == *.ko ]] && check_ko "$f"
+	done < <(find "$habs" -type f -print0)
+done
+
+NONCE=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
+printf '%s\n' "$CMD" >"$IR/.vsb/cmd"
+printf 'VSB_NONCE=%s\nVSB_NUMA=%s\n' "$NONCE" "$NUMA" >"$IR/.vsb/env"
+
+cat >"$IR/init" <<'EOF'
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest init written by ci/vm-run.sh: mount, run the command, ship /out
+# on ttyS1, power off.  The initramfs has no /dev/console node (cpio runs
+# unprivileged-safe, without mknod), so fds 0-2 come after devtmpfs.
+/bin/busybox mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root VSB_IN_VM=1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+. /.vsb/env
+
+# Raw mode: no \n -> \r\n, no echo, 8-bit clean.  The fds stay open for
+# the whole run so the settings hold; closing them at the end waits until
+# the UART has sent everything.
+exec 3>/dev/ttyS1 4>/dev/ttyS2 5>/dev/ttyS3
+stty -F /dev/ttyS1 raw -echo
+stty -F /dev/ttyS2 raw -echo
+stty -F /dev/ttyS3 raw -echo
+echo "VSB_START $VSB_NONCE" >&3
+
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+echo "VSB_NODES=$nodes $VSB_NONCE" >&3
+if [ "$VSB_NUMA" -gt 0 ] && [ "$nodes" -ne "$VSB_NUMA" ]; then
+	rc=254
+else
+	cd /vsb
+	/bin/sh -c "$(cat /.vsb/cmd)" </dev/null >&4 2>&5
+	rc=$?
+	cd /
+fi
+
+echo "VSB_OUT_BEGIN $VSB_NONCE" >&3
+tar -C /out -czf - . | base64 >&3
+echo "VSB_OUT_END $VSB_NONCE" >&3
+echo "VSB_EXIT=$rc $VSB_NONCE" >&3
+exec 3>&- 4>&- 5>&-
+sync
+poweroff -f
+EOF
+chmod +x "$IR/init"
+
+# Uncompressed: the kernel unpacks it faster than gunzip under TCG.
+(cd "$IR" && find . -print0 | cpio --null -o -H newc --quiet -R 0:0) >"$W/initrd"
+
+# --- QEMU -----------------------------------------------------------------
+NUMA_ARGS=()
+SMP_ARG=$SMP
+if ((NUMA > 0)); then
+	# One socket per node when the CPUs divide evenly, else one socket
+	# per CPU: a node boundary through a socket's shared LLC makes the
+	# scheduler WARN (topology_sane), which panic_on_warn turns fatal.
+	if ((SMP % NUMA == 0)); then
+		SMP_ARG="$SMP,sockets=$NUMA,cores=$((SMP / NUMA)),threads=1"
+	else
+		SMP_ARG="$SMP,sockets=$SMP,cores=1,threads=1"
+	fi
+	# Real NUMA via ACPI SRAT (the kernel needs CONFIG_ACPI_NUMA, not
+	# NUMA_EMU): node i gets a contiguous CPU range and an equal memory
+	# share; nodes may be CPU-less when --numa > --smp.
+	per=$((MEM / NUMA))
+	for ((i = 0; i < NUMA; i++)); do
+		sz=$per
+		((i == NUMA - 1)) && sz=$((MEM - per * (NUMA - 1)))
+		NUMA_ARGS+=(-object "memory-backend-ram,id=vsbmem$i,size=${sz}M")
+		lo=$((i * SMP / NUMA)) hi=$(((i + 1) * SMP / NUMA - 1))
+		spec="node,nodeid=$i,memdev=vsbmem$i"
+		((hi >= lo)) && spec+=",cpus=$lo-$hi"
+		NUMA_ARGS+=(-numa "$spec")
+	done
+fi
+
+CMDLINE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 rdinit=/init"
+[[ -n $APPEND ]] && CMDLINE+=" $APPEND"
+
+: >"$W/console" >"$W/ctl" >"$W/stdout" >"$W/stderr"
+T0=$(date +%s.%N)
+timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
+	"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
+	-smp "$SMP_ARG" -m "$MEM" ${NUMA_ARGS[@]+"${NUMA_ARGS[@]}"} \
+	-kernel "$KERNEL" -initrd "$W/initrd" -append "$CMDLINE" \
+	-serial "file:$W/console" -serial "file:$W/ctl" \
+	-serial "file:$W/stdout" -serial "file:$W/stderr" \
+	</dev/null >"$W/qemu.log" 2>&1 &
+QPID=$!
+# Live copies of the command's output; tail exits once QEMU is gone and
+# it has read the last bytes.
+tail -n +1 -s 0.1 -f --pid="$QPID" "$W/stdout" &
+TAILS+=($!)
+tail -n +1 -s 0.1 -f --pid="$QPID" "$W/stderr" >&2 &
+TAILS+=($!)
+qrc=0
+wait "$QPID" || qrc=$?
+QPID=
+for p in "${TAILS[@]}"; do wait "$p" 2>/dev/null || true; done
+TAILS=()
+ELAPSED=$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+
+# --- verdict --------------------------------------------------------------
+ctl=$(tr -d '\r' <"$W/ctl")
+fail() {
+	log "$*"
+	log "last console lines (full log: $W/console):"
+	tail -n 40 "$W/console" | tr -d '\r' | sed 's/^/  | /' >&2
+	[[ -s $W/qemu.log ]] && sed 's/^/  qemu: /' "$W/qemu.log" >&2
+	KEEP_W=1
+	exit 1
+}
+if ((qrc == 124 || qrc == 137)); then
+	fail "guest timed out after $TIMEOUT s"
+fi
+panic=$(grep -a -m1 'Kernel panic' "$W/console" | tr -d '\r' || true)
+[[ -z $panic ]] || fail "guest panicked: ${panic#*] }"
+rc=$(sed -n "s/^VSB_EXIT=\([0-9]*\) $NONCE\$/\1/p" <<<"$ctl")
+if [[ -z $rc ]]; then
+	grep -q "^VSB_START $NONCE\$" <<<"$ctl" &&
+		fail "guest died without reporting an exit status (qemu rc $qrc)"
+	fail "guest did not reach /init (qemu rc $qrc)"
+fi
+# A splat that did not panic (BUG: sleeping in atomic, lockdep, ...) still
+# means the kernel side is broken: fail loudly rather than pass quietly.
+splat=$(grep -a -m1 -E '\] (BUG:|WARNING:|Oops|general protection fault|kernel BUG|UBSAN:|INFO: task .* blocked)' \
+	"$W/console" | tr -d '\r' || true)
+[[ -z $splat ]] || fail "guest kernel reported: ${splat#*] }"
+
+if ! sed -n "/^VSB_OUT_BEGIN $NONCE\$/,/^VSB_OUT_END $NONCE\$/p" <<<"$ctl" |
+	sed '1d;$d' | base64 -d | tar -xzf - -C "$OUTDIR"; then
+	fail "could not unpack the guest's /out"
+fi
+
+nodes=$(sed -n "s/^VSB_NODES=\([0-9]*\) $NONCE\$/\1/p" <<<"$ctl")
+if ((NUMA > 0 && rc == 254)) && [[ $nodes != "$NUMA" ]]; then
+	skip "guest sees ${nodes:-?} NUMA node(s), $NUMA requested (kernel lacks ACPI NUMA?)"
+fi
+
+numa_note=
+((NUMA > 0)) && numa_note=", $NUMA NUMA nodes"
+log "exit $rc after $ELAPSED s ($ACCEL, $SMP cpu, $MEM MB$numa_note)"
+exit "$rc"

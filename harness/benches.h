@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The benches the CLI knows, where each can run, and how to run it.
+ */
+#ifndef VSB_BENCHES_H
+#define VSB_BENCHES_H
+
+#include "../bench/variants.h"
+#include "result.h"
+
+#define VSB_SIDE_LIVE	0x4u	/* the running kernel's own paths, from user space */
+
+#define VSB_BENCH_VARIANTS 0x1u	/* takes --variant */
+
+struct vsb_bench {
+	const char *name;
+	unsigned int sides;
+	unsigned int flags;
+	const char *desc;
+	int (*run_user)(const struct vsb_run_opts *o, struct vsb_result *r);
+	int (*run_kmod)(const struct vsb_run_opts *o, struct vsb_result *r);
+};
+
+extern const struct vsb_bench vsb_benches[];
+extern const size_t vsb_bench_count;
+
+const struct vsb_bench *vsb_bench_find(const char *name);
+int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r);
+
+/* counter_user.c */
+int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
+
+#endif /* VSB_BENCHES_H */

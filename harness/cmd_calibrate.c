@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `vmstat-bench calibrate`: how much does the harness itself add?
+ *
+ * Two checks, measured in one run on one pinned CPU:
+ *  - the floor: a bare inline-asm add loop against the this-cpu-add
+ *    variant through the real dispatch (loop per variant, item wrap), both
+ *    timed the same way; the variant should cost at most 1.5x the bare
+ *    loop, or the harness's loop structure is what is being measured;
+ *  - the timer: the cost of one rdtscp (and one clock_gettime), as a
+ *    share of a default-sized sample; it should stay under 1%.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/counter.h"
+#include "cmds.h"
+#include "vsb.h"
+
+static void bare_add_loop(s8 *slot, unsigned long long n)
+{
+	unsigned long long k;
+	s8 one = 1;
+
+	for (k = 0; k < n; k++)
+		__asm__ __volatile__("add %1, %0" : "+m"(*slot) : "q"(one) : "cc");
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t median_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v[n / 2];
+}
+
+#define CAL_REPS_MAX 101
+
+int vsb_cmd_calibrate(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "loops", required_argument, NULL, 'n' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	long cpu = vsb_cpu_first_allowed(), loops = 1000000, reps = 11;
+	uint64_t bare[CAL_REPS_MAX], var[CAL_REPS_MAX], rd[CAL_REPS_MAX], cg[CAL_REPS_MAX];
+	struct vsb_counter_params p;
+	struct vsb_counter_worker w;
+	vsb_counter_loop_fn loop;
+	s8 *slot;
+	cpu_set_t set;
+	double hz, bare_op, var_op, ratio, rd_ns, cg_ns, sample_ns;
+	int c, i, k;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+c:n:r:h", lopts, NULL)) != -1) {
+		long *dst = c == 'c' ? &cpu : c == 'n' ? &loops : &reps;
+
+		if (c == 'h') {
+			printf("usage: vmstat-bench calibrate [--cpu N] [--loops N] [--repeat R]\n\n"
+			       "Measures the harness floor on one pinned CPU: the this-cpu-add\n"
+			       "variant against a bare inline-asm add loop (should be within 1.5x),\n"
+			       "and the cost of a timer read against a sample (should be under 1%%).\n"
+			       "Exit status 3 when either check fails.\n\n"
+			       "example:\n  vmstat-bench calibrate --cpu 1 --repeat 21\n");
+			return VSB_EXIT_OK;
+		}
+		if (c == '?' || vsb_parse_long(optarg, dst)) {
+			vsb_err("calibrate: bad option or value '%s'", argv[optind - 1]);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc || loops < 1000 || loops > VSB_LOOPS_MAX ||
+	    reps < 1 || reps > CAL_REPS_MAX || cpu < 0 || cpu >= CPU_SETSIZE) {
+		vsb_err("calibrate: --loops must be 1000..%ld, --repeat 1..%d, --cpu a valid CPU",
+			VSB_LOOPS_MAX, CAL_REPS_MAX);
+		return VSB_EXIT_USAGE;
+	}
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		vsb_err("calibrate: --cpu %ld: cannot pin there", cpu);
+		return VSB_EXIT_USAGE;
+	}
+	hz = vsb_tsc_hz();
+	slot = vsb_zalloc_aligned(VSB_CACHELINE);
+	memset(&w, 0, sizeof(w));
+	w.diffs = slot;
+	vsb_counter_params_init(&p, 0, 1, 1, 1, 8);
+	loop = vsb_counter_loop(VSB_V_this_cpu_add, 8);
+
+	/* warm both loops, then alternate them so drift hits both alike */
+	bare_add_loop(slot, (unsigned long long)loops);
+	loop(&w, &p, (unsigned long long)loops);
+	for (i = 0; i < reps; i++) {
+		uint64_t t0 = vsb_rdtscp();
+
+		bare_add_loop(slot, (unsigned long long)loops);
+		bare[i] = vsb_rdtscp() - t0;
+		t0 = vsb_rdtscp();
+		loop(&w, &p, (unsigned long long)loops);
+		var[i] = vsb_rdtscp() - t0;
+	}
+	for (i = 0; i < reps; i++) {
+		uint64_t t0 = vsb_rdtscp(), n0;
+
+		for (k = 0; k < 1000; k++)
+			vsb_rdtscp();
+		rd[i] = vsb_rdtscp() - t0;
+		n0 = vsb_rdtscp();
+		for (k = 0; k < 1000; k++)
+			vsb_now_ns();
+		cg[i] = vsb_rdtscp() - n0;
+	}
+	bare_op = (double)median_u64(bare, (size_t)reps) / (double)loops;
+	var_op = (double)median_u64(var, (size_t)reps) / (double)loops;
+	ratio = var_op / bare_op;
+	rd_ns = (double)median_u64(rd, (size_t)reps) / 1000.0 * 1e9 / hz;
+	cg_ns = (double)median_u64(cg, (size_t)reps) / 1000.0 * 1e9 / hz;
+	sample_ns = var_op * (double)loops * 1e9 / hz;
+
+	printf("calibrate on CPU %ld, TSC %.3f GHz, %ld ops x %ld repetitions (medians)\n",
+	       cpu, hz / 1e9, loops, reps);
+	printf("  bare asm add loop      %8.3f tsc/op  %7.3f ns/op\n", bare_op, bare_op * 1e9 / hz);
+	printf("  this-cpu-add variant   %8.3f tsc/op  %7.3f ns/op\n", var_op, var_op * 1e9 / hz);
+	printf("  ratio                  %8.3f        (limit 1.50): %s\n", ratio,
+	       ratio <= 1.5 ? "ok" : "TOO HIGH");
+	printf("  rdtscp read            %8.2f ns     = %.4f%% of a %ld-op sample\n",
+	       rd_ns, 100.0 * 2 * rd_ns / sample_ns, loops);
+	printf("  clock_gettime read     %8.2f ns     = %.4f%% of a %ld-op sample\n",
+	       cg_ns, 100.0 * 2 * cg_ns / sample_ns, loops);
+	printf("  timer reads per sample: 2 rdtscp + 2 clock_gettime = %.4f%% (limit 1%%): %s\n",
+	       100.0 * 2 * (rd_ns + cg_ns) / sample_ns,
+	       2 * (rd_ns + cg_ns) / sample_ns < 0.01 ? "ok" : "TOO HIGH");
+	free(slot);
+	return ratio <= 1.5 && 2 * (rd_ns + cg_ns) / sample_ns < 0.01 ?
+		VSB_EXIT_OK : VSB_EXIT_UNTRUSTED;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `vmstat-bench run`: one benchmark point.
+ *
+ * Order matters here: every option is checked and the output file is
+ * created (as a temporary) before anything runs, so bad input costs no
+ * time and leaves nothing behind; the result is renamed into place only
+ * once completely written, so an interrupted run leaves no file at all.
+ */
+#include <string.h>
+
+#include "benches.h"
+#include "cmds.h"
+
+/* results.csv -> results.summary.csv */
+static void summary_path(const char *path, char *buf, size_t len)
+{
+	size_t n = strlen(path);
+
+	if (n > 4 && !strcmp(path + n - 4, ".csv"))
+		snprintf(buf, len, "%.*s.summary.csv", (int)(n - 4), path);
+	else
+		snprintf(buf, len, "%s.summary.csv", path);
+}
+
+int vsb_cmd_run(int argc, char **argv)
+{
+	static struct vsb_run_opts o;
+	static struct vsb_result r;
+	struct vsb_outfile out, sum;
+	int ret, want_summary;
+	char spath[4096 + 16];
+
+	vsb_run_opts_defaults(&o);
+	ret = vsb_run_opts_parse(&o, argc, argv);
+	if (ret)
+		return ret < 0 ? VSB_EXIT_OK : ret;
+	ret = vsb_run_opts_finish(&o);
+	if (ret)
+		return ret;
+
+	want_summary = o.output[0] && !strcmp(o.format, "csv");
+	if (o.output[0]) {
+		ret = vsb_outfile_open(&out, o.output, "--output");
+		if (ret)
+			return ret;
+		if (want_summary) {
+			summary_path(o.output, spath, sizeof(spath));
+			ret = vsb_outfile_open(&sum, spath, "--output");
+			if (ret) {
+				vsb_outfile_abort(&out);
+				return ret;
+			}
+		}
+	}
+
+	vsb_install_signal_handlers();
+	ret = vsb_bench_run(&o, &r);
+	if (!ret && vsb_interrupted) {
+		vsb_err("interrupted: no result written");
+		ret = VSB_EXIT_ERROR;
+	}
+	if (ret)
+		goto err_abort;
+	vsb_meta_collect(&r);
+
+	if (o.output[0]) {
+		ret = vsb_result_write(&r, out.f, o.format);
+		if (!ret && want_summary)
+			ret = vsb_result_write_summary_csv(&r, sum.f);
+		if (ret)
+			goto err_abort;
+		ret = vsb_outfile_commit(&out);
+		if (!ret && want_summary)
+			ret = vsb_outfile_commit(&sum);
+		if (ret)
+			goto err_abort;
+		vsb_result_write(&r, stdout, "text");
+	} else {
+		ret = vsb_result_write(&r, stdout, o.format);
+	}
+	fflush(stdout);
+	if (!r.sanity_ok || r.migrated) {
+		vsb_err("results untrustworthy: %s%s", r.sanity,
+			r.migrated ? "; a worker migrated" : "");
+		ret = VSB_EXIT_UNTRUSTED;
+	}
+	vsb_result_free(&r);
+	return ret;
+
+err_abort:
+	if (o.output[0]) {
+		vsb_outfile_abort(&out);
+		if (want_summary)
+			vsb_outfile_abort(&sum);
+	}
+	vsb_result_free(&r);
+	return ret;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The commands of the CLI: each takes its own argv (argv[0] is the
+ * command name) and returns the process exit status.
+ */
+#ifndef VSB_CMDS_H
+#define VSB_CMDS_H
+
+struct vsb_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int vsb_cmd_run(int argc, char **argv);
+int vsb_cmd_list(int argc, char **argv);
+int vsb_cmd_calibrate(int argc, char **argv);
+
+#endif /* VSB_CMDS_H */

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The counter bench on user-space threads.
+ *
+ * One thread per CPU of --cpus, pinned before it touches its data (so its
+ * slot array is first-touched on its own node, like a per-CPU area).  All
+ * threads pass a barrier before each timed sample and another after it, so
+ * every CPU measures the same contended window; samples are timed with
+ * rdtscp around a whole batch of --loops updates, never per update.  The
+ * shared "zone" counters are one contiguous array, as zone->vm_stat is.
+ *
+ * After the run the totals are checked: shared + every per-CPU diff must
+ * equal the delta applied, or the result is marked untrustworthy.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/counter.h"
+#include "benches.h"
+
+/*
+ * A spinning barrier: pthread_barrier_wait sleeps in the kernel and the
+ * wake-up skew would leave some CPUs running alone at the start of a
+ * sample.  The last thread in decides, from the signal flag, whether the
+ * run goes on, so every thread sees the same verdict.
+ */
+struct spin_barrier {
+	unsigned int n;
+	unsigned int count;
+	unsigned int gen;
+	int stop;
+} __attribute__((aligned(VSB_CACHELINE)));
+
+static int barrier_wait(struct spin_barrier *b)
+{
+	unsigned int gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+	unsigned long spins = 0;
+
+	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->n) {
+		b->count = 0;
+		if (vsb_interrupted)
+			b->stop = 1;
+		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
+	} else {
+		while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen)
+			if (++spins % 4096 == 0)
+				sched_yield();	/* an unpinned helper may need this CPU */
+			else
+				vsb_cpu_relax();
+	}
+	return __atomic_load_n(&b->stop, __ATOMIC_ACQUIRE);
+}
+
+struct worker {
+	struct vsb_counter_worker cw;
+	pthread_t thread;
+	unsigned int index;
+	int cpu;
+	int error;		/* errno of a failed pin */
+	int migrated;
+	struct vsb_sample *samples;
+	struct shared_state *sh;
+} __attribute__((aligned(VSB_CACHELINE)));
+
+struct shared_state {
+	struct vsb_counter_params params;
+	vsb_counter_loop_fn loop;
+	unsigned long long loops;
+	unsigned int repeat, warmup;
+	size_t diff_bytes;
+	struct spin_barrier barrier;
+	double tsc_hz;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct shared_state *sh = w->sh;
+	cpu_set_t set;
+	unsigned int r;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	w->error = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (!w->error && sched_getcpu() != w->cpu)
+		sched_yield();	/* let the scheduler move us before first touch */
+	w->cw.diffs = vsb_zalloc_aligned(sh->diff_bytes);
+	if (w->error)	/* nobody may start: the run would be unpinned */
+		__atomic_store_n(&sh->barrier.stop, 1, __ATOMIC_RELEASE);
+
+	if (barrier_wait(&sh->barrier))
+		goto out;
+	for (r = 0; r < sh->warmup; r++)
+		sh->loop(&w->cw, &sh->params, sh->loops);
+	w->cw.folds = 0;
+	for (r = 0; r < sh->repeat; r++) {
+		struct vsb_sample *s = &w->samples[r];
+		uint64_t folds0 = w->cw.folds, t0, t1, n0, n1;
+
+		if (barrier_wait(&sh->barrier))
+			break;
+		n0 = vsb_now_ns();
+		t0 = vsb_rdtscp();
+		sh->loop(&w->cw, &sh->params, sh->loops);
+		t1 = vsb_rdtscp();
+		n1 = vsb_now_ns();
+		if (sched_getcpu() != w->cpu)
+			w->migrated = 1;
+		s->thread = w->index;
+		s->cpu = w->cpu;
+		s->rep = r;
+		s->ops = sh->loops;
+		s->elapsed = t1 - t0;
+		s->ns = (double)(n1 - n0);
+		s->folds = w->cw.folds - folds0;
+	}
+	barrier_wait(&sh->barrier);
+out:
+	return NULL;
+}
+
+/* Read diff @i of a worker's array as a long, whatever its width. */
+static long diff_at(const void *diffs, unsigned int bits, unsigned int i)
+{
+	switch (bits) {
+	case 8:
+		return ((const s8 *)diffs)[i];
+	case 16:
+		return ((const s16 *)diffs)[i];
+	default:
+		return ((const s32 *)diffs)[i];
+	}
+}
+
+/*
+ * Updates applied to item @i by one worker that ran @ops updates starting
+ * at item 0: the round-robin gives the first ops % K items one extra.
+ */
+static long long item_updates(unsigned long long ops, unsigned int k, unsigned int i)
+{
+	return (long long)(ops / k + (i < ops % k));
+}
+
+/*
+ * The check that the suite never loses an update it counts.  Folding
+ * variants: shared + sum of diffs == applied, per item.  this-cpu-add
+ * never folds, so its diff wraps at the chosen width: each slot is checked
+ * modulo 2^bits.  Warm-up updates count too: they were applied.
+ */
+static void check_totals(struct vsb_result *r, struct worker *ws, int n,
+			 vsb_shared_t *shared, vsb_pcc_t *pcc,
+			 unsigned long long per_worker_ops)
+{
+	const struct vsb_counter_params *p = &ws[0].sh->params;
+	unsigned int flags = vsb_variants[r->opts.variant_id].flags;
+	unsigned int i;
+	int t;
+
+	for (i = 0; i < p->items; i++) {
+		long long want = item_updates(per_worker_ops, p->items, i) * p->delta;
+		long long got;
+
+		if (flags & VSB_VF_NOFOLD) {
+			unsigned long long mask = (1ull << p->bits) - 1;
+
+			for (t = 0; t < n; t++) {
+				got = diff_at(ws[t].cw.diffs, p->bits, i);
+				if (((unsigned long long)got & mask) !=
+				    ((unsigned long long)want & mask)) {
+					snprintf(r->sanity, sizeof(r->sanity),
+						 "FAILED: worker %d item %u diff %lld != %lld mod 2^%u",
+						 t, i, got, want, p->bits);
+					r->sanity_ok = 0;
+					return;
+				}
+			}
+			continue;
+		}
+		got = flags & VSB_VF_PCC ? vsb_pcc_global(&pcc[i]) :
+					   vsb_shared_read(&shared[i]);
+		for (t = 0; t < n; t++)
+			got += diff_at(ws[t].cw.diffs, p->bits, i);
+		if (got != want * n) {
+			snprintf(r->sanity, sizeof(r->sanity),
+				 "FAILED: item %u: shared + per-CPU diffs = %lld, applied %lld",
+				 i, got, want * n);
+			r->sanity_ok = 0;
+			return;
+		}
+	}
+	r->sanity_ok = 1;
+	snprintf(r->sanity, sizeof(r->sanity),
+		 "ok: %s + per-CPU diffs = %lld x %d workers x %u items applied",
+		 flags & VSB_VF_NOFOLD ? "(modulo 2^bits) nothing" :
+		 flags & VSB_VF_PCC ? "percpu_counter globals" : "shared counters",
+		 (long long)per_worker_ops * p->delta, n, p->items);
+}
+
+int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
+{
+	struct shared_state *sh;
+	struct worker *ws;
+	vsb_shared_t *shared;
+	vsb_pcc_t *pcc;
+	unsigned int bits;
+	int i, n = o->cpus.n, started = 0, ret = 0;
+	sigset_t all, old;
+
+	sh = vsb_zalloc_aligned(sizeof(*sh));
+	bits = vsb_variants[o->variant_id].flags & VSB_VF_PCC ? 32 : (unsigned int)o->diff_bits;
+	vsb_counter_params_init(&sh->params, o->threshold, o->delta, o->batch,
+				(unsigned int)o->items, bits);
+	sh->loop = vsb_counter_loop((unsigned int)o->variant_id, bits);
+	sh->loops = (unsigned long long)o->loops;
+	sh->repeat = (unsigned int)o->repeat;
+	sh->warmup = (unsigned int)o->warmup;
+	sh->diff_bytes = (size_t)o->items * (bits / 8);
+	sh->barrier.n = (unsigned int)n;
+	sh->tsc_hz = vsb_tsc_hz();
+
+	shared = vsb_zalloc_aligned((size_t)o->items * sizeof(*shared));
+	pcc = vsb_zalloc_aligned((size_t)o->items * sizeof(*pcc));
+	ws = vsb_zalloc_aligned((size_t)n * sizeof(*ws));
+
+	strcpy(r->unit, "tsc");
+	strcpy(r->event, "rdtscp");
+	r->nthreads = n;
+
+	/* workers leave signals to the main thread, which sets the flag */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < n; i++) {
+		struct worker *w = &ws[i];
+
+		w->sh = sh;
+		w->index = (unsigned int)i;
+		w->cpu = o->cpus.cpu[i];
+		w->cw.shared = shared;
+		w->cw.pcc = pcc;
+		w->samples = vsb_zalloc(sh->repeat * sizeof(*w->samples));
+		errno = pthread_create(&w->thread, NULL, worker_main, w);
+		if (errno) {
+			vsb_err("cannot start worker %d: %s", i, strerror(errno));
+			ret = VSB_EXIT_ERROR;
+			/* the barrier can never fill: release whoever waits */
+			__atomic_store_n(&sh->barrier.stop, 1, __ATOMIC_RELEASE);
+			__atomic_add_fetch(&sh->barrier.gen, 1, __ATOMIC_RELEASE);
+			break;
+		}
+		started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (i = 0; i < started; i++)
+		pthread_join(ws[i].thread, NULL);
+
+	for (i = 0; i < started && !ret; i++) {
+		if (ws[i].error) {
+			vsb_err("--cpus: cannot pin worker %d to CPU %d: %s", i,
+				ws[i].cpu, strerror(ws[i].error));
+			ret = VSB_EXIT_ERROR;
+		}
+	}
+	if (!ret && vsb_interrupted) {
+		vsb_err("interrupted: no result written");
+		ret = VSB_EXIT_ERROR;
+	}
+	if (!ret) {
+		unsigned int rep;
+
+		for (rep = 0; rep < sh->repeat; rep++)
+			for (i = 0; i < n; i++)
+				vsb_result_add(r, &ws[i].samples[rep]);
+		for (i = 0; i < n; i++)
+			r->migrated |= ws[i].migrated;
+		check_totals(r, ws, n, shared, pcc,
+			     (sh->warmup + sh->repeat) * sh->loops);
+	}
+	for (i = 0; i < n; i++) {
+		free(ws[i].samples);
+		free(ws[i].cw.diffs);
+	}
+	free(ws);
+	free(pcc);
+	free(shared);
+	free(sh);
+	return ret;
+}

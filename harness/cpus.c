@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU lists: "0-3,8,10-11" parsing and formatting, and the check that
+ * every listed CPU is online and in this process's affinity mask (a
+ * benchmark pinned to a CPU it cannot run on would silently migrate).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vsb.h"
+
+static int parse_cpu_num(const char **s, long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	*v = strtol(*s, &end, 10);
+	if (*v < 0 || *v >= VSB_MAX_CPUS)
+		return -1;
+	*s = end;
+	return 0;
+}
+
+int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt)
+{
+	static char seen[VSB_MAX_CPUS];
+	const char *p = s;
+	long a, b, c;
+
+	memset(seen, 0, sizeof(seen));
+	cl->n = 0;
+	if (!s || !*s)
+		goto bad;
+	for (;;) {
+		if (parse_cpu_num(&p, &a))
+			goto bad;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (parse_cpu_num(&p, &b) || b < a)
+				goto bad;
+		}
+		for (c = a; c <= b; c++) {
+			if (seen[c]) {
+				vsb_err("%s: CPU %ld listed twice in '%s' (one worker per CPU)",
+					opt, c, s);
+				return VSB_EXIT_USAGE;
+			}
+			seen[c] = 1;
+			cl->cpu[cl->n++] = (int)c;
+		}
+		if (*p == '\0')
+			return 0;
+		if (*p++ != ',')
+			goto bad;
+	}
+bad:
+	vsb_err("%s: malformed CPU list '%s' (expected e.g. 0-3,8 with CPUs below %d)",
+		opt, s ? s : "", VSB_MAX_CPUS);
+	return VSB_EXIT_USAGE;
+}
+
+static int cpu_online(int cpu)
+{
+	char path[128];
+	long v;
+
+	if (cpu == 0)
+		return 1;	/* cpu0 often has no "online" file */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	if (vsb_read_file_long(path, &v) == 0)
+		return v == 1;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	return access(path, F_OK) == 0;
+}
+
+int vsb_cpulist_check_usable(const struct vsb_cpulist *cl, const char *opt)
+{
+	cpu_set_t *set;
+	size_t sz = CPU_ALLOC_SIZE(VSB_MAX_CPUS);
+	int i, ret = 0;
+
+	set = CPU_ALLOC(VSB_MAX_CPUS);
+	if (!set || sched_getaffinity(0, sz, set)) {
+		vsb_err("%s: cannot read the affinity mask", opt);
+		CPU_FREE(set);
+		return VSB_EXIT_ERROR;
+	}
+	for (i = 0; i < cl->n; i++) {
+		int cpu = cl->cpu[i];
+
+		if (!cpu_online(cpu)) {
+			vsb_err("%s: CPU %d is not online", opt, cpu);
+			ret = VSB_EXIT_USAGE;
+			break;
+		}
+		if (!CPU_ISSET_S(cpu, sz, set)) {
+			vsb_err("%s: CPU %d is not in this process's allowed CPUs (taskset/cgroup)",
+				opt, cpu);
+			ret = VSB_EXIT_USAGE;
+			break;
+		}
+	}
+	CPU_FREE(set);
+	return ret;
+}
+
+/*
+ * Ranges joined by @sep: ',' for people, ';' inside CSV fields so that a
+ * CPU list never needs quoting (gnuplot does not parse quoted commas).
+ */
+void vsb_cpulist_format(const struct vsb_cpulist *cl, char *buf, size_t len,
+			char sep)
+{
+	size_t off = 0;
+	int i = 0;
+
+	buf[0] = '\0';
+	while (i < cl->n && off < len) {
+		int j = i;
+
+		while (j + 1 < cl->n && cl->cpu[j + 1] == cl->cpu[j] + 1)
+			j++;
+		if (j > i)
+			off += snprintf(buf + off, len - off, "%.*s%d-%d",
+					off ? 1 : 0, &sep, cl->cpu[i], cl->cpu[j]);
+		else
+			off += snprintf(buf + off, len - off, "%.*s%d",
+					off ? 1 : 0, &sep, cl->cpu[i]);
+		i = j + 1;
+	}
+}
+
+int vsb_cpu_first_allowed(void)
+{
+	cpu_set_t set;
+	int c;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			return c;
+	return 0;
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmstat-bench: what do the page allocator's statistics cost?
+ *
+ * The command dispatcher.  Each command lives in its own cmd_*.c file and
+ * is one row of the table below; `vmstat-bench --help` is generated from
+ * it.
+ */
+#include <string.h>
+
+#include "cmds.h"
+#include "result.h"
+
+static const struct vsb_cmd cmds[] = {
+	{ "run", vsb_cmd_run, "run one benchmark point and print or save its results" },
+	{ "list", vsb_cmd_list, "list benches and variants, and where each can run" },
+	{ "calibrate", vsb_cmd_calibrate,
+	  "measure the harness floor: bare add loop vs this-cpu-add, timer cost" },
+};
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+"usage: vmstat-bench COMMAND [options]\n"
+"\n"
+"Microbenchmarks for the cost of the Linux page allocator's statistics:\n"
+"per-CPU vmstat counters, their fold thresholds and update primitives.\n"
+"\n"
+"commands:\n");
+	for (i = 0; i < NCMDS; i++)
+		fprintf(f, "  %-12s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f,
+"\n"
+"`vmstat-bench COMMAND --help` shows a command's options.\n"
+"\n"
+"examples:\n"
+"  vmstat-bench list\n"
+"  vmstat-bench run --variant cmpxchg-local --cpus 0-1 --threshold 125\n"
+"  vmstat-bench run --variant atomic-global --cpus 0,1 -o results/atomic.csv\n"
+"  vmstat-bench calibrate\n"
+"\n"
+"exit status: 0 ok, 1 error, 2 bad usage or input, 3 results untrustworthy,\n"
+"4 skipped (something this machine lacks; the message says what).\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	vsb_meta_set_cmdline(argc, argv);
+	if (argc < 2) {
+		usage(stderr);
+		return VSB_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return VSB_EXIT_OK;
+	}
+	for (i = 0; i < NCMDS; i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	vsb_err("unknown command '%s' (see vmstat-bench --help)", argv[1]);
+	return VSB_EXIT_USAGE;
+}

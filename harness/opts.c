@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parsing and checking of the run options, driven by vsb_run_opt_table.
+ *
+ * Every error names the option (or the sweep file and line) and returns
+ * VSB_EXIT_USAGE; nothing runs and nothing is written before the whole
+ * option set has been checked.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+#include "benches.h"
+#include "../bench/variants.h"
+
+#define OFF(f) offsetof(struct vsb_run_opts, f)
+#define SZ(f) sizeof(((struct vsb_run_opts *)0)->f)
+
+const struct vsb_opt vsb_run_opt_table[] = {
+	{ "bench", 'b', VSB_OPT_STR, OFF(bench), SZ(bench), 0, 0, "counter",
+	  NULL, "NAME", "benchmark to run (see `vmstat-bench list`)", VSB_OPTF_SWEEP },
+	{ "variant", 'V', VSB_OPT_STR, OFF(variant), SZ(variant), 0, 0,
+	  "cmpxchg-local", NULL, "NAME", "counter update variant (see `vmstat-bench list`)",
+	  VSB_OPTF_SWEEP },
+	{ "backend", 'B', VSB_OPT_CHOICE, OFF(backend), SZ(backend), 0, 0, "user",
+	  "user|kmod|auto", "WHERE",
+	  "user: harness threads; kmod: the kernel module; auto: kmod if loaded",
+	  VSB_OPTF_SWEEP },
+	{ "cpus", 'c', VSB_OPT_CPUS, OFF(cpus_str), SZ(cpus_str), 0, 0, NULL,
+	  NULL, "LIST", "one pinned worker per CPU, e.g. 0-3,8 (default: first allowed CPU)",
+	  VSB_OPTF_SWEEP },
+	{ "threshold", 't', VSB_OPT_LONG, OFF(threshold), 0, 0, (1L << 31) - 3,
+	  "125", NULL, "N", "fold when |diff| > N; at most 125/32765/2^31-3 for 8/16/32-bit diffs",
+	  VSB_OPTF_SWEEP },
+	{ "diff-bits", 'w', VSB_OPT_LONG, OFF(diff_bits), 0, 8, 32, "8", NULL,
+	  "8|16|32", "width of the per-CPU diff (vm_stat_diff is s8)", VSB_OPTF_SWEEP },
+	{ "items", 'k', VSB_OPT_LONG, OFF(items), 0, 1, VSB_ITEMS_MAX, "1", NULL,
+	  "K", "counters updated round-robin (zone stat items)", VSB_OPTF_SWEEP },
+	{ "batch", 0, VSB_OPT_LONG, OFF(batch), 0, 1, VSB_BATCH_MAX, "32", NULL,
+	  "N", "percpu-counter batch (percpu_counter_batch is max(32, 2*ncpus))",
+	  VSB_OPTF_SWEEP },
+	{ "delta", 'd', VSB_OPT_LONG, OFF(delta), 0, -VSB_DELTA_MAX, VSB_DELTA_MAX,
+	  "1", NULL, "N", "added per update; +-1 are inc/dec with the kernel's overstep",
+	  VSB_OPTF_SWEEP },
+	{ "loops", 'n', VSB_OPT_LONG, OFF(loops), 0, 1, VSB_LOOPS_MAX, "1000000",
+	  NULL, "N", "operations per timed sample, per worker (max 10^9)", VSB_OPTF_SWEEP },
+	{ "repeat", 'r', VSB_OPT_LONG, OFF(repeat), 0, 1, VSB_REPEAT_MAX, "10", NULL,
+	  "R", "timed samples per worker (max 1000)", VSB_OPTF_SWEEP },
+	{ "warmup", 'W', VSB_OPT_LONG, OFF(warmup), 0, 0, VSB_WARMUP_MAX, "2", NULL,
+	  "W", "untimed samples before the first timed one (max 100)", VSB_OPTF_SWEEP },
+	{ "output", 'o', VSB_OPT_STR, OFF(output), SZ(output), 0, 0, "", NULL,
+	  "FILE", "write results to FILE (complete or not at all); table still on stdout", 0 },
+	{ "format", 'f', VSB_OPT_CHOICE, OFF(format), SZ(format), 0, 0, NULL,
+	  "text|csv|json", "FMT", "output format (default: from -o's suffix, else text)", 0 },
+	{ "order", 0, VSB_OPT_LONG, OFF(order), 0, 0, 10, "0", NULL, "N",
+	  "page order for page-alloc benches (0..10)", VSB_OPTF_SWEEP },
+	{ "outstanding", 0, VSB_OPT_LONG, OFF(outstanding), 0, 0, 8192, "0", NULL,
+	  "N", "page-alloc: keep N pages allocated before freeing (page_bench02)",
+	  VSB_OPTF_SWEEP },
+};
+const size_t vsb_run_opt_count = sizeof(vsb_run_opt_table) / sizeof(vsb_run_opt_table[0]);
+
+int vsb_opt_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < vsb_run_opt_count; i++)
+		if (!strcmp(vsb_run_opt_table[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+const struct vsb_opt *vsb_opt_find(const char *name)
+{
+	int i = vsb_opt_index(name);
+
+	return i < 0 ? NULL : &vsb_run_opt_table[i];
+}
+
+static int choice_ok(const char *choices, const char *v)
+{
+	size_t n = strlen(v);
+	const char *p = choices;
+
+	while (p && *p) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (len == n && !strncmp(p, v, n))
+			return 1;
+		p = bar ? bar + 1 : NULL;
+	}
+	return 0;
+}
+
+int vsb_opt_set(struct vsb_run_opts *o, const struct vsb_opt *opt,
+		const char *value, const char *where)
+{
+	char *field = (char *)o + opt->off;
+	long v;
+
+	switch (opt->kind) {
+	case VSB_OPT_LONG:
+		if (vsb_parse_long(value, &v)) {
+			vsb_err("%s: '%s' is not an integer", where, value);
+			return VSB_EXIT_USAGE;
+		}
+		if (v < opt->min || v > opt->max) {
+			vsb_err("%s: %ld is out of range (%ld..%ld)", where, v,
+				opt->min, opt->max);
+			return VSB_EXIT_USAGE;
+		}
+		*(long *)field = v;
+		break;
+	case VSB_OPT_CHOICE:
+		if (!choice_ok(opt->choices, value)) {
+			vsb_err("%s: '%s' is not one of %s", where, value, opt->choices);
+			return VSB_EXIT_USAGE;
+		}
+		/* fall through */
+	case VSB_OPT_STR:
+	case VSB_OPT_CPUS:
+		if (strlen(value) >= opt->size) {
+			vsb_err("%s: value too long (at most %zu characters)", where,
+				opt->size - 1);
+			return VSB_EXIT_USAGE;
+		}
+		strcpy(field, value);
+		break;
+	}
+	o->given |= 1ull << (opt - vsb_run_opt_table);
+	return 0;
+}
+
+void vsb_run_opts_defaults(struct vsb_run_opts *o)
+{
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < vsb_run_opt_count; i++) {
+		const struct vsb_opt *opt = &vsb_run_opt_table[i];
+
+		if (opt->def)
+			vsb_opt_set(o, opt, opt->def, opt->name);
+	}
+	snprintf(o->cpus_str, sizeof(o->cpus_str), "%d", vsb_cpu_first_allowed());
+	o->given = 0;
+	o->variant_id = -1;
+}
+
+void vsb_opt_format(const struct vsb_run_opts *o, const struct vsb_opt *opt,
+		    char *buf, size_t len)
+{
+	const char *field = (const char *)o + opt->off;
+
+	if (opt->kind == VSB_OPT_LONG)
+		snprintf(buf, len, "%ld", *(const long *)field);
+	else
+		snprintf(buf, len, "%s", field);
+}
+
+int vsb_run_opts_parse(struct vsb_run_opts *o, int argc, char **argv)
+{
+	struct option lopts[64];
+	char shorts[128] = "+h";
+	size_t i, ns = 2;
+	int c, idx, ret;
+
+	for (i = 0; i < vsb_run_opt_count; i++) {
+		const struct vsb_opt *opt = &vsb_run_opt_table[i];
+
+		lopts[i].name = opt->name;
+		lopts[i].has_arg = required_argument;
+		lopts[i].flag = NULL;
+		lopts[i].val = 1000 + (int)i;
+		if (opt->short_name) {
+			shorts[ns++] = (char)opt->short_name;
+			shorts[ns++] = ':';
+		}
+	}
+	shorts[ns] = '\0';
+	memset(&lopts[i], 0, sizeof(lopts[i]));
+	lopts[i].name = "help";
+	lopts[i].val = 'h';
+	memset(&lopts[i + 1], 0, sizeof(lopts[i + 1]));
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
+		const struct vsb_opt *opt = NULL;
+		char where[64];
+
+		if (c == 'h') {
+			vsb_run_opts_help(stdout);
+			return -1;
+		}
+		if (c == '?' || c == ':') {
+			if (optopt >= 1000)
+				vsb_err("--%s needs a value", vsb_run_opt_table[optopt - 1000].name);
+			else if (optopt)
+				vsb_err("unknown or incomplete option '-%c' (see --help)", optopt);
+			else
+				vsb_err("unknown option '%s' (see --help)", argv[optind - 1]);
+			return VSB_EXIT_USAGE;
+		}
+		if (c >= 1000) {
+			opt = &vsb_run_opt_table[c - 1000];
+		} else {
+			for (i = 0; i < vsb_run_opt_count; i++)
+				if (vsb_run_opt_table[i].short_name == c)
+					opt = &vsb_run_opt_table[i];
+		}
+		snprintf(where, sizeof(where), "--%s", opt->name);
+		ret = vsb_opt_set(o, opt, optarg, where);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		vsb_err("unexpected argument '%s' (options take the form --name VALUE)",
+			argv[optind]);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * Checks that need more than one option, and derived fields.  Called for
+ * the CLI and for every sweep point before anything runs.
+ */
+int vsb_run_opts_finish(struct vsb_run_opts *o)
+{
+	const struct vsb_bench *b = vsb_bench_find(o->bench);
+	int i, ret;
+
+	if (!b) {
+		vsb_err("--bench: unknown bench '%s' (see `vmstat-bench list`)", o->bench);
+		return VSB_EXIT_USAGE;
+	}
+	o->variant_id = -1;
+	if (b->flags & VSB_BENCH_VARIANTS) {
+		for (i = 0; i < VSB_V_NR; i++)
+			if (!strcmp(vsb_variants[i].name, o->variant))
+				o->variant_id = i;
+		if (o->variant_id < 0) {
+			vsb_err("--variant: unknown variant '%s' (see `vmstat-bench list`)",
+				o->variant);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	if (vsb_width_index((unsigned int)o->diff_bits) < 0) {
+		vsb_err("--diff-bits: %ld is not 8, 16 or 32", o->diff_bits);
+		return VSB_EXIT_USAGE;
+	}
+	if (o->variant_id >= 0) {
+		unsigned int f = vsb_variants[o->variant_id].flags;
+
+		if (f & VSB_VF_PCC)
+			o->diff_bits = 32;	/* percpu_counter counts are s32 */
+		if (f & VSB_VF_NOTHRESH)
+			o->threshold = 0;
+	}
+	if (o->threshold > vsb_threshold_max((unsigned int)o->diff_bits)) {
+		vsb_err("--threshold: %ld does not fit a %ld-bit diff (at most %ld)",
+			o->threshold, o->diff_bits,
+			vsb_threshold_max((unsigned int)o->diff_bits));
+		return VSB_EXIT_USAGE;
+	}
+	if (o->delta == 0) {
+		vsb_err("--delta: must not be 0");
+		return VSB_EXIT_USAGE;
+	}
+	ret = vsb_cpulist_parse(o->cpus_str, &o->cpus, "--cpus");
+	if (ret)
+		return ret;
+	ret = vsb_cpulist_check_usable(&o->cpus, "--cpus");
+	if (ret)
+		return ret;
+	if (!o->format[0]) {
+		const char *dot = strrchr(o->output, '.');
+
+		strcpy(o->format, dot && !strcmp(dot, ".csv") ? "csv" :
+				  dot && !strcmp(dot, ".json") ? "json" : "text");
+	}
+	return vsb_bench_check(b, o);
+}
+
+void vsb_run_opts_help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+"usage: vmstat-bench run [options]\n"
+"\n"
+"Run one benchmark point: one pinned worker per CPU of --cpus, all started\n"
+"and stopped together, --repeat timed samples of --loops operations each.\n"
+"\n"
+"options:\n");
+	for (i = 0; i < vsb_run_opt_count; i++) {
+		const struct vsb_opt *opt = &vsb_run_opt_table[i];
+		char left[64];
+
+		if (opt->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s %s", opt->short_name,
+				 opt->name, opt->metavar);
+		else
+			snprintf(left, sizeof(left), "    --%s %s", opt->name,
+				 opt->metavar);
+		fprintf(f, "  %-28s %s", left, opt->help);
+		if (opt->def && opt->def[0])
+			fprintf(f, " [%s]", opt->def);
+		fputc('\n', f);
+	}
+	fprintf(f,
+"  -h, --help                   this text\n"
+"\n"
+"examples:\n"
+"  vmstat-bench run --variant cmpxchg-locked --cpus 0-1 --threshold 32\n"
+"  vmstat-bench run --variant percpu-counter --batch 64 --cpus 0,1 -o pcc.csv\n"
+"  vmstat-bench run --variant plain-fold --diff-bits 16 --threshold 4096 --format json\n"
+"\n"
+"exit status: 0 ok, 1 error, 2 bad option, 3 result failed its sanity check\n"
+"or a worker migrated, 4 skipped (what is missing is printed).\n");
+}

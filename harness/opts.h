@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The option table: one row per option of `vmstat-bench run`.  It drives
+ * getopt_long, `run --help`, the keys a sweep file accepts, and how each
+ * parameter is printed into result files.  Append rows; the order is the
+ * order of --help.
+ */
+#ifndef VSB_OPTS_H
+#define VSB_OPTS_H
+
+#include "vsb.h"
+
+enum vsb_opt_kind {
+	VSB_OPT_LONG,		/* integer in [min, max] */
+	VSB_OPT_STR,		/* free string (a path) */
+	VSB_OPT_CHOICE,		/* one of choices, '|'-separated */
+	VSB_OPT_CPUS,		/* CPU list */
+};
+
+/* Where an option is accepted. */
+#define VSB_OPTF_SWEEP	0x1u	/* a sweep file may set it (and make it an axis) */
+
+struct vsb_run_opts {
+	char bench[32];
+	char variant[32];
+	char backend[16];
+	char cpus_str[256];
+	long threshold;
+	long diff_bits;
+	long items;
+	long batch;
+	long delta;
+	long loops;
+	long repeat;
+	long warmup;
+	char output[4096];
+	char format[8];
+	long order;
+	long outstanding;
+
+	/* derived by vsb_run_opts_finish() */
+	struct vsb_cpulist cpus;
+	int variant_id;		/* index into vsb_variants, -1 if none */
+	unsigned long long given; /* bit i: table row i set explicitly */
+};
+
+struct vsb_opt {
+	const char *name;
+	int short_name;
+	enum vsb_opt_kind kind;
+	size_t off;		/* into struct vsb_run_opts */
+	size_t size;		/* string capacity */
+	long min, max;
+	const char *def;	/* default, as text; NULL: computed */
+	const char *choices;
+	const char *metavar;
+	const char *help;
+	unsigned int flags;
+};
+
+extern const struct vsb_opt vsb_run_opt_table[];
+extern const size_t vsb_run_opt_count;
+
+const struct vsb_opt *vsb_opt_find(const char *name);
+int vsb_opt_index(const char *name);
+void vsb_run_opts_defaults(struct vsb_run_opts *o);
+int vsb_opt_set(struct vsb_run_opts *o, const struct vsb_opt *opt,
+		const char *value, const char *where);
+int vsb_run_opts_parse(struct vsb_run_opts *o, int argc, char **argv);
+int vsb_run_opts_finish(struct vsb_run_opts *o);
+void vsb_opt_format(const struct vsb_run_opts *o, const struct vsb_opt *opt,
+		    char *buf, size_t len);
+void vsb_run_opts_help(FILE *f);
+
+#endif /* VSB_OPTS_H */

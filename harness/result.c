@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Result storage, aggregation and the three output formats.
+ *
+ * CSV and JSON carry the metadata (`# key: value` header lines in CSV)
+ * and one row per raw sample; the CSV summary and the text table are
+ * computed from those samples.  The column lists below are an API:
+ * append, never reorder or rename.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+#include "../bench/variants.h"
+
+void vsb_result_init(struct vsb_result *r, const struct vsb_run_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = *o;
+	r->sanity_ok = 1;
+	strcpy(r->sanity, "not checked");
+}
+
+void vsb_result_free(struct vsb_result *r)
+{
+	free(r->samples);
+	free(r->meta);
+	r->samples = NULL;
+	r->meta = NULL;
+	r->nsamples = r->nmeta = 0;
+}
+
+void vsb_result_add(struct vsb_result *r, const struct vsb_sample *s)
+{
+	if (r->nsamples == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		r->samples = realloc(r->samples, r->cap * sizeof(*r->samples));
+		if (!r->samples) {
+			vsb_err("out of memory");
+			exit(VSB_EXIT_ERROR);
+		}
+	}
+	r->samples[r->nsamples++] = *s;
+}
+
+void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...)
+{
+	struct vsb_meta_kv *kv = NULL;
+	va_list ap;
+	size_t i;
+	char *c;
+
+	for (i = 0; i < r->nmeta; i++)
+		if (!strcmp(r->meta[i].key, key))
+			kv = &r->meta[i];
+	if (!kv) {
+		if (r->nmeta == r->metacap) {
+			r->metacap = r->metacap ? 2 * r->metacap : 32;
+			r->meta = realloc(r->meta, r->metacap * sizeof(*r->meta));
+			if (!r->meta) {
+				vsb_err("out of memory");
+				exit(VSB_EXIT_ERROR);
+			}
+		}
+		kv = &r->meta[r->nmeta++];
+		snprintf(kv->key, sizeof(kv->key), "%s", key);
+	}
+	va_start(ap, fmt);
+	vsnprintf(kv->val, sizeof(kv->val), fmt, ap);
+	va_end(ap);
+	/* one line per key, whatever a sysfs file contained */
+	for (c = kv->val; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+}
+
+static int cmp_agg_thread(const void *a, const void *b)
+{
+	const struct vsb_sample *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->rep > y->rep) - (x->rep < y->rep);
+}
+
+/*
+ * Per worker: cost, ns and ops/s over its repetitions.  For "all": per
+ * repetition the mean cost over workers and the summed throughput, then
+ * statistics over repetitions.  Rows are returned in a fresh array.
+ */
+size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **rowsp)
+{
+	size_t n = r->nsamples, i, j, nrows = 0, reps = 0;
+	struct vsb_sample *s;
+	struct vsb_agg_row *rows;
+	double *cost, *nsop, *ops, *acost, *ansop, *aops;
+	unsigned int maxrep = 0;
+	unsigned long long tops = 0, tfolds = 0;
+
+	*rowsp = NULL;
+	if (!n)
+		return 0;
+	s = vsb_zalloc(n * sizeof(*s));
+	memcpy(s, r->samples, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_agg_thread);
+	for (i = 0; i < n; i++)
+		if (s[i].rep + 1 > maxrep)
+			maxrep = s[i].rep + 1;
+	rows = vsb_zalloc(((size_t)r->nthreads + 1) * sizeof(*rows));
+	cost = vsb_zalloc(n * sizeof(double));
+	nsop = vsb_zalloc(n * sizeof(double));
+	ops = vsb_zalloc(n * sizeof(double));
+	acost = vsb_zalloc(maxrep * sizeof(double));
+	ansop = vsb_zalloc(maxrep * sizeof(double));
+	aops = vsb_zalloc(maxrep * sizeof(double));
+
+	for (i = 0; i < n; i = j) {
+		struct vsb_agg_row *row = &rows[nrows++];
+		unsigned long long o = 0, f = 0;
+		size_t k = 0;
+
+		for (j = i; j < n && s[j].thread == s[i].thread; j++, k++) {
+			cost[k] = (double)s[j].elapsed / (double)s[j].ops;
+			nsop[k] = s[j].ns / (double)s[j].ops;
+			ops[k] = (double)s[j].ops * 1e9 / s[j].ns;
+			acost[s[j].rep] += cost[k] / r->nthreads;
+			ansop[s[j].rep] += nsop[k] / r->nthreads;
+			aops[s[j].rep] += ops[k];
+			o += s[j].ops;
+			f += s[j].folds;
+		}
+		row->thread = (int)s[i].thread;
+		row->cpu = s[i].cpu;
+		vsb_stats_compute(cost, k, &row->cost);
+		vsb_stats_compute(nsop, k, &row->ns_per_op);
+		vsb_stats_compute(ops, k, &row->ops_per_sec);
+		row->folds_per_op = o ? (double)f / (double)o : NAN;
+		tops += o;
+		tfolds += f;
+		reps = k > reps ? k : reps;
+	}
+	if (nrows > 1) {
+		struct vsb_agg_row *row = &rows[nrows++];
+
+		row->thread = -1;
+		row->cpu = -1;
+		vsb_stats_compute(acost, maxrep, &row->cost);
+		vsb_stats_compute(ansop, maxrep, &row->ns_per_op);
+		vsb_stats_compute(aops, maxrep, &row->ops_per_sec);
+		row->folds_per_op = tops ? (double)tfolds / (double)tops : NAN;
+	}
+	free(s);
+	free(cost);
+	free(nsop);
+	free(ops);
+	free(acost);
+	free(ansop);
+	free(aops);
+	*rowsp = rows;
+	return nrows;
+}
+
+/* ---- point parameters, shared by every format ---- */
+
+static const char *const param_columns[] = {
+	"bench", "backend", "variant", "cpus", "nthreads", "threshold",
+	"diff_bits", "items", "batch", "delta", "loops", "order", "outstanding",
+};
+#define NPARAMS (sizeof(param_columns) / sizeof(param_columns[0]))
+
+static void param_value(const struct vsb_result *r, size_t i, char sep,
+			char *buf, size_t len)
+{
+	const char *col = param_columns[i];
+	char name[32];
+	char *c;
+
+	if (!strcmp(col, "cpus")) {
+		vsb_cpulist_format(&r->opts.cpus, buf, len, sep);
+		return;
+	}
+	if (!strcmp(col, "nthreads")) {
+		snprintf(buf, len, "%d", r->nthreads);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s", col);
+	for (c = name; *c; c++)
+		if (*c == '_')
+			*c = '-';
+	vsb_opt_format(&r->opts, vsb_opt_find(name), buf, len);
+}
+
+static void write_params_csv(const struct vsb_result *r, FILE *f)
+{
+	char v[256];
+	size_t i;
+
+	for (i = 0; i < NPARAMS; i++) {
+		param_value(r, i, ';', v, sizeof(v));
+		fprintf(f, "%s,", v);
+	}
+}
+
+static void write_meta_csv(const struct vsb_result *r, FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmeta; i++)
+		fprintf(f, "# %s: %s\n", r->meta[i].key, r->meta[i].val);
+	fprintf(f, "# sanity: %s\n", r->sanity);
+	fprintf(f, "# migrated: %s\n", r->migrated ? "yes" : "no");
+}
+
+static void write_header_csv(FILE *f, const char *tail)
+{
+	size_t i;
+
+	for (i = 0; i < NPARAMS; i++)
+		fprintf(f, "%s,", param_columns[i]);
+	fprintf(f, "%s\n", tail);
+}
+
+#define SAMPLE_COLUMNS \
+	"thread,cpu,rep,ops,elapsed,unit,event,plm,ns,per_op,ns_per_op,folds"
+#define SUMMARY_COLUMNS \
+	"thread,cpu,unit,n,median,min,max,mean,stddev,cv,ns_per_op_median," \
+	"ops_per_sec_median,folds_per_op"
+
+static int write_csv(const struct vsb_result *r, FILE *f)
+{
+	size_t i;
+
+	write_meta_csv(r, f);
+	write_header_csv(f, SAMPLE_COLUMNS);
+	for (i = 0; i < r->nsamples; i++) {
+		const struct vsb_sample *s = &r->samples[i];
+
+		write_params_csv(r, f);
+		fprintf(f, "%u,%d,%u,%llu,%llu,%s,%s,%s,%.0f,%.6g,%.6g,%llu\n",
+			s->thread, s->cpu, s->rep, (unsigned long long)s->ops,
+			(unsigned long long)s->elapsed, r->unit, r->event, r->plm,
+			s->ns, (double)s->elapsed / (double)s->ops,
+			s->ns / (double)s->ops, (unsigned long long)s->folds);
+	}
+	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
+{
+	struct vsb_agg_row *rows;
+	size_t n = vsb_result_aggregate(r, &rows), i;
+
+	write_meta_csv(r, f);
+	write_header_csv(f, SUMMARY_COLUMNS);
+	for (i = 0; i < n; i++) {
+		const struct vsb_agg_row *a = &rows[i];
+		char th[16], cpu[16];
+
+		snprintf(th, sizeof(th), a->thread < 0 ? "all" : "%d", a->thread);
+		snprintf(cpu, sizeof(cpu), a->cpu < 0 ? "all" : "%d", a->cpu);
+		write_params_csv(r, f);
+		fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
+			th, cpu, r->unit, a->cost.n, a->cost.median, a->cost.min,
+			a->cost.max, a->cost.mean, a->cost.stddev, a->cost.cv,
+			a->ns_per_op.median, a->ops_per_sec.median, a->folds_per_op);
+	}
+	free(rows);
+	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+/* ---- JSON ---- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* NaN and inf are not JSON: write null. */
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_stats(FILE *f, const char *name, const struct vsb_stats *st)
+{
+	fprintf(f, "\"%s\":{\"n\":%zu,\"median\":", name, st->n);
+	json_num(f, st->median);
+	fputs(",\"min\":", f);
+	json_num(f, st->min);
+	fputs(",\"max\":", f);
+	json_num(f, st->max);
+	fputs(",\"mean\":", f);
+	json_num(f, st->mean);
+	fputs(",\"stddev\":", f);
+	json_num(f, st->stddev);
+	fputs(",\"cv\":", f);
+	json_num(f, st->cv);
+	fputc('}', f);
+}
+
+static int write_json(const struct vsb_result *r, FILE *f)
+{
+	struct vsb_agg_row *rows;
+	size_t n, i;
+	char v[256];
+
+	fputs("{\"schema_version\":1,\"meta\":{", f);
+	for (i = 0; i < r->nmeta; i++) {
+		json_str(f, r->meta[i].key);
+		fputc(':', f);
+		json_str(f, r->meta[i].val);
+		fputc(',', f);
+	}
+	fputs("\"sanity\":", f);
+	json_str(f, r->sanity);
+	fprintf(f, ",\"sanity_ok\":%s,\"migrated\":%s},\n\"params\":{",
+		r->sanity_ok ? "true" : "false", r->migrated ? "true" : "false");
+	for (i = 0; i < NPARAMS; i++) {
+		param_value(r, i, ',', v, sizeof(v));
+		fprintf(f, "%s\"%s\":", i ? "," : "", param_columns[i]);
+		json_str(f, v);
+	}
+	fputs("},\n\"unit\":", f);
+	json_str(f, r->unit);
+	fputs(",\"event\":", f);
+	json_str(f, r->event);
+	fputs(",\"plm\":", f);
+	json_str(f, r->plm);
+	fputs(",\n\"samples\":[", f);
+	for (i = 0; i < r->nsamples; i++) {
+		const struct vsb_sample *s = &r->samples[i];
+
+		fprintf(f, "%s\n{\"thread\":%u,\"cpu\":%d,\"rep\":%u,\"ops\":%llu,"
+			"\"elapsed\":%llu,\"ns\":%.0f,\"folds\":%llu}",
+			i ? "," : "", s->thread, s->cpu, s->rep,
+			(unsigned long long)s->ops, (unsigned long long)s->elapsed,
+			s->ns, (unsigned long long)s->folds);
+	}
+	fputs("],\n\"summary\":[", f);
+	n = vsb_result_aggregate(r, &rows);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s\n{\"thread\":", i ? "," : "");
+		if (rows[i].thread < 0)
+			fputs("\"all\",\"cpu\":\"all\",", f);
+		else
+			fprintf(f, "%d,\"cpu\":%d,", rows[i].thread, rows[i].cpu);
+		json_stats(f, "per_op", &rows[i].cost);
+		fputc(',', f);
+		json_stats(f, "ns_per_op", &rows[i].ns_per_op);
+		fputc(',', f);
+		json_stats(f, "ops_per_sec", &rows[i].ops_per_sec);
+		fputs(",\"folds_per_op\":", f);
+		json_num(f, rows[i].folds_per_op);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+	free(rows);
+	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+/* ---- text ---- */
+
+static int write_text(const struct vsb_result *r, FILE *f)
+{
+	const struct vsb_run_opts *o = &r->opts;
+	struct vsb_agg_row *rows;
+	size_t n, i;
+	char cpus[256];
+
+	vsb_cpulist_format(&o->cpus, cpus, sizeof(cpus), ',');
+	fprintf(f, "%s/%s", o->bench, o->backend);
+	if (o->variant_id >= 0)
+		fprintf(f, " %s", o->variant);
+	fprintf(f, " on CPU%s %s: ", r->nthreads > 1 ? "s" : "", cpus);
+	if (o->variant_id >= 0 && vsb_variants[o->variant_id].flags & VSB_VF_PCC)
+		fprintf(f, "batch %ld, s32 counts", o->batch);
+	else
+		fprintf(f, "threshold %ld, s%ld diffs", o->threshold, o->diff_bits);
+	fprintf(f, ", %ld item%s, delta %+ld; %ld x %ld ops per worker (+%ld warm-up)\n",
+		o->items, o->items > 1 ? "s" : "", o->delta, o->repeat, o->loops,
+		o->warmup);
+	fprintf(f, "%6s %4s %10s %10s %10s %6s %9s %10s %9s\n", "worker", "cpu",
+		"median", "min", "max", "cv%", "ns/op", "Mops/s", "folds/op");
+	n = vsb_result_aggregate(r, &rows);
+	for (i = 0; i < n; i++) {
+		const struct vsb_agg_row *a = &rows[i];
+		char th[16], cpu[16];
+
+		snprintf(th, sizeof(th), a->thread < 0 ? "all" : "%d", a->thread);
+		snprintf(cpu, sizeof(cpu), a->cpu < 0 ? "-" : "%d", a->cpu);
+		fprintf(f, "%6s %4s %10.2f %10.2f %10.2f %6.2f %9.2f %10.1f %9.4f\n",
+			th, cpu, a->cost.median, a->cost.min, a->cost.max,
+			100 * a->cost.cv, a->ns_per_op.median,
+			a->ops_per_sec.median / 1e6, a->folds_per_op);
+	}
+	fprintf(f, "(median/min/max in %s per op over %zu repetitions; \"all\": mean cost, summed Mops/s)\n",
+		r->unit, n ? rows[0].cost.n : 0);
+	fprintf(f, "sanity: %s%s\n", r->sanity,
+		r->migrated ? "; a worker MIGRATED off its CPU" : "");
+	free(rows);
+	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_result_write(const struct vsb_result *r, FILE *f, const char *format)
+{
+	if (!strcmp(format, "csv"))
+		return write_csv(r, f);
+	if (!strcmp(format, "json"))
+		return write_json(r, f);
+	return write_text(r, f);
+}

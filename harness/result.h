@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A benchmark point's results: its parameters, every raw sample, the
+ * environment it ran in, and its sanity verdict.  Aggregates are computed
+ * from the raw samples when written, never stored instead of them.
+ */
+#ifndef VSB_RESULT_H
+#define VSB_RESULT_H
+
+#include "opts.h"
+
+struct vsb_sample {
+	unsigned int thread;	/* worker index */
+	int cpu;		/* CPU the worker was pinned to */
+	unsigned int rep;	/* repetition, 0-based */
+	uint64_t ops;		/* operations in the sample */
+	uint64_t elapsed;	/* in the result's unit */
+	double ns;		/* wall time of the sample */
+	uint64_t folds;		/* folds into the shared counter */
+};
+
+struct vsb_meta_kv {
+	char key[64];
+	char val[1024];
+};
+
+struct vsb_result {
+	struct vsb_run_opts opts;	/* backend resolved, format chosen */
+	char unit[16];			/* tsc | cycles | ns */
+	char event[128];		/* full event name, or the clock */
+	char plm[8];			/* privilege levels counted, "" for clocks */
+	int nthreads;
+	size_t nsamples, cap;
+	struct vsb_sample *samples;
+	size_t nmeta, metacap;
+	struct vsb_meta_kv *meta;
+	int sanity_ok;			/* 1 ok, 0 failed */
+	char sanity[512];		/* what was checked, or what failed */
+	int migrated;			/* a worker ran on a CPU it was not pinned to */
+};
+
+/* One aggregate row: thread -1 is "all workers together". */
+struct vsb_agg_row {
+	int thread;
+	int cpu;
+	struct vsb_stats cost;		/* unit per op */
+	struct vsb_stats ns_per_op;
+	struct vsb_stats ops_per_sec;	/* summed across workers for "all" */
+	double folds_per_op;
+};
+
+void vsb_result_init(struct vsb_result *r, const struct vsb_run_opts *o);
+void vsb_result_free(struct vsb_result *r);
+void vsb_result_add(struct vsb_result *r, const struct vsb_sample *s);
+void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **rows);
+int vsb_result_write(const struct vsb_result *r, FILE *f, const char *format);
+int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f);
+
+/* meta.c: the environment record every result carries. */
+void vsb_meta_collect(struct vsb_result *r);
+void vsb_meta_set_cmdline(int argc, char **argv);
+
+#endif /* VSB_RESULT_H */

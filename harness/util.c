@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Small helpers: diagnostics, allocation, number parsing, sysfs reads,
+ * signal flag, and the all-or-nothing result file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vsb.h"
+
+volatile sig_atomic_t vsb_interrupted;
+
+void vsb_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, VSB_NAME ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void vsb_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, VSB_NAME ": warning: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void *vsb_zalloc(size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (!p) {
+		vsb_err("out of memory (%zu bytes)", size);
+		exit(VSB_EXIT_ERROR);
+	}
+	return p;
+}
+
+/* Cache-line aligned and padded, so no two workers ever share a line. */
+void *vsb_zalloc_aligned(size_t size)
+{
+	size_t padded = (size + VSB_CACHELINE - 1) & ~(size_t)(VSB_CACHELINE - 1);
+	void *p = NULL;
+
+	if (posix_memalign(&p, VSB_CACHELINE, padded ? padded : VSB_CACHELINE)) {
+		vsb_err("out of memory (%zu bytes)", padded);
+		exit(VSB_EXIT_ERROR);
+	}
+	memset(p, 0, padded ? padded : VSB_CACHELINE);
+	return p;
+}
+
+/* A whole-string base-10 (or 0x) integer; -1 on anything else. */
+int vsb_parse_long(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || *end || end == s)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int vsb_read_file_str(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int vsb_read_file_long(const char *path, long *out)
+{
+	char buf[64];
+
+	if (vsb_read_file_str(path, buf, sizeof(buf)))
+		return -1;
+	return vsb_parse_long(buf, out);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	vsb_interrupted = 1;
+}
+
+void vsb_install_signal_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt)
+{
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (strlen(path) >= sizeof(o->path)) {
+		vsb_err("%s: path too long", opt);
+		return VSB_EXIT_USAGE;
+	}
+	strcpy(o->path, path);
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", path);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		vsb_err("%s: cannot write %s: %s", opt, path, strerror(errno));
+		o->tmp[0] = '\0';
+		return VSB_EXIT_USAGE;
+	}
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		unlink(o->tmp);
+		vsb_err("%s: %s: %s", opt, path, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	return 0;
+}
+
+int vsb_outfile_commit(struct vsb_outfile *o)
+{
+	int bad;
+	sigset_t all, old;
+
+	bad = fflush(o->f) || ferror(o->f) || fsync(fileno(o->f));
+	bad |= fclose(o->f);
+	o->f = NULL;
+	if (bad) {
+		vsb_err("%s: write failed: %s", o->path, strerror(errno));
+		unlink(o->tmp);
+		return VSB_EXIT_ERROR;
+	}
+	/* mkstemp makes 0600; results are meant to be shared */
+	chmod(o->tmp, 0644);
+	/* the rename is the commit point: no signal between it and cleanup */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (rename(o->tmp, o->path)) {
+		vsb_err("%s: %s", o->path, strerror(errno));
+		unlink(o->tmp);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return VSB_EXIT_ERROR;
+	}
+	o->tmp[0] = '\0';
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
+
+void vsb_outfile_abort(struct vsb_outfile *o)
+{
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp[0])
+		unlink(o->tmp);
+	o->tmp[0] = '\0';
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vmstat-bench harness: the declarations every part of the CLI shares.
+ *
+ * Conventions: functions that can fail print one line naming what was
+ * wrong (vsb_err) and return a VSB_EXIT_* code; only main() and the
+ * command functions turn that into the process exit status, so a sweep
+ * can run many points in one process and record a failing point.
+ */
+#ifndef VSB_HARNESS_H
+#define VSB_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <signal.h>
+
+#define VSB_NAME "vmstat-bench"
+
+/* Exit codes (DESIGN.md; 4 is the kselftest skip code). */
+enum {
+	VSB_EXIT_OK = 0,
+	VSB_EXIT_ERROR = 1,
+	VSB_EXIT_USAGE = 2,
+	VSB_EXIT_UNTRUSTED = 3,
+	VSB_EXIT_SKIP = 4,
+};
+
+#define VSB_CACHELINE 64
+#define VSB_MAX_CPUS 4096
+
+/* Documented limits of the counter bench options. */
+#define VSB_LOOPS_MAX	1000000000L	/* operations per timed sample */
+#define VSB_REPEAT_MAX	1000L
+#define VSB_WARMUP_MAX	100L
+#define VSB_ITEMS_MAX	64L		/* more than NR_VM_ZONE_STAT_ITEMS */
+#define VSB_DELTA_MAX	100L
+#define VSB_BATCH_MAX	(1L << 30)
+
+/* ---- util.c ---- */
+void vsb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *vsb_zalloc(size_t size);
+void *vsb_zalloc_aligned(size_t size);
+int vsb_parse_long(const char *s, long *out);
+int vsb_read_file_str(const char *path, char *buf, size_t len);
+int vsb_read_file_long(const char *path, long *out);
+
+/* Signals: SIGINT/SIGTERM/SIGHUP set a flag the runners poll between
+ * samples; nothing is written from the handler. */
+extern volatile sig_atomic_t vsb_interrupted;
+void vsb_install_signal_handlers(void);
+
+/*
+ * A result file that appears complete or not at all: written to a
+ * temporary file in the target directory, renamed over the target on
+ * commit, unlinked on abort.  Created before the run so that an
+ * unwritable -o fails before any time is spent.
+ */
+struct vsb_outfile {
+	char path[4096];
+	char tmp[4096 + 16];
+	FILE *f;
+};
+int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt);
+int vsb_outfile_commit(struct vsb_outfile *o);
+void vsb_outfile_abort(struct vsb_outfile *o);
+
+/* ---- cpus.c ---- */
+struct vsb_cpulist {
+	int n;
+	int cpu[VSB_MAX_CPUS];
+};
+int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt);
+int vsb_cpulist_check_usable(const struct vsb_cpulist *cl, const char *opt);
+void vsb_cpulist_format(const struct vsb_cpulist *cl, char *buf, size_t len,
+			char sep);
+int vsb_cpu_first_allowed(void);
+
+/* ---- clock.c ---- */
+uint64_t vsb_now_ns(void);
+double vsb_tsc_hz(void);		/* calibrated once, cached */
+const char *vsb_tsc_flags(void);	/* "constant_tsc nonstop_tsc" or "" */
+
+static inline uint64_t vsb_rdtscp(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t lo, hi, aux;
+
+	/*
+	 * rdtscp waits for earlier instructions to finish; the lfence
+	 * keeps later ones from starting before the read.  Batches are
+	 * long, so the read's own ~30 cycles do not matter.
+	 */
+	__asm__ __volatile__("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux)
+			     :: "memory");
+	return ((uint64_t)hi << 32) | lo;
+#else
+	return vsb_now_ns();
+#endif
+}
+
+/* ---- stats.c ---- */
+struct vsb_stats {
+	size_t n;
+	double median, min, max, mean, stddev, cv;
+};
+double vsb_median_sorted(const double *v, size_t n);
+void vsb_stats_compute(const double *v, size_t n, struct vsb_stats *st);
+
+#endif /* VSB_HARNESS_H */

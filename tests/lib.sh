@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP helpers for the shell tests: source it, call the checks, end with
+# `done_testing`.  $VSB is the binary under test (set by tests/run.sh).
+
+VSB=${VSB:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/vmstat-bench}
+TAP_N=0
+TAP_FAILED=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() {		# ok DESCRIPTION: a passing check
+	TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $*"
+}
+not_ok() {	# not_ok DESCRIPTION [DETAIL...]
+	TAP_N=$((TAP_N + 1)); TAP_FAILED=$((TAP_FAILED + 1))
+	echo "not ok $TAP_N - $1"; shift
+	for d in "$@"; do echo "#   $d"; done
+}
+skip() {	# skip DESCRIPTION REASON
+	TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP $2"
+}
+check() {	# check DESCRIPTION COMMAND...: passes when COMMAND succeeds
+	local d=$1; shift
+	if "$@" >"$TMP/out" 2>&1; then ok "$d"; else not_ok "$d" "command: $*" "$(tail -3 "$TMP/out")"; fi
+}
+expect_exit() {	# expect_exit CODE DESCRIPTION COMMAND...: exit status is CODE
+	local want=$1 d=$2; shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok "$d"; else
+		not_ok "$d" "command: $*" "exit $rc, want $want" "$(tail -3 "$TMP/err")"; fi
+}
+expect_usage_error() {	# expect_usage_error DESC PATTERN COMMAND...: exit 2, stderr matches, one line
+	local d=$1 pat=$2; shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" -eq 2 ] && grep -qE -- "$pat" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ]; then
+		ok "$d"
+	else
+		not_ok "$d" "command: $*" "exit $rc (want 2), stderr:" "$(head -3 "$TMP/err")"
+	fi
+}
+done_testing() {
+	echo "1..$TAP_N"
+	[ "$TAP_FAILED" -eq 0 ]
+}

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run every test and count the results.
+#
+# A test is an executable: a unit-test binary in $VSB_BUILD_DIR/tests/ or
+# a script tests/*/*.sh.  Each prints TAP lines ("ok N - what",
+# "not ok N - what", "ok N # SKIP why") and exits 0, or 4 when the whole
+# file cannot run here (kselftest's skip code).  Every TAP line counts
+# once; a file that fails without a "not ok" line counts as one failure,
+# one that exits 4 without TAP lines as one skip.  Ends with the line
+# "N passed, N failed, N skipped".
+#
+# VSB_TESTS="pattern" runs only the files whose path matches.
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+BUILD=${VSB_BUILD_DIR:-build}
+export VSB="$PWD/$BUILD/vmstat-bench"
+export VSB_BUILD_DIR=$BUILD
+export VSB_ROOT=$PWD
+
+pass=0 fail=0 skip=0
+failed_files=()
+
+files=()
+for f in "$BUILD"/tests/*; do [ -x "$f" ] && [ -f "$f" ] && files+=("$f"); done
+for f in tests/*/*.sh; do [ -f "$f" ] && files+=("$f"); done
+
+for f in "${files[@]}"; do
+	if [ -n "${VSB_TESTS:-}" ] && [[ "$f" != *${VSB_TESTS}* ]]; then
+		continue
+	fi
+	log=$(mktemp)
+	start=$(date +%s)
+	if [[ "$f" == *.sh ]]; then
+		bash "$f" >"$log" 2>&1
+	else
+		"$f" >"$log" 2>&1
+	fi
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
+	s=$(grep -cE '^ok [0-9]+.*# SKIP' "$log" | tr -d ' ')
+	x=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
+	p=$((p - s))
+	if [ "$rc" -eq 4 ] && [ $((p + s + x)) -eq 0 ]; then
+		s=1
+	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$x" -eq 0 ]; then
+		x=1
+		echo "not ok - $f exited $rc" >>"$log"
+	fi
+	pass=$((pass + p)) fail=$((fail + x)) skip=$((skip + s))
+	printf '%-40s %3d passed %3d failed %3d skipped (%ds)\n' "$f" "$p" "$x" "$s" "$secs"
+	if [ "$x" -gt 0 ] || [ -n "${VSB_VERBOSE:-}" ]; then
+		grep -E '^(not ok|#)' "$log" | sed 's/^/    /' | head -40
+		[ "$x" -gt 0 ] && failed_files+=("$f")
+		[ "$x" -gt 0 ] && tail -5 "$log" | sed 's/^/    | /'
+	fi
+	grep -E '^ok [0-9]+.*# SKIP' "$log" | sed 's/^/    /' | head -5
+	rm -f "$log"
+done
+
+echo
+[ ${#failed_files[@]} -gt 0 ] && echo "failed: ${failed_files[*]}"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
