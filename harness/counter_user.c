@@ -160,6 +160,8 @@ static void check_totals(struct vsb_result *r, struct worker *ws, int n,
 	unsigned int i;
 	int t;
 
+	r->applied = (long long)per_worker_ops * p->delta * n;
+	r->counted = 0;
 	for (i = 0; i < p->items; i++) {
 		long long want = item_updates(per_worker_ops, p->items, i) * p->delta;
 		long long got;
@@ -169,6 +171,7 @@ static void check_totals(struct vsb_result *r, struct worker *ws, int n,
 
 			for (t = 0; t < n; t++) {
 				got = diff_at(ws[t].cw.diffs, p->bits, i);
+				r->counted += got;
 				if (((unsigned long long)got & mask) !=
 				    ((unsigned long long)want & mask)) {
 					snprintf(r->sanity, sizeof(r->sanity),
@@ -184,6 +187,7 @@ static void check_totals(struct vsb_result *r, struct worker *ws, int n,
 					   vsb_shared_read(&shared[i]);
 		for (t = 0; t < n; t++)
 			got += diff_at(ws[t].cw.diffs, p->bits, i);
+		r->counted += got;
 		if (got != want * n) {
 			snprintf(r->sanity, sizeof(r->sanity),
 				 "FAILED: item %u: shared + per-CPU diffs = %lld, applied %lld",
@@ -194,10 +198,11 @@ static void check_totals(struct vsb_result *r, struct worker *ws, int n,
 	}
 	r->sanity_ok = 1;
 	snprintf(r->sanity, sizeof(r->sanity),
-		 "ok: %s + per-CPU diffs = %lld x %d workers x %u items applied",
-		 flags & VSB_VF_NOFOLD ? "(modulo 2^bits) nothing" :
-		 flags & VSB_VF_PCC ? "percpu_counter globals" : "shared counters",
-		 (long long)per_worker_ops * p->delta, n, p->items);
+		 "ok: %s = %lld applied (%d workers x %llu updates x delta %+ld)",
+		 flags & VSB_VF_NOFOLD ? "every per-CPU diff (mod 2^bits)" :
+		 flags & VSB_VF_PCC ? "percpu_counter globals + per-CPU counts" :
+		 "shared counters + per-CPU diffs",
+		 r->applied, n, per_worker_ops, p->delta);
 }
 
 int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)

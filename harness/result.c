@@ -211,6 +211,8 @@ static void write_meta_csv(const struct vsb_result *r, FILE *f)
 	for (i = 0; i < r->nmeta; i++)
 		fprintf(f, "# %s: %s\n", r->meta[i].key, r->meta[i].val);
 	fprintf(f, "# sanity: %s\n", r->sanity);
+	fprintf(f, "# applied_total: %lld\n# counted_total: %lld\n", r->applied,
+		r->counted);
 	fprintf(f, "# migrated: %s\n", r->migrated ? "yes" : "no");
 }
 
@@ -227,7 +229,8 @@ static void write_header_csv(FILE *f, const char *tail)
 	"thread,cpu,rep,ops,elapsed,unit,event,plm,ns,per_op,ns_per_op,folds"
 #define SUMMARY_COLUMNS \
 	"thread,cpu,unit,n,median,min,max,mean,stddev,cv,ns_per_op_median," \
-	"ops_per_sec_median,folds_per_op"
+	"ops_per_sec_median,folds_per_op,ci_lo,ci_hi,outliers," \
+	"ops_per_sec_ci_lo,ops_per_sec_ci_hi"
 
 static int write_csv(const struct vsb_result *r, FILE *f)
 {
@@ -262,10 +265,14 @@ int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
 		snprintf(th, sizeof(th), a->thread < 0 ? "all" : "%d", a->thread);
 		snprintf(cpu, sizeof(cpu), a->cpu < 0 ? "all" : "%d", a->cpu);
 		write_params_csv(r, f);
-		fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
+		fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g",
 			th, cpu, r->unit, a->cost.n, a->cost.median, a->cost.min,
 			a->cost.max, a->cost.mean, a->cost.stddev, a->cost.cv,
 			a->ns_per_op.median, a->ops_per_sec.median, a->folds_per_op);
+		/* appended: CI of the median cost, MAD outliers, CI of ops/s */
+		fprintf(f, ",%.6g,%.6g,%zu,%.6g,%.6g\n", a->cost.ci_lo,
+			a->cost.ci_hi, a->cost.outliers, a->ops_per_sec.ci_lo,
+			a->ops_per_sec.ci_hi);
 	}
 	free(rows);
 	return ferror(f) ? VSB_EXIT_ERROR : 0;
@@ -330,8 +337,10 @@ static int write_json(const struct vsb_result *r, FILE *f)
 	}
 	fputs("\"sanity\":", f);
 	json_str(f, r->sanity);
-	fprintf(f, ",\"sanity_ok\":%s,\"migrated\":%s},\n\"params\":{",
-		r->sanity_ok ? "true" : "false", r->migrated ? "true" : "false");
+	fprintf(f, ",\"sanity_ok\":%s,\"migrated\":%s,\"applied_total\":%lld,"
+		"\"counted_total\":%lld},\n\"params\":{",
+		r->sanity_ok ? "true" : "false", r->migrated ? "true" : "false",
+		r->applied, r->counted);
 	for (i = 0; i < NPARAMS; i++) {
 		param_value(r, i, ',', v, sizeof(v));
 		fprintf(f, "%s\"%s\":", i ? "," : "", param_columns[i]);

@@ -37,6 +37,8 @@ struct vsb_result {
 	int sanity_ok;			/* 1 ok, 0 failed */
 	char sanity[512];		/* what was checked, or what failed */
 	int migrated;			/* a worker ran on a CPU it was not pinned to */
+	long long applied;		/* total delta the workers applied */
+	long long counted;		/* what the counters hold afterwards */
 };
 
 /* One aggregate row: thread -1 is "all workers together". */

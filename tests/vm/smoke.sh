@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# smoke.sh - TAP smoke test of the VM runner (ci/vm-run.sh).
+#
+# Every kernel-module test stands on the runner, so this checks the runner
+# alone, with a throwaway hello module and a dynamically linked hello
+# binary built into a temp folder: the guest boots, the command's exit
+# status and stdout come back, /out comes back, added files and their
+# shared libraries work, a module loads and unloads, a guest panic, a hang
+# and a missing NUMA layout are all reported rather than passed.
+#
+# Usage: tests/vm/smoke.sh    (about 20 s under TCG)
+# Exit status: 0 all ok; 1 a test failed; 4 the VM cannot run here.
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VMRUN=$REPO/ci/vm-run.sh
+
+# Our own TMPDIR: the runner keeps its work folder after a failure (the
+# panic test fails on purpose) and the default --out folders go there too.
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export TMPDIR=$T
+
+PLAN=8
+echo "1..$PLAN"
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+skip_rest() {
+	while ((n < PLAN)); do n=$((n + 1)); echo "ok $n # SKIP $*"; done
+}
+check() { # check DESCRIPTION COMMAND...
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+diag() { sed 's/^/# /' "$@"; }
+
+# run NAME ARGS... : run the runner, keep rc, stdout, stderr and wall time
+run() {
+	local name=$1 t0
+	shift
+	t0=$(date +%s.%N)
+	rc=0
+	"$VMRUN" "$@" >"$T/$name.out" 2>"$T/$name.err" || rc=$?
+	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	echo "# $name: rc $rc, $secs s"
+}
+
+# --- 1: boot, stdout, rc 0; skip everything if the VM cannot run ----------
+mkdir -p "$T/out1"
+# shellcheck disable=SC2016  # expanded by the guest's shell
+run boot --out "$T/out1" -- 'echo vsb-smoke-$((6 * 7)); echo payload >/out/result.txt; mkdir -p /out/sub; echo deep >/out/sub/f'
+if ((rc == 4)); then
+	diag "$T/boot.err"
+	skip_rest "VM cannot run here"
+	exit 4
+fi
+if ((rc == 0)) && grep -qx vsb-smoke-42 "$T/boot.out"; then
+	ok "guest boots, runs the command, stdout comes back (${secs} s)"
+else
+	diag "$T/boot.out" "$T/boot.err"
+	not_ok "guest boots, runs the command, stdout comes back"
+fi
+
+# --- 2: /out ---------------------------------------------------------------
+check "guest /out comes back to --out" \
+	grep -qx payload "$T/out1/result.txt"
+[[ $(cat "$T/out1/sub/f" 2>/dev/null) == deep ]] || diag "$T/boot.err"
+
+# --- 3: exit status ---------------------------------------------------------
+run exit3 -- 'echo to-stderr >&2; exit 3'
+check "command exit status 3 is propagated (got $rc)" test "$rc" -eq 3
+grep -qx to-stderr "$T/exit3.err" || echo "# stderr of the command not seen"
+
+# --- 4, 5: added module and dynamic binary -----------------------------------
+M=$T/mod
+mkdir -p "$M"
+cat >"$M/vsb_smoke.c" <<'EOF'
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/module.h>
+static int __init vsb_smoke_init(void) { pr_info("vsb_smoke: hello\n"); return 0; }
+static void __exit vsb_smoke_exit(void) { pr_info("vsb_smoke: bye\n"); }
+module_init(vsb_smoke_init);
+module_exit(vsb_smoke_exit);
+MODULE_LICENSE("GPL");
+EOF
+echo 'obj-m := vsb_smoke.o' >"$M/Kbuild"
+printf '#include <stdio.h>\nint main(void) { puts("dyn-ok"); return 0; }\n' >"$T/dyn.c"
+if "$REPO/ci/kmod-build.sh" --dir "$M" >"$T/build.log" 2>&1 &&
+   gcc -o "$T/dyn" "$T/dyn.c" 2>>"$T/build.log"; then
+	run mod --add "$M/vsb_smoke.ko:mod/vsb_smoke.ko" --add "$T/dyn:bin/dyn" -- \
+		'insmod mod/vsb_smoke.ko && grep -q "^vsb_smoke " /proc/modules &&
+		 rmmod vsb_smoke && ! grep -q "^vsb_smoke " /proc/modules &&
+		 dmesg | grep -q "vsb_smoke: hello" && dmesg | grep -q "vsb_smoke: bye" &&
+		 echo mod-ok; ./bin/dyn'
+	check "module built against cached headers loads and unloads" \
+		grep -qx mod-ok "$T/mod.out"
+	check "dynamically linked binary runs via --add" \
+		grep -qx dyn-ok "$T/mod.out"
+	grep -q -e mod-ok -e dyn-ok "$T/mod.out" || diag "$T/mod.out" "$T/mod.err"
+else
+	diag "$T/build.log"
+	not_ok "module built against cached headers loads and unloads (build failed)"
+	not_ok "dynamically linked binary runs via --add (build failed)"
+fi
+
+# --- 6: panic ------------------------------------------------------------------
+run panic -- 'echo c >/proc/sysrq-trigger; sleep 5; exit 0'
+if ((rc == 1)) && grep -q 'guest panicked' "$T/panic.err"; then
+	ok "guest panic is reported as failure (exit 1, 'guest panicked')"
+else
+	diag "$T/panic.err"
+	not_ok "guest panic is reported as failure (got rc $rc)"
+fi
+
+# --- 7: timeout ------------------------------------------------------------
+run hang --timeout 6 -- 'sleep 60'
+if ((rc == 1)) && grep -q 'guest timed out after 6 s' "$T/hang.err"; then
+	ok "hung guest is killed and reported ('guest timed out')"
+else
+	diag "$T/hang.err"
+	not_ok "hung guest is killed and reported (got rc $rc)"
+fi
+
+# --- 8: NUMA -----------------------------------------------------------------
+run numa --smp 2 --numa 2 -- 'ls -d /sys/devices/system/node/node[0-9]* | wc -l'
+if ((rc == 0)) && [[ $(tr -d ' ' <"$T/numa.out") == 2 ]]; then
+	ok "--numa 2 gives the guest 2 NUMA nodes"
+elif ((rc == 4)); then
+	echo "ok $((++n)) # SKIP $(tail -n1 "$T/numa.err")"
+else
+	diag "$T/numa.out" "$T/numa.err"
+	not_ok "--numa 2 gives the guest 2 NUMA nodes (got rc $rc)"
+fi
+
+((failed == 0)) || { echo "# $failed of $PLAN failed"; exit 1; }
+exit 0
