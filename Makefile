@@ -7,6 +7,12 @@
 #   make test     deps + build + every test; ends with "N passed, N failed"
 #   make run      deps + build + the default sweep, table on stdout, CSV in results/
 #   make check    cppcheck + an ASan/UBSan build of the harness running the tests
+#   make kmod     kmod/vmstat_bench.ko against KDIR (default: the running kernel's
+#                 build folder, else the VM cache's Debian headers)
+#   make vm-run CMD='$$VSB run --bench page-alloc --backend kmod'
+#                 run CMD with the module loaded: on the host when it can load
+#                 modules, else in a QEMU guest (ci/kmod-run.sh; VM_OPTS='--smp 2
+#                 --kernel BZIMAGE --kdir BUILD --vm')
 #   make clean
 #
 # V=1 shows the commands; O=DIR puts build output in DIR (default build/).
@@ -29,21 +35,44 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Werror -pthread -fno-strict-aliasing \
 	  -DVSB_GIT_REV='"$(GIT_REV)"' -DVSB_BUILD='"$(BUILD_TYPE)"'
 LDLIBS += -pthread -lm
 
+# PMU counting: libpfm4, always.  Topology: likwid's API when its header
+# is installed (else sysfs; `info` says which).  LIKWID=1 also compiles
+# the marker regions around the timed loops (for likwid-perfctr -m).
+# Kept out of CFLAGS/LDLIBS so `make check`'s overrides keep them.
+VSB_LIBS := -lpfm
+VSB_CPPFLAGS :=
+ifneq ($(wildcard /usr/include/likwid.h),)
+VSB_CPPFLAGS += -DVSB_HAVE_LIKWID
+VSB_LIBS += -llikwid
+endif
+ifeq ($(LIKWID),1)
+VSB_CPPFLAGS += -DLIKWID_PERFMON
+endif
+
 HARNESS_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
 HARNESS_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(HARNESS_SRCS))
 HEADERS := $(wildcard harness/*.h bench/*.h kmod/uapi/*.h)
+# BPF tracing: built where clang/bpftool/libbpf/BTF exist, else skipped
+include harness/bpf/bpf.mk
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
 .PHONY: all deps test run check clean
+.PHONY: kmod kmod-clean vm-run
 
-all: $(O)/vmstat-bench $(UNIT_BINS)
+# ---- kernel module and its VM tests (kmod/, tests/kmod/) ----
+KDIR ?= $(wildcard /lib/modules/$(shell uname -r)/build)
+KMOD_DEPS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h bench/*.h) kmod/Kbuild
+KMOD_TEST_SRCS := $(wildcard tests/kmod/*.c)
+KMOD_TEST_BINS := $(patsubst tests/kmod/%.c,$(O)/tests-kmod/%,$(KMOD_TEST_SRCS))
+
+all: $(O)/vmstat-bench $(UNIT_BINS) $(KMOD_TEST_BINS)
 
 $(O)/obj/%.o: harness/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(VSB_CPPFLAGS) -c -o $@ $<
 
 $(O)/libvsb.a: $(HARNESS_OBJS)
 	$(call msg,AR,$@)
@@ -51,12 +80,33 @@ $(O)/libvsb.a: $(HARNESS_OBJS)
 
 $(O)/vmstat-bench: $(O)/obj/main.o $(O)/libvsb.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(VSB_LIBS)
 
 $(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(O)/libvsb.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Iharness -o $@ $< $(O)/libvsb.a $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(VSB_CPPFLAGS) -Iharness -o $@ $< $(O)/libvsb.a $(LDLIBS) $(VSB_LIBS)
+
+# Helpers the in-guest kmod tests run (fuzzer, concurrency, signals); not
+# in $(O)/tests/, whose binaries tests/run.sh runs on the host.  Static,
+# so the guest needs no libraries for them.
+$(O)/tests-kmod/%: tests/kmod/%.c kmod/uapi/vmstat_bench.h
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -static -o $@ $< $(LDLIBS)
+
+kmod: kmod/vmstat_bench.ko
+
+kmod/vmstat_bench.ko: $(KMOD_DEPS)
+	$(call msg,KMOD,$@ $(if $(KDIR),(KDIR=$(KDIR)),(VM cache headers)))
+	$(Q)KDIR=$(KDIR) ci/kmod-build.sh $(if $(filter 1,$(V)),V=1,-s) modules
+
+kmod-clean:
+	$(Q)rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd \
+		kmod/Module.symvers kmod/modules.order
+
+vm-run: all
+	$(Q)VSB_BUILD_DIR=$(O) ci/kmod-run.sh $(VM_OPTS) -- "$$CMD"
 
 deps:
 	$(Q)ci/deps.sh

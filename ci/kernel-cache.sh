@@ -43,7 +43,13 @@ ENVFILE=$CACHE/kernel.env
 
 # Concurrent callers (make -j, two test scripts) must not unpack into the
 # same folder at once; the second waits and then finds the cache complete.
-exec 9>"$CACHE/.kernel.lock"
+# A cache filled by root stays usable read-only by others: lock read-only.
+LOCK=$CACHE/.kernel.lock
+if [[ -w $LOCK || (! -e $LOCK && -w $CACHE) ]]; then
+	exec 9>>"$LOCK"
+else
+	exec 9<"$LOCK"
+fi
 flock 9
 
 # The headers' .kernelvariables sets CC to gcc-<N> (the compiler the kernel
@@ -79,17 +85,24 @@ check_toolchain() {
 	die "missing ${missing[*]} (install: apt-get install ${pkgs[*]})"
 }
 
+# The stamp holds only the release; paths are derived from $CACHE so a
+# moved checkout (or cache) stays valid.
+paths() {
+	KERNEL=$CACHE/$1/boot/vmlinuz-$1
+	KDIR=$CACHE/$1/usr/src/linux-headers-$1
+}
 emit() {
-	# shellcheck disable=SC1090
-	source "$ENVFILE"
+	KREL=$(sed -n 's/^KREL=//p' "$ENVFILE")
+	paths "$KREL"
 	check_toolchain "$KDIR"
-	printf 'KERNEL=%s\nKDIR=%s\n' "$KERNEL" "$KDIR"
+	printf 'KERNEL=%q\nKDIR=%q\n' "$KERNEL" "$KDIR"
 }
 
 # Fast path: a complete cache (written last, after the test build passed).
 if [[ -f $ENVFILE ]]; then
-	# shellcheck disable=SC1090
-	if (source "$ENVFILE" && [[ -f $KERNEL && -f $KDIR/Makefile ]]); then
+	krel=$(sed -n 's/^KREL=//p' "$ENVFILE")
+	paths "${krel:-none}"
+	if [[ -n $krel && -f $KERNEL && -f $KDIR/Makefile ]]; then
 		emit
 		exit 0
 	fi
@@ -101,60 +114,66 @@ command -v apt-get >/dev/null || skip "apt-get not available"
 command -v dpkg-deb >/dev/null || skip "dpkg-deb not available"
 [[ $(id -u) == 0 ]] || skip "must run as root to use apt-get download"
 
+# apt-get update runs at most once, and only when the lists lack what we
+# need (a fresh container has none) or name files the mirror no longer has.
 lists_updated=0
 apt_update() {
-	((lists_updated)) && return 1
+	((lists_updated == 0)) || return 1
 	lists_updated=1
 	log "apt-get update (package lists missing or stale)"
 	apt-get update -q >&2 || skip "apt-get update failed (offline?)"
 }
 
-# Resolve "<pkg> Depends: <regex>" from the package lists; refresh the lists
-# once if the package is unknown (a fresh container has none).
+# "<pkg> Depends: <regex>" from the package lists.
 dep_of() {
-	local pkg=$1 re=$2 out
-	while :; do
-		out=$(apt-cache depends "$pkg" 2>/dev/null |
-			sed -n "s/^ *Depends: \($re\)\$/\1/p" | head -n1)
-		[[ -n $out ]] && { echo "$out"; return 0; }
-		apt_update || return 1
-	done
+	apt-cache depends "$1" 2>/dev/null |
+		sed -n "s/^ *Depends: \($2\)\$/\1/p" | head -n1
 }
 
-if [[ -n ${VSB_KERNEL_ABI:-} ]]; then
-	ABI=$VSB_KERNEL_ABI
-else
-	img=$(dep_of "$META" "linux-image-[0-9][^ ]*-$FLAVOUR") ||
-		skip "cannot resolve $META from the package lists"
-	ABI=${img#linux-image-}
-	ABI=${ABI%-"$FLAVOUR"}
-fi
-KREL=$ABI-$FLAVOUR
-kbuild=$(dep_of "linux-headers-$KREL" "linux-kbuild-[0-9.]*") ||
-	skip "cannot resolve linux-kbuild for linux-headers-$KREL"
+# Sets ABI, KREL, PKGS from the lists; fails if they do not know them.
+resolve() {
+	local img kbuild
 
-# The signed image package carries the bzImage at boot/vmlinuz-*; the
-# signature is only an EFI appendix and does not matter to QEMU's -kernel.
-PKGS=("linux-image-$KREL" "linux-headers-$KREL" "linux-headers-$ABI-common"
-      "$kbuild")
-
-DEBS=$CACHE/debs-$KREL
-mkdir -p "$DEBS"
-download() {
-	# apt-get download writes into the cwd; as root it warns that the _apt
-	# user cannot write there, which is harmless.
-	(cd "$DEBS" && apt-get download -q "$@" >&2)
-}
-need=()
-for p in "${PKGS[@]}"; do
-	compgen -G "$DEBS/${p}_*.deb" >/dev/null || need+=("$p")
-done
-if ((${#need[@]})); then
-	log "downloading ${need[*]}"
-	if ! download "${need[@]}"; then
-		apt_update || true
-		download "${need[@]}" || skip "apt-get download ${need[*]} failed"
+	if [[ -n ${VSB_KERNEL_ABI:-} ]]; then
+		ABI=$VSB_KERNEL_ABI
+	else
+		img=$(dep_of "$META" "linux-image-[0-9][^ ]*-$FLAVOUR")
+		[[ -n $img ]] || return 1
+		ABI=${img#linux-image-}
+		ABI=${ABI%-"$FLAVOUR"}
 	fi
+	KREL=$ABI-$FLAVOUR
+	kbuild=$(dep_of "linux-headers-$KREL" "linux-kbuild-[0-9.]*")
+	[[ -n $kbuild ]] || return 1
+	# The signed image package carries the bzImage at boot/vmlinuz-*;
+	# the signature is an EFI appendix that QEMU's -kernel ignores.
+	PKGS=("linux-image-$KREL" "linux-headers-$KREL"
+	      "linux-headers-$ABI-common" "$kbuild")
+}
+
+# apt-get download writes into the cwd; as root it warns that the _apt user
+# cannot write there, which is harmless.
+download() {
+	local need=() p
+
+	DEBS=$CACHE/debs-$KREL
+	mkdir -p "$DEBS"
+	for p in "${PKGS[@]}"; do
+		compgen -G "$DEBS/${p}_*.deb" >/dev/null || need+=("$p")
+	done
+	((${#need[@]})) || return 0
+	log "downloading ${need[*]}"
+	(cd "$DEBS" && apt-get download -q "${need[@]}" >&2)
+}
+
+if ! resolve; then
+	apt_update
+	resolve || skip "the package lists know no $META kernel with headers"
+fi
+if ! download; then
+	apt_update || skip "apt-get download failed"
+	resolve || skip "the package lists know no $META kernel with headers"
+	download || skip "apt-get download ${PKGS[*]} failed"
 fi
 
 ROOT=$CACHE/$KREL
@@ -177,6 +196,7 @@ COMMON=usr/src/linux-headers-$ABI-common
 # The flavour Makefile is one line, "include /usr/src/<common>/Makefile":
 # point it at the sibling common tree relative to itself.  The scripts/ and
 # tools/ links already are relative (../../lib/linux-kbuild-x.y/...).
+# shellcheck disable=SC2016  # make syntax, not shell
 printf 'include $(dir $(lastword $(MAKEFILE_LIST)))../%s/Makefile\n' \
 	"${COMMON##*/}" >"$ROOT.tmp/$HDR/Makefile"
 # lib/modules/<rel>/{build,source} are absolute; make them relative too.
@@ -191,8 +211,7 @@ for l in "$ROOT.tmp/$HDR/scripts" "$ROOT.tmp/$HDR/tools"; do
 	[[ -e $l ]] || die "dangling link $l -> $(readlink "$l")"
 done
 
-KERNEL=$ROOT/boot/vmlinuz-$KREL
-KDIR=$ROOT/$HDR
+paths "$KREL"
 [[ -f $ROOT.tmp/boot/vmlinuz-$KREL ]] || die "no boot/vmlinuz-$KREL in linux-image-$KREL"
 
 rm -rf "$ROOT"
@@ -219,7 +238,7 @@ make -s -C "$KDIR" M="$t" modules >"$t/log" 2>&1 || {
 
 # Keep the .debs only until the tree is proven; they are 40 MB.
 rm -rf "$DEBS"
-printf 'KERNEL=%q\nKDIR=%q\nKREL=%q\n' "$KERNEL" "$KDIR" "$KREL" >"$ENVFILE.tmp"
+printf 'KREL=%s\n' "$KREL" >"$ENVFILE.tmp"
 mv "$ENVFILE.tmp" "$ENVFILE"
 log "cached $KREL in $ROOT"
 emit

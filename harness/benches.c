@@ -8,11 +8,26 @@
 #include <unistd.h>
 
 #include "benches.h"
+#include "kmod_client.h"
+#include "sysctl.h"
+#include "bpf/trace.h"
 
 const struct vsb_bench vsb_benches[] = {
-	{ "counter", VSB_SIDE_USER, VSB_BENCH_VARIANTS,
+	{ "counter", VSB_SIDE_USER | VSB_SIDE_KMOD, VSB_BENCH_VARIANTS,
 	  "per-CPU counter updates with threshold folds (vmstat diffs, percpu_counter)",
-	  vsb_counter_run_user, NULL },
+	  vsb_counter_run_user, vsb_counter_run_kmod },
+	{ "page-fault", VSB_SIDE_LIVE, 0,
+	  "live kernel: map, write every page, unmap (will-it-scale page_fault1)",
+	  vsb_live_pagefault_run, NULL },
+	{ "mmap", VSB_SIDE_LIVE, 0,
+	  "live kernel: mmap + munmap, untouched: vm_committed_as (will-it-scale mmap2)",
+	  vsb_live_mmap_run, NULL },
+	{ "page-alloc", VSB_SIDE_KMOD, 0,
+	  "module: alloc_pages + __free_pages on one CPU, --order, --outstanding (page_bench01/02)",
+	  NULL, vsb_page_alloc_run_kmod },
+	{ "page-alloc-parallel", VSB_SIDE_KMOD, 0,
+	  "module: the same loop on every CPU of --cpus in one common window (page_bench03)",
+	  NULL, vsb_page_alloc_run_kmod },
 };
 const size_t vsb_bench_count = sizeof(vsb_benches) / sizeof(vsb_benches[0]);
 
@@ -28,14 +43,55 @@ const struct vsb_bench *vsb_bench_find(const char *name)
 
 #define VSB_DEVICE "/dev/vmstat_bench"
 
+/*
+ * --sysctl and --trace, for every bench: a sysctl a killed run left
+ * changed is put back first (the state file, sysctl.c), then the new
+ * one is checked as far as it can be without writing it.
+ */
+static int sysctl_and_trace_check(struct vsb_run_opts *o)
+{
+	char why[256];
+	int ret;
+
+	ret = vsb_sysctl_recover(0, !o->sysctl[0]);
+	if (ret && o->sysctl[0])
+		return ret;
+	ret = vsb_sysctl_check(o->sysctl, "--sysctl");
+	if (ret)
+		return ret;
+	if (o->trace && vsb_trace_available(why, sizeof(why))) {
+		vsb_err("--trace: %s: skipped", why);
+		return VSB_EXIT_SKIP;
+	}
+	return 0;
+}
+
 /* Resolve --backend auto and check the bench and variant exist there. */
 int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	unsigned int side;
+	int ret;
 
+	ret = sysctl_and_trace_check(o);
+	if (ret)
+		return ret;
+	/* live benches run the kernel's own paths from user space */
+	if (b->sides & VSB_SIDE_LIVE) {
+		if (!strcmp(o->backend, "kmod")) {
+			vsb_err("--backend: bench '%s' runs the live kernel from user "
+				"space: use --backend user or auto", b->name);
+			return VSB_EXIT_USAGE;
+		}
+		strcpy(o->backend, "live");
+		return vsb_live_check(b, o);
+	}
+	/* a module-only bench without an explicit --backend: the module */
+	if (!b->run_user && b->run_kmod &&
+	    !((o->given >> vsb_opt_index("backend")) & 1))
+		strcpy(o->backend, "kmod");
 	if (!strcmp(o->backend, "auto"))
-		strcpy(o->backend, b->run_kmod && access(VSB_DEVICE, F_OK) == 0 ?
-				   "kmod" : "user");
+		strcpy(o->backend, b->run_kmod && (access(VSB_DEVICE, F_OK) == 0 ||
+						   !b->run_user) ? "kmod" : "user");
 	side = !strcmp(o->backend, "kmod") ? VSB_SIDE_KMOD : VSB_SIDE_USER;
 	if (!(b->sides & side) ||
 	    !(side == VSB_SIDE_KMOD ? b->run_kmod : b->run_user)) {
@@ -54,15 +110,36 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 			return VSB_EXIT_USAGE;
 		}
 	}
+	if (side == VSB_SIDE_USER &&
+	    (!strcmp(o->preempt, "off") || !strcmp(o->irqs, "off"))) {
+		vsb_err("--%s off: user space cannot disable %s; use --backend kmod",
+			!strcmp(o->irqs, "off") ? "irqs" : "preempt",
+			!strcmp(o->irqs, "off") ? "interrupts" : "preemption");
+		return VSB_EXIT_USAGE;
+	}
 	return 0;
 }
 
 int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	const struct vsb_bench *b = vsb_bench_find(o->bench);
+	int ret;
 
 	vsb_result_init(r, o);
+	/* sysctl.c and bpf/trace.c: set for this point, counted around it */
+	ret = vsb_sysctl_enter(o->sysctl, r);
+	if (ret)
+		return ret;
+	if (o->trace) {
+		ret = vsb_trace_window_begin(r);
+		if (ret)
+			return ret;
+	}
 	if (!strcmp(o->backend, "kmod"))
-		return b->run_kmod(o, r);
-	return b->run_user(o, r);
+		ret = b->run_kmod(o, r);
+	else
+		ret = b->run_user(o, r);
+	if (o->trace)
+		vsb_trace_window_end(r, ret);
+	return ret;
 }

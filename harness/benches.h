@@ -31,4 +31,11 @@ int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r);
 /* counter_user.c */
 int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 
+/* live.c: the running kernel's page-fault and mmap paths, from user space */
+int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r);
+int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r);
+int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+int vsb_live_check_size(const char *v, const char *where);
+int vsb_parse_size(const char *s, unsigned long long *out);
+
 #endif /* VSB_BENCHES_H */

@@ -80,7 +80,7 @@ int vsb_cmd_run(int argc, char **argv)
 		ret = vsb_result_write(&r, stdout, o.format);
 	}
 	fflush(stdout);
-	if (!r.sanity_ok || r.migrated) {
+	if (!r.sanity_ok || r.migrated || r.multiplexed) {
 		vsb_err("results untrustworthy: %s%s", r.sanity,
 			r.migrated ? "; a worker migrated" : "");
 		ret = VSB_EXIT_UNTRUSTED;

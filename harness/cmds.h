@@ -15,5 +15,13 @@ struct vsb_cmd {
 int vsb_cmd_run(int argc, char **argv);
 int vsb_cmd_list(int argc, char **argv);
 int vsb_cmd_calibrate(int argc, char **argv);
+int vsb_cmd_sweep(int argc, char **argv);
+int vsb_cmd_compare(int argc, char **argv);
+int vsb_cmd_plot(int argc, char **argv);
+int vsb_cmd_info(int argc, char **argv);
+int vsb_cmd_thresholds(int argc, char **argv);
+int vsb_cmd_refresh_model(int argc, char **argv);
+int vsb_cmd_trace(int argc, char **argv);
+int vsb_cmd_restore(int argc, char **argv);
 
 #endif /* VSB_CMDS_H */

@@ -11,6 +11,11 @@
  *
  * After the run the totals are checked: shared + every per-CPU diff must
  * equal the delta applied, or the result is marked untrustworthy.
+ *
+ * PMU events (pmu.c) are one group per worker, opened by the worker after
+ * it is pinned and read just outside each timed batch, so the hot loop
+ * never touches shared state or makes a system call.  `elapsed` is core
+ * cycles when the group has them, else the TSC, else nanoseconds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +26,7 @@
 
 #include "../bench/counter.h"
 #include "benches.h"
+#include "pmu.h"
 
 /*
  * A spinning barrier: pthread_barrier_wait sleeps in the kernel and the
@@ -62,6 +68,9 @@ struct worker {
 	int cpu;
 	int error;		/* errno of a failed pin */
 	int migrated;
+	int affinity_bad;	/* the mask read back is not exactly {cpu} */
+	int pmu_error;		/* errno of a failed group open or read */
+	struct vsb_pmu_group pmu;
 	struct vsb_sample *samples;
 	struct shared_state *sh;
 } __attribute__((aligned(VSB_CACHELINE)));
@@ -74,6 +83,8 @@ struct shared_state {
 	size_t diff_bytes;
 	struct spin_barrier barrier;
 	double tsc_hz;
+	const struct vsb_pmu_set *pmu;
+	enum vsb_unit unit;
 };
 
 static void *worker_main(void *arg)
@@ -89,8 +100,19 @@ static void *worker_main(void *arg)
 	if (!w->error && sched_getcpu() != w->cpu)
 		sched_yield();	/* let the scheduler move us before first touch */
 	w->cw.diffs = vsb_zalloc_aligned(sh->diff_bytes);
-	if (w->error)	/* nobody may start: the run would be unpinned */
+	if (!w->error) {
+		CPU_ZERO(&set);
+		if (pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ||
+		    CPU_COUNT(&set) != 1 || !CPU_ISSET(w->cpu, &set))
+			w->affinity_bad = 1;
+	}
+	/* after pinning, on this thread: pid 0 / cpu -1 follows the thread */
+	if (!w->error && sh->pmu->nactive && vsb_pmu_group_open(sh->pmu, &w->pmu))
+		w->pmu_error = errno ? errno : EIO;
+	if (w->error || w->pmu_error)	/* nobody may start: the run would be unpinned */
 		__atomic_store_n(&sh->barrier.stop, 1, __ATOMIC_RELEASE);
+	VSB_MARKER_THREADINIT();
+	VSB_MARKER_REGISTER("vsb-batch");
 
 	if (barrier_wait(&sh->barrier))
 		goto out;
@@ -100,26 +122,40 @@ static void *worker_main(void *arg)
 	for (r = 0; r < sh->repeat; r++) {
 		struct vsb_sample *s = &w->samples[r];
 		uint64_t folds0 = w->cw.folds, t0, t1, n0, n1;
+		struct vsb_pmu_reading pa, pb;
+		int k;
 
 		if (barrier_wait(&sh->barrier))
 			break;
+		VSB_MARKER_START("vsb-batch");
+		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
+			w->pmu_error = EIO;
 		n0 = vsb_now_ns();
 		t0 = vsb_rdtscp();
 		sh->loop(&w->cw, &sh->params, sh->loops);
 		t1 = vsb_rdtscp();
 		n1 = vsb_now_ns();
+		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
+			w->pmu_error = EIO;
+		VSB_MARKER_STOP("vsb-batch");
+		s->pmu_scale = 1.0;
+		for (k = 0; k < w->pmu.n && !w->pmu_error; k++)
+			s->pmu[k] = vsb_pmu_scale_delta(&pa, &pb, k, &s->pmu_scale,
+							&s->multiplexed);
 		if (sched_getcpu() != w->cpu)
 			w->migrated = 1;
 		s->thread = w->index;
 		s->cpu = w->cpu;
 		s->rep = r;
 		s->ops = sh->loops;
-		s->elapsed = t1 - t0;
+		s->elapsed = sh->unit == VSB_UNIT_CYCLES ? s->pmu[sh->pmu->cycles] :
+			     sh->unit == VSB_UNIT_TSC ? t1 - t0 : n1 - n0;
 		s->ns = (double)(n1 - n0);
 		s->folds = w->cw.folds - folds0;
 	}
 	barrier_wait(&sh->barrier);
 out:
+	vsb_pmu_group_close(&w->pmu);
 	return NULL;
 }
 
@@ -205,6 +241,77 @@ static void check_totals(struct vsb_result *r, struct worker *ws, int n,
 		 r->applied, n, per_worker_ops, p->delta);
 }
 
+/*
+ * The fallback ladder, decided once before the workers start: core
+ * cycles from the PMU group, else the TSC, else CLOCK_MONOTONIC_RAW.
+ * VSB_NO_TSC=1 in the environment takes the last step on x86 too (for
+ * tests; non-x86 builds always take it).
+ */
+static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
+		     struct shared_state *sh)
+{
+	const struct vsb_pmu_set *ps = vsb_pmu_preflight(o->events, o->plm);
+	int have_tsc = 0, i;
+
+#if defined(__x86_64__) || defined(__i386__)
+	have_tsc = !getenv("VSB_NO_TSC");
+#endif
+	sh->pmu = ps;
+	sh->unit = vsb_pmu_pick_unit(ps->cycles >= 0, have_tsc);
+	snprintf(r->unit, sizeof(r->unit), "%s", vsb_unit_name(sh->unit));
+	snprintf(r->event, sizeof(r->event), "%s",
+		 sh->unit == VSB_UNIT_CYCLES ? ps->ev[ps->active[ps->cycles]].fstr :
+		 sh->unit == VSB_UNIT_TSC ? "rdtscp" : "clock_gettime(CLOCK_MONOTONIC_RAW)");
+	/* plm describes the PMU columns; a clock-only row has none */
+	snprintf(r->plm, sizeof(r->plm), "%s", ps->nactive ? ps->plm : "");
+	r->npmu = ps->nactive;
+	r->pmu_cycles = ps->cycles;
+	r->pmu_instr = ps->instr;
+	for (i = 0; i < ps->nactive; i++)
+		snprintf(r->pmu_event[i], sizeof(r->pmu_event[i]), "%s",
+			 ps->ev[ps->active[i]].fstr);
+	vsb_result_meta(r, "pmu_events", "%s", ps->verdict);
+	if (ps->nactive)
+		vsb_result_meta(r, "pmu_read_ns", "%.0f ns per group read, two per batch",
+				vsb_pmu_read_cost_ns(ps));
+	VSB_MARKER_INIT();
+}
+
+/* Multiplexing and the affinity read back, into the result's record. */
+static void record_pmu(const struct vsb_run_opts *o, struct vsb_result *r,
+		       struct worker *ws, int n)
+{
+	double minscale = 1.0;
+	unsigned int rep;
+	int i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		bad += ws[i].affinity_bad;
+		for (rep = 0; rep < ws[i].sh->repeat; rep++) {
+			const struct vsb_sample *s = &ws[i].samples[rep];
+
+			r->mux_samples += s->multiplexed;
+			if (s->pmu_scale < minscale)
+				minscale = s->pmu_scale;
+		}
+	}
+	if (bad)
+		vsb_result_meta(r, "affinity_readback",
+				"%d worker(s) not pinned to exactly their CPU", bad);
+	else
+		vsb_result_meta(r, "affinity_readback",
+				"ok (each worker's mask is exactly its CPU)");
+	vsb_result_meta(r, "multiplexed", "%d of %zu samples (min running/enabled %.3f)%s",
+			r->mux_samples, r->nsamples, minscale,
+			r->mux_samples && o->allow_multiplex ? ", allowed" : "");
+	if (!r->mux_samples)
+		return;
+	r->multiplexed = !o->allow_multiplex;
+	vsb_warn("PMU counters were multiplexed in %d of %zu samples (scaled by "
+		 "enabled/running, lowest %.3f)%s", r->mux_samples, r->nsamples, minscale,
+		 o->allow_multiplex ? "" : ": untrustworthy unless --allow-multiplex");
+}
+
 int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct shared_state *sh;
@@ -231,9 +338,8 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	pcc = vsb_zalloc_aligned((size_t)o->items * sizeof(*pcc));
 	ws = vsb_zalloc_aligned((size_t)n * sizeof(*ws));
 
-	strcpy(r->unit, "tsc");
-	strcpy(r->event, "rdtscp");
 	r->nthreads = n;
+	set_unit(o, r, sh);
 
 	/* workers leave signals to the main thread, which sets the flag */
 	sigfillset(&all);
@@ -261,11 +367,17 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	for (i = 0; i < started; i++)
 		pthread_join(ws[i].thread, NULL);
+	VSB_MARKER_CLOSE();
 
 	for (i = 0; i < started && !ret; i++) {
 		if (ws[i].error) {
 			vsb_err("--cpus: cannot pin worker %d to CPU %d: %s", i,
 				ws[i].cpu, strerror(ws[i].error));
+			ret = VSB_EXIT_ERROR;
+		} else if (ws[i].pmu_error) {
+			vsb_err("--events: worker %d on CPU %d cannot %s its counter group: %s",
+				i, ws[i].cpu, ws[i].pmu_error == EIO ? "read" : "open",
+				strerror(ws[i].pmu_error));
 			ret = VSB_EXIT_ERROR;
 		}
 	}
@@ -281,6 +393,7 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 				vsb_result_add(r, &ws[i].samples[rep]);
 		for (i = 0; i < n; i++)
 			r->migrated |= ws[i].migrated;
+		record_pmu(o, r, ws, n);
 		check_totals(r, ws, n, shared, pcc,
 			     (sh->warmup + sh->repeat) * sh->loops);
 	}

@@ -14,8 +14,20 @@
 static const struct vsb_cmd cmds[] = {
 	{ "run", vsb_cmd_run, "run one benchmark point and print or save its results" },
 	{ "list", vsb_cmd_list, "list benches and variants, and where each can run" },
+	{ "info", vsb_cmd_info,
+	  "show topology, PMU verdicts and the environment record results carry" },
 	{ "calibrate", vsb_cmd_calibrate,
 	  "measure the harness floor: bare add loop vs this-cpu-add, timer cost" },
+	{ "sweep", vsb_cmd_sweep, "run every point of a sweep file, repetitions interleaved" },
+	{ "compare", vsb_cmd_compare, "compare two results point by point: ratio, CI, rank test, verdict" },
+	{ "plot", vsb_cmd_plot, "gnuplot charts (PNG, SVG) of a sweep or a comparison" },
+	{ "thresholds", vsb_cmd_thresholds,
+	  "the kernel's stat thresholds, committed_as batch and worst-case drift" },
+	{ "refresh-model", vsb_cmd_refresh_model,
+	  "cost of refreshing thresholds at CPU bring-up, per approach (004)" },
+	{ "trace", vsb_cmd_trace,
+	  "BPF: vmstat_update work per CPU, its durations, page allocations by order" },
+	{ "restore", vsb_cmd_restore, "put back sysctls a killed run left changed" },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

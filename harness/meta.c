@@ -1,16 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The environment record written into every result: enough to tell,
- * months later, what machine and kernel a number came from and whether
- * it should have been trusted.
+ * The environment record written into every result and shown by
+ * `vmstat-bench info`: enough to tell, months later, what machine and
+ * kernel a number came from and whether it should have been trusted.
+ *
+ * Collecting it reads /proc and sysfs only (plus the kernel config,
+ * possibly through gzip), never during a timed sample: cmd_run calls
+ * vsb_meta_collect() after the workers are joined.  Conditions that make
+ * numbers noisy are warned about on stderr, once per process, and never
+ * fail a run.
  */
 #define _GNU_SOURCE
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
+#include "pmu.h"
 #include "result.h"
+#include "topo.h"
 
 #ifndef VSB_GIT_REV
 #define VSB_GIT_REV "unknown"
@@ -19,6 +29,8 @@
 #define VSB_BUILD "release"
 #endif
 #define VSB_VERSION "0.1"
+#define VSB_DEVICE_PATH "/dev/vmstat_bench"
+#define SYS_CPU "/sys/devices/system/cpu"
 
 static char cmdline[2048];
 
@@ -32,31 +44,20 @@ void vsb_meta_set_cmdline(int argc, char **argv)
 				i ? " " : "", argv[i]);
 }
 
-/* "model name" and whether the hypervisor bit is set, from cpuinfo. */
-static void cpu_model(char *model, size_t len, int *hypervisor)
+/*
+ * Hook for the module client: fill @buf with the loaded module's ABI
+ * version and return 0, or return -1.  Until the ABI query ioctl exists
+ * this only says whether the device node is there; the kmod engineer
+ * replaces the body with the real query (kmod/uapi/vmstat_bench.h).
+ */
+int vsb_meta_kmod_abi(char *buf, size_t len)
 {
-	char line[4096];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	snprintf(model, len, "unknown");
-	*hypervisor = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!colon)
-			continue;
-		if (!strncmp(line, "model name", 10)) {
-			snprintf(model, len, "%s", colon + 2);
-			model[strcspn(model, "\n")] = '\0';
-		}
-		if (!strncmp(line, "flags", 5)) {
-			*hypervisor = strstr(line, " hypervisor") != NULL;
-			break;
-		}
+	if (access(VSB_DEVICE_PATH, F_OK)) {
+		snprintf(buf, len, "not loaded (no %s)", VSB_DEVICE_PATH);
+		return -1;
 	}
-	fclose(f);
+	snprintf(buf, len, "loaded (%s), ABI version not queried", VSB_DEVICE_PATH);
+	return 0;
 }
 
 static void meta_file(struct vsb_result *r, const char *key, const char *path)
@@ -68,35 +69,167 @@ static void meta_file(struct vsb_result *r, const char *key, const char *path)
 	vsb_result_meta(r, key, "%s", buf);
 }
 
-void vsb_meta_collect(struct vsb_result *r)
+static const char *aslr_name(long v)
 {
+	return v == 0 ? "off" : v == 1 ? "on (conservative)" : v == 2 ? "on" : "?";
+}
+
+/* 1 on, 0 off, -1 unknown: intel_pstate's no_turbo, else cpufreq boost. */
+static int turbo_state(void)
+{
+	long v;
+
+	if (!vsb_read_file_long(SYS_CPU "/intel_pstate/no_turbo", &v))
+		return v == 0;
+	if (!vsb_read_file_long(SYS_CPU "/cpufreq/boost", &v))
+		return v == 1;
+	return -1;
+}
+
+static void read_or(const char *path, char *buf, size_t len, const char *def)
+{
+	if (vsb_read_file_str(path, buf, len) || !buf[0])
+		snprintf(buf, len, "%s", def);
+}
+
+void vsb_meta_collect_env(struct vsb_result *r)
+{
+	static int warned;
+	struct vsb_cpuinfo ci;
+	struct vsb_kconfig kc;
+	const struct vsb_topo *t = vsb_topo_get();
 	struct utsname u;
-	char model[256], date[64];
-	time_t now = time(NULL);
-	int hyp;
+	char buf[1024], gov[1024];
+	long v, pagesz = sysconf(_SC_PAGESIZE);
+	long long ram_kb = 0;
+	int paranoid = vsb_pmu_paranoid(), turbo = turbo_state(), present;
+	int core_pmu = vsb_pmu_have_core_pmu("/sys/bus/event_source/devices");
+	FILE *f;
 
 	vsb_result_meta(r, "vmstat-bench", "%s (git %s, %s build)", VSB_VERSION,
 			VSB_GIT_REV, VSB_BUILD);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	vsb_result_meta(r, "date", "%s", date);
+	vsb_result_meta(r, "git_revision", "%s", VSB_GIT_REV);
+	vsb_result_meta(r, "build_type", "%s", VSB_BUILD);
 	vsb_result_meta(r, "command", "%s", cmdline);
 	if (uname(&u) == 0)
 		vsb_result_meta(r, "kernel", "%s %s %s %s", u.sysname, u.release,
 				u.version, u.machine);
-	cpu_model(model, sizeof(model), &hyp);
-	vsb_result_meta(r, "cpu_model", "%s", model);
-	vsb_result_meta(r, "hypervisor", "%s", hyp ? "yes" : "no");
+	else
+		snprintf(u.release, sizeof(u.release), "unknown");
+	vsb_kconfig_read(u.release, &kc);
+	vsb_kconfig_format(&kc, buf, sizeof(buf));
+	vsb_result_meta(r, "kernel_config", "%s", buf);
+	vsb_result_meta(r, "kernel_config_source", "%s", kc.source);
+	/* the active model of a PREEMPT_DYNAMIC kernel is only in debugfs */
+	read_or("/sys/kernel/debug/sched/preempt", buf, sizeof(buf),
+		"unavailable (debugfs not mounted or not root)");
+	vsb_result_meta(r, "preempt_model_dynamic", "%s", buf);
+
+	vsb_env_parse_cpuinfo("/proc/cpuinfo", &ci);
+	vsb_result_meta(r, "cpu_model", "%s", ci.model);
+	vsb_result_meta(r, "hypervisor", "%s", ci.hypervisor ? "yes" : "no");
 	vsb_result_meta(r, "online_cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-	meta_file(r, "cpu0_governor",
-		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	if (t) {
+		vsb_topo_summary(t, buf, sizeof(buf));
+		vsb_result_meta(r, "topology", "%s", buf);
+		vsb_result_meta(r, "topology_source", "%s", t->source);
+	} else {
+		vsb_result_meta(r, "topology", "unavailable");
+	}
+	read_or("/sys/devices/system/node/online", buf, sizeof(buf), "none (no NUMA)");
+	vsb_result_meta(r, "numa_nodes_online", "%s", buf);
+	read_or(SYS_CPU "/smt/control", buf, sizeof(buf), "unavailable");
+	vsb_result_meta(r, "smt", "%s (control: %s)",
+			!vsb_read_file_long(SYS_CPU "/smt/active", &v) ?
+			(v ? "on" : "off") : "unknown", buf);
+	read_or(SYS_CPU "/isolated", buf, sizeof(buf), "none");
+	vsb_result_meta(r, "isolated_cpus", "%s", buf);
+	read_or(SYS_CPU "/nohz_full", buf, sizeof(buf), "none");
+	vsb_result_meta(r, "nohz_full_cpus", "%s", buf);
+
 	vsb_result_meta(r, "tsc_hz", "%.0f", vsb_tsc_hz());
 	vsb_result_meta(r, "tsc_flags", "%s",
 			vsb_tsc_flags()[0] ? vsb_tsc_flags() : "none");
-	vsb_result_meta(r, "clock", "%s", r->event[0] ? r->event : "rdtscp");
-	vsb_result_meta(r, "unit", "%s", r->unit);
+	vsb_result_meta(r, "tsc_invariant", "%s%s",
+			vsb_env_tsc_invariant(&ci) ? "yes" : "no",
+			ci.tsc_known_freq ? " (tsc_known_freq)" : "");
+
+	vsb_result_meta(r, "perf_event_paranoid", "%d", paranoid);
+	vsb_result_meta(r, "pmu_core", "%s", core_pmu ? "yes" :
+			"no (no cpu PMU in /sys/bus/event_source/devices)");
+	if (vsb_pmu_last_verdict()[0])
+		vsb_result_meta(r, "pmu_verdict", "%s", vsb_pmu_last_verdict());
+
+	meta_file(r, "cpu0_governor", SYS_CPU "/cpu0/cpufreq/scaling_governor");
+	vsb_env_per_cpu(SYS_CPU, "cpufreq/scaling_governor", gov, sizeof(gov));
+	vsb_result_meta(r, "governor", "%s", gov);
+	vsb_env_per_cpu(SYS_CPU, "cpufreq/scaling_driver", buf, sizeof(buf));
+	vsb_result_meta(r, "cpufreq_driver", "%s", buf);
+	vsb_result_meta(r, "turbo", "%s", turbo < 0 ? "unknown" : turbo ? "on" : "off");
+	vsb_result_meta(r, "aslr", "%s",
+			!vsb_read_file_long("/proc/sys/kernel/randomize_va_space", &v) ?
+			aslr_name(v) : "unknown");
+
 	meta_file(r, "vm.stat_interval", "/proc/sys/vm/stat_interval");
 	meta_file(r, "vm.numa_stat", "/proc/sys/vm/numa_stat");
 	meta_file(r, "vm.overcommit_memory", "/proc/sys/vm/overcommit_memory");
+	meta_file(r, "vm.overcommit_ratio", "/proc/sys/vm/overcommit_ratio");
 	meta_file(r, "vm.percpu_pagelist_high_fraction",
 		  "/proc/sys/vm/percpu_pagelist_high_fraction");
+	f = fopen("/proc/meminfo", "r");
+	if (f) {
+		/* MemTotal is totalram_pages(), the RAM mm_compute_batch uses */
+		if (fscanf(f, "MemTotal: %lld kB", &ram_kb) != 1)
+			ram_kb = 0;
+		fclose(f);
+	}
+	present = vsb_env_count_list(SYS_CPU "/present");
+	if (ram_kb > 0 && present > 0 && pagesz > 0 &&
+	    !vsb_read_file_long("/proc/sys/vm/overcommit_memory", &v))
+		vsb_result_meta(r, "vm_committed_as_batch",
+				"%lld pages (computed: overcommit_memory=%ld, %lld RAM pages, %d present CPUs)",
+				vsb_committed_as_batch((int)v,
+						       (unsigned long long)ram_kb * 1024 / (unsigned long long)pagesz,
+						       present),
+				v, ram_kb * 1024 / pagesz, present);
+	else
+		vsb_result_meta(r, "vm_committed_as_batch", "unknown");
+	vsb_meta_kmod_abi(buf, sizeof(buf));
+	vsb_result_meta(r, "module", "%s", buf);
+
+	if (warned)
+		return;
+	warned = 1;
+	if (strcmp(VSB_BUILD, "release"))
+		vsb_warn("this is a %s build of vmstat-bench: numbers are not comparable "
+			 "with a release build", VSB_BUILD);
+	if (kc.debug_vm == 'y' || kc.lockdep == 'y' || kc.kasan == 'y')
+		vsb_warn("debug kernel (DEBUG_VM/LOCKDEP/KASAN): page allocator costs are inflated");
+	if (strcmp(gov, "unavailable") && strncmp(gov, "none (", 6) &&
+	    (strncmp(gov, "performance (", 13) || strchr(gov, ';')))
+		vsb_warn("CPU frequency governor is not performance everywhere (%s): "
+			 "cycles and time per op will drift", gov);
+	if (turbo == 1)
+		vsb_warn("turbo/boost is on: the clock changes with load and temperature");
+	if (ci.hypervisor && !core_pmu)
+		vsb_pmu_warn_vm();
+}
+
+void vsb_meta_collect(struct vsb_result *r)
+{
+	static int warned_smt;
+	const struct vsb_topo *t = vsb_topo_get();
+	char date[64];
+	time_t now = time(NULL);
+
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	vsb_result_meta(r, "date", "%s", date);
+	vsb_meta_collect_env(r);
+	vsb_result_meta(r, "clock", "%s", r->event[0] ? r->event : "rdtscp");
+	vsb_result_meta(r, "unit", "%s", r->unit);
+	if (t && vsb_topo_smt_shared(t, &r->opts.cpus) && !warned_smt) {
+		warned_smt = 1;
+		vsb_warn("SMT siblings of one core both run workers: they share a pipeline "
+			 "(--placement cores-first avoids this)");
+	}
 }

@@ -13,10 +13,35 @@
 
 #include "opts.h"
 #include "benches.h"
+#include "pmu.h"
+#include "sysctl.h"
+#include "topo.h"
 #include "../bench/variants.h"
 
 #define OFF(f) offsetof(struct vsb_run_opts, f)
 #define SZ(f) sizeof(((struct vsb_run_opts *)0)->f)
+
+static int check_events(const char *v, const char *where)
+{
+	char names[VSB_PMU_MAX][VSB_PMU_NAME_LEN];
+	int n;
+
+	return vsb_pmu_parse_list(v, names, VSB_PMU_MAX, &n, where);
+}
+
+static int check_ncpus(const char *v, const char *where)
+{
+	long n;
+
+	if (!strcmp(v, "all"))
+		return 0;
+	if (vsb_parse_long(v, &n) || n < 1 || n > VSB_MAX_CPUS) {
+		vsb_err("%s: '%s' is not a worker count (1..%d) or 'all'", where, v,
+			VSB_MAX_CPUS);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
 
 const struct vsb_opt vsb_run_opt_table[] = {
 	{ "bench", 'b', VSB_OPT_STR, OFF(bench), SZ(bench), 0, 0, "counter",
@@ -59,8 +84,77 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	{ "outstanding", 0, VSB_OPT_LONG, OFF(outstanding), 0, 0, 8192, "0", NULL,
 	  "N", "page-alloc: keep N pages allocated before freeing (page_bench02)",
 	  VSB_OPTF_SWEEP },
+	/* not a sweep key: its commas would make it an axis */
+	{ "events", 'e', VSB_OPT_STR, OFF(events), SZ(events), 0, 0,
+	  VSB_PMU_DEFAULT_EVENTS, NULL, "LIST",
+	  "libpfm4 events counted per batch, one group, e.g. perf::TASK-CLOCK; none: off",
+	  0 },
+	{ "plm", 0, VSB_OPT_CHOICE, OFF(plm), SZ(plm), 0, 0, "ku", "k|u|ku", "k|u|ku",
+	  "privilege levels the events count (kernel on purpose: the cost is there)",
+	  VSB_OPTF_SWEEP },
+	{ "allow-multiplex", 0, VSB_OPT_FLAG, OFF(allow_multiplex), 0, 0, 1, NULL,
+	  NULL, "", "accept multiplexed (scaled) counters instead of exit 3", 0 },
+	{ "placement", 0, VSB_OPT_STR, OFF(placement), SZ(placement), 0, 0,
+	  "cores-first", NULL, "POLICY",
+	  "with --ncpus: " VSB_PLACEMENTS, VSB_OPTF_SWEEP },
+	{ "ncpus", 'N', VSB_OPT_STR, OFF(ncpus), SZ(ncpus), 0, 0, "1", NULL, "N|all",
+	  "N workers placed by --placement (instead of --cpus)", VSB_OPTF_SWEEP },
+	{ "allow-oversubscribe", 0, VSB_OPT_FLAG, OFF(allow_oversubscribe), 0, 0, 1,
+	  NULL, NULL, "", "let --ncpus exceed the usable CPUs (workers share CPUs)", 0 },
+	/* live benches (live.c), sysctls (sysctl.c), tracing (bpf/trace.c) */
+	{ "size", 0, VSB_OPT_STR, OFF(size), SZ(size), 0, 0, "128M", NULL, "BYTES",
+	  "page-fault/mmap: mapping size per worker (K/M/G suffixes)", VSB_OPTF_SWEEP },
+	{ "thp", 0, VSB_OPT_CHOICE, OFF(thp), SZ(thp), 0, 0, "never", "never|always",
+	  "never|always", "page-fault: transparent huge pages for the mapping (madvise)",
+	  VSB_OPTF_SWEEP },
+	{ "tasks", 0, VSB_OPT_CHOICE, OFF(tasks), SZ(tasks), 0, 0, "process",
+	  "process|thread", "process|thread",
+	  "live benches: workers are processes (own mm) or threads (one shared mm)",
+	  VSB_OPTF_SWEEP },
+	{ "sysctl", 0, VSB_OPT_STR, OFF(sysctl), SZ(sysctl), 0, 0, "", NULL,
+	  "NAME=V", "set a sysctl for the run, restored after (root); a sweep axis "
+	  "in sweep files: sysctl vm.numa_stat=0,1", VSB_OPTF_SWEEP },
+	{ "trace", 0, VSB_OPT_FLAG, OFF(trace), 0, 0, 1, NULL, NULL, "",
+	  "count vmstat work and page allocations with BPF into the metadata (root)",
+	  VSB_OPTF_SWEEP },
+	/* kernel module backend (kmod_client.c) */
+	{ "preempt", 0, VSB_OPT_CHOICE, OFF(preempt), SZ(preempt), 0, 0, "on", "on|off",
+	  "on|off", "kmod: off runs each timed batch under preempt_disable()",
+	  VSB_OPTF_SWEEP },
+	{ "irqs", 0, VSB_OPT_CHOICE, OFF(irqs), SZ(irqs), 0, 0, "on", "on|off",
+	  "on|off", "kmod: off runs each timed batch under local_irq_save()",
+	  VSB_OPTF_SWEEP },
+	{ "gfp", 0, VSB_OPT_CHOICE, OFF(gfp), SZ(gfp), 0, 0, "auto",
+	  "auto|kernel|atomic", "FLAGS",
+	  "kmod page-alloc: GFP_KERNEL or GFP_ATOMIC (auto: atomic with preempt/irqs off)",
+	  VSB_OPTF_SWEEP },
+	{ "time-limit", 0, VSB_OPT_LONG, OFF(time_limit), 0, 1, 600, "60", NULL, "S",
+	  "kmod: a longer run is cut with an error (max 600 s)", VSB_OPTF_SWEEP },
 };
 const size_t vsb_run_opt_count = sizeof(vsb_run_opt_table) / sizeof(vsb_run_opt_table[0]);
+
+/* Syntax checks of string options beyond their length, by option name. */
+static const struct {
+	const char *name;
+	int (*check)(const char *value, const char *where);
+} value_checks[] = {
+	{ "events", check_events },
+	{ "placement", vsb_placement_check },
+	{ "ncpus", check_ncpus },
+	{ "size", vsb_live_check_size },
+	{ "sysctl", vsb_sysctl_check_syntax },
+};
+
+static int check_value(const struct vsb_opt *opt, const char *value,
+		       const char *where)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(value_checks) / sizeof(value_checks[0]); i++)
+		if (!strcmp(value_checks[i].name, opt->name))
+			return value_checks[i].check(value, where);
+	return 0;
+}
 
 int vsb_opt_index(const char *name)
 {
@@ -102,6 +196,19 @@ int vsb_opt_set(struct vsb_run_opts *o, const struct vsb_opt *opt,
 	long v;
 
 	switch (opt->kind) {
+	case VSB_OPT_FLAG:
+		if (!value || !*value || !strcmp(value, "1") || !strcmp(value, "yes") ||
+		    !strcmp(value, "true")) {
+			v = 1;
+		} else if (!strcmp(value, "0") || !strcmp(value, "no") ||
+			   !strcmp(value, "false")) {
+			v = 0;
+		} else {
+			vsb_err("%s: '%s' is not yes or no", where, value);
+			return VSB_EXIT_USAGE;
+		}
+		*(long *)field = v;
+		break;
 	case VSB_OPT_LONG:
 		if (vsb_parse_long(value, &v)) {
 			vsb_err("%s: '%s' is not an integer", where, value);
@@ -127,6 +234,8 @@ int vsb_opt_set(struct vsb_run_opts *o, const struct vsb_opt *opt,
 				opt->size - 1);
 			return VSB_EXIT_USAGE;
 		}
+		if (check_value(opt, value, where))
+			return VSB_EXIT_USAGE;
 		strcpy(field, value);
 		break;
 	}
@@ -155,7 +264,7 @@ void vsb_opt_format(const struct vsb_run_opts *o, const struct vsb_opt *opt,
 {
 	const char *field = (const char *)o + opt->off;
 
-	if (opt->kind == VSB_OPT_LONG)
+	if (opt->kind == VSB_OPT_LONG || opt->kind == VSB_OPT_FLAG)
 		snprintf(buf, len, "%ld", *(const long *)field);
 	else
 		snprintf(buf, len, "%s", field);
@@ -172,12 +281,14 @@ int vsb_run_opts_parse(struct vsb_run_opts *o, int argc, char **argv)
 		const struct vsb_opt *opt = &vsb_run_opt_table[i];
 
 		lopts[i].name = opt->name;
-		lopts[i].has_arg = required_argument;
+		lopts[i].has_arg = opt->kind == VSB_OPT_FLAG ? no_argument :
+							      required_argument;
 		lopts[i].flag = NULL;
 		lopts[i].val = 1000 + (int)i;
 		if (opt->short_name) {
 			shorts[ns++] = (char)opt->short_name;
-			shorts[ns++] = ':';
+			if (opt->kind != VSB_OPT_FLAG)
+				shorts[ns++] = ':';
 		}
 	}
 	shorts[ns] = '\0';
@@ -222,6 +333,45 @@ int vsb_run_opts_parse(struct vsb_run_opts *o, int argc, char **argv)
 			argv[optind]);
 		return VSB_EXIT_USAGE;
 	}
+	return 0;
+}
+
+static int given(const struct vsb_run_opts *o, const char *name)
+{
+	int i = vsb_opt_index(name);
+
+	return i >= 0 && (o->given >> i) & 1;
+}
+
+/*
+ * The CPU list: --cpus as written, or --ncpus workers placed by
+ * --placement on this machine's topology.  Giving both is ambiguous.
+ */
+static int finish_cpus(struct vsb_run_opts *o)
+{
+	const struct vsb_topo *t;
+	char err[256];
+	int n;
+
+	if (!given(o, "ncpus") && !given(o, "placement"))
+		return vsb_cpulist_parse(o->cpus_str, &o->cpus, "--cpus");
+	if (given(o, "cpus")) {
+		vsb_err("--%s: give either --cpus or --ncpus/--placement, not both",
+			given(o, "ncpus") ? "ncpus" : "placement");
+		return VSB_EXIT_USAGE;
+	}
+	t = vsb_topo_get();
+	if (!t) {
+		vsb_err("--ncpus: cannot read the CPU topology (sysfs); use --cpus");
+		return VSB_EXIT_ERROR;
+	}
+	n = strcmp(o->ncpus, "all") ? atoi(o->ncpus) : 0;
+	if (vsb_place(t, o->placement, n, (int)o->allow_oversubscribe, &o->cpus,
+		      err, sizeof(err))) {
+		vsb_err("--ncpus: %s", err);
+		return VSB_EXIT_USAGE;
+	}
+	vsb_cpulist_format(&o->cpus, o->cpus_str, sizeof(o->cpus_str), ',');
 	return 0;
 }
 
@@ -271,12 +421,18 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 		vsb_err("--delta: must not be 0");
 		return VSB_EXIT_USAGE;
 	}
-	ret = vsb_cpulist_parse(o->cpus_str, &o->cpus, "--cpus");
+	ret = finish_cpus(o);
 	if (ret)
 		return ret;
 	ret = vsb_cpulist_check_usable(&o->cpus, "--cpus");
 	if (ret)
 		return ret;
+	/* a typo in an event name is bad input; the default set may not encode */
+	if (given(o, "events")) {
+		ret = vsb_pmu_check_names(o->events, o->plm, "--events");
+		if (ret)
+			return ret;
+	}
 	if (!o->format[0]) {
 		const char *dot = strrchr(o->output, '.');
 
@@ -305,8 +461,8 @@ void vsb_run_opts_help(FILE *f)
 			snprintf(left, sizeof(left), "-%c, --%s %s", opt->short_name,
 				 opt->name, opt->metavar);
 		else
-			snprintf(left, sizeof(left), "    --%s %s", opt->name,
-				 opt->metavar);
+			snprintf(left, sizeof(left), "    --%s%s%s", opt->name,
+				 opt->metavar[0] ? " " : "", opt->metavar);
 		fprintf(f, "  %-28s %s", left, opt->help);
 		if (opt->def && opt->def[0])
 			fprintf(f, " [%s]", opt->def);
@@ -319,7 +475,10 @@ void vsb_run_opts_help(FILE *f)
 "  vmstat-bench run --variant cmpxchg-locked --cpus 0-1 --threshold 32\n"
 "  vmstat-bench run --variant percpu-counter --batch 64 --cpus 0,1 -o pcc.csv\n"
 "  vmstat-bench run --variant plain-fold --diff-bits 16 --threshold 4096 --format json\n"
+"  vmstat-bench run --ncpus 4 --placement scatter --events cycles,instructions\n"
+"  vmstat-bench run --events perf::TASK-CLOCK,perf::CONTEXT-SWITCHES --plm ku\n"
 "\n"
-"exit status: 0 ok, 1 error, 2 bad option, 3 result failed its sanity check\n"
-"or a worker migrated, 4 skipped (what is missing is printed).\n");
+"exit status: 0 ok, 1 error, 2 bad option, 3 result failed its sanity check,\n"
+"a worker migrated or counters were multiplexed (see --allow-multiplex),\n"
+"4 skipped (what is missing is printed).\n");
 }

@@ -15,6 +15,8 @@ enum vsb_opt_kind {
 	VSB_OPT_STR,		/* free string (a path) */
 	VSB_OPT_CHOICE,		/* one of choices, '|'-separated */
 	VSB_OPT_CPUS,		/* CPU list */
+	VSB_OPT_FLAG,		/* no value on the command line; stored as long 0/1.
+				 * vsb_opt_set: NULL, "", 1/yes/true -> 1, 0/no/false -> 0 */
 };
 
 /* Where an option is accepted. */
@@ -37,6 +39,22 @@ struct vsb_run_opts {
 	char format[8];
 	long order;
 	long outstanding;
+	char events[512];	/* libpfm4 names, comma-separated, or "none" */
+	char plm[4];		/* k | u | ku */
+	long allow_multiplex;
+	char placement[32];	/* compact|scatter|cores-first|node:N */
+	char ncpus[16];		/* N or "all"; with --placement builds cpus */
+	long allow_oversubscribe;
+	char preempt[4];	/* kmod: on|off, preemption in the timed loop */
+	char irqs[4];		/* kmod: on|off, interrupts in the timed loop */
+	char gfp[8];		/* kmod page benches: auto|kernel|atomic */
+	long time_limit;	/* kmod: seconds a run may take */
+	/* live benches, sysctls and tracing (live.c, sysctl.c, bpf/trace.c) */
+	char size[24];		/* mapping size per worker: 4096, 64K, 128M, 1G */
+	char thp[8];		/* never | always (madvise) */
+	char tasks[8];		/* process | thread */
+	char sysctl[256];	/* NAME=VALUE set for the run, "" for none */
+	long trace;		/* BPF counts of vmstat work into the metadata */
 
 	/* derived by vsb_run_opts_finish() */
 	struct vsb_cpulist cpus;

@@ -22,6 +22,7 @@ void vsb_result_init(struct vsb_result *r, const struct vsb_run_opts *o)
 	r->opts = *o;
 	r->sanity_ok = 1;
 	strcpy(r->sanity, "not checked");
+	r->pmu_cycles = r->pmu_instr = -1;
 }
 
 void vsb_result_free(struct vsb_result *r)
@@ -87,6 +88,44 @@ static int cmp_agg_thread(const void *a, const void *b)
 }
 
 /*
+ * PMU medians over @n samples: each event per op, cycles and instructions
+ * per op, and IPC as the median of per-sample ratios (not a ratio of
+ * medians, which would pair numbers from different samples).
+ */
+static void pmu_aggregate(const struct vsb_result *r, const struct vsb_sample *s,
+			  size_t n, struct vsb_agg_row *row)
+{
+	double *v = vsb_zalloc(n * sizeof(double));
+	size_t i;
+	int k;
+	struct vsb_stats st;
+
+	row->cycles_per_op = row->instr_per_op = row->ipc = NAN;
+	for (k = 0; k < VSB_PMU_MAX; k++)
+		row->pmu_per_op[k] = NAN;
+	for (i = 0; i < n; i++)
+		row->mux_samples += s[i].multiplexed;
+	for (k = 0; k < r->npmu; k++) {
+		for (i = 0; i < n; i++)
+			v[i] = (double)s[i].pmu[k] / (double)s[i].ops;
+		vsb_stats_compute(v, n, &st);
+		row->pmu_per_op[k] = st.median;
+	}
+	if (r->pmu_cycles >= 0)
+		row->cycles_per_op = row->pmu_per_op[r->pmu_cycles];
+	if (r->pmu_instr >= 0)
+		row->instr_per_op = row->pmu_per_op[r->pmu_instr];
+	if (r->pmu_cycles >= 0 && r->pmu_instr >= 0) {
+		for (i = 0; i < n; i++)
+			v[i] = s[i].pmu[r->pmu_cycles] ?
+			       (double)s[i].pmu[r->pmu_instr] / (double)s[i].pmu[r->pmu_cycles] : NAN;
+		vsb_stats_compute(v, n, &st);
+		row->ipc = st.median;
+	}
+	free(v);
+}
+
+/*
  * Per worker: cost, ns and ops/s over its repetitions.  For "all": per
  * repetition the mean cost over workers and the summed throughput, then
  * statistics over repetitions.  Rows are returned in a fresh array.
@@ -138,6 +177,7 @@ size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **row
 		vsb_stats_compute(nsop, k, &row->ns_per_op);
 		vsb_stats_compute(ops, k, &row->ops_per_sec);
 		row->folds_per_op = o ? (double)f / (double)o : NAN;
+		pmu_aggregate(r, &s[i], j - i, row);
 		tops += o;
 		tfolds += f;
 		reps = k > reps ? k : reps;
@@ -151,6 +191,7 @@ size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **row
 		vsb_stats_compute(ansop, maxrep, &row->ns_per_op);
 		vsb_stats_compute(aops, maxrep, &row->ops_per_sec);
 		row->folds_per_op = tops ? (double)tfolds / (double)tops : NAN;
+		pmu_aggregate(r, s, n, row);	/* pooled over workers */
 	}
 	free(s);
 	free(cost);
@@ -168,6 +209,8 @@ size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **row
 static const char *const param_columns[] = {
 	"bench", "backend", "variant", "cpus", "nthreads", "threshold",
 	"diff_bits", "items", "batch", "delta", "loops", "order", "outstanding",
+	"preempt", "irqs", "gfp",
+	"size", "thp", "tasks", "sysctl", "trace",
 };
 #define NPARAMS (sizeof(param_columns) / sizeof(param_columns[0]))
 
@@ -226,11 +269,52 @@ static void write_header_csv(FILE *f, const char *tail)
 }
 
 #define SAMPLE_COLUMNS \
-	"thread,cpu,rep,ops,elapsed,unit,event,plm,ns,per_op,ns_per_op,folds"
+	"thread,cpu,rep,ops,elapsed,unit,event,plm,ns,per_op,ns_per_op,folds," \
+	"cycles,instructions,ipc,multiplexed,pmu_scale,pmu_events,pmu_values"
 #define SUMMARY_COLUMNS \
 	"thread,cpu,unit,n,median,min,max,mean,stddev,cv,ns_per_op_median," \
 	"ops_per_sec_median,folds_per_op,ci_lo,ci_hi,outliers," \
-	"ops_per_sec_ci_lo,ops_per_sec_ci_hi"
+	"ops_per_sec_ci_lo,ops_per_sec_ci_hi," \
+	"cycles_per_op,instructions_per_op,ipc,mux_samples,pmu_events,pmu_per_op"
+
+/* A number, or an empty field (gnuplot: missing) when not counted. */
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.6g", v);
+	else
+		fputc(',', f);
+}
+
+/* The PMU event names, ';'-separated so one CSV field holds them all. */
+static void csv_pmu_events(const struct vsb_result *r, FILE *f)
+{
+	int k;
+
+	fputc(',', f);
+	for (k = 0; k < r->npmu; k++)
+		fprintf(f, "%s%s", k ? ";" : "", r->pmu_event[k]);
+}
+
+/* Appended sample columns: cycles ... pmu_values, then the newline. */
+static void write_pmu_sample_csv(const struct vsb_result *r,
+				 const struct vsb_sample *s, FILE *f)
+{
+	double cyc = r->pmu_cycles >= 0 ? (double)s->pmu[r->pmu_cycles] : NAN;
+	double ins = r->pmu_instr >= 0 ? (double)s->pmu[r->pmu_instr] : NAN;
+	int k;
+
+	csv_num(f, cyc);
+	csv_num(f, ins);
+	csv_num(f, cyc > 0 ? ins / cyc : NAN);
+	fprintf(f, ",%d", s->multiplexed);
+	csv_num(f, r->npmu ? s->pmu_scale : NAN);
+	csv_pmu_events(r, f);
+	fputc(',', f);
+	for (k = 0; k < r->npmu; k++)
+		fprintf(f, "%s%llu", k ? ";" : "", (unsigned long long)s->pmu[k]);
+	fputc('\n', f);
+}
 
 static int write_csv(const struct vsb_result *r, FILE *f)
 {
@@ -242,11 +326,12 @@ static int write_csv(const struct vsb_result *r, FILE *f)
 		const struct vsb_sample *s = &r->samples[i];
 
 		write_params_csv(r, f);
-		fprintf(f, "%u,%d,%u,%llu,%llu,%s,%s,%s,%.0f,%.6g,%.6g,%llu\n",
+		fprintf(f, "%u,%d,%u,%llu,%llu,%s,%s,%s,%.0f,%.6g,%.6g,%llu",
 			s->thread, s->cpu, s->rep, (unsigned long long)s->ops,
 			(unsigned long long)s->elapsed, r->unit, r->event, r->plm,
 			s->ns, (double)s->elapsed / (double)s->ops,
 			s->ns / (double)s->ops, (unsigned long long)s->folds);
+		write_pmu_sample_csv(r, s, f);
 	}
 	return ferror(f) ? VSB_EXIT_ERROR : 0;
 }
@@ -255,6 +340,7 @@ int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
 {
 	struct vsb_agg_row *rows;
 	size_t n = vsb_result_aggregate(r, &rows), i;
+	int k;
 
 	write_meta_csv(r, f);
 	write_header_csv(f, SUMMARY_COLUMNS);
@@ -270,9 +356,19 @@ int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
 			a->cost.max, a->cost.mean, a->cost.stddev, a->cost.cv,
 			a->ns_per_op.median, a->ops_per_sec.median, a->folds_per_op);
 		/* appended: CI of the median cost, MAD outliers, CI of ops/s */
-		fprintf(f, ",%.6g,%.6g,%zu,%.6g,%.6g\n", a->cost.ci_lo,
+		fprintf(f, ",%.6g,%.6g,%zu,%.6g,%.6g", a->cost.ci_lo,
 			a->cost.ci_hi, a->cost.outliers, a->ops_per_sec.ci_lo,
 			a->ops_per_sec.ci_hi);
+		/* appended: PMU medians per op */
+		csv_num(f, a->cycles_per_op);
+		csv_num(f, a->instr_per_op);
+		csv_num(f, a->ipc);
+		fprintf(f, ",%d", a->mux_samples);
+		csv_pmu_events(r, f);
+		fputc(',', f);
+		for (k = 0; k < r->npmu; k++)
+			fprintf(f, "%s%.6g", k ? ";" : "", a->pmu_per_op[k]);
+		fputc('\n', f);
 	}
 	free(rows);
 	return ferror(f) ? VSB_EXIT_ERROR : 0;
@@ -352,15 +448,33 @@ static int write_json(const struct vsb_result *r, FILE *f)
 	json_str(f, r->event);
 	fputs(",\"plm\":", f);
 	json_str(f, r->plm);
+	fputs(",\"pmu_events\":[", f);
+	for (i = 0; i < (size_t)r->npmu; i++) {
+		fputs(i ? "," : "", f);
+		json_str(f, r->pmu_event[i]);
+	}
+	fprintf(f, "],\"mux_samples\":%d,\"multiplexed_untrusted\":%s",
+		r->mux_samples, r->multiplexed ? "true" : "false");
 	fputs(",\n\"samples\":[", f);
 	for (i = 0; i < r->nsamples; i++) {
 		const struct vsb_sample *s = &r->samples[i];
 
 		fprintf(f, "%s\n{\"thread\":%u,\"cpu\":%d,\"rep\":%u,\"ops\":%llu,"
-			"\"elapsed\":%llu,\"ns\":%.0f,\"folds\":%llu}",
+			"\"elapsed\":%llu,\"ns\":%.0f,\"folds\":%llu",
 			i ? "," : "", s->thread, s->cpu, s->rep,
 			(unsigned long long)s->ops, (unsigned long long)s->elapsed,
 			s->ns, (unsigned long long)s->folds);
+		if (r->npmu) {
+			int k;
+
+			fputs(",\"pmu\":[", f);
+			for (k = 0; k < r->npmu; k++)
+				fprintf(f, "%s%llu", k ? "," : "",
+					(unsigned long long)s->pmu[k]);
+			fprintf(f, "],\"pmu_scale\":%.6g,\"multiplexed\":%d", s->pmu_scale,
+				s->multiplexed);
+		}
+		fputc('}', f);
 	}
 	fputs("],\n\"summary\":[", f);
 	n = vsb_result_aggregate(r, &rows);
@@ -377,6 +491,22 @@ static int write_json(const struct vsb_result *r, FILE *f)
 		json_stats(f, "ops_per_sec", &rows[i].ops_per_sec);
 		fputs(",\"folds_per_op\":", f);
 		json_num(f, rows[i].folds_per_op);
+		if (r->npmu) {
+			int k;
+
+			fputs(",\"cycles_per_op\":", f);
+			json_num(f, rows[i].cycles_per_op);
+			fputs(",\"instructions_per_op\":", f);
+			json_num(f, rows[i].instr_per_op);
+			fputs(",\"ipc\":", f);
+			json_num(f, rows[i].ipc);
+			fputs(",\"pmu_per_op\":[", f);
+			for (k = 0; k < r->npmu; k++) {
+				fputs(k ? "," : "", f);
+				json_num(f, rows[i].pmu_per_op[k]);
+			}
+			fprintf(f, "],\"mux_samples\":%d", rows[i].mux_samples);
+		}
 		fputc('}', f);
 	}
 	fputs("]}\n", f);
@@ -423,6 +553,19 @@ static int write_text(const struct vsb_result *r, FILE *f)
 		r->unit, n ? rows[0].cost.n : 0);
 	fprintf(f, "sanity: %s%s\n", r->sanity,
 		r->migrated ? "; a worker MIGRATED off its CPU" : "");
+	if (r->npmu && n) {
+		const struct vsb_agg_row *a = &rows[n - 1];	/* "all", or the only worker */
+		int k;
+
+		fprintf(f, "counters (median per op, plm %s):", r->plm);
+		for (k = 0; k < r->npmu; k++)
+			fprintf(f, " %s=%.4g", r->pmu_event[k], a->pmu_per_op[k]);
+		if (isfinite(a->ipc))
+			fprintf(f, " IPC=%.3f", a->ipc);
+		if (r->mux_samples)
+			fprintf(f, " [MULTIPLEXED in %d samples, scaled]", r->mux_samples);
+		fputc('\n', f);
+	}
 	free(rows);
 	return ferror(f) ? VSB_EXIT_ERROR : 0;
 }

@@ -8,6 +8,7 @@
 #define VSB_RESULT_H
 
 #include "opts.h"
+#include "pmu.h"
 
 struct vsb_sample {
 	unsigned int thread;	/* worker index */
@@ -17,6 +18,10 @@ struct vsb_sample {
 	uint64_t elapsed;	/* in the result's unit */
 	double ns;		/* wall time of the sample */
 	uint64_t folds;		/* folds into the shared counter */
+	/* PMU group deltas over the batch, scaled when multiplexed */
+	uint64_t pmu[VSB_PMU_MAX];	/* in the order of vsb_result.pmu_event */
+	double pmu_scale;	/* time_running / time_enabled, 1 = never multiplexed */
+	int multiplexed;	/* pmu_scale < 1: values are extrapolated */
 };
 
 struct vsb_meta_kv {
@@ -39,6 +44,12 @@ struct vsb_result {
 	int migrated;			/* a worker ran on a CPU it was not pinned to */
 	long long applied;		/* total delta the workers applied */
 	long long counted;		/* what the counters hold afterwards */
+	/* PMU events counted per sample (pmu.c); npmu 0 when none */
+	int npmu;
+	char pmu_event[VSB_PMU_MAX][VSB_PMU_FSTR_LEN];	/* libpfm full names */
+	int pmu_cycles, pmu_instr;	/* index into pmu_event, -1 if not counted */
+	int mux_samples;		/* samples whose counters were multiplexed */
+	int multiplexed;		/* mux_samples and no --allow-multiplex: exit 3 */
 };
 
 /* One aggregate row: thread -1 is "all workers together". */
@@ -49,6 +60,10 @@ struct vsb_agg_row {
 	struct vsb_stats ns_per_op;
 	struct vsb_stats ops_per_sec;	/* summed across workers for "all" */
 	double folds_per_op;
+	/* medians per op of each PMU event; NaN where not counted */
+	double pmu_per_op[VSB_PMU_MAX];
+	double cycles_per_op, instr_per_op, ipc;
+	int mux_samples;
 };
 
 void vsb_result_init(struct vsb_result *r, const struct vsb_run_opts *o);
@@ -63,5 +78,9 @@ int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f);
 /* meta.c: the environment record every result carries. */
 void vsb_meta_collect(struct vsb_result *r);
 void vsb_meta_set_cmdline(int argc, char **argv);
+/* The machine part only (no run keys): `vmstat-bench info` prints it. */
+void vsb_meta_collect_env(struct vsb_result *r);
+/* Module ABI hook: 0 and the version in @buf when the module answers. */
+int vsb_meta_kmod_abi(char *buf, size_t len);
 
 #endif /* VSB_RESULT_H */

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Summary statistics over repetitions: median, min, max, mean, sample
- * standard deviation (n - 1) and coefficient of variation.  Raw samples
- * are always kept by the caller; this only summarises a copy.
+ * Statistics over repetitions: summary numbers (median, min, max, mean,
+ * sample standard deviation (n - 1), coefficient of variation), a
+ * percentile-bootstrap confidence interval of the median, outliers by
+ * median absolute deviation, and the two-sided Mann-Whitney U test that
+ * `compare` uses.  Raw samples are always kept by the caller; everything
+ * here works on a copy.
+ *
+ * Reproducibility is a requirement, not a nicety: the bootstrap draws
+ * from a seeded splitmix64 stream, so the same samples always give the
+ * same interval, and a compare rerun on the same files gives the same
+ * verdicts.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +23,15 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *s = vsb_zalloc(n * sizeof(*s));
+
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
 }
 
 double vsb_median_sorted(const double *v, size_t n)
@@ -35,12 +52,10 @@ void vsb_stats_compute(const double *v, size_t n, struct vsb_stats *st)
 	st->n = n;
 	if (!n) {
 		st->median = st->min = st->max = st->mean = NAN;
-		st->stddev = st->cv = NAN;
+		st->stddev = st->cv = st->ci_lo = st->ci_hi = NAN;
 		return;
 	}
-	s = vsb_zalloc(n * sizeof(*s));
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	s = sorted_copy(v, n);
 	st->median = vsb_median_sorted(s, n);
 	st->min = s[0];
 	st->max = s[n - 1];
@@ -52,4 +67,288 @@ void vsb_stats_compute(const double *v, size_t n, struct vsb_stats *st)
 	st->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0.0;
 	st->cv = st->mean != 0 ? st->stddev / st->mean : NAN;
 	free(s);
+	vsb_median_ci(v, n, VSB_BOOT_SEED, &st->ci_lo, &st->ci_hi);
+	st->outliers = vsb_mad_outliers(v, n, NULL);
+}
+
+/* ---- PRNG ---- */
+
+void vsb_rng_seed(struct vsb_rng *g, uint64_t seed)
+{
+	g->s = seed;
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014): one add, three xor-shift-multiplies. */
+uint64_t vsb_rng_next(struct vsb_rng *g)
+{
+	uint64_t z = (g->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Rejection sampling: a plain modulo would favour small values. */
+size_t vsb_rng_below(struct vsb_rng *g, size_t n)
+{
+	uint64_t lim, x;
+
+	if (n <= 1)
+		return 0;
+	lim = UINT64_MAX - UINT64_MAX % n;
+	do {
+		x = vsb_rng_next(g);
+	} while (x >= lim);
+	return (size_t)(x % n);
+}
+
+/* ---- quantiles and the bootstrap ---- */
+
+double vsb_quantile_sorted(const double *v, size_t n, double p)
+{
+	double h;
+	size_t lo;
+
+	if (!n)
+		return NAN;
+	if (p <= 0)
+		return v[0];
+	if (p >= 1)
+		return v[n - 1];
+	h = (double)(n - 1) * p;
+	lo = (size_t)h;
+	if (lo + 1 >= n)
+		return v[n - 1];
+	return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
+}
+
+/*
+ * The median of one resample of sorted @s, drawn as index counts: the
+ * resample's order statistics are read off the cumulative counts, so
+ * no resample is ever sorted (O(n) instead of O(n log n)).
+ */
+static double boot_median(const double *s, size_t n, unsigned int *cnt,
+			  struct vsb_rng *g)
+{
+	size_t i, cum = 0, k1 = (n - 1) / 2, k2 = n / 2;
+	double a = NAN;
+
+	memset(cnt, 0, n * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		cnt[vsb_rng_below(g, n)]++;
+	for (i = 0; i < n; i++) {
+		size_t next = cum + cnt[i];
+
+		if (isnan(a) && k1 < next)
+			a = s[i];
+		if (k2 < next)
+			return (a + s[i]) / 2.0;
+		cum = next;
+	}
+	return a;	/* not reached: the counts sum to n */
+}
+
+/* VSB_BOOT_RESAMPLES medians of resamples of @v, sorted copy in @s. */
+static double *boot_medians(const double *v, size_t n, struct vsb_rng *g)
+{
+	double *s = sorted_copy(v, n);
+	double *m = vsb_zalloc(VSB_BOOT_RESAMPLES * sizeof(*m));
+	unsigned int *cnt = vsb_zalloc(n * sizeof(*cnt));
+	size_t b;
+
+	for (b = 0; b < VSB_BOOT_RESAMPLES; b++)
+		m[b] = boot_median(s, n, cnt, g);
+	free(cnt);
+	free(s);
+	return m;
+}
+
+void vsb_median_ci(const double *v, size_t n, uint64_t seed, double *lo,
+		   double *hi)
+{
+	struct vsb_rng g;
+	double *m;
+
+	if (!n) {
+		*lo = *hi = NAN;
+		return;
+	}
+	vsb_rng_seed(&g, seed);
+	m = boot_medians(v, n, &g);
+	qsort(m, VSB_BOOT_RESAMPLES, sizeof(*m), cmp_double);
+	*lo = vsb_quantile_sorted(m, VSB_BOOT_RESAMPLES, 0.025);
+	*hi = vsb_quantile_sorted(m, VSB_BOOT_RESAMPLES, 0.975);
+	free(m);
+}
+
+void vsb_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
+		  uint64_t seed, double *lo, double *hi)
+{
+	struct vsb_rng g;
+	double *ma, *mb;
+	size_t i;
+
+	if (!na || !nb) {
+		*lo = *hi = NAN;
+		return;
+	}
+	vsb_rng_seed(&g, seed);
+	ma = boot_medians(a, na, &g);
+	mb = boot_medians(b, nb, &g);
+	for (i = 0; i < VSB_BOOT_RESAMPLES; i++)
+		mb[i] = ma[i] != 0 ? mb[i] / ma[i] : NAN;
+	qsort(mb, VSB_BOOT_RESAMPLES, sizeof(*mb), cmp_double);
+	*lo = vsb_quantile_sorted(mb, VSB_BOOT_RESAMPLES, 0.025);
+	*hi = vsb_quantile_sorted(mb, VSB_BOOT_RESAMPLES, 0.975);
+	free(ma);
+	free(mb);
+}
+
+/* ---- outliers ---- */
+
+double vsb_mad(const double *v, size_t n)
+{
+	double *s, med, mad;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	s = sorted_copy(v, n);
+	med = vsb_median_sorted(s, n);
+	for (i = 0; i < n; i++)
+		s[i] = fabs(v[i] - med);
+	qsort(s, n, sizeof(*s), cmp_double);
+	mad = vsb_median_sorted(s, n);
+	free(s);
+	return mad;
+}
+
+size_t vsb_mad_outliers(const double *v, size_t n, unsigned char *flags)
+{
+	double *s, med, scale, sum = 0;
+	size_t i, out = 0;
+
+	if (flags)
+		memset(flags, 0, n);
+	if (n < 3)
+		return 0;	/* two points cannot outvote each other */
+	s = sorted_copy(v, n);
+	med = vsb_median_sorted(s, n);
+	free(s);
+	/* modified z = 0.6745 (x - med) / MAD; 0.6745 = 1 / 1.4826 */
+	scale = vsb_mad(v, n) * 1.4826;
+	if (scale == 0) {
+		for (i = 0; i < n; i++)
+			sum += fabs(v[i] - med);
+		scale = sum / (double)n * 1.2533;
+	}
+	if (scale == 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (fabs(v[i] - med) / scale > VSB_MAD_CUTOFF) {
+			out++;
+			if (flags)
+				flags[i] = 1;
+		}
+	}
+	return out;
+}
+
+/* ---- Mann-Whitney U ---- */
+
+struct ranked {
+	double v;
+	int from_a;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+	return cmp_double(&((const struct ranked *)x)->v,
+			  &((const struct ranked *)y)->v);
+}
+
+/*
+ * Exact null distribution of U for sizes m, n without ties: the number
+ * of arrangements with U = u is the coefficient of q^u in the Gaussian
+ * binomial [m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i).
+ * Counts stay below C(50, 25) < 2^53, so doubles hold them exactly.
+ * Returns P(U <= u).
+ */
+static double mwu_exact_cdf(size_t m, size_t n, double u)
+{
+	size_t max = m * n, i, k;
+	double *c = vsb_zalloc((max + 1) * sizeof(*c));
+	double total = 0, below = 0;
+
+	c[0] = 1;
+	for (i = 1; i <= m; i++) {
+		/* multiply by (1 - q^(n+i)), then divide by (1 - q^i) */
+		for (k = max; k >= n + i; k--)
+			c[k] -= c[k - (n + i)];
+		for (k = i; k <= max; k++)
+			c[k] += c[k - i];
+	}
+	for (k = 0; k <= max; k++) {
+		total += c[k];
+		if ((double)k <= u + 1e-9)
+			below += c[k];
+	}
+	free(c);
+	return below / total;
+}
+
+int vsb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		     struct vsb_mwu *res)
+{
+	size_t n = na + nb, i, j;
+	struct ranked *r;
+	double ra = 0, ties = 0, mu, sigma, d;
+
+	memset(res, 0, sizeof(*res));
+	res->p = NAN;
+	if (!na || !nb)
+		return -1;
+	r = vsb_zalloc(n * sizeof(*r));
+	for (i = 0; i < na; i++)
+		r[i] = (struct ranked){ a[i], 1 };
+	for (i = 0; i < nb; i++)
+		r[na + i] = (struct ranked){ b[i], 0 };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	/* midranks: a tie group at 0-based positions i..j-1 gets (i+j+1)/2 */
+	for (i = 0; i < n; i = j) {
+		double t;
+		size_t k;
+
+		for (j = i; j < n && r[j].v == r[i].v; j++)
+			;
+		for (k = i; k < j; k++)
+			if (r[k].from_a)
+				ra += (double)(i + j + 1) / 2.0;
+		t = (double)(j - i);
+		ties += t * t * t - t;
+	}
+	free(r);
+	res->u = ra - (double)na * (double)(na + 1) / 2.0;
+	mu = (double)na * (double)nb / 2.0;
+
+	if (ties == 0 && n <= VSB_MWU_EXACT_MAX) {
+		double lo = mwu_exact_cdf(na, nb, res->u);
+		/* symmetric: P(U >= u) = P(U <= 2 mu - u) */
+		double hi = mwu_exact_cdf(na, nb, 2 * mu - res->u);
+
+		res->exact = 1;
+		res->p = fmin(1.0, 2.0 * fmin(lo, hi));
+		return 0;
+	}
+	sigma = sqrt((double)na * (double)nb / 12.0 *
+		     ((double)(n + 1) - ties / ((double)n * (double)(n - 1))));
+	if (sigma == 0) {
+		res->p = 1.0;	/* every value tied: nothing to tell apart */
+		return 0;
+	}
+	/* continuity correction: U moves in steps of 1/2 with ties, 1 without */
+	d = fabs(res->u - mu) - 0.5;
+	res->z = d > 0 ? d / sigma : 0;
+	res->p = fmin(1.0, erfc(res->z / sqrt(2.0)));
+	return 0;
 }

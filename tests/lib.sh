@@ -3,7 +3,9 @@
 # TAP helpers for the shell tests: source it, call the checks, end with
 # `done_testing`.  $VSB is the binary under test (set by tests/run.sh).
 
-VSB=${VSB:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/vmstat-bench}
+VSB_ROOT=${VSB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+VSB_BUILD_DIR=${VSB_BUILD_DIR:-build}
+VSB=${VSB:-$VSB_ROOT/$VSB_BUILD_DIR/vmstat-bench}
 TAP_N=0
 TAP_FAILED=0
 TMP=$(mktemp -d)

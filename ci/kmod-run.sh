@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kmod-run.sh - run harness commands with vmstat_bench.ko loaded: on this
+# host when it can load modules, else in a QEMU guest (ci/vm-run.sh).
+#
+# The host path needs module support (/proc/modules), root, and either
+# the module already loaded or a build folder for the running kernel
+# (/lib/modules/$(uname -r)/build, or KDIR=).  Anything else takes the VM
+# path: the module is built against the guest kernel's headers (the
+# Debian cloud kernel cached by ci/kernel-cache.sh, or --kernel/--kdir
+# for your own build), the harness and the module are packed into the
+# guest, the module is loaded there, the commands run, the module is
+# unloaded, and the guest's /out comes back to --out.  Which path was
+# taken is printed on stderr.
+#
+# COMMANDS is one POSIX sh string (the guest has busybox sh only).  It
+# runs from the repo root (the guest mirrors it under /vsb) with
+#	$VSB	the vmstat-bench binary
+#	$OUT	the folder whose files come back (host: --out itself)
+#
+# Usage:
+#   ci/kmod-run.sh [--vm] [--out DIR] [--smp N] [--mem MB] [--timeout S]
+#                  [--kernel BZIMAGE --kdir BUILD_DIR] -- COMMANDS
+# Example:
+#   ci/kmod-run.sh --out results/vm -- '$VSB run --bench page-alloc \
+#	--backend kmod --loops 20000 --repeat 5 -o $OUT/page-alloc.csv'
+#
+# Exit status: the commands'; 1 build or guest failure; 2 usage; 4 no
+# way to load the module here (neither host nor VM).
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SELF=$REPO/ci/kmod-run.sh
+BUILD=${VSB_BUILD_DIR:-build}
+
+log() { printf 'kmod-run: %s\n' "$*" >&2; }
+usage() {
+	sed -n '/^# Usage:/,/^# Exit status/s/^# \{0,1\}//p' "$SELF" | sed '$d' >&"${2:-2}"
+	exit "${1:-2}"
+}
+
+FORCE_VM=0 OUT='' KERNEL='' UKDIR='' VMARGS=()
+while (($#)); do
+	case $1 in
+	--vm)      FORCE_VM=1; shift ;;
+	--out)     OUT=${2:?}; shift 2 ;;
+	--smp|--mem|--timeout)
+		   VMARGS+=("$1" "${2:?}"); shift 2 ;;
+	--kernel)  KERNEL=${2:?}; shift 2 ;;
+	--kdir)    UKDIR=${2:?}; shift 2 ;;
+	--)        shift; break ;;
+	-h|--help) usage 0 1 ;;
+	*)         log "unknown option: $1"; usage ;;
+	esac
+done
+(($#)) || { log "no COMMANDS given"; usage; }
+CMDS="$*"
+if [[ -n $KERNEL && -z $UKDIR ]] || [[ -z $KERNEL && -n $UKDIR ]]; then
+	log "--kernel and --kdir go together (the module must match the kernel)"
+	exit 2
+fi
+[[ -x $REPO/$BUILD/vmstat-bench ]] ||
+	{ log "no $BUILD/vmstat-bench: run make first"; exit 1; }
+if [[ -z $OUT ]]; then
+	OUT=$REPO/results/kmod-$(date -u +%Y%m%d-%H%M%S)
+fi
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+# --- host path ----------------------------------------------------------------
+host_why=''
+HKDIR=${KDIR:-/lib/modules/$(uname -r)/build}
+if ((FORCE_VM)); then
+	host_why="--vm given"
+elif [[ -n $KERNEL ]]; then
+	host_why="--kernel given"
+elif [[ ! -e /proc/modules ]]; then
+	host_why="the host kernel $(uname -r) has no module support (no /proc/modules)"
+elif [[ $(id -u) != 0 ]]; then
+	host_why="not root"
+elif [[ ! -e /dev/vmstat_bench && ! -f $HKDIR/Makefile ]]; then
+	host_why="no build folder for $(uname -r) ($HKDIR; install linux-headers-$(uname -r) or set KDIR)"
+fi
+
+if [[ -z $host_why ]]; then
+	loaded=0
+	if [[ ! -e /dev/vmstat_bench ]]; then
+		log "using the host kernel $(uname -r): building and loading kmod/vmstat_bench.ko"
+		KDIR=$HKDIR "$REPO/ci/kmod-build.sh" -s modules >&2 || exit 1
+		insmod "$REPO/kmod/vmstat_bench.ko" || { log "insmod failed"; exit 1; }
+		loaded=1
+	else
+		log "using the host kernel $(uname -r): vmstat_bench already loaded"
+	fi
+	rc=0
+	(cd "$REPO" && VSB=$REPO/$BUILD/vmstat-bench OUT=$OUT sh -c "$CMDS") || rc=$?
+	if ((loaded)); then rmmod vmstat_bench || { log "rmmod failed"; rc=1; }; fi
+	log "results in $OUT"
+	exit "$rc"
+fi
+
+# --- VM path ------------------------------------------------------------------
+log "$host_why: running in a QEMU guest (ci/vm-run.sh)"
+if [[ -n $KERNEL ]]; then
+	KDIR=$UKDIR "$REPO/ci/kmod-build.sh" -s modules >&2 || exit 1
+	VMARGS+=(--kernel "$KERNEL" --kdir "$UKDIR")
+else
+	rc=0
+	KDIR='' "$REPO/ci/kmod-build.sh" -s modules >&2 || rc=$?
+	((rc == 0)) || exit "$rc"
+fi
+# shellcheck disable=SC2016  # expanded by the guest's shell
+GUEST='insmod kmod/vmstat_bench.ko || exit 1
+VSB=/vsb/'"$BUILD"'/vmstat-bench OUT=/out
+export VSB OUT
+rc=0
+( '"$CMDS"'
+) || rc=$?
+rmmod vmstat_bench || { echo "kmod-run: rmmod failed" >&2; rc=1; }
+exit $rc'
+rc=0
+"$REPO/ci/vm-run.sh" ${VMARGS[@]+"${VMARGS[@]}"} --out "$OUT" \
+	--add "$REPO/kmod/vmstat_bench.ko" --add "$REPO/$BUILD/vmstat-bench" \
+	-- "$GUEST" || rc=$?
+log "results in $OUT"
+exit "$rc"

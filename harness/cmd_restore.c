@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `vmstat-bench restore`: put back the sysctls a killed run left
+ * changed, from the state file it wrote before changing them.  Every
+ * run and sweep does the same on start; this command is for doing it
+ * now, by hand or from a boot script.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "sysctl.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: vmstat-bench restore [--force]\n"
+"\n"
+"Restore the sysctls that a killed vmstat-bench run left changed, from the\n"
+"state file %s ($VSB_SYSCTL_STATE overrides),\n"
+"and remove the file.  Nothing to do is not an error.\n"
+"\n"
+"options:\n"
+"  --force    restore even if the run that wrote the file looks alive\n"
+"  -h, --help this text\n"
+"\n"
+"exit status: 0 restored or nothing to do, 1 a value could not be written,\n"
+"4 not root.\n", VSB_SYSCTL_STATE_DEFAULT);
+}
+
+int vsb_cmd_restore(int argc, char **argv)
+{
+	int i, force = 0, ret;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return VSB_EXIT_OK;
+		}
+		if (!strcmp(argv[i], "--force")) {
+			force = 1;
+			continue;
+		}
+		vsb_err("restore: unknown argument '%s' (see restore --help)", argv[i]);
+		return VSB_EXIT_USAGE;
+	}
+	if (access(vsb_sysctl_state_path(), F_OK)) {
+		printf("restore: nothing to restore (no %s)\n", vsb_sysctl_state_path());
+		return VSB_EXIT_OK;
+	}
+	ret = vsb_sysctl_recover(force, 0);
+	if (!ret)
+		printf("restore: done; %s removed\n", vsb_sysctl_state_path());
+	return ret;
+}

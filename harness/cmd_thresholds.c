@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `vmstat-bench thresholds`: what accuracy the kernel buys with its
+ * per-CPU counters on a given machine, and `vmstat-bench refresh-model`:
+ * what recomputing the thresholds at every CPU online costs as machines
+ * grow (the 004 thread).
+ *
+ * With no machine options, thresholds reads this machine's zones from
+ * /proc/zoneinfo and shows the kernel's own threshold beside the
+ * formula's, so the model is checked every time it is used.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "env.h"
+#include "thresholds.h"
+#include "vsb.h"
+
+#define MAX_ZONES 256
+
+static const char *const policy_names[3] = { "guess", "always", "never" };
+
+static int parse_mb_list(const char *s, unsigned long *mb, int max)
+{
+	char buf[512], *tok, *save = NULL;
+	int n = 0;
+	long v;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == max || vsb_parse_long(tok, &v) || v < 1 || v > (1L << 30))
+			return -1;
+		mb[n++] = (unsigned long)v;
+	}
+	return n ? n : -1;
+}
+
+static void thresholds_help(void)
+{
+	printf("usage: vmstat-bench thresholds [--cpus N --nodes M --zone-mb X[,Y...]] [--format text|csv]\n\n"
+	       "The kernel's per-CPU vmstat stat_threshold per zone (calculate_normal_threshold:\n"
+	       "2 * fls(cpus) * (1 + fls(zone MiB / 128)), at most 125), the pressure threshold\n"
+	       "((low - min watermark) / cpus), the worst-case error of a counter read without\n"
+	       "folding (threshold x CPUs, per item), and the vm_committed_as percpu_counter batch\n"
+	       "under each overcommit policy with its worst-case error (batch x CPUs).\n\n"
+	       "Without options: this machine, from /proc/zoneinfo, with the kernel's own\n"
+	       "threshold beside the formula's.  With --cpus/--nodes/--zone-mb: a synthetic\n"
+	       "machine whose every node has zones of the given sizes; watermarks are modelled\n"
+	       "(min_free_kbytes = sqrt(16 x lowmem KiB), watermark_scale_factor 10).\n\n"
+	       "examples:\n"
+	       "  vmstat-bench thresholds\n"
+	       "  vmstat-bench thresholds --cpus 88 --nodes 2 --zone-mb 4,3072,98304\n"
+	       "  vmstat-bench thresholds --cpus 1024 --nodes 16 --zone-mb 65536 --format csv\n");
+}
+
+int vsb_cmd_thresholds(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "zone-mb", required_argument, NULL, 'z' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	static struct vsb_zoneinfo zones[MAX_ZONES];
+	unsigned long mb[16], ram_pages = 0, lowmem = 0, mfk;
+	long cpus = 0, nodes = 0;
+	int nz = 0, nmb = 0, c, i, csv = 0, synthetic;
+	const char *src;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+c:N:z:f:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			thresholds_help();
+			return VSB_EXIT_OK;
+		case 'c':
+			if (vsb_parse_long(optarg, &cpus) || cpus < 1 || cpus > 65536) {
+				vsb_err("--cpus: '%s' is not a CPU count (1..65536)", optarg);
+				return VSB_EXIT_USAGE;
+			}
+			break;
+		case 'N':
+			if (vsb_parse_long(optarg, &nodes) || nodes < 1 || nodes > 64) {
+				vsb_err("--nodes: '%s' is not a node count (1..64)", optarg);
+				return VSB_EXIT_USAGE;
+			}
+			break;
+		case 'z':
+			nmb = parse_mb_list(optarg, mb, 4);
+			if (nmb < 0) {
+				vsb_err("--zone-mb: '%s' is not a list of 1..4 zone sizes in MiB", optarg);
+				return VSB_EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "csv")) {
+				vsb_err("--format: '%s' is not one of text|csv", optarg);
+				return VSB_EXIT_USAGE;
+			}
+			csv = !strcmp(optarg, "csv");
+			break;
+		default:
+			vsb_err("thresholds: unknown option or missing value '%s' (see --help)",
+				argv[optind - 1]);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		vsb_err("thresholds: unexpected argument '%s'", argv[optind]);
+		return VSB_EXIT_USAGE;
+	}
+	synthetic = cpus || nodes || nmb;
+	if (synthetic && (!cpus || !nmb)) {
+		vsb_err("thresholds: a synthetic machine needs --cpus and --zone-mb (--nodes defaults to 1)");
+		return VSB_EXIT_USAGE;
+	}
+
+	if (synthetic) {
+		int n;
+
+		nodes = nodes ? nodes : 1;
+		for (n = 0; n < nodes; n++)
+			for (i = 0; i < nmb; i++) {
+				struct vsb_zoneinfo *z = &zones[nz++];
+
+				memset(z, 0, sizeof(*z));
+				z->node = n;
+				snprintf(z->name, sizeof(z->name), "zone%d", i);
+				z->managed = mb[i] << (20 - VSB_PAGE_SHIFT);
+				z->threshold = -1;
+				lowmem += z->managed;
+			}
+		mfk = vsb_min_free_kbytes(lowmem);
+		for (i = 0; i < nz; i++) {
+			struct vsb_wmarks w;
+
+			vsb_zone_wmarks(zones[i].managed, lowmem, mfk, 10, &w);
+			zones[i].min = w.min;
+			zones[i].low = w.low;
+			zones[i].high = w.high;
+		}
+		ram_pages = lowmem;
+		src = "synthetic; watermarks modelled";
+	} else {
+		nz = vsb_zoneinfo_parse("/proc/zoneinfo", zones, MAX_ZONES);
+		if (nz <= 0) {
+			vsb_err("thresholds: cannot read /proc/zoneinfo");
+			return VSB_EXIT_SKIP;
+		}
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		for (i = 0; i < nz; i++)
+			if (zones[i].node + 1 > nodes)
+				nodes = zones[i].node + 1;
+		/* totalram_pages() is what MemTotal reports */
+		ram_pages = (unsigned long)sysconf(_SC_PHYS_PAGES);
+		src = "this machine, /proc/zoneinfo";
+	}
+
+	if (csv)
+		printf("item,node,zone,cpus,managed_pages,value,kernel_value,pressure,worst_error_pages\n");
+	else
+		printf("%ld CPUs, %ld node%s, %.1f GiB RAM (%s)\n\n"
+		       "%-4s %-8s %12s %9s %7s %9s %16s\n", cpus, nodes,
+		       nodes > 1 ? "s" : "", ram_pages / 262144.0, src, "node",
+		       "zone", "managed MiB", "threshold", "kernel", "pressure",
+		       "max drift pages");
+	for (i = 0; i < nz; i++) {
+		const struct vsb_zoneinfo *z = &zones[i];
+		int t, p;
+
+		if (!z->managed)
+			continue;	/* unpopulated zones get no per-CPU threshold */
+		t = vsb_normal_threshold((unsigned int)cpus, z->managed);
+		p = vsb_pressure_threshold(z->low, z->min, (unsigned int)cpus);
+		if (csv) {
+			printf("stat_threshold,%d,%s,%ld,%lu,%d,%d,%d,%ld\n", z->node,
+			       z->name, cpus, z->managed, t, z->threshold, p, (long)t * cpus);
+		} else {
+			char kern[16];
+
+			snprintf(kern, sizeof(kern), z->threshold < 0 ? "-" : "%d", z->threshold);
+			printf("%-4d %-8s %12.1f %9d %7s %9d %16ld\n", z->node, z->name,
+			       z->managed / 256.0, t, kern, p, (long)t * cpus);
+		}
+	}
+	if (!csv)
+		printf("\nvm_committed_as (percpu_counter) batch, pages:\n"
+		       "%-22s %12s %22s\n", "vm.overcommit_memory", "batch",
+		       "worst error (x CPUs)");
+	for (i = 0; i < 3; i++) {
+		long long b = vsb_committed_as_batch(i, ram_pages, (int)cpus);
+
+		if (csv)
+			printf("committed_as_batch,,%s,%ld,%lu,%lld,,,%lld\n", policy_names[i],
+			       cpus, ram_pages, b, b * cpus);
+		else
+			printf("%d (%-6s)             %12lld %16lld pages (%.1f MiB)\n", i,
+			       policy_names[i], b, b * cpus, b * cpus / 256.0);
+	}
+	if (!csv)
+		printf("\nthreshold: calculate_normal_threshold(); kernel: what the running kernel set\n"
+		       "(\"vm stats threshold\" in /proc/zoneinfo); max drift: threshold x CPUs pages per\n"
+		       "counter that a reader of the global value may miss.\n");
+	return VSB_EXIT_OK;
+}
+
+int vsb_cmd_refresh_model(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "max-cpus", required_argument, NULL, 'c' },
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "zones-per-node", required_argument, NULL, 'z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	unsigned long nodes[8] = { 1, 4, 16 };
+	long maxc = 1024, zpn = 1;
+	int nn = 3, c, a, i;
+	unsigned int n;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+c:N:z:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("usage: vmstat-bench refresh-model [--max-cpus N] [--nodes A,B,...] [--zones-per-node Z]\n\n"
+			       "Times a model of refresh_zone_stat_thresholds() while CPUs 1..N come online\n"
+			       "(doubling), per node count and approach: every-online (today: a full refresh\n"
+			       "at each online), deferred (the 004 patch: one refresh after bring-up) and\n"
+			       "per-node (the review's proposal: per-zone values copied into the new CPU's\n"
+			       "unit; all CPUs refreshed only when fls(online CPUs) changes).  Prints CSV:\n"
+			       "iterations counted next to the thread's estimate nCPU*2*nodes*nCPU/2, and\n"
+			       "seconds on this machine.\n\n"
+			       "example:\n  vmstat-bench refresh-model --max-cpus 1024 --nodes 1,4,16\n");
+			return VSB_EXIT_OK;
+		case 'c':
+			if (vsb_parse_long(optarg, &maxc) || maxc < 1 || maxc > 4096) {
+				vsb_err("--max-cpus: '%s' is not 1..4096", optarg);
+				return VSB_EXIT_USAGE;
+			}
+			break;
+		case 'N':
+			nn = parse_mb_list(optarg, nodes, 8);
+			for (i = 0; i < nn; i++)
+				if (nodes[i] > 64)
+					nn = -1;
+			if (nn < 0) {
+				vsb_err("--nodes: '%s' is not a list of up to 8 node counts (1..64)", optarg);
+				return VSB_EXIT_USAGE;
+			}
+			break;
+		case 'z':
+			if (vsb_parse_long(optarg, &zpn) || zpn < 1 || zpn > 4) {
+				vsb_err("--zones-per-node: '%s' is not 1..4", optarg);
+				return VSB_EXIT_USAGE;
+			}
+			break;
+		default:
+			vsb_err("refresh-model: unknown option or missing value '%s' (see --help)",
+				argv[optind - 1]);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		vsb_err("refresh-model: unexpected argument '%s'", argv[optind]);
+		return VSB_EXIT_USAGE;
+	}
+	printf("approach,nodes,ncpus,iterations,seed_estimate,seconds\n");
+	for (i = 0; i < nn; i++)
+		for (n = 1; n <= (unsigned int)maxc; n = n * 2 > (unsigned int)maxc &&
+		     n != (unsigned int)maxc ? (unsigned int)maxc : n * 2) {
+			for (a = 0; a < VSB_REFRESH_NR; a++) {
+				struct vsb_refresh_result r;
+
+				if (vsb_refresh_model(a, n, (unsigned int)nodes[i],
+						      (unsigned int)zpn, &r)) {
+					vsb_err("refresh-model: cannot model %u CPUs x %lu nodes",
+						n, nodes[i]);
+					return VSB_EXIT_ERROR;
+				}
+				printf("%s,%lu,%u,%llu,%llu,%.6f\n", vsb_refresh_names[a],
+				       nodes[i], n, (unsigned long long)r.iterations,
+				       (unsigned long long)vsb_refresh_seed_estimate(n, (unsigned int)nodes[i]),
+				       r.seconds);
+				fflush(stdout);
+			}
+			if (n == (unsigned int)maxc)
+				break;
+		}
+	return VSB_EXIT_OK;
+}

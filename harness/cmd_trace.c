@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `vmstat-bench trace [--duration S] [--cpus LIST] [-- COMMAND]`: what
+ * the vmstat machinery did while a command ran (or for S seconds): per
+ * CPU, how many vmstat_update work items ran there (each one a kworker
+ * interrupting whatever that CPU was doing: the 002 seed's latency
+ * complaint), their duration histogram, and page allocations and frees
+ * by order, cross-checked against the /proc/vmstat deltas of the same
+ * window.  The counting is done by harness/bpf/vmstat_trace.bpf.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "bpf/trace.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: vmstat-bench trace [--duration S] [--cpus LIST] [-- COMMAND [ARG...]]\n"
+"\n"
+"Count with BPF, while COMMAND runs (or for S seconds): vmstat_update work\n"
+"items per CPU (the periodic fold of per-CPU vmstat diffs; each one\n"
+"interrupts that CPU), their duration histogram, and page allocations and\n"
+"frees by order, next to the /proc/vmstat deltas of the same window.\n"
+"Needs root, a kernel with BTF, and a build with BPF (see `make`).\n"
+"\n"
+"options:\n"
+"  -d, --duration S   trace S seconds; with COMMAND, stop it (SIGTERM) after S\n"
+"                     [10 without a command, unlimited with one]\n"
+"  -c, --cpus LIST    CPUs to show, e.g. 0-3 [all online]\n"
+"  -h, --help         this text\n"
+"\n"
+"examples:\n"
+"  vmstat-bench trace --duration 60\n"
+"  vmstat-bench trace -- vmstat-bench run --bench page-fault --cpus 0,1\n"
+"  vmstat-bench trace --cpus 1 -- stress-ng --vm 1 --timeout 10\n"
+"\n"
+"exit status: 0 ok, 1 error or COMMAND failed, 2 bad usage, 4 skipped\n"
+"(no root, BTF or BPF build; the message says which).\n");
+}
+
+struct vmstat_pages {
+	unsigned long long pgalloc, pgfree;
+};
+
+static void vmstat_pages(struct vmstat_pages *v)
+{
+	char name[64];
+	unsigned long long x;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	memset(v, 0, sizeof(*v));
+	if (!f)
+		return;
+	while (fscanf(f, "%63s %llu", name, &x) == 2) {
+		if (!strncmp(name, "pgalloc_", 8))
+			v->pgalloc += x;
+		else if (!strcmp(name, "pgfree"))
+			v->pgfree += x;
+	}
+	fclose(f);
+}
+
+/* Run @argv until it exits, @limit_ns passes (0: none) or we are interrupted. */
+static int run_command(char **argv, uint64_t limit_ns, int *status)
+{
+	uint64_t start = vsb_now_ns();
+	int killed = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		vsb_err("trace: cannot fork: %s", strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, VSB_NAME ": trace: cannot run '%s': %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			vsb_err("trace: waitpid: %s", strerror(errno));
+			return VSB_EXIT_ERROR;
+		}
+		if (!killed && (vsb_interrupted ||
+				(limit_ns && vsb_now_ns() - start >= limit_ns))) {
+			kill(pid, SIGTERM);
+			killed = 1;
+		}
+		usleep(2000);
+	}
+	return 0;
+}
+
+static void print_report(const struct vsb_trace_snap *d, const struct vsb_cpulist *cl,
+			 const struct vmstat_pages *va, const struct vmstat_pages *vb)
+{
+	double secs = (double)d->t_ns / 1e9;
+	unsigned long long pages = 0, fpages = 0, items = 0;
+	int i;
+
+	printf("\nvmstat_update work items per CPU (each one interrupts that CPU):\n");
+	printf("%5s %10s %10s %12s %12s %10s\n", "cpu", "items", "per s", "per minute",
+	       "total us", "mean us");
+	for (i = 0; i < cl->n; i++) {
+		int c = cl->cpu[i];
+
+		if (c >= d->ncpus)
+			continue;
+		items += d->work[c];
+		printf("%5d %10llu %10.3f %12.2f %12.1f %10.2f\n", c,
+		       (unsigned long long)d->work[c], secs > 0 ? d->work[c] / secs : 0,
+		       secs > 0 ? d->work[c] / secs * 60 : 0, d->work_ns[c] / 1e3,
+		       d->work[c] ? d->work_ns[c] / 1e3 / d->work[c] : 0);
+	}
+	printf("\nvmstat_update duration, all CPUs (longest since load: %.1f us):\n",
+	       d->work_max_ns / 1e3);
+	vsb_print_log2_hist(stdout, d->hist, VSB_TRACE_NSLOTS, "nsecs");
+
+	printf("\npage allocations and frees by order, all CPUs (kmem tracepoints):\n");
+	printf("%6s %12s %12s %16s\n", "order", "allocs", "frees", "pages allocated");
+	for (i = 0; i < VSB_TRACE_NORDERS; i++) {
+		if (!d->alloc[i] && !d->freed[i])
+			continue;
+		printf("%6d %12llu %12llu %16llu\n", i, (unsigned long long)d->alloc[i],
+		       (unsigned long long)d->freed[i],
+		       (unsigned long long)d->alloc[i] << i);
+		pages += d->alloc[i] << i;
+		fpages += d->freed[i] << i;
+	}
+	/* key: value lines, for scripts and the tests */
+	printf("\n# trace_seconds: %.3f\n", secs);
+	printf("# vmstat_update_items: %llu\n", items);
+	printf("# vmstat_update_per_cpu_per_minute: %.2f\n",
+	       secs > 0 && cl->n ? items / secs * 60 / cl->n : 0);
+	printf("# bpf_pages_allocated: %llu\n", pages);
+	printf("# vmstat_pgalloc_delta: %llu\n", vb->pgalloc - va->pgalloc);
+	printf("# bpf_pages_freed: %llu\n", fpages);
+	printf("# vmstat_pgfree_delta: %llu\n", vb->pgfree - va->pgfree);
+}
+
+int vsb_cmd_trace(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct vsb_trace_snap a, b, d;
+	static struct vsb_cpulist cl;
+	struct vmstat_pages va, vb;
+	const char *cpus = NULL;
+	double duration = -1;
+	uint64_t limit_ns, start;
+	int c, ret, status = 0;
+	char *end, buf[1024];
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+d:c:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(duration > 0) || duration > 86400) {
+				vsb_err("--duration: '%s' is not a number of seconds in (0, 86400]",
+					optarg);
+				return VSB_EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			cpus = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return VSB_EXIT_OK;
+		default:
+			vsb_err("trace: unknown or incomplete option '%s' (see trace --help)",
+				argv[optind - 1]);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	if (cpus) {
+		ret = vsb_cpulist_parse(cpus, &cl, "--cpus");
+		if (ret)
+			return ret;
+	} else {
+		long i, n = sysconf(_SC_NPROCESSORS_CONF);
+
+		for (i = 0; i < n && i < VSB_MAX_CPUS; i++) {
+			snprintf(buf, sizeof(buf), "/sys/devices/system/cpu/cpu%ld/online", i);
+			/* cpu0 often has no online file: it cannot go offline */
+			if (access(buf, F_OK) == 0) {
+				long on;
+
+				if (vsb_read_file_long(buf, &on) || !on)
+					continue;
+			}
+			cl.cpu[cl.n++] = (int)i;
+		}
+	}
+	if (duration < 0 && optind >= argc)
+		duration = 10;
+	limit_ns = duration > 0 ? (uint64_t)(duration * 1e9) : 0;
+
+	ret = vsb_trace_open();
+	if (ret)
+		return ret;
+	vsb_install_signal_handlers();
+	vmstat_pages(&va);
+	ret = vsb_trace_snapshot(&a);
+	if (ret)
+		return ret;
+	start = vsb_now_ns();
+	if (optind < argc) {
+		ret = run_command(argv + optind, limit_ns, &status);
+		if (ret)
+			return ret;
+	} else {
+		while (!vsb_interrupted && vsb_now_ns() - start < limit_ns)
+			usleep(10000);
+	}
+	ret = vsb_trace_snapshot(&b);
+	vmstat_pages(&vb);
+	if (ret)
+		return ret;
+	vsb_trace_diff(&a, &b, &d);
+
+	vsb_cpulist_format(&cl, buf, sizeof(buf), ',');
+	printf("vmstat-bench trace: %.3f s", d.t_ns / 1e9);
+	if (optind < argc) {
+		int i;
+
+		printf(", command:");
+		for (i = optind; i < argc; i++)
+			printf(" %s", argv[i]);
+		if (WIFEXITED(status))
+			printf(" (exit %d)", WEXITSTATUS(status));
+		else if (WIFSIGNALED(status))
+			printf(" (killed by signal %d)", WTERMSIG(status));
+	}
+	printf("; CPUs %s\n", buf);
+	print_report(&d, &cl, &va, &vb);
+	fflush(stdout);
+	if (optind < argc && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		vsb_err("trace: the command did not succeed (%s %d)",
+			WIFEXITED(status) ? "exit status" : "signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		return VSB_EXIT_ERROR;
+	}
+	return VSB_EXIT_OK;
+}

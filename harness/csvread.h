@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading back the CSV files the harness writes (raw samples, summaries,
+ * sweep.csv): the `# key: value` metadata header, one header row of
+ * column names, then data rows.  `compare`, `plot` and `sweep --resume`
+ * read results only through this, by column name, so appended columns
+ * never break them.
+ */
+#ifndef VSB_CSVREAD_H
+#define VSB_CSVREAD_H
+
+#include <stddef.h>
+
+struct vsb_csv_meta {
+	char *key;
+	char *val;
+};
+
+struct vsb_csv {
+	char path[4096];
+	size_t nmeta;
+	struct vsb_csv_meta *meta;
+	size_t ncols;
+	char **cols;		/* column names */
+	size_t nrows;
+	char ***rows;		/* rows[i][j]: cell j of data row i */
+	char *buf;		/* the file; every string points into it */
+};
+
+/* 0, or VSB_EXIT_* after one error line naming the file (and line). */
+int vsb_csv_read(const char *path, struct vsb_csv *c);
+void vsb_csv_free(struct vsb_csv *c);
+int vsb_csv_col(const struct vsb_csv *c, const char *name);	/* -1: absent */
+const char *vsb_csv_cell(const struct vsb_csv *c, size_t row, int col);
+double vsb_csv_num(const struct vsb_csv *c, size_t row, int col); /* NAN if not */
+const char *vsb_csv_meta(const struct vsb_csv *c, const char *key); /* NULL */
+
+#endif /* VSB_CSVREAD_H */

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel-module backend: speaks kmod/uapi/vmstat_bench.h.
+ *
+ * Opens /dev/vmstat_bench, insists on the ABI version this harness was
+ * built against (VSB_IOC_VERSION), sends one VSB_IOC_RUN per benchmark
+ * point and turns the per-CPU samples the module writes into a user
+ * buffer into the same struct vsb_result the user-space backend fills, so
+ * every writer (text, CSV, JSON, summary) and `compare` apply unchanged.
+ *
+ * Variants travel as their row index in bench/variants.h (append-only,
+ * so an index never changes meaning).  The unit of `elapsed` follows the
+ * user backend's ladder: kernel-mode core cycles when the module could
+ * open PMU counters, else get_cycles() (the TSC on x86), else ns.  A
+ * missing PMU is recorded, never an error.
+ *
+ * The ioctl sleeps interruptibly in the kernel: SIGINT makes the module
+ * stop every worker within one chunk and return EINTR, which ends the run
+ * with no result written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "../kmod/uapi/vmstat_bench.h"
+#include "benches.h"
+#include "kmod_client.h"
+
+int vsb_kmod_abi_version(unsigned int *ver)
+{
+	struct vsb_ioc_version v;
+	int fd, err = 0;
+
+	fd = open(VSB_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	if (ioctl(fd, VSB_IOC_VERSION, &v))
+		err = -errno;
+	else
+		*ver = v.version;
+	close(fd);
+	return err;
+}
+
+int vsb_kmod_open(int *fd)
+{
+	struct vsb_ioc_version v;
+
+	*fd = open(VSB_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
+	if (*fd < 0) {
+		int e = errno;
+
+		if (e == ENOENT)
+			vsb_err("--backend kmod: no %s: load the module (insmod "
+				"kmod/vmstat_bench.ko) or run in a VM (make vm-run)",
+				VSB_KMOD_DEVICE);
+		else
+			vsb_err("--backend kmod: cannot open %s: %s%s", VSB_KMOD_DEVICE,
+				strerror(e), e == EACCES || e == EPERM ?
+				" (the device is root-only)" : "");
+		return e == ENOENT || e == EACCES || e == EPERM ?
+		       VSB_EXIT_SKIP : VSB_EXIT_ERROR;
+	}
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	if (ioctl(*fd, VSB_IOC_VERSION, &v)) {
+		vsb_err("--backend kmod: %s does not answer the version query: %s",
+			VSB_KMOD_DEVICE, strerror(errno));
+		goto err_close;
+	}
+	if (v.version != VSB_ABI_VERSION) {
+		vsb_err("--backend kmod: the loaded module speaks ABI %u, this harness "
+			"ABI %d: rebuild and reload kmod/vmstat_bench.ko", v.version,
+			VSB_ABI_VERSION);
+		goto err_close;
+	}
+	return 0;
+
+err_close:
+	close(*fd);
+	*fd = -1;
+	return VSB_EXIT_ERROR;
+}
+
+/* One line saying why the module refused or ended the run. */
+static int run_error(const struct vsb_run_opts *o, int e)
+{
+	switch (e) {
+	case EBUSY:
+		vsb_err("--backend kmod: another run holds the module (one at a time)");
+		return VSB_EXIT_ERROR;
+	case EINTR:
+		vsb_err("interrupted: the module stopped the run, no result written");
+		return VSB_EXIT_ERROR;
+	case ETIME:
+		vsb_err("--time-limit: the run was cut after %ld s (or one batch with "
+			"--preempt off/--irqs off passed %d ms): lower --loops or --repeat",
+			o->time_limit, VSB_ABI_ATOMIC_SAMPLE_MAX_MS);
+		return VSB_EXIT_ERROR;
+	case ENOMEM:
+		vsb_err("--order %ld: a page allocation failed in the module (memory "
+			"short or fragmented; try a lower --order or --outstanding)",
+			o->order);
+		return VSB_EXIT_ERROR;
+	case EINVAL:
+		vsb_err("--backend kmod: the module refused the request (EINVAL): an "
+			"offline CPU in --cpus, or --outstanding x 2^order x CPUs over "
+			"a quarter of RAM?");
+		return VSB_EXIT_USAGE;
+	}
+	vsb_err("--backend kmod: run failed: %s", strerror(e));
+	return VSB_EXIT_ERROR;
+}
+
+/* gfp, preempt and irqs: what the module is asked for, checked here. */
+static int kmod_flags(const struct vsb_run_opts *o, int pages,
+		      struct vsb_ioc_run *req)
+{
+	int atomic = !strcmp(o->preempt, "off") || !strcmp(o->irqs, "off");
+
+	if (!strcmp(o->irqs, "off"))
+		req->flags |= VSB_RUN_IRQS_OFF;
+	else if (!strcmp(o->preempt, "off"))
+		req->flags |= VSB_RUN_PREEMPT_OFF;
+	if (!strcmp(o->events, "none"))
+		req->flags |= VSB_RUN_NO_PMU;
+	if (!pages)
+		return 0;
+	if (!strcmp(o->gfp, "kernel") && atomic) {
+		vsb_err("--gfp kernel: GFP_KERNEL may sleep, which --preempt off or "
+			"--irqs off forbid; use --gfp atomic");
+		return VSB_EXIT_USAGE;
+	}
+	req->gfp = !strcmp(o->gfp, "atomic") || (!strcmp(o->gfp, "auto") && atomic) ?
+		   VSB_GFP_ATOMIC : VSB_GFP_KERNEL;
+	return 0;
+}
+
+/* The result's unit, event and PMU columns from what the module did. */
+static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
+		     const struct vsb_ioc_run *req)
+{
+	int pmu = req->result_flags & VSB_RES_PMU;
+
+	if (pmu) {
+		snprintf(r->unit, sizeof(r->unit), "cycles");
+		snprintf(r->event, sizeof(r->event),
+			 "PERF_COUNT_HW_CPU_CYCLES:k (perf_event_create_kernel_counter)");
+		snprintf(r->plm, sizeof(r->plm), "k");
+		r->npmu = 2;
+		snprintf(r->pmu_event[0], sizeof(r->pmu_event[0]), "PERF_COUNT_HW_CPU_CYCLES:k");
+		snprintf(r->pmu_event[1], sizeof(r->pmu_event[1]), "PERF_COUNT_HW_INSTRUCTIONS:k");
+		r->pmu_cycles = 0;
+		r->pmu_instr = 1;
+		vsb_result_meta(r, "pmu_events", "module: cycles=ok; instructions=ok "
+				"(kernel mode, per CPU)%s",
+				strcmp(o->events, "cycles,instructions") ?
+				"; --events other than cycles,instructions are not "
+				"counted by the module" : "");
+		return;
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	snprintf(r->unit, sizeof(r->unit), "tsc");
+	snprintf(r->event, sizeof(r->event), "get_cycles() (rdtsc, in the module)");
+#else
+	snprintf(r->unit, sizeof(r->unit), "ns");
+	snprintf(r->event, sizeof(r->event), "ktime_get_ns() (in the module)");
+#endif
+	r->plm[0] = '\0';
+	vsb_result_meta(r, "pmu_events", "PMU unavailable in the module: %s (%s)",
+			req->flags & VSB_RUN_NO_PMU ? "--events none" :
+			"perf_event_create_kernel_counter failed",
+			strerror(-req->pmu_error));
+}
+
+static void set_samples(const struct vsb_run_opts *o, struct vsb_result *r,
+			const struct vsb_ioc_run *req,
+			const struct vsb_ioc_sample *ks)
+{
+	unsigned int i;
+
+	for (i = 0; i < req->nsamples; i++) {
+		const struct vsb_ioc_sample *k = &ks[i];
+		struct vsb_sample s;
+
+		memset(&s, 0, sizeof(s));
+		s.thread = k->thread;
+		s.cpu = (int)k->cpu;
+		s.rep = k->rep;
+		s.ops = k->ops;
+		s.ns = (double)k->ns;
+		s.folds = k->folds;
+		s.pmu_scale = 1.0;
+		if (r->npmu) {
+			s.pmu_scale = k->pmu_enabled ?
+				      (double)k->pmu_running / (double)k->pmu_enabled : 1.0;
+			s.multiplexed = !!(k->flags & VSB_SAMPLE_MULTIPLEXED);
+			/* scaled like the user backend: value * enabled / running */
+			s.pmu[0] = s.multiplexed && k->pmu_running ?
+				   (uint64_t)((double)k->pmu_cycles / s.pmu_scale) :
+				   k->pmu_cycles;
+			s.pmu[1] = s.multiplexed && k->pmu_running ?
+				   (uint64_t)((double)k->pmu_instr / s.pmu_scale) :
+				   k->pmu_instr;
+			r->mux_samples += s.multiplexed;
+		}
+		s.elapsed = !strcmp(r->unit, "cycles") ? s.pmu[0] :
+			    !strcmp(r->unit, "tsc") ? k->cycles : k->ns;
+		if (k->flags & VSB_SAMPLE_MIGRATED)
+			r->migrated = 1;
+		vsb_result_add(r, &s);
+	}
+	if (r->mux_samples) {
+		r->multiplexed = !o->allow_multiplex;
+		vsb_warn("PMU counters were multiplexed in %d of %u samples%s",
+			 r->mux_samples, req->nsamples,
+			 o->allow_multiplex ? "" : ": untrustworthy unless --allow-multiplex");
+	}
+	vsb_result_meta(r, "multiplexed", "%d of %u samples", r->mux_samples,
+			req->nsamples);
+}
+
+static void set_sanity(struct vsb_result *r, const struct vsb_ioc_run *req)
+{
+	int ok = !!(req->result_flags & VSB_RES_SANITY_OK);
+
+	r->sanity_ok = ok;
+	if (req->bench == VSB_BENCH_COUNTER) {
+		r->applied = req->applied;
+		r->counted = req->counted;
+		if (ok)
+			snprintf(r->sanity, sizeof(r->sanity),
+				 "ok: %s = %lld applied (module, %u workers, delta %+d)",
+				 vsb_variants[req->variant].flags & VSB_VF_NOFOLD ?
+				 "every per-CPU diff (mod 2^bits)" :
+				 vsb_variants[req->variant].flags & VSB_VF_PCC ?
+				 "percpu_counter_sum()" :
+				 "shared counters + per-CPU diffs",
+				 (long long)req->applied, req->ncpus, req->delta);
+		else
+			snprintf(r->sanity, sizeof(r->sanity),
+				 "FAILED: item %u: counted %lld, applied %lld (module)",
+				 req->sanity_item, (long long)req->counted,
+				 (long long)req->applied);
+		return;
+	}
+	r->applied = (long long)req->pages;
+	r->counted = (long long)req->vm_pgalloc;
+	snprintf(r->sanity, sizeof(r->sanity),
+		 "%s: vmstat pgalloc_* delta %llu, pgfree delta %llu %s %llu pages "
+		 "allocated and freed by the bench", ok ? "ok" : "FAILED",
+		 (unsigned long long)req->vm_pgalloc,
+		 (unsigned long long)req->vm_pgfree, ok ? ">=" : "not both >=",
+		 (unsigned long long)req->pages);
+}
+
+static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
+		    unsigned int bench)
+{
+	int pages = bench != VSB_BENCH_COUNTER;
+	struct vsb_ioc_sample *ks;
+	struct vsb_ioc_run req;
+	uint32_t *cpus;
+	int fd, ret, i;
+
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.version = VSB_ABI_VERSION;
+	req.bench = bench;
+	ret = kmod_flags(o, pages, &req);
+	if (ret)
+		return ret;
+	if (bench == VSB_BENCH_PAGE_ALLOC && o->cpus.n != 1) {
+		vsb_err("--cpus: page-alloc runs on one CPU (page_bench01); use "
+			"--bench page-alloc-parallel for %d", o->cpus.n);
+		return VSB_EXIT_USAGE;
+	}
+	if (pages) {
+		req.order = (uint32_t)o->order;
+		req.outstanding = (uint32_t)o->outstanding;
+		snprintf(r->opts.gfp, sizeof(r->opts.gfp), "%s",
+			 req.gfp == VSB_GFP_ATOMIC ? "atomic" : "kernel");
+	} else {
+		req.variant = (uint32_t)o->variant_id;
+		req.threshold = (uint32_t)o->threshold;
+		req.diff_bits = (uint32_t)o->diff_bits;
+		req.items = (uint32_t)o->items;
+		req.delta = (int32_t)o->delta;
+		req.batch = (uint32_t)o->batch;
+	}
+	req.loops = (uint64_t)o->loops;
+	req.repeat = (uint32_t)o->repeat;
+	req.warmup = (uint32_t)o->warmup;
+	req.ncpus = (uint32_t)o->cpus.n;
+	req.samples_cap = req.ncpus * req.repeat;
+	req.time_limit_ms = (uint32_t)o->time_limit * 1000;
+
+	ret = vsb_kmod_open(&fd);
+	if (ret)
+		return ret;
+	cpus = vsb_zalloc(req.ncpus * sizeof(*cpus));
+	ks = vsb_zalloc((size_t)req.samples_cap * sizeof(*ks));
+	for (i = 0; i < o->cpus.n; i++)
+		cpus[i] = (uint32_t)o->cpus.cpu[i];
+	req.cpus_ptr = (uint64_t)(uintptr_t)cpus;
+	req.samples_ptr = (uint64_t)(uintptr_t)ks;
+
+	if (ioctl(fd, VSB_IOC_RUN, &req)) {
+		ret = run_error(o, errno);
+		goto out;
+	}
+	r->nthreads = (int)req.ncpus;
+	set_unit(o, r, &req);
+	set_samples(o, r, &req, ks);
+	set_sanity(r, &req);
+	vsb_result_meta(r, "kmod_abi", "%d", VSB_ABI_VERSION);
+	vsb_result_meta(r, "kmod_timed_loop", "preempt %s, irqs %s%s%s",
+			req.flags & VSB_RUN_PREEMPT_OFF ? "off" : "on",
+			req.flags & VSB_RUN_IRQS_OFF ? "off" : "on",
+			pages ? ", gfp " : "", pages ? r->opts.gfp : "");
+	vsb_result_meta(r, "kmod_run_ns", "%llu (setup, kthreads and checks included)",
+			(unsigned long long)req.elapsed_ns);
+	vsb_result_meta(r, "kmod_window", "common stop: the first worker to finish "
+			"--loops ends every worker's sample; ops per sample vary");
+out:
+	free(ks);
+	free(cpus);
+	close(fd);
+	return ret;
+}
+
+int vsb_counter_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r)
+{
+	return kmod_run(o, r, VSB_BENCH_COUNTER);
+}
+
+int vsb_page_alloc_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r)
+{
+	return kmod_run(o, r, !strcmp(o->bench, "page-alloc") ?
+			VSB_BENCH_PAGE_ALLOC : VSB_BENCH_PAGE_ALLOC_PARALLEL);
+}

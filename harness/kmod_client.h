@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The harness side of the module ABI (kmod/uapi/vmstat_bench.h): the
+ * version handshake and runs through /dev/vmstat_bench, turned into the
+ * same struct vsb_result the user-space backend produces.
+ */
+#ifndef VSB_KMOD_CLIENT_H
+#define VSB_KMOD_CLIENT_H
+
+#include "result.h"
+
+#define VSB_KMOD_DEVICE "/dev/vmstat_bench"
+
+/*
+ * The loaded module's ABI version: 0 and *ver set, or -errno (-ENOENT:
+ * not loaded, -EACCES/-EPERM: not root, -ENOTTY: not our device).
+ * Prints nothing; for `vmstat-bench info` and the result metadata.
+ */
+int vsb_kmod_abi_version(unsigned int *ver);
+
+/*
+ * Open the device and check the version; prints one vsb_err line and
+ * returns a VSB_EXIT_* code (SKIP when the module is absent or the
+ * caller is not root) on failure, 0 with *fd open on success.
+ */
+int vsb_kmod_open(int *fd);
+
+/* The backends (benches.c's table points here). */
+int vsb_counter_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r);
+int vsb_page_alloc_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r);
+
+#endif /* VSB_KMOD_CLIENT_H */

@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live-kernel benches: the running kernel's own statistics paths, driven
+ * from user space, for machines where the module cannot be loaded.
+ *
+ *   page-fault  map --size of anonymous memory, write one byte to every
+ *               page, unmap it (will-it-scale page_fault1): one page
+ *               allocation per fault, with its zone and NUMA counter
+ *               updates, and the frees at munmap.
+ *   mmap        mmap + munmap of --size, never touched (will-it-scale
+ *               mmap1/mmap2): no page is allocated; what is left is the
+ *               VMA work and the vm_committed_as percpu_counter, whose
+ *               batch depends on vm.overcommit_memory (the 003 seed).
+ *
+ * Workers are processes (each its own mm) or threads (one shared mm:
+ * the mm-wide RSS counters and mmap lock are then shared), pinned one
+ * per CPU of --cpus.  Everything they share lives in one MAP_SHARED
+ * mapping so both kinds use the same code.  The parent waits for every
+ * worker to be pinned and warmed up, snapshots /proc/vmstat (and the
+ * BPF counters with --trace), releases them, and snapshots again when
+ * the last one is done: the deltas cover the timed samples, and must be
+ * at least what the workers say they did, or the result is untrusted.
+ * The parent sleeps meanwhile, so on a small machine it does not take a
+ * CPU from a worker.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../bench/prim-user.h"
+#include "benches.h"
+#include "env.h"
+#include "pmu.h"
+#include "bpf/trace.h"
+
+#define LIVE_PF_LOOPS	1	/* default rounds per sample: 128 MiB is 32768 faults */
+#define LIVE_MMAP_LOOPS	10000	/* default mmap+munmap pairs per sample */
+#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
+
+enum live_kind { LIVE_PAGEFAULT, LIVE_MMAP };
+
+struct live_barrier {
+	unsigned int count;
+	unsigned int gen;
+	unsigned int stop;
+} __attribute__((aligned(VSB_CACHELINE)));
+
+struct live_worker {
+	unsigned int index;
+	int cpu;
+	int err;		/* errno of the failing call */
+	char what[24];		/* which call */
+	int migrated;
+	int affinity_bad;
+	int pmu_error;
+	struct vsb_pmu_group pmu;
+} __attribute__((aligned(VSB_CACHELINE)));
+
+/* One MAP_SHARED mapping: this, then the workers, then the samples. */
+struct live_shared {
+	unsigned int n;
+	enum live_kind kind;
+	size_t size, page;
+	int advice;		/* MADV_HUGEPAGE / MADV_NOHUGEPAGE, or -1: none */
+	int thp;		/* --thp always */
+	unsigned long long loops;
+	unsigned int repeat, warmup;
+	enum vsb_unit unit;
+	const struct vsb_pmu_set *pmu;	/* a copy in each forked worker */
+	unsigned long long overcount;	/* test hook: claim more than done */
+	unsigned int ready __attribute__((aligned(VSB_CACHELINE)));
+	unsigned int go;
+	unsigned int stop;	/* parent: interrupted; worker: failed */
+	unsigned int done;
+	struct live_barrier bar;
+	struct live_worker *w;
+	struct vsb_sample *samples;	/* [worker][rep] */
+};
+
+/* ---- sizes and checks ---- */
+
+int vsb_parse_size(const char *s, unsigned long long *out)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K':
+		mul = 1ull << 10;
+		end++;
+		break;
+	case 'm': case 'M':
+		mul = 1ull << 20;
+		end++;
+		break;
+	case 'g': case 'G':
+		mul = 1ull << 30;
+		end++;
+		break;
+	}
+	if (*end == 'i' || *end == 'B')	/* accept 64KiB, 64KB */
+		end += *end == 'i' && end[1] == 'B' ? 2 : 1;
+	if (*end || v == 0 || v > (1ull << 40) / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+int vsb_live_check_size(const char *v, const char *where)
+{
+	unsigned long long s;
+
+	if (vsb_parse_size(v, &s)) {
+		vsb_err("%s: '%s' is not a size (bytes, or with K/M/G; at most 1T)",
+			where, v);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int given(const struct vsb_run_opts *o, const char *name)
+{
+	int i = vsb_opt_index(name);
+
+	return i >= 0 && (o->given >> i) & 1;
+}
+
+/* "always [madvise] never" -> "madvise"; "" when THP is not built in. */
+static void thp_mode(char *buf, size_t len)
+{
+	char raw[128], *l, *r;
+
+	buf[0] = '\0';
+	if (vsb_read_file_str(THP_ENABLED, raw, sizeof(raw)))
+		return;
+	l = strchr(raw, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (l && r)
+		snprintf(buf, len, "%.*s", (int)(r - l - 1), l + 1);
+}
+
+static long long meminfo_kb(const char *key)
+{
+	char line[256];
+	long long v = -1;
+	size_t n = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			v = atoll(line + n + 1);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+{
+	unsigned long long size, page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	int pf = !strcmp(b->name, "page-fault");
+	char mode[32];
+	long long avail;
+
+	vsb_parse_size(o->size, &size);		/* checked when it was set */
+	if (size % page) {
+		vsb_err("--size: %s is not a multiple of the page size (%llu)",
+			o->size, page);
+		return VSB_EXIT_USAGE;
+	}
+	/* a sample of the counter bench's default 10^6 loops would take hours */
+	if (!given(o, "loops"))
+		o->loops = pf ? LIVE_PF_LOOPS : LIVE_MMAP_LOOPS;
+	if (!pf) {
+		if (given(o, "thp") && strcmp(o->thp, "never")) {
+			vsb_err("--thp: the mmap bench never touches its mapping; "
+				"THP applies to page-fault");
+			return VSB_EXIT_USAGE;
+		}
+		return 0;
+	}
+	avail = meminfo_kb("MemAvailable");
+	if (avail > 0 && size / 1024 * (unsigned long long)o->cpus.n >
+			 (unsigned long long)avail / 2) {
+		vsb_err("--size: %d workers x %s would touch more than half of the "
+			"%lld MiB available", o->cpus.n, o->size, avail >> 10);
+		return VSB_EXIT_USAGE;
+	}
+	if (!strcmp(o->thp, "always")) {
+		thp_mode(mode, sizeof(mode));
+		if (!mode[0] || !strcmp(mode, "never")) {
+			vsb_err("--thp always: transparent huge pages are %s (%s): skipped",
+				mode[0] ? "disabled" : "not built into this kernel",
+				mode[0] ? THP_ENABLED " says never" : "no " THP_ENABLED);
+			return VSB_EXIT_SKIP;
+		}
+		if (size % (2ull << 20))
+			vsb_warn("--thp always: %s is not a multiple of 2 MiB; the "
+				 "rest is mapped with small pages", o->size);
+	}
+	return 0;
+}
+
+/* ---- /proc/vmstat ---- */
+
+struct vmstat_snap {
+	unsigned long long pgfault, pgalloc, pgfree, thp_fault_alloc;
+};
+
+static int vmstat_read(struct vmstat_snap *s)
+{
+	char name[64];
+	unsigned long long v;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	memset(s, 0, sizeof(*s));
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %llu", name, &v) == 2) {
+		if (!strcmp(name, "pgfault"))
+			s->pgfault = v;
+		else if (!strncmp(name, "pgalloc_", 8))	/* every zone */
+			s->pgalloc += v;
+		else if (!strcmp(name, "pgfree"))
+			s->pgfree = v;
+		else if (!strcmp(name, "thp_fault_alloc"))
+			s->thp_fault_alloc = v;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* ---- workers ---- */
+
+static int barrier_wait(struct live_shared *sh)
+{
+	struct live_barrier *b = &sh->bar;
+	unsigned int gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+	unsigned long spins = 0;
+
+	/* a worker that never started cannot fill it: nobody waits then */
+	if (__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE))
+		return 1;
+	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == sh->n) {
+		b->count = 0;
+		if (__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
+			__atomic_store_n(&b->stop, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
+	} else {
+		while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen)
+			if (++spins % 4096 == 0)
+				sched_yield();
+			else
+				vsb_cpu_relax();
+	}
+	return __atomic_load_n(&b->stop, __ATOMIC_ACQUIRE);
+}
+
+static void fail(struct live_shared *sh, struct live_worker *w, const char *what)
+{
+	if (!w->err) {
+		w->err = errno ? errno : EIO;
+		snprintf(w->what, sizeof(w->what), "%s", what);
+	}
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * One sample's work; returns the operations done (page faults, or
+ * mmap+munmap pairs).  The stores go through a volatile pointer so the
+ * compiler cannot drop them: each one is a write fault on a fresh page.
+ */
+static unsigned long long do_ops(struct live_shared *sh, struct live_worker *w,
+				 unsigned long long loops)
+{
+	unsigned long long i, ops = 0;
+	size_t off;
+
+	for (i = 0; i < loops; i++) {
+		volatile char *p = mmap(NULL, sh->size, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED) {
+			fail(sh, w, "mmap");
+			break;
+		}
+		if (sh->kind == LIVE_PAGEFAULT) {
+			if (sh->advice >= 0 && madvise((void *)p, sh->size, sh->advice)) {
+				fail(sh, w, "madvise");
+				munmap((void *)p, sh->size);
+				break;
+			}
+			for (off = 0; off < sh->size; off += sh->page)
+				p[off] = 1;
+			ops += sh->size / sh->page;
+		} else {
+			ops++;
+		}
+		if (munmap((void *)p, sh->size)) {
+			fail(sh, w, "munmap");
+			break;
+		}
+	}
+	return ops;
+}
+
+static void worker_main(struct live_shared *sh, struct live_worker *w)
+{
+	struct vsb_sample *samples = &sh->samples[(size_t)w->index * sh->repeat];
+	cpu_set_t set;
+	unsigned int r;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	/* pid 0 is the calling thread, for a forked worker and a thread alike */
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fail(sh, w, "sched_setaffinity");
+	} else {
+		if (sched_getcpu() != w->cpu)
+			sched_yield();
+		CPU_ZERO(&set);
+		if (sched_getaffinity(0, sizeof(set), &set) || CPU_COUNT(&set) != 1 ||
+		    !CPU_ISSET(w->cpu, &set))
+			w->affinity_bad = 1;
+		if (sh->pmu->nactive && vsb_pmu_group_open(sh->pmu, &w->pmu)) {
+			w->pmu_error = errno ? errno : EIO;
+			fail(sh, w, "perf_event_open");
+		}
+	}
+	for (r = 0; r < sh->warmup && !__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE); r++)
+		do_ops(sh, w, sh->loops);
+	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
+	/* the parent snapshots the counters before it says go: sleep, not spin */
+	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
+		usleep(100);
+
+	for (r = 0; r < sh->repeat; r++) {
+		struct vsb_sample *s = &samples[r];
+		struct vsb_pmu_reading pa, pb;
+		uint64_t t0, t1, n0, n1;
+		int k;
+
+		if (barrier_wait(sh))
+			break;
+		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
+			w->pmu_error = EIO;
+		n0 = vsb_now_ns();
+		t0 = vsb_rdtscp();
+		s->ops = do_ops(sh, w, sh->loops);
+		t1 = vsb_rdtscp();
+		n1 = vsb_now_ns();
+		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
+			w->pmu_error = EIO;
+		s->pmu_scale = 1.0;
+		for (k = 0; k < w->pmu.n && !w->pmu_error; k++)
+			s->pmu[k] = vsb_pmu_scale_delta(&pa, &pb, k, &s->pmu_scale,
+							&s->multiplexed);
+		if (sched_getcpu() != w->cpu)
+			w->migrated = 1;
+		s->thread = w->index;
+		s->cpu = w->cpu;
+		s->rep = r;
+		s->ops += sh->overcount;
+		s->elapsed = sh->unit == VSB_UNIT_CYCLES ? s->pmu[sh->pmu->cycles] :
+			     sh->unit == VSB_UNIT_TSC ? t1 - t0 : n1 - n0;
+		s->ns = (double)(n1 - n0);
+	}
+	/* the others may wait in the barrier for a sample this one skipped */
+	if (r < sh->repeat)
+		__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
+	vsb_pmu_group_close(&w->pmu);
+	__atomic_add_fetch(&sh->done, 1, __ATOMIC_ACQ_REL);
+}
+
+struct thread_arg {
+	struct live_shared *sh;
+	struct live_worker *w;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread_arg *a = arg;
+
+	worker_main(a->sh, a->w);
+	return NULL;
+}
+
+/* ---- the parent ---- */
+
+/* Sleep until @counter reaches n; pass an interruption on as stop. */
+static void wait_for(struct live_shared *sh, unsigned int *counter)
+{
+	while (__atomic_load_n(counter, __ATOMIC_ACQUIRE) < sh->n) {
+		if (vsb_interrupted)
+			__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
+		usleep(1000);
+	}
+}
+
+/* The unit ladder of the counter bench: PMU cycles, else TSC, else ns. */
+static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
+		     struct live_shared *sh)
+{
+	const struct vsb_pmu_set *ps = vsb_pmu_preflight(o->events, o->plm);
+	int have_tsc = 0, i;
+
+#if defined(__x86_64__) || defined(__i386__)
+	have_tsc = !getenv("VSB_NO_TSC");
+#endif
+	sh->pmu = ps;
+	sh->unit = vsb_pmu_pick_unit(ps->cycles >= 0, have_tsc);
+	snprintf(r->unit, sizeof(r->unit), "%s", vsb_unit_name(sh->unit));
+	snprintf(r->event, sizeof(r->event), "%s",
+		 sh->unit == VSB_UNIT_CYCLES ? ps->ev[ps->active[ps->cycles]].fstr :
+		 sh->unit == VSB_UNIT_TSC ? "rdtscp" : "clock_gettime(CLOCK_MONOTONIC_RAW)");
+	snprintf(r->plm, sizeof(r->plm), "%s", ps->nactive ? ps->plm : "");
+	r->npmu = ps->nactive;
+	r->pmu_cycles = ps->cycles;
+	r->pmu_instr = ps->instr;
+	for (i = 0; i < ps->nactive; i++)
+		snprintf(r->pmu_event[i], sizeof(r->pmu_event[i]), "%s",
+			 ps->ev[ps->active[i]].fstr);
+	vsb_result_meta(r, "pmu_events", "%s", ps->verdict);
+}
+
+/*
+ * vm_committed_as_batch for the policy in force now, from the formula
+ * of mm_compute_batch() (env.c), and what it means for this mapping:
+ * at or past the batch every mmap and munmap takes the counter's
+ * spinlock; below it they stay in the per-CPU count.
+ */
+static void committed_batch(const struct vsb_run_opts *o, struct vsb_result *r,
+			    size_t size, size_t page)
+{
+	long long ram_kb = meminfo_kb("MemTotal"), batch, pages = (long long)(size / page);
+	int present = vsb_env_count_list("/sys/devices/system/cpu/present");
+	char line[512];
+	long pol;
+
+	if (ram_kb <= 0 || present <= 0 ||
+	    vsb_read_file_long("/proc/sys/vm/overcommit_memory", &pol)) {
+		vsb_result_meta(r, "mmap_committed_batch", "unknown");
+		return;
+	}
+	batch = vsb_committed_as_batch((int)pol,
+				       (unsigned long long)ram_kb * 1024 / page, present);
+	snprintf(line, sizeof(line),
+		 "%lld pages under vm.overcommit_memory=%ld (max(2 x %d CPUs, 32, "
+		 "%lld RAM pages / %d CPUs / %d)); a %lld-page mapping %s",
+		 batch, pol, present, ram_kb * 1024 / (long long)page, present,
+		 pol == 2 ? 256 : 4, pages,
+		 pages >= batch ? "exceeds it: every mmap and munmap takes the "
+				  "vm_committed_as spinlock" :
+				  "stays below it: per-CPU counts only");
+	vsb_result_meta(r, "mmap_committed_batch", "%s", line);
+	(void)o;
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, VSB_NAME ": mmap: vm_committed_as batch %s\n", line);
+}
+
+static const char *human(unsigned long long b, char *buf, size_t len)
+{
+	if (b >= (1ull << 30) && !(b % (1ull << 30)))
+		snprintf(buf, len, "%llu GiB", b >> 30);
+	else if (b >= (1ull << 20) && !(b % (1ull << 20)))
+		snprintf(buf, len, "%llu MiB", b >> 20);
+	else if (b >= 1024 && !(b % 1024))
+		snprintf(buf, len, "%llu KiB", b >> 10);
+	else
+		snprintf(buf, len, "%llu bytes", b);
+	return buf;
+}
+
+/*
+ * The check that what was counted was done: system-wide deltas can only
+ * exceed the workers' own operations (other tasks fault too), never fall
+ * short of them.
+ */
+static void check_vmstat(struct vsb_result *r, struct live_shared *sh,
+			 const struct vmstat_snap *a, const struct vmstat_snap *b,
+			 double secs)
+{
+	unsigned long long done = 0, faults = b->pgfault - a->pgfault;
+	unsigned long long allocs = b->pgalloc - a->pgalloc;
+	size_t i;
+
+	for (i = 0; i < r->nsamples; i++)
+		done += r->samples[i].ops;
+	vsb_result_meta(r, "live_vmstat_delta",
+			"pgfault +%llu, pgalloc_* +%llu, pgfree +%llu, thp_fault_alloc +%llu "
+			"over the %.3f s timed window (whole system)", faults, allocs,
+			b->pgfree - a->pgfree, b->thp_fault_alloc - a->thp_fault_alloc, secs);
+	r->applied = (long long)done;
+	if (sh->kind == LIVE_MMAP) {
+		r->counted = (long long)done;
+		snprintf(r->sanity, sizeof(r->sanity),
+			 "ok: %llu mmap+munmap pairs, all succeeded; pgfault +%llu system-wide "
+			 "(the mappings are never touched; /proc/vmstat counts no mmaps)",
+			 done, faults);
+		return;
+	}
+	r->counted = (long long)(sh->thp ? allocs : faults);
+	if (allocs < done || (sh->advice != MADV_HUGEPAGE && faults < done)) {
+		r->sanity_ok = 0;
+		snprintf(r->sanity, sizeof(r->sanity),
+			 "FAILED: /proc/vmstat pgfault +%llu, pgalloc_* +%llu, fewer than "
+			 "the %llu page%s the workers report",
+			 faults, allocs, done, sh->thp ?
+			 "s touched" : " faults");
+		return;
+	}
+	snprintf(r->sanity, sizeof(r->sanity),
+		 "ok: %llu %s done; /proc/vmstat pgfault +%llu, pgalloc_* +%llu "
+		 "(+%.2f%% from page tables and the rest of the system)",
+		 done, sh->thp ? "pages touched" : "page faults",
+		 faults, allocs, done ? 100.0 * (double)(allocs - done) / (double)done : 0);
+	if (sh->thp && b->thp_fault_alloc == a->thp_fault_alloc)
+		vsb_warn("--thp always: no huge page was allocated (thp_fault_alloc "
+			 "unchanged): the faults were small pages");
+}
+
+static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
+		    enum live_kind kind)
+{
+	unsigned int n = (unsigned int)o->cpus.n, i, started = 0;
+	unsigned long long size;
+	struct vmstat_snap va, vb;
+	struct live_shared *sh;
+	struct thread_arg *ta = NULL;
+	pthread_t *th = NULL;
+	pid_t *pids = NULL;
+	size_t bytes, woff, soff;
+	int threads = !strcmp(o->tasks, "thread"), ret = 0;
+	char mode[32], hs[32];
+	uint64_t t0, t1;
+	sigset_t all, old;
+
+	vsb_parse_size(o->size, &size);
+	woff = (sizeof(*sh) + VSB_CACHELINE - 1) & ~(size_t)(VSB_CACHELINE - 1);
+	soff = woff + n * sizeof(struct live_worker);
+	bytes = soff + (size_t)n * (size_t)o->repeat * sizeof(struct vsb_sample);
+	sh = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		vsb_err("cannot map %zu bytes for the workers: %s", bytes, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	sh->w = (struct live_worker *)((char *)sh + woff);
+	sh->samples = (struct vsb_sample *)((char *)sh + soff);
+	sh->n = n;
+	sh->kind = kind;
+	sh->size = (size_t)size;
+	sh->page = (size_t)sysconf(_SC_PAGESIZE);
+	sh->loops = (unsigned long long)o->loops;
+	sh->repeat = (unsigned int)o->repeat;
+	sh->warmup = (unsigned int)o->warmup;
+	sh->overcount = getenv("VSB_TEST_OVERCOUNT") ?
+			strtoull(getenv("VSB_TEST_OVERCOUNT"), NULL, 10) : 0;
+	/* advise only against the system default, so no needless syscall */
+	thp_mode(mode, sizeof(mode));
+	sh->advice = -1;
+	if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always") && strcmp(mode, "always"))
+		sh->advice = MADV_HUGEPAGE;
+	else if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "never") && !strcmp(mode, "always"))
+		sh->advice = MADV_NOHUGEPAGE;
+	sh->thp = kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always");
+
+	r->nthreads = (int)n;
+	set_unit(o, r, sh);
+	vsb_result_meta(r, "live", "%s of %s (%zu pages of %zu bytes) per op round, %s, "
+			"%s (THP system mode %s), %llu %s per sample",
+			kind == LIVE_PAGEFAULT ? "map, write every page, unmap" :
+			"mmap + munmap, untouched", human(size, hs, sizeof(hs)),
+			sh->size / sh->page, sh->page,
+			threads ? "threads (one shared mm)" : "processes (one mm each)",
+			kind == LIVE_PAGEFAULT ? (strcmp(o->thp, "always") ?
+			"thp never" : "thp always") : "thp n/a", mode[0] ? mode : "none",
+			sh->loops, kind == LIVE_PAGEFAULT ? "rounds" : "pairs");
+	vsb_result_meta(r, "live_op", "%s",
+			kind == LIVE_PAGEFAULT ? "one page fault (4 KiB page touched)" :
+			"one mmap + munmap pair");
+	if (kind == LIVE_MMAP)
+		committed_batch(o, r, sh->size, sh->page);
+
+	fflush(stdout);
+	fflush(stderr);
+	if (threads) {
+		th = vsb_zalloc(n * sizeof(*th));
+		ta = vsb_zalloc(n * sizeof(*ta));
+	} else {
+		pids = vsb_zalloc(n * sizeof(*pids));
+	}
+	/* workers leave signals to the parent, which tells them to stop */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < n; i++) {
+		struct live_worker *w = &sh->w[i];
+
+		w->index = i;
+		w->cpu = o->cpus.cpu[i];
+		w->pmu.n = 0;
+		if (threads) {
+			ta[i].sh = sh;
+			ta[i].w = w;
+			errno = pthread_create(&th[i], NULL, thread_main, &ta[i]);
+			if (errno)
+				break;
+		} else {
+			pid_t parent = getpid();
+
+			pids[i] = fork();
+			if (pids[i] < 0)
+				break;
+			if (pids[i] == 0) {
+				/* a killed parent must not leave workers faulting */
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
+				if (getppid() != parent)
+					_exit(1);
+				signal(SIGINT, SIG_IGN);
+				signal(SIGTERM, SIG_IGN);
+				signal(SIGHUP, SIG_IGN);
+				pthread_sigmask(SIG_SETMASK, &old, NULL);
+				worker_main(sh, w);
+				/* no atexit handlers here: they are the parent's */
+				_exit(0);
+			}
+		}
+		started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (started < n) {
+		vsb_err("cannot start worker %u: %s", started, strerror(errno));
+		ret = VSB_EXIT_ERROR;
+		/* the started ones wait for go; let them find stop */
+		__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&sh->ready, n - started, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&sh->done, n - started, __ATOMIC_ACQ_REL);
+		/* the barrier can never fill: release whoever waits in it */
+		__atomic_store_n(&sh->bar.stop, 1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&sh->bar.gen, 1, __ATOMIC_RELEASE);
+	}
+
+	wait_for(sh, &sh->ready);
+	vmstat_read(&va);
+	vsb_trace_mark_begin();
+	t0 = vsb_now_ns();
+	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
+	wait_for(sh, &sh->done);
+	t1 = vsb_now_ns();
+	vsb_trace_mark_end();
+	vmstat_read(&vb);
+
+	for (i = 0; i < started; i++) {
+		int st;
+
+		if (threads) {
+			pthread_join(th[i], NULL);
+			continue;
+		}
+		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
+			;
+		if ((!WIFEXITED(st) || WEXITSTATUS(st)) && !ret) {
+			vsb_err("worker %u on CPU %d died (%s %d)", i, sh->w[i].cpu,
+				WIFSIGNALED(st) ? "signal" : "exit status",
+				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			ret = VSB_EXIT_ERROR;
+		}
+	}
+	for (i = 0; i < started && !ret; i++) {
+		struct live_worker *w = &sh->w[i];
+
+		if (!w->err)
+			continue;
+		if (!strcmp(w->what, "sched_setaffinity"))
+			vsb_err("--cpus: cannot pin worker %u to CPU %d: %s", i, w->cpu,
+				strerror(w->err));
+		else if (!strcmp(w->what, "perf_event_open"))
+			vsb_err("--events: worker %u on CPU %d cannot open its counter "
+				"group: %s", i, w->cpu, strerror(w->pmu_error));
+		else
+			vsb_err("worker %u on CPU %d: %s of %s failed: %s%s", i, w->cpu,
+				w->what, human(size, hs, sizeof(hs)), strerror(w->err),
+				w->err == ENOMEM && kind == LIVE_MMAP ?
+				" (vm.overcommit_memory=2 counts it against CommitLimit)" : "");
+		ret = VSB_EXIT_ERROR;
+	}
+	if (!ret && vsb_interrupted) {
+		vsb_err("interrupted: no result written");
+		ret = VSB_EXIT_ERROR;
+	}
+	if (!ret) {
+		unsigned int rep, bad = 0;
+
+		for (rep = 0; rep < sh->repeat; rep++)
+			for (i = 0; i < n; i++)
+				vsb_result_add(r, &sh->samples[(size_t)i * sh->repeat + rep]);
+		for (i = 0; i < n; i++) {
+			r->migrated |= sh->w[i].migrated;
+			bad += sh->w[i].affinity_bad;
+		}
+		for (i = 0; i < r->nsamples; i++)
+			r->mux_samples += r->samples[i].multiplexed;
+		if (r->mux_samples && !o->allow_multiplex)
+			r->multiplexed = 1;
+		if (bad)
+			vsb_result_meta(r, "affinity_readback",
+					"%u worker(s) not pinned to exactly their CPU", bad);
+		else
+			vsb_result_meta(r, "affinity_readback",
+					"ok (each worker's mask is exactly its CPU)");
+		check_vmstat(r, sh, &va, &vb, (double)(t1 - t0) / 1e9);
+	}
+	free(th);
+	free(ta);
+	free(pids);
+	munmap(sh, bytes);
+	return ret;
+}
+
+int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r)
+{
+	return live_run(o, r, LIVE_PAGEFAULT);
+}
+
+int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r)
+{
+	return live_run(o, r, LIVE_MMAP);
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * vmstat_bench.h - the one ABI between vmstat_bench.ko and the harness.
+ *
+ * The module exposes /dev/vmstat_bench (root only).  A client first asks
+ * VSB_IOC_VERSION and refuses to go on unless the version is the one it
+ * was built for; then each VSB_IOC_RUN runs one benchmark point
+ * synchronously in the caller's context and writes one vsb_sample per
+ * worker and repetition into a caller-supplied buffer.
+ *
+ * Rules (DESIGN.md): fixed-width types only, no pointers (user addresses
+ * travel as __u64), no enums or bitfields inside structs, explicit
+ * padding so the layout is the same for 32- and 64-bit callers, every
+ * struct starts with `size` and `version`, every reserved field must be
+ * zero on input (checked: -EINVAL).  Append, never renumber: a new field
+ * goes into reserved space or a new struct with a new ioctl and a new
+ * version.  tests/unit/test_abi.c pins every size and offset below.
+ *
+ * Errors: unknown ioctl -ENOTTY; bad size, version, reserved bits or
+ * values -EINVAL; bad user address -EFAULT; another run in progress
+ * -EBUSY; a signal during the run -EINTR; the time limit hit -ETIME; a
+ * page allocation failed -ENOMEM.
+ */
+#ifndef _UAPI_LINUX_VMSTAT_BENCH_H
+#define _UAPI_LINUX_VMSTAT_BENCH_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define VSB_DEVICE_NAME		"vmstat_bench"
+#define VSB_ABI_VERSION		1
+
+/* ---- limits (documented maxima; larger values are -EINVAL) ---- */
+#define VSB_ABI_LOOPS_MAX	1000000000ULL	/* operations per sample */
+#define VSB_ABI_REPEAT_MAX	1000		/* timed samples per worker */
+#define VSB_ABI_WARMUP_MAX	100		/* untimed samples before them */
+#define VSB_ABI_ITEMS_MAX	64		/* counter items */
+#define VSB_ABI_ORDER_MAX	10		/* page order */
+#define VSB_ABI_OUTSTANDING_MAX	8192		/* pages held per worker */
+#define VSB_ABI_DELTA_MAX	100		/* |delta| */
+#define VSB_ABI_BATCH_MAX	(1U << 30)	/* percpu_counter batch */
+#define VSB_ABI_TIME_LIMIT_MAX_MS 600000	/* whole run */
+#define VSB_ABI_TIME_LIMIT_DEF_MS 60000		/* when time_limit_ms is 0 */
+/*
+ * With preemption or interrupts off one sample may hold its CPU for at
+ * most this long; past it the run is cut (-ETIME).  Far below the RCU
+ * stall (21 s) and soft-lockup (20 s) detectors on purpose.
+ */
+#define VSB_ABI_ATOMIC_SAMPLE_MAX_MS 1000
+
+/* ---- VSB_IOC_VERSION: the handshake ---- */
+struct vsb_ioc_version {
+	__u32 size;		/* in: sizeof(struct vsb_ioc_version) */
+	__u32 version;		/* out: VSB_ABI_VERSION of the module */
+	__u32 nr_cpu_ids;	/* out: CPU ids are below this */
+	__u32 caps;		/* out: VSB_CAP_* */
+	__u64 loops_max;	/* out: VSB_ABI_LOOPS_MAX */
+	__u64 reserved[3];	/* in: zero; out: zero */
+};
+
+#define VSB_CAP_IRQ_DISABLE	(1U << 0)	/* the irqsave variant exists */
+#define VSB_CAP_PERCPU_COUNTER	(1U << 1)	/* the real percpu_counter */
+
+/* ---- VSB_IOC_RUN: one benchmark point ---- */
+
+/* bench */
+#define VSB_BENCH_COUNTER		0	/* bench/ counter algorithm */
+#define VSB_BENCH_PAGE_ALLOC		1	/* page_bench01/02: one CPU */
+#define VSB_BENCH_PAGE_ALLOC_PARALLEL	2	/* page_bench03: every CPU */
+#define VSB_BENCH_NR			3
+
+/* flags (in) */
+#define VSB_RUN_PREEMPT_OFF	(1U << 0)	/* timed loop under preempt_disable */
+#define VSB_RUN_IRQS_OFF	(1U << 1)	/* timed loop under local_irq_save */
+#define VSB_RUN_NO_PMU		(1U << 2)	/* do not even try the PMU */
+#define VSB_RUN_FLAGS_ALL	0x7U
+
+/* gfp (in), page benches only; __GFP_NOWARN always, __GFP_COMP if order > 0 */
+#define VSB_GFP_KERNEL		0
+#define VSB_GFP_ATOMIC		1	/* required with PREEMPT_OFF or IRQS_OFF */
+#define VSB_GFP_NR		2
+
+/* result_flags (out) */
+#define VSB_RES_SANITY_OK	(1U << 0)	/* the sanity check passed */
+#define VSB_RES_MIGRATED	(1U << 1)	/* a worker ran off its CPU */
+#define VSB_RES_PMU		(1U << 2)	/* pmu_* fields of samples are valid */
+#define VSB_RES_MULTIPLEXED	(1U << 3)	/* a PMU counter was not always on */
+
+struct vsb_ioc_run {
+	__u32 size;		/* in: sizeof(struct vsb_ioc_run) */
+	__u32 version;		/* in: VSB_ABI_VERSION */
+	__u32 bench;		/* in: VSB_BENCH_* */
+	__u32 variant;		/* in: counter: row of bench/variants.h; else 0 */
+	__u32 flags;		/* in: VSB_RUN_* */
+	__u32 gfp;		/* in: VSB_GFP_*; counter: 0 */
+	__u32 order;		/* in: page benches: 0..VSB_ABI_ORDER_MAX */
+	__u32 outstanding;	/* in: page benches: 0 or pages held, page_bench02 */
+	__u32 threshold;	/* in: counter: fold when |diff| > threshold */
+	__u32 diff_bits;	/* in: counter: 8, 16 or 32 */
+	__u32 items;		/* in: counter: 1..VSB_ABI_ITEMS_MAX */
+	__s32 delta;		/* in: counter: per update, nonzero */
+	__u32 batch;		/* in: counter: percpu_counter batch */
+	__u32 repeat;		/* in: timed samples, 1..VSB_ABI_REPEAT_MAX */
+	__u32 warmup;		/* in: 0..VSB_ABI_WARMUP_MAX */
+	__u32 ncpus;		/* in: entries at cpus_ptr, 1..nr_cpu_ids */
+	__u64 loops;		/* in: ops per sample per worker, 1..LOOPS_MAX */
+	__u64 cpus_ptr;		/* in: user address of __u32[ncpus] CPU ids */
+	__u64 samples_ptr;	/* in: user address of vsb_ioc_sample[samples_cap] */
+	__u32 samples_cap;	/* in: >= ncpus * repeat */
+	__u32 time_limit_ms;	/* in: 0 = default; at most TIME_LIMIT_MAX_MS */
+	__u64 reserved_in[4];	/* in: zero */
+
+	/* out: written on success (0) only */
+	__u32 nsamples;		/* samples written, ncpus * repeat */
+	__u32 result_flags;	/* VSB_RES_* */
+	__s32 pmu_error;	/* 0, or the -errno why the PMU is unavailable */
+	__u32 sanity_item;	/* counter: first item that failed */
+	__s64 applied;		/* counter: total delta applied, warm-up included */
+	__s64 counted;		/* counter: shared + per-CPU sums afterwards */
+	__u64 pages;		/* page benches: 4 KiB pages allocated (all samples) */
+	__u64 vm_pgalloc;	/* page benches: delta of sum(pgalloc_*) events */
+	__u64 vm_pgfree;	/* page benches: delta of the pgfree event */
+	__u64 elapsed_ns;	/* whole run, setup included */
+	__u64 reserved_out[4];	/* zero */
+};
+
+/* sample flags */
+#define VSB_SAMPLE_MIGRATED	(1U << 0)
+#define VSB_SAMPLE_MULTIPLEXED	(1U << 1)
+
+/*
+ * One worker's timed sample.  cycles is get_cycles() (the TSC on x86),
+ * ns is ktime_get_ns(), both read just outside the timed loop; the pmu_*
+ * values are kernel-mode core cycles and instructions from
+ * perf_event_create_kernel_counter(), read around the sample outside any
+ * irq-off section, valid when VSB_RES_PMU is set.
+ */
+struct vsb_ioc_sample {
+	__u32 thread;		/* worker index, order of cpus_ptr */
+	__u32 cpu;
+	__u32 rep;		/* 0-based, warm-up excluded */
+	__u32 flags;		/* VSB_SAMPLE_* */
+	__u64 ops;		/* operations in the sample */
+	__u64 cycles;		/* get_cycles() delta */
+	__u64 ns;		/* ktime_get_ns() delta */
+	__u64 folds;		/* counter: folds into the shared counter */
+	__u64 pmu_cycles;	/* kernel-mode core cycles */
+	__u64 pmu_instr;	/* kernel-mode instructions */
+	__u64 pmu_enabled;	/* time_enabled delta of the cycles event */
+	__u64 pmu_running;	/* time_running delta of the cycles event */
+};
+
+#define VSB_IOC_MAGIC	0xB5
+#define VSB_IOC_VERSION	_IOWR(VSB_IOC_MAGIC, 0x00, struct vsb_ioc_version)
+#define VSB_IOC_RUN	_IOWR(VSB_IOC_MAGIC, 0x01, struct vsb_ioc_run)
+
+#endif /* _UAPI_LINUX_VMSTAT_BENCH_H */

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vsb_kmod.h - what the parts of vmstat_bench.ko share.
+ *
+ * main.c owns the device and checks requests; run.c owns a run: one
+ * pinned kthread per requested CPU, the per-sample barrier and common
+ * stop, timing, PMU counters, the abort path; counter.c and pages.c are
+ * the benches, each a vsb_bench_ops whose sample() runs one timed batch.
+ */
+#ifndef VSB_KMOD_H
+#define VSB_KMOD_H
+
+#include <linux/cache.h>
+#include <linux/completion.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+#include "uapi/vmstat_bench.h"
+#include "../bench/counter.h"
+
+/*
+ * Operations between two stop checks.  The check is a few loads and one
+ * local_clock() read (and cond_resched() when the loop is preemptible),
+ * paid once per chunk inside the timed region: under 0.1% of a chunk of
+ * counter updates, and a page allocation costs far more than a check.
+ */
+#define VSB_COUNTER_CHUNK	1024
+#define VSB_PAGE_CHUNK		16
+
+struct vsb_ctl;
+
+struct vsb_pmu_snap {
+	u64 cycles, instr, enabled, running;
+};
+
+struct vsb_worker {
+	struct vsb_ctl *ctl;
+	struct task_struct *task;
+	unsigned int index;
+	unsigned int cpu;
+	u64 total_ops;			/* warm-up included */
+	u64 pages;			/* page benches: 4 KiB pages allocated */
+	struct perf_event *ev_cycles;	/* NULL without PMU */
+	struct perf_event *ev_instr;
+	struct vsb_ioc_sample *samples;	/* this worker's repeat samples */
+	struct vsb_counter_worker cw;	/* counter bench */
+	struct page **held;		/* page benches with outstanding > 0 */
+} ____cacheline_aligned_in_smp;
+
+struct vsb_bench_ops {
+	int (*setup)(struct vsb_ctl *c);		/* before any kthread */
+	int (*sample)(struct vsb_worker *w, u64 loops, u64 deadline,
+		      u64 *ops);			/* the timed batch */
+	void (*check)(struct vsb_ctl *c);		/* sanity, after the run */
+	void (*teardown)(struct vsb_ctl *c);		/* undo setup */
+};
+
+struct vsb_ctl {
+	struct vsb_ioc_run req;
+	const struct vsb_bench_ops *ops;
+	struct task_struct *caller;	/* its pending signals end the run */
+	unsigned int nworkers;
+	struct vsb_worker *w;
+	struct vsb_ioc_sample *samples;
+	u64 deadline;			/* local_clock() value ending the run */
+	u64 atomic_max_ns;		/* one sample with preempt/irqs off */
+
+	/* counter bench */
+	struct vsb_counter_params params;
+	vsb_counter_loop_fn loop;
+	void __percpu *diffs;
+	vsb_shared_t *shared;
+	struct percpu_counter *pcc;
+	unsigned int npcc;		/* initialised percpu_counters */
+
+	/* page benches */
+	gfp_t gfp;
+	unsigned long *ev0, *ev1;	/* all_vm_events() before/after */
+
+	/*
+	 * Written once per sample at most, read by every worker at each
+	 * chunk: read-mostly, on a line of their own away from the
+	 * barrier counter that every worker writes.
+	 */
+	int stop ____cacheline_aligned_in_smp;	/* common end of the sample */
+	int abort;				/* first -errno, ends the run */
+
+	atomic_t bar_count ____cacheline_aligned_in_smp;
+	unsigned int bar_gen;
+
+	atomic_t running ____cacheline_aligned_in_smp;
+	struct completion done;
+};
+
+/* run.c */
+int vsb_run(struct vsb_ioc_run *req, const u32 *cpus);
+void vsb_abort(struct vsb_ctl *c, int err);
+int vsb_check_stop(struct vsb_ctl *c, u64 deadline);
+
+/* counter.c, pages.c */
+extern const struct vsb_bench_ops vsb_counter_ops;
+extern const struct vsb_bench_ops vsb_pages_ops;
+int vsb_counter_validate(const struct vsb_ioc_run *req);
+int vsb_pages_validate(const struct vsb_ioc_run *req);
+
+#endif /* VSB_KMOD_H */

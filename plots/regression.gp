@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Regression chart of a `vmstat-bench compare -o DIR`: per point the
+# NEW/BASE ratio of median costs with its bootstrap 95% CI, red when the
+# verdict is slower, green when faster, grey when no significant change.
+# Right of the dashed line at 1 is slower.  Reads compare.csv.
+#
+# Extra variables: npoints (sizes the chart so every label is readable).
+
+if (!exists("npoints")) npoints = 10
+height = 200 + 28 * npoints
+if (!exists("plotsdir")) plotsdir = 'plots'
+load plotsdir.'/common.gp'
+
+colour(v) = (v eq 'slower') ? 0xd62728 : (v eq 'faster') ? 0x2ca02c : 0x999999
+
+# x range from the data: the CIs plus some room, always showing 1
+stats datafile using (column('ratio_ci_lo')) name 'LO' nooutput
+stats datafile using (column('ratio_ci_hi')) name 'HI' nooutput
+xlo = (LO_min < 0.95 ? LO_min : 0.95) / 1.08
+xhi = (HI_max > 1.05 ? HI_max : 1.05) * 1.08
+
+set title maketitle('NEW / BASE median cost per point (95% CI)')
+set xlabel 'NEW / BASE median cost (> 1: NEW is slower), log scale'
+set logscale x
+set xrange [xlo:xhi]
+# fine tics for small changes, coarse ones when the range spans decades
+if (xhi / xlo > 4) {
+	set xtics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
+} else {
+	if (xhi / xlo > 1.6) {
+		set xtics (0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2)
+	} else {
+		set xtics (0.8, 0.85, 0.9, 0.95, 0.98, 1, 1.02, 1.05, 1.1, 1.15, 1.2, 1.25)
+	}
+}
+set format x '%g'
+set yrange [npoints - 0.5:-0.5]
+set ytics scale 0 font ',10'
+set grid noytics xtics
+set lmargin 48
+set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb '#444444'
+set key outside top center horizontal Left reverse nobox width 2
+
+plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):(column('ratio_ci_hi')):(colour(strcol('verdict'))):ytic(strcol('label')) \
+	with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \
+     NaN with points lc rgb '#d62728' pt 7 ps 1.3 title 'slower', \
+     NaN with points lc rgb '#999999' pt 7 ps 1.3 title 'no significant change', \
+     NaN with points lc rgb '#2ca02c' pt 7 ps 1.3 title 'faster'

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Variants chart: the update primitives side by side (irq-disable,
+# this_cpu_cmpxchg, LOCK cmpxchg, ...), one bar per core count, with the
+# bootstrap 95% CI of the median as error bars and the median printed
+# on each bar.  Threshold and batch are held at one value (thr, bat).
+#
+# Extra variables: variants, threads: word lists; thr, bat: the held
+# threshold and percpu_counter batch.
+
+if (!exists("plotsdir")) plotsdir = 'plots'
+load plotsdir.'/common.gp'
+
+nv = words(variants)
+nt = words(threads)
+vi(s) = sum [i=1:nv] (word(variants, i) eq s ? i : 0)
+bw = 0.8 / nt
+xoff(j) = -0.4 + bw * (j - 0.5)
+keep(j) = column('nthreads') == word(threads, j) + 0 && \
+	((strcol('variant') eq 'percpu-counter') ? column('batch') == bat : \
+	 (column('threshold') == thr || column('threshold') == 0))
+
+set title maketitle(bat > 0 ? sprintf('Counter update variants (threshold %d; percpu\_counter batch %d)', thr, bat) : \
+	sprintf('Counter update variants (threshold %d)', thr))
+set ylabel sprintf('cost per update (%s, median, 95%% CI)', unitname)
+set yrange [0:*]
+set xrange [0.4:nv + 0.6]
+set xtics () scale 0
+do for [i=1:nv] { set xtics add (word(variants, i) i) }
+set grid noxtics
+set style fill solid 0.8 border -1
+set key top left
+
+plot for [j=1:nt] datafile \
+	using (vi(strcol('variant')) + xoff(j)):(keep(j) ? column('median') : NaN):(column('ci_lo')):(column('ci_hi')):(bw * 0.9) \
+	with boxerrorbars lw 1 title sprintf('%s CPU%s', word(threads, j), word(threads, j) eq '1' ? '' : 's'), \
+     for [j=1:nt] datafile \
+	using (vi(strcol('variant')) + xoff(j)):(keep(j) ? column('ci_hi') : NaN):(sprintf('%.1f', column('median'))) \
+	with labels offset 0, 0.6 font ',9' tc rgb '#333333' notitle

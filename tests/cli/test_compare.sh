@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `vmstat-bench compare` on hand-made result files whose statistics are
+# known: completely separated 5 vs 5 samples have the exact two-sided
+# Mann-Whitney p = 2/252 = 0.0079, so the p-gate (alpha), the noise gate
+# and the --max-regression limit can each be flipped on purpose.
+. "$(dirname "$0")/../lib.sh"
+
+HDR='bench,backend,variant,cpus,nthreads,threshold,diff_bits,items,batch,delta,loops,order,outstanding,thread,cpu,rep,ops,elapsed,unit,event,plm,ns,per_op,ns_per_op,folds'
+
+mkcsv() {	# mkcsv FILE UNIT THRESHOLD VALUE...: one worker, one rep per value
+	local f=$1 unit=$2 thr=$3 rep=0; shift 3
+	{ echo "# cpu_model: Test CPU"; echo "# kernel: Linux 6.1.0-test #1 SMP"; echo "$HDR"
+	  for v in "$@"; do
+		echo "counter,user,cmpxchg-local,0,1,$thr,8,1,32,1,1000,0,0,0,0,$rep,1000,0,$unit,rdtscp,,1000,$v,1,0"
+		rep=$((rep + 1))
+	  done; } >"$f"
+}
+
+mkcsv "$TMP/base.csv" tsc 125 10 11 12 13 14
+mkcsv "$TMP/slow.csv" tsc 125 20 21 22 23 24
+mkcsv "$TMP/same.csv" tsc 125 10 11 12 13 14
+mkcsv "$TMP/b100.csv" tsc 125 100 100.1 100.2 100.3 100.4
+mkcsv "$TMP/n101.csv" tsc 125 101 101.1 101.2 101.3 101.4
+mkcsv "$TMP/ns.csv" ns 125 20 21 22 23 24
+mkcsv "$TMP/other.csv" tsc 64 20 21 22 23 24
+mkcsv "$TMP/few.csv" tsc 125 20 21 22
+
+expect_exit 1 "separated samples, +83%: a regression (exit 1)" \
+	"$VSB" compare "$TMP/base.csv" "$TMP/slow.csv"
+if grep -q 'slower (+83.3%)  REGRESSION' "$TMP/out" && grep -q '0.0079' "$TMP/out"; then
+	ok "verdict slower, +83.3%, exact p 0.0079 printed"
+else
+	not_ok "verdict slower, +83.3%, exact p 0.0079 printed" "$(cat "$TMP/out")"
+fi
+expect_exit 0 "the same change with --alpha 0.005 (> p = 0.0079): no verdict" \
+	"$VSB" compare "$TMP/base.csv" "$TMP/slow.csv" --alpha 0.005
+grep -q 'no-change' "$TMP/out" && ok "alpha gate: no-change" || not_ok "alpha gate: no-change" "$(cat "$TMP/out")"
+expect_exit 0 "identical files: no regression" "$VSB" compare "$TMP/base.csv" "$TMP/same.csv"
+grep -q 'no-change' "$TMP/out" && ok "A/A: no-change" || not_ok "A/A: no-change"
+
+expect_exit 0 "a significant 1% change stays under the 2% noise floor" \
+	"$VSB" compare "$TMP/b100.csv" "$TMP/n101.csv"
+grep -q 'no-change' "$TMP/out" && ok "noise gate: no-change" || not_ok "noise gate: no-change"
+expect_exit 0 "--noise 0.5: slower, but within --max-regression 5" \
+	"$VSB" compare "$TMP/b100.csv" "$TMP/n101.csv" --noise 0.5
+grep -q 'slower (+1.0%)$' "$TMP/out" && ok "noise 0.5: verdict slower (+1.0%)" ||
+	not_ok "noise 0.5: verdict slower (+1.0%)" "$(cat "$TMP/out")"
+expect_exit 1 "--noise 0.5 --max-regression 0.5: a regression" \
+	"$VSB" compare "$TMP/b100.csv" "$TMP/n101.csv" --noise 0.5 --max-regression 0.5
+expect_exit 0 "NEW faster than BASE is not a regression" \
+	"$VSB" compare "$TMP/slow.csv" "$TMP/base.csv"
+grep -q 'faster (-45.5%)' "$TMP/out" && ok "verdict faster (-45.5%)" || not_ok "verdict faster" "$(cat "$TMP/out")"
+
+expect_usage_error "different units are refused" "different units" \
+	"$VSB" compare "$TMP/base.csv" "$TMP/ns.csv"
+expect_exit 4 "no matching point: exit 4" "$VSB" compare "$TMP/base.csv" "$TMP/other.csv"
+grep -q 'only in NEW: cmpxchg-local' "$TMP/err" && grep -q 'only in BASE' "$TMP/err" &&
+	ok "unmatched points are listed on both sides" || not_ok "unmatched points listed" "$(cat "$TMP/err")"
+expect_exit 0 "--ignore threshold matches them" \
+	"$VSB" compare "$TMP/base.csv" "$TMP/other.csv" --ignore threshold --max-regression 100
+"$VSB" compare "$TMP/base.csv" "$TMP/few.csv" >"$TMP/out" 2>"$TMP/err"
+grep -q 'as few as 3 repetitions' "$TMP/err" && ok "too few repetitions: warned" ||
+	not_ok "too few repetitions: warned" "$(cat "$TMP/err")"
+
+cp "$TMP/base.csv" "$TMP/x.summary.csv"
+sed -i 's/,rep,/,repx,/' "$TMP/x.summary.csv"
+expect_usage_error "a summary file instead of raw samples" "raw sample" \
+	"$VSB" compare "$TMP/x.summary.csv" "$TMP/slow.csv"
+expect_usage_error "a missing file" "no such file" "$VSB" compare "$TMP/nope.csv" "$TMP/slow.csv"
+expect_usage_error "one argument only" "needs BASE and NEW" "$VSB" compare "$TMP/base.csv"
+expect_usage_error "a bad --alpha" "alpha" "$VSB" compare --alpha 2 "$TMP/base.csv" "$TMP/slow.csv"
+head -c 300 "$TMP/base.csv" >"$TMP/trunc.csv"
+expect_usage_error "a truncated file" "fewer cells" "$VSB" compare "$TMP/trunc.csv" "$TMP/slow.csv"
+
+expect_exit 1 "-o DIR: written even when exiting 1" \
+	"$VSB" compare "$TMP/base.csv" "$TMP/slow.csv" -o "$TMP/cmp"
+if grep -q ',slower,1$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSION' "$TMP/cmp/summary.md"; then
+	ok "compare.csv and summary.md carry the verdict"
+else
+	not_ok "compare.csv and summary.md carry the verdict"
+fi
+if command -v gnuplot >/dev/null; then
+	[ "$(head -c 4 "$TMP/cmp/regression.png" | tail -c 3)" = PNG ] && grep -q '<svg' "$TMP/cmp/regression.svg" &&
+		ok "regression chart in PNG and SVG" || not_ok "regression chart in PNG and SVG"
+else
+	skip "regression chart" "gnuplot not installed"
+fi
+done_testing

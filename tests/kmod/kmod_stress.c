@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmod_stress - concurrency and signal checks of /dev/vmstat_bench.
+ *
+ * Runs inside the test guest.  Prints TAP-ish lines "ok - ..." /
+ * "not ok - ..." that the tests/kmod scripts number on the host.
+ *
+ *   kmod_stress busy      a long run in a child; a second caller gets
+ *                         EBUSY; SIGUSR1 to the child ends its ioctl with
+ *                         EINTR within 1 s; no vmstat_bench kthread is left
+ *   kmod_stress cli VSB   the same through the CLI: `VSB run --backend
+ *                         kmod` interrupted by SIGINT exits 1 within 1 s
+ *   kmod_stress unknown   an unknown ioctl gets ENOTTY, a short one EINVAL
+ *   kmod_stress version   prints the ABI version (for reload loops)
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../kmod/uapi/vmstat_bench.h"
+
+static int failed;
+
+static void tap(int cond, const char *what, double v)
+{
+	printf("%sok - %s (%.3f)\n", cond ? "" : "not ", what, v);
+	fflush(stdout);
+	failed += !cond;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int dev_open(void)
+{
+	int fd = open("/dev/vmstat_bench", O_RDWR);
+
+	if (fd < 0) {
+		perror("/dev/vmstat_bench");
+		exit(1);
+	}
+	return fd;
+}
+
+static uint32_t cpus[2] = { 0, 1 };
+static struct vsb_ioc_sample samples[4096];
+
+static void req_init(struct vsb_ioc_run *r, uint32_t bench, uint64_t loops,
+		     uint32_t repeat, uint32_t ncpus)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->version = VSB_ABI_VERSION;
+	r->bench = bench;
+	r->ncpus = ncpus;
+	r->cpus_ptr = (uint64_t)(uintptr_t)cpus;
+	r->loops = loops;
+	r->repeat = repeat;
+	r->samples_ptr = (uint64_t)(uintptr_t)samples;
+	r->samples_cap = 4096;
+	r->time_limit_ms = 60000;
+	if (bench == VSB_BENCH_COUNTER) {
+		r->variant = 3;		/* cmpxchg-local */
+		r->diff_bits = 8;
+		r->threshold = 125;
+		r->items = 1;
+		r->delta = 1;
+		r->batch = 32;
+	} else {
+		r->outstanding = 32;	/* pages are held when the signal lands */
+	}
+}
+
+/* vmstat_bench/N kthreads still alive */
+static int kthreads_left(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		char p[300], comm[64] = "";
+		FILE *f;
+
+		snprintf(p, sizeof(p), "/proc/%s/comm", e->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "vmstat_bench/", 13))
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* child: one long run, exit 0 if it ended with EINTR */
+static int long_run(uint32_t bench, uint32_t ncpus)
+{
+	struct sigaction sa;
+	struct vsb_ioc_run r;
+	int fd = dev_open(), ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;	/* no SA_RESTART: the EINTR must show */
+	sigaction(SIGUSR1, &sa, NULL);
+	req_init(&r, bench, 1000000000ULL, 1000, ncpus);
+	ret = ioctl(fd, VSB_IOC_RUN, &r);
+	if (ret == 0)
+		return 2;
+	return errno == EINTR ? 0 : 3;
+}
+
+static void busy(uint32_t bench, uint32_t ncpus, const char *name)
+{
+	struct vsb_ioc_run r;
+	int fd, ret, st = 0, err;
+	double t0, t1;
+	pid_t pid;
+	char what[160];
+
+	pid = fork();
+	if (pid == 0)
+		_exit(long_run(bench, ncpus));
+	usleep(500000);		/* let the child get into the module */
+	fd = dev_open();
+	req_init(&r, VSB_BENCH_COUNTER, 100, 1, 1);
+	ret = ioctl(fd, VSB_IOC_RUN, &r);
+	err = errno;
+	close(fd);
+	snprintf(what, sizeof(what), "%s: a second caller gets EBUSY (got %d/%s)",
+		 name, ret, ret ? strerror(err) : "0");
+	tap(ret == -1 && err == EBUSY, what, 0);
+
+	t0 = now();
+	kill(pid, SIGUSR1);
+	waitpid(pid, &st, 0);
+	t1 = now();
+	snprintf(what, sizeof(what), "%s: signal ends the run with EINTR (child exit %d)",
+		 name, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	tap(WIFEXITED(st) && WEXITSTATUS(st) == 0, what, t1 - t0);
+	snprintf(what, sizeof(what), "%s: ... within 1 s of the signal (s)", name);
+	tap(t1 - t0 < 1.0, what, t1 - t0);
+	snprintf(what, sizeof(what), "%s: no vmstat_bench kthread left", name);
+	tap(kthreads_left() == 0, what, kthreads_left());
+}
+
+static void cli(const char *vsb)
+{
+	double t0, t1;
+	int st = 0;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execl(vsb, vsb, "run", "--backend", "kmod", "--bench",
+		      "page-alloc-parallel", "--cpus", "0-1", "--loops", "1000000000",
+		      "--repeat", "1000", "--time-limit", "600", (char *)NULL);
+		_exit(127);
+	}
+	usleep(700000);
+	t0 = now();
+	kill(pid, SIGINT);
+	waitpid(pid, &st, 0);
+	t1 = now();
+	tap(WIFEXITED(st) && WEXITSTATUS(st) == 1,
+	    "cli: SIGINT during a kmod run: vmstat-bench exits 1", WEXITSTATUS(st));
+	tap(t1 - t0 < 1.0, "cli: ... within 1 s (s)", t1 - t0);
+	tap(kthreads_left() == 0, "cli: no vmstat_bench kthread left", kthreads_left());
+}
+
+static void unknown(void)
+{
+	struct vsb_ioc_version v;
+	int fd = dev_open(), ret, err;
+
+	ret = ioctl(fd, _IO(VSB_IOC_MAGIC, 0x7f), 0);
+	err = errno;
+	tap(ret == -1 && err == ENOTTY, "unknown ioctl gets ENOTTY", err);
+	ret = ioctl(fd, _IOWR('x', 1, int), &v);
+	err = errno;
+	tap(ret == -1 && err == ENOTTY, "foreign ioctl gets ENOTTY", err);
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v) - 8;
+	ret = ioctl(fd, VSB_IOC_VERSION, &v);
+	err = errno;
+	tap(ret == -1 && err == EINVAL, "version with a wrong size gets EINVAL", err);
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	v.reserved[2] = 1;
+	ret = ioctl(fd, VSB_IOC_VERSION, &v);
+	err = errno;
+	tap(ret == -1 && err == EINVAL, "version with a dirty reserved word gets EINVAL", err);
+	ret = ioctl(fd, VSB_IOC_VERSION, NULL);
+	err = errno;
+	tap(ret == -1 && err == EFAULT, "version with a NULL pointer gets EFAULT", err);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(mode, "busy")) {
+		int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+		busy(VSB_BENCH_COUNTER, ncpu > 1 ? 2 : 1, "counter");
+		busy(VSB_BENCH_PAGE_ALLOC_PARALLEL, ncpu > 1 ? 2 : 1,
+		     "page-alloc-parallel outstanding 32");
+	} else if (!strcmp(mode, "cli") && argc > 2) {
+		cli(argv[2]);
+	} else if (!strcmp(mode, "unknown")) {
+		unknown();
+	} else if (!strcmp(mode, "version")) {
+		struct vsb_ioc_version v;
+		int fd = dev_open();
+
+		memset(&v, 0, sizeof(v));
+		v.size = sizeof(v);
+		if (ioctl(fd, VSB_IOC_VERSION, &v)) {
+			perror("VSB_IOC_VERSION");
+			return 1;
+		}
+		printf("%u\n", v.version);
+		return 0;
+	} else {
+		fprintf(stderr, "usage: kmod_stress busy|cli VSB|unknown|version\n");
+		return 2;
+	}
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module ABI, pinned: every size and offset of
+ * kmod/uapi/vmstat_bench.h.  The checks are compile-time
+ * (_Static_assert), so a layout change fails the build of this test; the
+ * runtime part only reports them as TAP and checks the ioctl numbers
+ * encode the struct sizes.  Changing a number here means a new ABI
+ * version: append fields into reserved space or add a new ioctl instead.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../../kmod/uapi/vmstat_bench.h"
+#include "../../bench/variants.h"
+#include "tap.h"
+
+#define PIN(type, field, off) \
+	_Static_assert(offsetof(struct type, field) == (off), #type "." #field)
+#define SIZE(type, sz) \
+	_Static_assert(sizeof(struct type) == (sz), "sizeof " #type)
+
+SIZE(vsb_ioc_version, 48);
+PIN(vsb_ioc_version, size, 0);
+PIN(vsb_ioc_version, version, 4);
+PIN(vsb_ioc_version, nr_cpu_ids, 8);
+PIN(vsb_ioc_version, caps, 12);
+PIN(vsb_ioc_version, loops_max, 16);
+PIN(vsb_ioc_version, reserved, 24);
+
+SIZE(vsb_ioc_run, 224);
+PIN(vsb_ioc_run, size, 0);
+PIN(vsb_ioc_run, version, 4);
+PIN(vsb_ioc_run, bench, 8);
+PIN(vsb_ioc_run, variant, 12);
+PIN(vsb_ioc_run, flags, 16);
+PIN(vsb_ioc_run, gfp, 20);
+PIN(vsb_ioc_run, order, 24);
+PIN(vsb_ioc_run, outstanding, 28);
+PIN(vsb_ioc_run, threshold, 32);
+PIN(vsb_ioc_run, diff_bits, 36);
+PIN(vsb_ioc_run, items, 40);
+PIN(vsb_ioc_run, delta, 44);
+PIN(vsb_ioc_run, batch, 48);
+PIN(vsb_ioc_run, repeat, 52);
+PIN(vsb_ioc_run, warmup, 56);
+PIN(vsb_ioc_run, ncpus, 60);
+PIN(vsb_ioc_run, loops, 64);
+PIN(vsb_ioc_run, cpus_ptr, 72);
+PIN(vsb_ioc_run, samples_ptr, 80);
+PIN(vsb_ioc_run, samples_cap, 88);
+PIN(vsb_ioc_run, time_limit_ms, 92);
+PIN(vsb_ioc_run, reserved_in, 96);
+PIN(vsb_ioc_run, nsamples, 128);
+PIN(vsb_ioc_run, result_flags, 132);
+PIN(vsb_ioc_run, pmu_error, 136);
+PIN(vsb_ioc_run, sanity_item, 140);
+PIN(vsb_ioc_run, applied, 144);
+PIN(vsb_ioc_run, counted, 152);
+PIN(vsb_ioc_run, pages, 160);
+PIN(vsb_ioc_run, vm_pgalloc, 168);
+PIN(vsb_ioc_run, vm_pgfree, 176);
+PIN(vsb_ioc_run, elapsed_ns, 184);
+PIN(vsb_ioc_run, reserved_out, 192);
+
+SIZE(vsb_ioc_sample, 80);
+PIN(vsb_ioc_sample, thread, 0);
+PIN(vsb_ioc_sample, cpu, 4);
+PIN(vsb_ioc_sample, rep, 8);
+PIN(vsb_ioc_sample, flags, 12);
+PIN(vsb_ioc_sample, ops, 16);
+PIN(vsb_ioc_sample, cycles, 24);
+PIN(vsb_ioc_sample, ns, 32);
+PIN(vsb_ioc_sample, folds, 40);
+PIN(vsb_ioc_sample, pmu_cycles, 48);
+PIN(vsb_ioc_sample, pmu_instr, 56);
+PIN(vsb_ioc_sample, pmu_enabled, 64);
+PIN(vsb_ioc_sample, pmu_running, 72);
+
+/* 8-byte multiples: identical for i386 and x86_64 callers (compat) */
+_Static_assert(sizeof(struct vsb_ioc_run) % 8 == 0, "run padding");
+_Static_assert(sizeof(struct vsb_ioc_sample) % 8 == 0, "sample padding");
+
+/* variant ids travel as rows of bench/variants.h: append-only */
+_Static_assert(VSB_V_this_cpu_add == 0 && VSB_V_plain_fold == 1 &&
+	       VSB_V_irqsave == 2 && VSB_V_cmpxchg_local == 3 &&
+	       VSB_V_cmpxchg_locked == 4 && VSB_V_atomic_global == 5 &&
+	       VSB_V_percpu_counter == 6, "variant rows are ABI");
+
+int main(void)
+{
+	TAP_OK(VSB_ABI_VERSION == 1, "ABI version 1");
+	TAP_OK(_IOC_SIZE(VSB_IOC_VERSION) == sizeof(struct vsb_ioc_version),
+	       "VSB_IOC_VERSION encodes sizeof(struct vsb_ioc_version) = 48");
+	TAP_OK(_IOC_SIZE(VSB_IOC_RUN) == sizeof(struct vsb_ioc_run),
+	       "VSB_IOC_RUN encodes sizeof(struct vsb_ioc_run) = 224");
+	TAP_OK(_IOC_DIR(VSB_IOC_RUN) == (_IOC_READ | _IOC_WRITE) &&
+	       _IOC_TYPE(VSB_IOC_RUN) == VSB_IOC_MAGIC && _IOC_NR(VSB_IOC_RUN) == 1,
+	       "VSB_IOC_RUN is _IOWR(0xB5, 1)");
+	TAP_OK(sizeof(struct vsb_ioc_sample) == 80, "vsb_ioc_sample is 80 bytes");
+	TAP_OK(VSB_V_NR >= 7, "7 counter variants at least (append-only)");
+	return tap_done();
+}

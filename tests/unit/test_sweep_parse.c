@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the sweep-file parser and expander (harness/sweep.c):
+ * cartesian products, ranges, the '|' CPU axis, blocks, and every kind
+ * of bad file, which must fail with exit code 2 and exactly one
+ * "file:line: ..." message before anything runs.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sweep.h"
+#include "tap.h"
+
+static char errbuf[4096];
+
+/* Parse @text; the stderr output lands in errbuf. */
+static int parse(struct vsb_sweep *sw, const char *text, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO), ret;
+	size_t n;
+
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	ret = vsb_sweep_parse_buf(sw, "t.sweep", text, len);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(errbuf, 1, sizeof(errbuf) - 1, tmp);
+	errbuf[n] = '\0';
+	fclose(tmp);
+	return ret;
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* A bad file: exit 2, one line, naming t.sweep:LINE: and containing @what. */
+static void bad(const char *text, size_t len, int line, const char *what,
+		const char *desc)
+{
+	struct vsb_sweep sw;
+	char want[64];
+	int ret = parse(&sw, text, len == (size_t)-1 ? strlen(text) : len);
+
+	snprintf(want, sizeof(want), "t.sweep:%d: ", line);
+	TAP_OK(ret == VSB_EXIT_USAGE && lines(errbuf) == 1 && strstr(errbuf, want) &&
+	       strstr(errbuf, what), "%s", desc);
+	if (!(ret == VSB_EXIT_USAGE && strstr(errbuf, want) && strstr(errbuf, what)))
+		printf("#   exit %d, stderr: %s", ret, errbuf);
+	vsb_sweep_free(&sw);
+}
+
+static const struct vsb_sweep_point *find(const struct vsb_sweep *sw,
+					   const char *params)
+{
+	size_t i;
+
+	for (i = 0; i < sw->npoints; i++)
+		if (!strcmp(sw->points[i].params, params))
+			return &sw->points[i];
+	return NULL;
+}
+
+static void test_product(void)
+{
+	const char *f = "# comment\n"
+			"variant cmpxchg-local, cmpxchg-locked   # trailing comment\n"
+			"\n"
+			"threshold 32,64,125\n"
+			"delta -1,1\n"
+			"loops 1000\n";
+	struct vsb_sweep sw, sw2;
+	const struct vsb_sweep_point *p;
+
+	TAP_OK(parse(&sw, f, strlen(f)) == 0, "a 2 x 3 x 2 sweep parses");
+	TAP_OK(sw.npoints == 12, "12 points (got %zu)", sw.npoints);
+	p = find(&sw, "variant=cmpxchg-locked threshold=64 delta=-1");
+	TAP_OK(p && p->opts.threshold == 64 && p->opts.delta == -1 &&
+	       p->opts.loops == 1000 && !strcmp(p->opts.variant, "cmpxchg-locked"),
+	       "a point carries its axis values and the constants");
+	TAP_OK(p && p->reps == 10, "repeat defaults to the run default (10)");
+	TAP_OK(sw.npoints == 12 && !strcmp(sw.points[0].params,
+					   "variant=cmpxchg-local threshold=32 delta=-1") &&
+	       !strcmp(sw.points[1].params, "variant=cmpxchg-local threshold=32 delta=1"),
+	       "the last axis turns fastest, first axis outermost");
+	TAP_OK(parse(&sw2, f, strlen(f)) == 0 && sw2.npoints == 12 &&
+	       !strcmp(sw.points[5].id, sw2.points[5].id), "ids are stable across parses");
+	TAP_OK(strcmp(sw.points[0].id, sw.points[1].id) != 0, "ids differ between points");
+	vsb_sweep_free(&sw);
+	vsb_sweep_free(&sw2);
+}
+
+static void test_ranges_cpus_blocks(void)
+{
+	const char *r = "items 1-4\nthreshold 8\n";
+	const char *c = "cpus 0 | 0-1 | 1\nvariant this-cpu-add\n";
+	const char *b = "name blk\nvariant cmpxchg-local\ncpus 0\n"
+			"[s16]\ndiff-bits 16\nthreshold 256,4096\n"
+			"[s8]\nthreshold 32,125\n"
+			"[other]\nvariant atomic-global\n";
+	const char *d = "variant atomic-global\nthreshold 8,32,125\n";
+	const char *loops1 = "loops 1000\nthreshold 8,32\n";
+	const char *loops2 = "loops 2000\nthreshold 8,32\n";
+	struct vsb_sweep sw, sw2;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	TAP_OK(parse(&sw, r, strlen(r)) == 0 && sw.npoints == 4 &&
+	       find(&sw, "items=3"), "items 1-4 is a range of 4 values");
+	vsb_sweep_free(&sw);
+	if (online >= 2) {
+		TAP_OK(parse(&sw, c, strlen(c)) == 0 && sw.npoints == 3 &&
+		       find(&sw, "cpus=0-1") && sw.points[1].opts.cpus.n == 2,
+		       "'|' separates CPU lists: 3 points, the second on 2 CPUs");
+		vsb_sweep_free(&sw);
+	} else {
+		printf("ok %d - cpu axis # SKIP needs 2 CPUs\n", ++tap_n);
+	}
+	TAP_OK(parse(&sw, b, strlen(b)) == 0 && sw.npoints == 5 && !strcmp(sw.name, "blk"),
+	       "blocks: 2 + 2 + 1 points, name read");
+	TAP_OK(find(&sw, "block=s16 threshold=4096") &&
+	       find(&sw, "block=s16 threshold=4096")->opts.diff_bits == 16 &&
+	       find(&sw, "block=s8 threshold=125")->opts.diff_bits == 8,
+	       "a block's lines apply to its points only");
+	TAP_OK(find(&sw, "block=other") &&
+	       !strcmp(find(&sw, "block=other")->opts.variant, "atomic-global"),
+	       "a block overrides a common line");
+	vsb_sweep_free(&sw);
+	TAP_OK(parse(&sw, d, strlen(d)) == 0 && sw.npoints == 1,
+	       "atomic-global has no threshold: three thresholds make one point");
+	vsb_sweep_free(&sw);
+	TAP_OK(parse(&sw, loops1, strlen(loops1)) == 0 &&
+	       parse(&sw2, loops2, strlen(loops2)) == 0 &&
+	       strcmp(sw.points[0].id, sw2.points[0].id) != 0,
+	       "a changed constant (loops) changes the ids: --resume never mixes them");
+	vsb_sweep_free(&sw);
+	vsb_sweep_free(&sw2);
+}
+
+static void test_kmod_skip(void)
+{
+	const char *k = "backend kmod\nvariant cmpxchg-local\n";
+	struct vsb_sweep sw;
+
+	/* skipped at parse when the bench has no module side in this build */
+	TAP_OK(parse(&sw, k, strlen(k)) == 0 && sw.npoints == 1 &&
+	       (sw.points[0].state == VSB_PT_SKIPPED ||
+		sw.points[0].state == VSB_PT_PENDING),
+	       "a kmod point is skipped with its reason, not a file error");
+	vsb_sweep_free(&sw);
+}
+
+static void test_bad(void)
+{
+	char *longline, nul[] = "threshold 32\nloops 10\0\n";
+	const char bin[] = "threshold 32\n\x01\x02\x03\n";
+
+	bad("", 0, 1, "empty", "an empty file");
+	bad("# only\n\n   # comments\n", -1, 3, "no options", "only comments");
+	bad("threshold 32\nfrobnicate 3\n", -1, 2, "unknown key 'frobnicate'",
+	    "unknown key, with its line");
+	bad("threshold 32,,64\n", -1, 1, "empty value", "an empty value in a list");
+	bad("threshold 32,\n", -1, 1, "empty value", "a trailing comma");
+	bad("loops 10\nthreshold\n", -1, 2, "has no value", "a key without a value");
+	bad("items 100\n", -1, 1, "out of range (1..64)", "a value out of range");
+	bad("threshold 3x\n", -1, 1, "not an integer", "a value that is not a number");
+	bad("threshold 32\nloops 1\nthreshold 64\n", -1, 3, "set twice (first on line 1)",
+	    "a duplicate key");
+	bad("threshold 32,64,32\n", -1, 1, "listed twice", "a duplicate value in an axis");
+	bad("items 4-1\n", -1, 1, "upwards", "a downward range");
+	bad("--threshold 32\n", -1, 1, "without the leading dashes", "a key with dashes");
+	bad("output x.csv\n", -1, 1, "cannot be set in a sweep file",
+	    "a run option that is not a sweep key");
+	bad("loops 1\n[bad label]\n", -1, 2, "block", "a malformed block header");
+	bad("[a]\nloops 1\n[a]\nloops 2\n", -1, 3, "already exists", "a duplicate block");
+	bad("variant cmpxchg-local\ndiff-bits 8\nthreshold 64,4096\n", -1, 3,
+	    "does not fit a 8-bit diff",
+	    "a point the option rules refuse, at the line of the option named");
+	bad("variant no-such\n", -1, 1, "unknown variant", "an unknown variant");
+	bad(nul, sizeof(nul) - 1, 2, "binary data", "a NUL byte");
+	bad(bin, sizeof(bin) - 1, 2, "binary data", "control characters");
+	longline = malloc(VSB_SWEEP_LINE_MAX + 64);
+	memset(longline, 'x', VSB_SWEEP_LINE_MAX + 10);
+	memcpy(longline, "loops 1\n# ", 10);
+	longline[VSB_SWEEP_LINE_MAX + 10] = '\n';
+	bad(longline, VSB_SWEEP_LINE_MAX + 11, 2, "longer than 4096",
+	    "a line over 4096 characters, even in a comment");
+	free(longline);
+}
+
+int main(void)
+{
+	test_product();
+	test_ranges_cpus_blocks();
+	test_kmod_skip();
+	test_bad();
+	return tap_done();
+}
