@@ -9,7 +9,7 @@
 #   make check    cppcheck + an ASan/UBSan build of the harness running the tests
 #   make kmod     kmod/vmstat_bench.ko against KDIR (default: the running kernel's
 #                 build folder, else the VM cache's Debian headers)
-#   make vm-run CMD='$$VSB run --bench page-alloc --backend kmod'
+#   make vm-run CMD='$VSB run --bench page-alloc -o $OUT/pa.csv'
 #                 run CMD with the module loaded: on the host when it can load
 #                 modules, else in a QEMU guest (ci/kmod-run.sh; VM_OPTS='--smp 2
 #                 --kernel BZIMAGE --kdir BUILD --vm')
@@ -98,7 +98,7 @@ $(O)/tests-kmod/%: tests/kmod/%.c kmod/uapi/vmstat_bench.h
 kmod: kmod/vmstat_bench.ko
 
 kmod/vmstat_bench.ko: $(KMOD_DEPS)
-	$(call msg,KMOD,$@ $(if $(KDIR),(KDIR=$(KDIR)),(VM cache headers)))
+	$(call msg,KMOD,$@)
 	$(Q)KDIR=$(KDIR) ci/kmod-build.sh $(if $(filter 1,$(V)),V=1,-s) modules
 
 kmod-clean:
@@ -106,7 +106,7 @@ kmod-clean:
 		kmod/Module.symvers kmod/modules.order
 
 vm-run: all
-	$(Q)VSB_BUILD_DIR=$(O) ci/kmod-run.sh $(VM_OPTS) -- "$$CMD"
+	$(Q)VSB_BUILD_DIR=$(O) ci/kmod-run.sh $(VM_OPTS) -- '$(subst ','\'',$(value CMD))'
 
 deps:
 	$(Q)ci/deps.sh

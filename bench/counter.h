@@ -134,4 +134,34 @@ static inline vsb_counter_loop_fn vsb_counter_loop(unsigned int variant,
 	return wi < 0 ? 0 : loops[variant][wi];
 }
 
+/*
+ * Fold every diff of @w into the shared counters: from its own CPU
+ * (@cpu < 0, vmstat_update) or from another one (the remote shepherd).
+ * Not on a timed path, so one switch on the width is fine.
+ */
+static inline void vsb_counter_fold(const struct vsb_counter_worker *w,
+				    unsigned int bits, unsigned int items, int cpu)
+{
+	switch (bits) {
+	case 8:
+		if (cpu < 0)
+			vsb_fold_local_s8(w, items);
+		else
+			vsb_fold_remote_s8(w, cpu, items);
+		break;
+	case 16:
+		if (cpu < 0)
+			vsb_fold_local_s16(w, items);
+		else
+			vsb_fold_remote_s16(w, cpu, items);
+		break;
+	case 32:
+		if (cpu < 0)
+			vsb_fold_local_s32(w, items);
+		else
+			vsb_fold_remote_s32(w, cpu, items);
+		break;
+	}
+}
+
 #endif /* VSB_BENCH_COUNTER_H */

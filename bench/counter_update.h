@@ -147,6 +147,44 @@ VSB_FN(vsb_update_percpu_counter)(const struct vsb_counter_worker *w,
 }
 
 /*
+ * refresh_cpu_vm_stats() on the writer's own CPU (vmstat_update): move
+ * every diff into the shared counters with this_cpu_xchg, which on x86 is
+ * a cmpxchg loop without LOCK, safe against this CPU's own updates only
+ * when they retry (the cmpxchg variants) or cannot be split (irqs off).
+ */
+static inline void VSB_FN(vsb_fold_local)(const struct vsb_counter_worker *w,
+					  unsigned int items)
+{
+	unsigned int i;
+
+	for (i = 0; i < items; i++) {
+		long v = vsb_pcpu_xchg(*VSB_FN(vsb_slot)(w, i), 0);
+
+		if (v)
+			vsb_shared_add(&w->shared[i], v);
+	}
+}
+
+/*
+ * The 002 proposal: vmstat_shepherd folds @cpu's diffs from another CPU
+ * with a LOCK xchg, so quiet (nohz_full) CPUs are never interrupted.
+ * Only a LOCKed update on the owner's side is atomic against it.
+ */
+static inline void VSB_FN(vsb_fold_remote)(const struct vsb_counter_worker *w,
+					   int cpu, unsigned int items)
+{
+	unsigned int i;
+
+	for (i = 0; i < items; i++) {
+		VSB_DIFF_T *d = vsb_remote_ptr(VSB_FN(vsb_slot)(w, i), cpu);
+		long v = vsb_xchg(d, (VSB_DIFF_T)0);
+
+		if (v)
+			vsb_shared_add(&w->shared[i], v);
+	}
+}
+
+/*
  * The timed loop.  The worker and parameters are copied into locals so
  * the compiler can keep them in registers: the diffs are written through
  * a char-sized type that may alias anything, which would otherwise force

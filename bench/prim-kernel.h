@@ -37,6 +37,10 @@ typedef atomic_long_t vsb_shared_t;
 #define vsb_pcpu_cmpxchg(var, o, n)	this_cpu_cmpxchg(var, o, n)
 #define vsb_pcpu_cmpxchg_locked(var, o, n) cmpxchg(raw_cpu_ptr(&(var)), o, n)
 
+#define vsb_pcpu_xchg(var, n)		this_cpu_xchg(var, n)
+#define vsb_remote_ptr(p, cpu)		per_cpu_ptr(p, cpu)
+#define vsb_xchg(ptr, n)		xchg(ptr, n)
+
 #define vsb_irq_save(flags)		local_irq_save(flags)
 #define vsb_irq_restore(flags)		local_irq_restore(flags)
 

@@ -90,6 +90,23 @@ static inline void vsb_cpu_relax(void)
 	__old;								\
 })
 
+/*
+ * this_cpu_xchg: on x86 a cmpxchg loop without LOCK (percpu_xchg_op),
+ * atomic against this CPU only.
+ */
+#define vsb_pcpu_xchg(var, n)						\
+({									\
+	__typeof__(var) __o = vsb_pcpu_read(var), __p;			\
+	while ((__p = vsb_pcpu_cmpxchg(var, __o, (n))) != __o)		\
+		__o = __p;						\
+	__o;								\
+})
+
+/* Another CPU's slot: the worker's own array here, per_cpu_ptr() there. */
+#define vsb_remote_ptr(p, cpu)	((void)(cpu), (p))
+/* xchg(): LOCK implied on x86 */
+#define vsb_xchg(ptr, n)	__atomic_exchange_n((ptr), (n), __ATOMIC_SEQ_CST)
+
 /* atomic_long_add(): a LOCK add, no ordering beyond that. */
 static inline void vsb_shared_add(vsb_shared_t *z, long v)
 {

@@ -26,18 +26,29 @@
 #define VSB_VF_NOFOLD	0x1u	/* never folds: diffs wrap, checked modulo 2^bits */
 #define VSB_VF_PCC	0x2u	/* percpu_counter layout: s32 per CPU, --batch */
 #define VSB_VF_NOTHRESH	0x4u	/* threshold is meaningless (always 0) */
+/*
+ * Which fold policies (--fold) a variant survives.  A local fold
+ * (vmstat_update on the writer's own CPU) interrupts the writer: safe
+ * when the update retries a failed cmpxchg, lost when it is a plain
+ * read-modify-write (the kernel runs those with irqs off).  A remote fold
+ * (another CPU's xchg, the 002 proposal) is only safe against a LOCKed
+ * update.
+ */
+#define VSB_VF_LOCAL_FOLD_OK	0x8u
+#define VSB_VF_REMOTE_FOLD_OK	0x10u
 
 #define VSB_COUNTER_VARIANTS(X)						\
 	X(this_cpu_add, "this-cpu-add", VSB_SIDE_ALL, VSB_VF_NOFOLD, "",	\
 	  "plain per-CPU add (this_cpu_add), never folds: the floor")	\
 	X(plain_fold, "plain-fold", VSB_SIDE_ALL, 0, "",			\
 	  "plain read-modify-write + threshold fold (__mod_zone_page_state, irqs already off)") \
-	X(irqsave, "irqsave", VSB_SIDE_KMOD, 0,				\
+	X(irqsave, "irqsave", VSB_SIDE_KMOD, VSB_VF_LOCAL_FOLD_OK,	\
 	  "user space cannot disable interrupts",			\
 	  "local_irq_save + plain fold (mod_zone_page_state without CONFIG_HAVE_CMPXCHG_LOCAL)") \
-	X(cmpxchg_local, "cmpxchg-local", VSB_SIDE_ALL, 0, "",		\
+	X(cmpxchg_local, "cmpxchg-local", VSB_SIDE_ALL, VSB_VF_LOCAL_FOLD_OK, "", \
 	  "this_cpu_cmpxchg loop: cmpxchg without LOCK, one writer per slot") \
-	X(cmpxchg_locked, "cmpxchg-locked", VSB_SIDE_ALL, 0, "",		\
+	X(cmpxchg_locked, "cmpxchg-locked", VSB_SIDE_ALL,		\
+	  VSB_VF_LOCAL_FOLD_OK | VSB_VF_REMOTE_FOLD_OK, "",		\
 	  "LOCK cmpxchg loop on the per-CPU slot (the remote-fold proposal)") \
 	X(atomic_global, "atomic-global", VSB_SIDE_ALL, VSB_VF_NOTHRESH, "", \
 	  "every update a LOCK add on the shared counter (threshold 0)")	\

@@ -239,7 +239,13 @@ static int load_side(struct side *s, const char *path)
 		}
 		while ((de = readdir(d)))
 			if (is_raw_csv(de->d_name)) {
-				names = realloc(names, (n + 1) * sizeof(*names));
+				char **more = realloc(names, (n + 1) * sizeof(*names));
+
+				if (!more) {
+					vsb_err("out of memory");
+					exit(VSB_EXIT_ERROR);
+				}
+				names = more;
 				names[n++] = strdup(de->d_name);
 			}
 		closedir(d);

@@ -312,7 +312,9 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 				o2 += snprintf(sb + o2, sizeof(sb) - o2, "%s ", bits);
 				o3 += snprintf(sv + o3, sizeof(sv) - o3, "%s ", var);
 			}
-		snprintf(a, sizeof(a), "%s st='%s'; sb='%s'; sv='%s';", lists, st, sb, sv);
+		set_join(&thr, c, sizeof(c));
+		snprintf(a, sizeof(a), "%s st='%s'; sb='%s'; sv='%s'; xt='%s';", lists,
+			 st, sb, sv, c);
 		ret = ret ?: vsb_plot_chart("threshold", csvpath, outdir, title, a);
 		made++;
 	}
@@ -354,7 +356,8 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 	}
 	if (pcc_batch.n > 1) {
 		set_join(&pcc_nth, b, sizeof(b));
-		snprintf(a, sizeof(a), "%s threads='%s';", lists, b);
+		set_join(&pcc_batch, c, sizeof(c));
+		snprintf(a, sizeof(a), "%s threads='%s'; xt='%s';", lists, b, c);
 		ret = ret ?: vsb_plot_chart("batch", csvpath, outdir, title, a);
 		made++;
 	}

@@ -26,6 +26,7 @@
 
 #include "../bench/counter.h"
 #include "benches.h"
+#include "drift.h"
 #include "pmu.h"
 
 /*
@@ -70,6 +71,9 @@ struct worker {
 	int migrated;
 	int affinity_bad;	/* the mask read back is not exactly {cpu} */
 	int pmu_error;		/* errno of a failed group open or read */
+	int quiet;		/* stops updating once timing starts (nohz_full) */
+	unsigned long long ops_done;	/* updates applied, warm-up included */
+	struct vsb_local_fold lf;
 	struct vsb_pmu_group pmu;
 	struct vsb_sample *samples;
 	struct shared_state *sh;
@@ -85,6 +89,7 @@ struct shared_state {
 	double tsc_hz;
 	const struct vsb_pmu_set *pmu;
 	enum vsb_unit unit;
+	struct vsb_drift *drift;	/* fold policy and reader, or NULL */
 };
 
 static void *worker_main(void *arg)
@@ -99,7 +104,11 @@ static void *worker_main(void *arg)
 	w->error = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	if (!w->error && sched_getcpu() != w->cpu)
 		sched_yield();	/* let the scheduler move us before first touch */
-	w->cw.diffs = vsb_zalloc_aligned(sh->diff_bytes);
+	/* published for the shepherd and the reader, which may already run */
+	__atomic_store_n(&w->cw.diffs, vsb_zalloc_aligned(sh->diff_bytes),
+			 __ATOMIC_RELEASE);
+	if (!w->error && vsb_local_fold_arm(sh->drift, &w->cw, &w->lf))
+		w->error = EAGAIN;
 	if (!w->error) {
 		CPU_ZERO(&set);
 		if (pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ||
@@ -118,7 +127,10 @@ static void *worker_main(void *arg)
 		goto out;
 	for (r = 0; r < sh->warmup; r++)
 		sh->loop(&w->cw, &sh->params, sh->loops);
+	w->ops_done = sh->warmup * sh->loops;
 	w->cw.folds = 0;
+	if (w->quiet)	/* an isolated CPU: nothing may interrupt it now */
+		vsb_local_fold_disarm(&w->lf);
 	for (r = 0; r < sh->repeat; r++) {
 		struct vsb_sample *s = &w->samples[r];
 		uint64_t folds0 = w->cw.folds, t0, t1, n0, n1;
@@ -127,6 +139,8 @@ static void *worker_main(void *arg)
 
 		if (barrier_wait(&sh->barrier))
 			break;
+		if (w->quiet)
+			continue;
 		VSB_MARKER_START("vsb-batch");
 		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
 			w->pmu_error = EIO;
@@ -135,6 +149,7 @@ static void *worker_main(void *arg)
 		sh->loop(&w->cw, &sh->params, sh->loops);
 		t1 = vsb_rdtscp();
 		n1 = vsb_now_ns();
+		w->ops_done += sh->loops;
 		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
 			w->pmu_error = EIO;
 		VSB_MARKER_STOP("vsb-batch");
@@ -155,6 +170,7 @@ static void *worker_main(void *arg)
 	}
 	barrier_wait(&sh->barrier);
 out:
+	vsb_local_fold_disarm(&w->lf);
 	vsb_pmu_group_close(&w->pmu);
 	return NULL;
 }
@@ -185,34 +201,39 @@ static long long item_updates(unsigned long long ops, unsigned int k, unsigned i
  * The check that the suite never loses an update it counts.  Folding
  * variants: shared + sum of diffs == applied, per item.  this-cpu-add
  * never folds, so its diff wraps at the chosen width: each slot is checked
- * modulo 2^bits.  Warm-up updates count too: they were applied.
+ * modulo 2^bits.  Warm-up updates count too: they were applied.  Runs
+ * after every folder has stopped.
  */
 static void check_totals(struct vsb_result *r, struct worker *ws, int n,
-			 vsb_shared_t *shared, vsb_pcc_t *pcc,
-			 unsigned long long per_worker_ops)
+			 vsb_shared_t *shared, vsb_pcc_t *pcc)
 {
 	const struct vsb_counter_params *p = &ws[0].sh->params;
 	unsigned int flags = vsb_variants[r->opts.variant_id].flags;
 	unsigned int i;
 	int t;
 
-	r->applied = (long long)per_worker_ops * p->delta * n;
+	r->applied = 0;
+	for (t = 0; t < n; t++)
+		r->applied += (long long)ws[t].ops_done * p->delta;
 	r->counted = 0;
 	for (i = 0; i < p->items; i++) {
-		long long want = item_updates(per_worker_ops, p->items, i) * p->delta;
-		long long got;
+		long long want = 0, got;
 
+		for (t = 0; t < n; t++)
+			want += item_updates(ws[t].ops_done, p->items, i) * p->delta;
 		if (flags & VSB_VF_NOFOLD) {
 			unsigned long long mask = (1ull << p->bits) - 1;
 
 			for (t = 0; t < n; t++) {
+				long long mine = item_updates(ws[t].ops_done, p->items, i) * p->delta;
+
 				got = diff_at(ws[t].cw.diffs, p->bits, i);
 				r->counted += got;
 				if (((unsigned long long)got & mask) !=
-				    ((unsigned long long)want & mask)) {
+				    ((unsigned long long)mine & mask)) {
 					snprintf(r->sanity, sizeof(r->sanity),
 						 "FAILED: worker %d item %u diff %lld != %lld mod 2^%u",
-						 t, i, got, want, p->bits);
+						 t, i, got, mine, p->bits);
 					r->sanity_ok = 0;
 					return;
 				}
@@ -224,21 +245,21 @@ static void check_totals(struct vsb_result *r, struct worker *ws, int n,
 		for (t = 0; t < n; t++)
 			got += diff_at(ws[t].cw.diffs, p->bits, i);
 		r->counted += got;
-		if (got != want * n) {
+		if (got != want) {
 			snprintf(r->sanity, sizeof(r->sanity),
-				 "FAILED: item %u: shared + per-CPU diffs = %lld, applied %lld",
-				 i, got, want * n);
+				 "FAILED: item %u: shared + per-CPU diffs = %lld, applied %lld (off by %+lld)",
+				 i, got, want, got - want);
 			r->sanity_ok = 0;
 			return;
 		}
 	}
 	r->sanity_ok = 1;
 	snprintf(r->sanity, sizeof(r->sanity),
-		 "ok: %s = %lld applied (%d workers x %llu updates x delta %+ld)",
+		 "ok: %s = %lld applied (%d workers, delta %+ld)",
 		 flags & VSB_VF_NOFOLD ? "every per-CPU diff (mod 2^bits)" :
 		 flags & VSB_VF_PCC ? "percpu_counter globals + per-CPU counts" :
 		 "shared counters + per-CPU diffs",
-		 r->applied, n, per_worker_ops, p->delta);
+		 r->applied, n, p->delta);
 }
 
 /*
@@ -287,6 +308,8 @@ static void record_pmu(const struct vsb_run_opts *o, struct vsb_result *r,
 
 	for (i = 0; i < n; i++) {
 		bad += ws[i].affinity_bad;
+		if (ws[i].quiet)
+			continue;	/* no samples */
 		for (rep = 0; rep < ws[i].sh->repeat; rep++) {
 			const struct vsb_sample *s = &ws[i].samples[rep];
 
@@ -320,6 +343,7 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	vsb_pcc_t *pcc;
 	unsigned int bits;
 	int i, n = o->cpus.n, started = 0, ret = 0;
+	struct vsb_counter_worker **wviews;
 	sigset_t all, old;
 
 	sh = vsb_zalloc_aligned(sizeof(*sh));
@@ -338,8 +362,12 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	pcc = vsb_zalloc_aligned((size_t)o->items * sizeof(*pcc));
 	ws = vsb_zalloc_aligned((size_t)n * sizeof(*ws));
 
-	r->nthreads = n;
+	r->nthreads = n - (int)o->quiet_workers;
 	set_unit(o, r, sh);
+	wviews = vsb_zalloc((size_t)n * sizeof(*wviews));
+	for (i = 0; i < n; i++)
+		wviews[i] = &ws[i].cw;
+	sh->drift = vsb_drift_start(o, &sh->params, wviews, o->cpus.cpu, n, shared);
 
 	/* workers leave signals to the main thread, which sets the flag */
 	sigfillset(&all);
@@ -352,6 +380,7 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 		w->cpu = o->cpus.cpu[i];
 		w->cw.shared = shared;
 		w->cw.pcc = pcc;
+		w->quiet = i >= n - (int)o->quiet_workers;
 		w->samples = vsb_zalloc(sh->repeat * sizeof(*w->samples));
 		errno = pthread_create(&w->thread, NULL, worker_main, w);
 		if (errno) {
@@ -367,6 +396,7 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	for (i = 0; i < started; i++)
 		pthread_join(ws[i].thread, NULL);
+	vsb_drift_stop(sh->drift, r);	/* no folder runs past this point */
 	VSB_MARKER_CLOSE();
 
 	for (i = 0; i < started && !ret; i++) {
@@ -390,17 +420,18 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 
 		for (rep = 0; rep < sh->repeat; rep++)
 			for (i = 0; i < n; i++)
-				vsb_result_add(r, &ws[i].samples[rep]);
+				if (!ws[i].quiet)
+					vsb_result_add(r, &ws[i].samples[rep]);
 		for (i = 0; i < n; i++)
 			r->migrated |= ws[i].migrated;
 		record_pmu(o, r, ws, n);
-		check_totals(r, ws, n, shared, pcc,
-			     (sh->warmup + sh->repeat) * sh->loops);
+		check_totals(r, ws, n, shared, pcc);
 	}
 	for (i = 0; i < n; i++) {
 		free(ws[i].samples);
 		free(ws[i].cw.diffs);
 	}
+	free(wviews);
 	free(ws);
 	free(pcc);
 	free(shared);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "drift.h"
 #include "benches.h"
 #include "pmu.h"
 #include "sysctl.h"
@@ -130,6 +131,19 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	  VSB_OPTF_SWEEP },
 	{ "time-limit", 0, VSB_OPT_LONG, OFF(time_limit), 0, 1, 600, "60", NULL, "S",
 	  "kmod: a longer run is cut with an error (max 600 s)", VSB_OPTF_SWEEP },
+	{ "fold", 0, VSB_OPT_CHOICE, OFF(fold), SZ(fold), 0, 0, "none",
+	  "none|local|remote", "POLICY",
+	  "who else folds the diffs: local = each writer on a timer (vmstat_update), "
+	  "remote = a shepherd thread with xchg (the 002 proposal)", VSB_OPTF_SWEEP },
+	{ "fold-interval-us", 0, VSB_OPT_LONG, OFF(fold_interval_us), 0, 10, 10000000,
+	  "1000", NULL, "US", "period of the local or remote fold (10 us .. 10 s)",
+	  VSB_OPTF_SWEEP },
+	{ "drift", 0, VSB_OPT_FLAG, OFF(drift), 0, 0, 1, NULL, NULL, "",
+	  "sample the shared counters every 100 us: drift (sum of unfolded diffs) "
+	  "and staleness", VSB_OPTF_SWEEP },
+	{ "quiet-workers", 0, VSB_OPT_LONG, OFF(quiet_workers), 0, 0, VSB_MAX_CPUS - 1,
+	  "0", NULL, "N", "the last N workers stop updating once timing starts and are "
+	  "never interrupted (nohz_full CPUs)", VSB_OPTF_SWEEP },
 };
 const size_t vsb_run_opt_count = sizeof(vsb_run_opt_table) / sizeof(vsb_run_opt_table[0]);
 
@@ -425,6 +439,14 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 	if (ret)
 		return ret;
 	ret = vsb_cpulist_check_usable(&o->cpus, "--cpus");
+	if (ret)
+		return ret;
+	if (o->quiet_workers >= o->cpus.n) {
+		vsb_err("--quiet-workers: %ld leaves no worker updating (%d CPUs)",
+			o->quiet_workers, o->cpus.n);
+		return VSB_EXIT_USAGE;
+	}
+	ret = vsb_fold_check(o);
 	if (ret)
 		return ret;
 	/* a typo in an event name is bad input; the default set may not encode */

@@ -55,6 +55,11 @@ struct vsb_run_opts {
 	char tasks[8];		/* process | thread */
 	char sysctl[256];	/* NAME=VALUE set for the run, "" for none */
 	long trace;		/* BPF counts of vmstat work into the metadata */
+	/* the accuracy side (drift.c) */
+	char fold[8];		/* none | local | remote */
+	long fold_interval_us;	/* how often the local timer / shepherd folds */
+	long drift;		/* run the reader: drift and staleness */
+	long quiet_workers;	/* the last N workers stop updating when timing starts */
 
 	/* derived by vsb_run_opts_finish() */
 	struct vsb_cpulist cpus;

@@ -211,6 +211,7 @@ static const char *const param_columns[] = {
 	"diff_bits", "items", "batch", "delta", "loops", "order", "outstanding",
 	"preempt", "irqs", "gfp",
 	"size", "thp", "tasks", "sysctl", "trace",
+	"fold", "fold_interval_us", "drift", "quiet_workers",
 };
 #define NPARAMS (sizeof(param_columns) / sizeof(param_columns[0]))
 
@@ -275,7 +276,8 @@ static void write_header_csv(FILE *f, const char *tail)
 	"thread,cpu,unit,n,median,min,max,mean,stddev,cv,ns_per_op_median," \
 	"ops_per_sec_median,folds_per_op,ci_lo,ci_hi,outliers," \
 	"ops_per_sec_ci_lo,ops_per_sec_ci_hi," \
-	"cycles_per_op,instructions_per_op,ipc,mux_samples,pmu_events,pmu_per_op"
+	"cycles_per_op,instructions_per_op,ipc,mux_samples,pmu_events,pmu_per_op," \
+	"drift_max,drift_p99,drift_mean,stale_max_us,stale_p99_us,stale_mean_us"
 
 /* A number, or an empty field (gnuplot: missing) when not counted. */
 static void csv_num(FILE *f, double v)
@@ -368,6 +370,13 @@ int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
 		fputc(',', f);
 		for (k = 0; k < r->npmu; k++)
 			fprintf(f, "%s%.6g", k ? ";" : "", a->pmu_per_op[k]);
+		/* appended: the drift reader's figures, per run */
+		csv_num(f, r->have_drift ? r->drift_max : NAN);
+		csv_num(f, r->have_drift ? r->drift_p99 : NAN);
+		csv_num(f, r->have_drift ? r->drift_mean : NAN);
+		csv_num(f, r->have_drift ? r->stale_max_us : NAN);
+		csv_num(f, r->have_drift ? r->stale_p99_us : NAN);
+		csv_num(f, r->have_drift ? r->stale_mean_us : NAN);
 		fputc('\n', f);
 	}
 	free(rows);
@@ -434,9 +443,16 @@ static int write_json(const struct vsb_result *r, FILE *f)
 	fputs("\"sanity\":", f);
 	json_str(f, r->sanity);
 	fprintf(f, ",\"sanity_ok\":%s,\"migrated\":%s,\"applied_total\":%lld,"
-		"\"counted_total\":%lld},\n\"params\":{",
+		"\"counted_total\":%lld",
 		r->sanity_ok ? "true" : "false", r->migrated ? "true" : "false",
 		r->applied, r->counted);
+	if (r->have_drift)
+		fprintf(f, ",\"drift_stats\":{\"samples\":%zu,\"drift_max\":%.6g,"
+			"\"drift_p99\":%.6g,\"drift_mean\":%.6g,\"stale_max_us\":%.6g,"
+			"\"stale_p99_us\":%.6g,\"stale_mean_us\":%.6g}",
+			r->drift_samples, r->drift_max, r->drift_p99, r->drift_mean,
+			r->stale_max_us, r->stale_p99_us, r->stale_mean_us);
+	fputs("},\n\"params\":{", f);
 	for (i = 0; i < NPARAMS; i++) {
 		param_value(r, i, ',', v, sizeof(v));
 		fprintf(f, "%s\"%s\":", i ? "," : "", param_columns[i]);
@@ -553,6 +569,11 @@ static int write_text(const struct vsb_result *r, FILE *f)
 		r->unit, n ? rows[0].cost.n : 0);
 	fprintf(f, "sanity: %s%s\n", r->sanity,
 		r->migrated ? "; a worker MIGRATED off its CPU" : "");
+	if (r->have_drift)
+		fprintf(f, "drift (fold %s): unfolded diffs max %.0f, p99 %.0f, mean %.1f; "
+			"staleness max %.0f us, p99 %.0f us (%zu reader samples)\n",
+			r->opts.fold, r->drift_max, r->drift_p99, r->drift_mean,
+			r->stale_max_us, r->stale_p99_us, r->drift_samples);
 	if (r->npmu && n) {
 		const struct vsb_agg_row *a = &rows[n - 1];	/* "all", or the only worker */
 		int k;

@@ -42,6 +42,10 @@ struct vsb_result {
 	int sanity_ok;			/* 1 ok, 0 failed */
 	char sanity[512];		/* what was checked, or what failed */
 	int migrated;			/* a worker ran on a CPU it was not pinned to */
+	int have_drift;			/* --drift: the reader's figures below */
+	size_t drift_samples;
+	double drift_max, drift_p99, drift_mean;	/* |sum of per-CPU diffs| */
+	double stale_max_us, stale_p99_us, stale_mean_us;
 	long long applied;		/* total delta the workers applied */
 	long long counted;		/* what the counters hold afterwards */
 	/* PMU events counted per sample (pmu.c); npmu 0 when none */

@@ -674,6 +674,8 @@ err:
 	return VSB_EXIT_USAGE;
 }
 
+static char last_warning[512], last_failure[512];
+
 /* One repetition of @p, merged into p->res with a rep number of its own. */
 static int run_chunk(struct vsb_sweep_point *p)
 {
@@ -701,8 +703,11 @@ static int run_chunk(struct vsb_sweep_point *p)
 		vsb_result_free(&tmp);
 		return ret;
 	}
-	if (msg[0] && !p->done)
-		vsb_warn("%s: %s", p->id, msg);	/* once per point, not per round */
+	if (msg[0] && !p->done && strcmp(msg, last_warning)) {
+		/* once per point, and not again when every point says the same */
+		snprintf(last_warning, sizeof(last_warning), "%s", msg);
+		vsb_warn("%s: %s", p->id, !strncmp(msg, "warning: ", 9) ? msg + 9 : msg);
+	}
 	if (!p->done) {
 		p->res = tmp;		/* takes over the sample and meta arrays */
 		memset(&tmp, 0, sizeof(tmp));
@@ -956,7 +961,11 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 			if (ret && !vsb_interrupted) {
 				if (ro->progress)
 					fputs("\r\033[K", stderr);
-				vsb_err("%s: %s: %s", p->id, state_name(p->state), p->err);
+				/* sixteen module points, one "no module" line */
+				if (strcmp(p->err, last_failure))
+					vsb_err("%s: %s: %s", p->id, state_name(p->state),
+						p->err);
+				snprintf(last_failure, sizeof(last_failure), "%s", p->err);
 				total -= (size_t)(p->reps - p->done - 1);
 			}
 		}

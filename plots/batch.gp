@@ -17,6 +17,8 @@ set title maketitle('percpu\_counter\_add\_batch cost vs batch')
 set logscale x 2
 set format x '%g'
 set offsets graph 0.04, graph 0.04, 0, 0
+# tics at the swept values, not at powers of two
+if (exists("xt")) { set xtics (); do for [i=1:words(xt)] { set xtics add (word(xt, i) word(xt, i) + 0) } }
 set xlabel 'batch (per-CPU count folded under the spinlock past it), log scale'
 set ylabel sprintf('cost per update (%s, median, 95%% CI)', unitname)
 set yrange [0:*]

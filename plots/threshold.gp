@@ -20,6 +20,8 @@ set yrange [0:*]
 set key top right
 set format x '%g'
 set offsets graph 0.04, graph 0.04, 0, 0
+# tics at the swept values, not at powers of two
+if (exists("xt")) { set xtics (); do for [i=1:words(xt)] { set xtics add (word(xt, i) word(xt, i) + 0) } }
 
 series(i) = sprintf('%s CPU%s, s%s diffs%s', word(st, i), word(st, i) eq '1' ? '' : 's', \
 	word(sb, i), nvariants > 1 ? ', '.word(sv, i) : '')

@@ -11,6 +11,9 @@
  * fault storm.  Everything is counted in a one-element per-CPU array so
  * each CPU only ever writes its own copy: no atomics, no cache lines
  * bouncing between the CPUs whose cost is being measured.
+ *
+ * (cppcheck does not know libbpf's SEC(); clang -Wall -Werror checks
+ * this file instead.)
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -52,6 +55,7 @@ static __always_inline __u32 log2_u64(__u64 v)
 	return r;
 }
 
+// cppcheck-suppress unknownMacro
 SEC("tp_btf/workqueue_execute_start")
 int BPF_PROG(wq_start, struct work_struct *work)
 {
@@ -73,6 +77,7 @@ int BPF_PROG(wq_start, struct work_struct *work)
  * program read a function-pointer argument, and the work item itself
  * may be freed by the time it ends (not vmstat's, but others').
  */
+// cppcheck-suppress unknownMacro
 SEC("tp_btf/workqueue_execute_end")
 int BPF_PROG(wq_end, struct work_struct *work)
 {
@@ -96,6 +101,7 @@ int BPF_PROG(wq_end, struct work_struct *work)
 	return 0;
 }
 
+// cppcheck-suppress unknownMacro
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(page_alloc, struct page *page, unsigned int order)
 {
@@ -112,6 +118,7 @@ int BPF_PROG(page_alloc, struct page *page, unsigned int order)
 	return 0;
 }
 
+// cppcheck-suppress unknownMacro
 SEC("tp_btf/mm_page_free")
 int BPF_PROG(page_free, struct page *page, unsigned int order)
 {

@@ -18,7 +18,7 @@
  *     duplicate and out-of-range ids, NULL/unmapped/kernel/read-only
  *     buffers);
  *   - fully random bytes.
- * The valid base is kept short (small loops, 200 ms time limit), so an
+ * The valid base is kept short (small loops, 50 ms time limit), so an
  * accidental valid request costs milliseconds; a field that makes it
  * long (loops) is only ever paired with the short time limit.
  *
@@ -111,7 +111,7 @@ static void base_req(struct vsb_ioc_run *r)
 	r->warmup = (uint32_t)below(2);
 	r->samples_ptr = (uint64_t)(uintptr_t)samples;
 	r->samples_cap = SAMPLES_CAP;
-	r->time_limit_ms = 200;
+	r->time_limit_ms = 50;
 	if (r->bench == VSB_BENCH_COUNTER) {
 		r->variant = (uint32_t)below(7);
 		r->diff_bits = 8 << below(3);
@@ -154,7 +154,7 @@ static void mutate(struct vsb_ioc_run *r)
 	case 13: r->repeat = (uint32_t)edge(32); break;
 	case 14: r->warmup = (uint32_t)edge(32); break;
 	case 15: r->ncpus = (uint32_t)edge(32); break;
-	case 16: r->loops = edge(64); break;	/* time limit stays 200 ms */
+	case 16: r->loops = edge(64); break;	/* time limit stays 50 ms */
 	case 17: r->cpus_ptr = bad_ptr(); break;
 	case 18: r->samples_ptr = bad_ptr(); break;
 	case 19: r->samples_cap = (uint32_t)edge(32); break;

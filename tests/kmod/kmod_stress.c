@@ -12,6 +12,10 @@
  *                         kmod` interrupted by SIGINT exits 1 within 1 s
  *   kmod_stress unknown   an unknown ioctl gets ENOTTY, a short one EINVAL
  *   kmod_stress version   prints the ABI version (for reload loops)
+ *   kmod_stress runs N    N short mixed runs (page orders, outstanding,
+ *                         parallel, percpu-counter), each must succeed
+ *                         and be sane: the page-leak check around it
+ *                         compares MemFree
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -194,6 +198,43 @@ static void cli(const char *vsb)
 	tap(kthreads_left() == 0, "cli: no vmstat_bench kthread left", kthreads_left());
 }
 
+static int runs(long n)
+{
+	struct vsb_ioc_run r;
+	int fd = dev_open(), bad = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	long i;
+
+	for (i = 0; i < n; i++) {
+		switch (i % 4) {
+		case 0:
+			req_init(&r, VSB_BENCH_PAGE_ALLOC, 8, 1, 1);
+			r.order = (uint32_t)(i % 11);
+			r.outstanding = 0;
+			break;
+		case 1:
+			req_init(&r, VSB_BENCH_PAGE_ALLOC, 64, 1, 1);
+			r.outstanding = 64;
+			break;
+		case 2:
+			req_init(&r, VSB_BENCH_PAGE_ALLOC_PARALLEL, 64, 1,
+				 ncpu > 1 ? 2 : 1);
+			r.order = 2;
+			break;
+		default:
+			req_init(&r, VSB_BENCH_COUNTER, 1000, 1, ncpu > 1 ? 2 : 1);
+			r.variant = 6;	/* percpu-counter */
+			break;
+		}
+		r.warmup = 0;
+		if (ioctl(fd, VSB_IOC_RUN, &r) || !(r.result_flags & VSB_RES_SANITY_OK)) {
+			fprintf(stderr, "run %ld: %s\n", i, strerror(errno));
+			bad++;
+		}
+	}
+	close(fd);
+	return bad;
+}
+
 static void unknown(void)
 {
 	struct vsb_ioc_version v;
@@ -234,6 +275,8 @@ int main(int argc, char **argv)
 		     "page-alloc-parallel outstanding 32");
 	} else if (!strcmp(mode, "cli") && argc > 2) {
 		cli(argv[2]);
+	} else if (!strcmp(mode, "runs") && argc > 2) {
+		return runs(atol(argv[2])) ? 1 : 0;
 	} else if (!strcmp(mode, "unknown")) {
 		unknown();
 	} else if (!strcmp(mode, "version")) {
@@ -249,7 +292,7 @@ int main(int argc, char **argv)
 		printf("%u\n", v.version);
 		return 0;
 	} else {
-		fprintf(stderr, "usage: kmod_stress busy|cli VSB|unknown|version\n");
+		fprintf(stderr, "usage: kmod_stress busy|cli VSB|unknown|version|runs N\n");
 		return 2;
 	}
 	return failed ? 1 : 0;

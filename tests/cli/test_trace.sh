@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# BPF tracing: the program loads, counts the page allocations of a known
+# workload within 5% of the /proc/vmstat delta of the same window, sees
+# vmstat_update work items while vm.stat_interval is 1 s and the CPUs
+# have counters to fold, and `run --trace` puts the counts in the
+# metadata.  Skipped, with the reason, without root, BTF or a BPF build.
+. "$(dirname "$0")/../lib.sh"
+
+expect_usage_error "bad --duration" "--duration: 'soon' is not a number of seconds" \
+	"$VSB" trace --duration soon
+
+"$VSB" trace --duration 0.2 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 4 ]; then
+	skip "BPF tracing" "$(head -1 "$TMP/err")"
+	done_testing
+	exit
+fi
+[ $rc -eq 0 ] && grep -q "^vmstat_update work items per CPU" "$TMP/out" &&
+	grep -q "^# bpf_pages_allocated: " "$TMP/out" &&
+	ok "trace loads, attaches and reports" || not_ok "trace loads, attaches and reports" \
+	"exit $rc" "$(cat "$TMP/err")"
+
+key() { sed -n "s/^# $2: //p" "$1"; }
+
+# a known workload: 2 x 64 MiB of write faults = 32768 pages at least
+"$VSB" trace -- "$VSB" run --bench page-fault --size 64M --cpus 0 --repeat 2 --warmup 0 \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+b=$(key "$TMP/out" bpf_pages_allocated) v=$(key "$TMP/out" vmstat_pgalloc_delta)
+if [ $rc -eq 0 ] && [ -n "$b" ] && [ "$b" -ge 32768 ] &&
+	[ $(( (b > v ? b - v : v - b) * 100 )) -le $((v * 5)) ]; then
+	ok "page allocations counted by BPF ($b) within 5% of /proc/vmstat ($v)"
+else
+	not_ok "page allocations counted by BPF within 5% of /proc/vmstat" \
+		"exit $rc, bpf $b, vmstat $v" "$(tail -2 "$TMP/err")"
+fi
+grep -q "(exit 0)" "$TMP/out" && ok "the traced command's exit status is reported" ||
+	not_ok "the traced command's exit status is reported" "$(head -1 "$TMP/out")"
+
+# vmstat_update runs every stat_interval on CPUs with diffs to fold
+SI=/proc/sys/vm/stat_interval
+orig_si=$(cat "$SI")
+trap 'echo "$orig_si" >"$SI"; rm -rf "$TMP"' EXIT
+echo 1 >"$SI"
+cpus=0
+[ "$(nproc)" -ge 2 ] && cpus=0,1
+"$VSB" run --bench page-fault --size 16M --cpus $cpus --repeat 1000 --warmup 0 \
+	>/dev/null 2>&1 &
+load=$!
+"$VSB" trace --duration 3 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+kill -TERM $load; wait $load 2>/dev/null
+echo "$orig_si" >"$SI"
+n=$(key "$TMP/out" vmstat_update_items)
+[ $rc -eq 0 ] && [ -n "$n" ] && [ "$n" -ge 1 ] &&
+	ok "vmstat_update work seen with stat_interval 1 s ($n items in 3 s)" ||
+	not_ok "vmstat_update work seen with stat_interval 1 s" "exit $rc, items '$n'" \
+	"$(cat "$TMP/err")"
+grep -qE '^ +[0-9]+ -> [0-9]+ +: [0-9]+ +\|\**' "$TMP/out" &&
+	ok "the duration histogram is printed" || not_ok "the duration histogram is printed"
+
+# run --trace: counts of the timed window in the metadata
+"$VSB" run --bench page-fault --size 16M --cpus 0 --repeat 2 --warmup 0 --trace \
+	-o "$TMP/r.csv" >/dev/null 2>"$TMP/err"
+rc=$?
+a=$(key "$TMP/r.csv" trace_page_alloc_by_order | sed -n 's/^o0=\([0-9]*\).*/\1/p')
+[ $rc -eq 0 ] && grep -q "^# trace_window: .*(the timed samples)" "$TMP/r.csv" &&
+	grep -q "^# trace_vmstat_update_per_sec_per_cpu: cpu0=" "$TMP/r.csv" &&
+	[ -n "$a" ] && [ "$a" -ge 8192 ] &&
+	ok "run --trace records the window's counts ($a order-0 allocations)" ||
+	not_ok "run --trace records the window's counts" "exit $rc" \
+	"$(grep '^# trace' "$TMP/r.csv")" "$(cat "$TMP/err")"
+done_testing

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host side of the kmod tests: build the module, boot one guest with
+# the module, the harness, the helpers and the in-guest scripts, and turn
+# the guest's "ok - ..." / "not ok - ..." lines into numbered TAP (via
+# tests/lib.sh).  Sourced by tests/kmod/*.sh; not a test itself.
+#
+# vsb_vm_tap SCRIPT VM-RUN-ARGS...: run tests/kmod/guest/SCRIPT in a guest;
+# sets VM_RC (the runner's exit status) and VM_SECS, leaves the guest's
+# /out in $TMP/out.  Exits 4 (skip) when the VM cannot run here.
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${VSB_BUILD_DIR:-build}
+# shellcheck source=../lib.sh
+. "$REPO/tests/lib.sh"
+export TMPDIR=$TMP	# the runner's work and out folders go away with ours
+
+vsb_vm_prepare() {
+	local rc=0 f
+
+	for f in "$BUILD/vmstat-bench" "$BUILD/tests-kmod/kmod_fuzz" \
+		 "$BUILD/tests-kmod/kmod_stress"; do
+		[[ -x $REPO/$f ]] || { echo "# $f missing: run make first"; exit 1; }
+	done
+	(cd "$REPO" && KDIR=${KDIR:-} ci/kmod-build.sh -s modules) >"$TMP/build.log" 2>&1 || rc=$?
+	if ((rc == 4)); then
+		echo "# SKIP: no kernel headers for the VM: $(tail -n1 "$TMP/build.log")"
+		exit 4
+	fi
+	if ((rc != 0)); then
+		sed 's/^/# /' "$TMP/build.log" | tail -20
+		not_ok "module builds against the VM kernel's headers"
+		done_testing
+		exit 1
+	fi
+	if grep -q 'warning:' "$TMP/build.log"; then
+		not_ok "module builds without warnings" "$(grep -m3 'warning:' "$TMP/build.log")"
+	else
+		ok "module builds against the VM kernel's headers, no warnings"
+	fi
+}
+
+vsb_vm_tap() {
+	local script=$1 t0 line
+	shift
+	mkdir -p "$TMP/out"
+	t0=$(date +%s.%N)
+	VM_RC=0
+	# shellcheck disable=SC2016  # expanded by the guest's shell
+	"$REPO/ci/vm-run.sh" "$@" --out "$TMP/out" \
+		--add "$REPO/kmod/vmstat_bench.ko" --add "$REPO/$BUILD/vmstat-bench" \
+		--add "$REPO/$BUILD/tests-kmod" --add "$REPO/tests/kmod/guest" -- \
+		'insmod kmod/vmstat_bench.ko || exit 1
+		 VSB=/vsb/'"$BUILD"'/vmstat-bench H='"$BUILD"'/tests-kmod
+		 export VSB H
+		 sh tests/kmod/guest/'"$script"'
+		 rmmod vmstat_bench && echo "ok - module unloads at the end" ||
+			echo "not ok - module unloads at the end"' \
+		>"$TMP/guest.out" 2>"$TMP/guest.err" || VM_RC=$?
+	VM_SECS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	if ((VM_RC == 4)); then
+		echo "# SKIP: $(grep -m1 SKIP "$TMP/guest.err")"
+		exit 4
+	fi
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*)     ok "${line#ok - }" ;;
+		"not ok - "*) not_ok "${line#not ok - }" ;;
+		"#"*)         echo "$line" ;;
+		esac
+	done <"$TMP/guest.out"
+	if ((VM_RC == 0)); then
+		ok "guest ran $script without a WARN, oops or panic (${VM_SECS} s)"
+	else
+		not_ok "guest ran $script without a WARN, oops or panic (rc $VM_RC)" \
+			"$(grep -v '^ *|' "$TMP/guest.err" | tail -n 3)" \
+			"$(grep '^ *|' "$TMP/guest.err" | tail -n 8)"
+	fi
+}
