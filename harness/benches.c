@@ -28,6 +28,9 @@ const struct vsb_bench vsb_benches[] = {
 	{ "page-alloc-parallel", VSB_SIDE_KMOD, 0,
 	  "module: the same loop on every CPU of --cpus in one common window (page_bench03)",
 	  NULL, vsb_page_alloc_run_kmod },
+	{ "threshold-refresh", VSB_SIDE_USER, 0,
+	  "model: refresh_zone_stat_thresholds at CPU bring-up, per --approach (004 thread)",
+	  vsb_refresh_run_user, NULL },
 };
 const size_t vsb_bench_count = sizeof(vsb_benches) / sizeof(vsb_benches[0]);
 

@@ -30,6 +30,8 @@ int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r);
 
 /* counter_user.c */
 int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
+/* refresh_bench.c */
+int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 
 /* live.c: the running kernel's page-fault and mmap paths, from user space */
 int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r);

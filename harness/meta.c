@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "kmod_client.h"
 #include "pmu.h"
 #include "result.h"
 #include "topo.h"
@@ -45,22 +46,56 @@ void vsb_meta_set_cmdline(int argc, char **argv)
 }
 
 /*
- * Hook for the module client: fill @buf with the loaded module's ABI
- * version and return 0, or return -1.  Until the ABI query ioctl exists
- * this only says whether the device node is there; the kmod engineer
- * replaces the body with the real query (kmod/uapi/vmstat_bench.h).
+ * Fill @buf with whether the module is loaded and the ABI version its
+ * VERSION ioctl reports; 0 when loaded and answering, -1 otherwise.
  */
 int vsb_meta_kmod_abi(char *buf, size_t len)
 {
+	unsigned int ver;
+	int ret;
+
 	if (access(VSB_DEVICE_PATH, F_OK)) {
 		snprintf(buf, len, "not loaded (no %s)", VSB_DEVICE_PATH);
 		return -1;
 	}
-	snprintf(buf, len, "loaded (%s), ABI version not queried", VSB_DEVICE_PATH);
+	ret = vsb_kmod_abi_version(&ver);
+	if (ret) {
+		snprintf(buf, len, "loaded (%s), version query failed: %s",
+			 VSB_DEVICE_PATH, strerror(-ret));
+		return -1;
+	}
+	snprintf(buf, len, "loaded (%s), ABI version %u", VSB_DEVICE_PATH, ver);
 	return 0;
 }
 
+/*
+ * A sysctl as the point ran with it: a sweep writes its files after the
+ * last round, when --sysctl values are back to their originals, so the
+ * value the point set wins over what the file says now.
+ */
+static const char *point_sysctl(const struct vsb_result *r, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (!strncmp(r->opts.sysctl, key, n) && r->opts.sysctl[n] == '=')
+		return r->opts.sysctl + n + 1;
+	return NULL;
+}
+
+static void meta_file_raw(struct vsb_result *r, const char *key, const char *path);
+
 static void meta_file(struct vsb_result *r, const char *key, const char *path)
+{
+	const char *set = point_sysctl(r, key);
+
+	if (set) {
+		vsb_result_meta(r, key, "%s (set by --sysctl for this point)", set);
+		return;
+	}
+	meta_file_raw(r, key, path);
+}
+
+static void meta_file_raw(struct vsb_result *r, const char *key, const char *path)
 {
 	char buf[512];
 
@@ -184,8 +219,11 @@ void vsb_meta_collect_env(struct vsb_result *r)
 		fclose(f);
 	}
 	present = vsb_env_count_list(SYS_CPU "/present");
-	if (ram_kb > 0 && present > 0 && pagesz > 0 &&
-	    !vsb_read_file_long("/proc/sys/vm/overcommit_memory", &v))
+	if (point_sysctl(r, "vm.overcommit_memory"))
+		vsb_parse_long(point_sysctl(r, "vm.overcommit_memory"), &v);
+	else if (vsb_read_file_long("/proc/sys/vm/overcommit_memory", &v))
+		v = -1;
+	if (ram_kb > 0 && present > 0 && pagesz > 0 && v >= 0)
 		vsb_result_meta(r, "vm_committed_as_batch",
 				"%lld pages (computed: overcommit_memory=%ld, %lld RAM pages, %d present CPUs)",
 				vsb_committed_as_batch((int)v,

@@ -144,6 +144,14 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	{ "quiet-workers", 0, VSB_OPT_LONG, OFF(quiet_workers), 0, 0, VSB_MAX_CPUS - 1,
 	  "0", NULL, "N", "the last N workers stop updating once timing starts and are "
 	  "never interrupted (nohz_full CPUs)", VSB_OPTF_SWEEP },
+	{ "model-cpus", 0, VSB_OPT_LONG, OFF(model_cpus), 0, 1, 4096, "1024", NULL,
+	  "N", "threshold-refresh: CPUs the modelled machine brings online", VSB_OPTF_SWEEP },
+	{ "model-nodes", 0, VSB_OPT_LONG, OFF(model_nodes), 0, 1, 64, "1", NULL,
+	  "N", "threshold-refresh: NUMA nodes of the modelled machine", VSB_OPTF_SWEEP },
+	{ "approach", 0, VSB_OPT_CHOICE, OFF(approach), SZ(approach), 0, 0,
+	  "every-online", "every-online|deferred|per-node", "HOW",
+	  "threshold-refresh: today's refresh at each online, the 004 patch's one "
+	  "deferred refresh, or the review's per-node values", VSB_OPTF_SWEEP },
 };
 const size_t vsb_run_opt_count = sizeof(vsb_run_opt_table) / sizeof(vsb_run_opt_table[0]);
 

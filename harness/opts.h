@@ -60,6 +60,10 @@ struct vsb_run_opts {
 	long fold_interval_us;	/* how often the local timer / shepherd folds */
 	long drift;		/* run the reader: drift and staleness */
 	long quiet_workers;	/* the last N workers stop updating when timing starts */
+	/* the threshold-refresh model (refresh_bench.c) */
+	long model_cpus;
+	long model_nodes;
+	char approach[16];	/* every-online | deferred | per-node */
 
 	/* derived by vsb_run_opts_finish() */
 	struct vsb_cpulist cpus;

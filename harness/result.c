@@ -212,6 +212,7 @@ static const char *const param_columns[] = {
 	"preempt", "irqs", "gfp",
 	"size", "thp", "tasks", "sysctl", "trace",
 	"fold", "fold_interval_us", "drift", "quiet_workers",
+	"model_cpus", "model_nodes", "approach",
 };
 #define NPARAMS (sizeof(param_columns) / sizeof(param_columns[0]))
 
@@ -532,6 +533,34 @@ static int write_json(const struct vsb_result *r, FILE *f)
 
 /* ---- text ---- */
 
+/* The parameters that matter for the point's bench, in words. */
+static void write_text_params(const struct vsb_run_opts *o, FILE *f)
+{
+	if (!strcmp(o->bench, "counter")) {
+		if (o->variant_id >= 0 && vsb_variants[o->variant_id].flags & VSB_VF_PCC)
+			fprintf(f, "batch %ld, s32 counts", o->batch);
+		else
+			fprintf(f, "threshold %ld, s%ld diffs", o->threshold, o->diff_bits);
+		fprintf(f, ", %ld item%s, delta %+ld", o->items, o->items > 1 ? "s" : "",
+			o->delta);
+		if (strcmp(o->fold, "none"))
+			fprintf(f, ", fold %s every %ld us", o->fold, o->fold_interval_us);
+		if (o->quiet_workers)
+			fprintf(f, ", %ld quiet worker%s", o->quiet_workers,
+				o->quiet_workers > 1 ? "s" : "");
+	} else if (!strncmp(o->bench, "page-alloc", 10)) {
+		fprintf(f, "order %ld, %ld outstanding, gfp %s, preempt %s, irqs %s",
+			o->order, o->outstanding, o->gfp, o->preempt, o->irqs);
+	} else if (!strcmp(o->bench, "threshold-refresh")) {
+		fprintf(f, "%s, %ld CPUs x %ld nodes", o->approach, o->model_cpus,
+			o->model_nodes);
+	} else {
+		fprintf(f, "size %s, thp %s, tasks %s", o->size, o->thp, o->tasks);
+	}
+	if (o->sysctl[0])
+		fprintf(f, ", %s", o->sysctl);
+}
+
 static int write_text(const struct vsb_result *r, FILE *f)
 {
 	const struct vsb_run_opts *o = &r->opts;
@@ -543,14 +572,13 @@ static int write_text(const struct vsb_result *r, FILE *f)
 	fprintf(f, "%s/%s", o->bench, o->backend);
 	if (o->variant_id >= 0)
 		fprintf(f, " %s", o->variant);
-	fprintf(f, " on CPU%s %s: ", r->nthreads > 1 ? "s" : "", cpus);
-	if (o->variant_id >= 0 && vsb_variants[o->variant_id].flags & VSB_VF_PCC)
-		fprintf(f, "batch %ld, s32 counts", o->batch);
+	fprintf(f, " on CPU%s %s: ", o->cpus.n > 1 ? "s" : "", cpus);
+	write_text_params(o, f);
+	if (!strcmp(o->bench, "threshold-refresh"))
+		fprintf(f, "; %ld bring-ups (+%ld warm-up)\n", o->repeat, o->warmup);
 	else
-		fprintf(f, "threshold %ld, s%ld diffs", o->threshold, o->diff_bits);
-	fprintf(f, ", %ld item%s, delta %+ld; %ld x %ld ops per worker (+%ld warm-up)\n",
-		o->items, o->items > 1 ? "s" : "", o->delta, o->repeat, o->loops,
-		o->warmup);
+		fprintf(f, "; %ld x %ld ops per worker (+%ld warm-up)\n", o->repeat,
+			o->loops, o->warmup);
 	fprintf(f, "%6s %4s %10s %10s %10s %6s %9s %10s %9s\n", "worker", "cpu",
 		"median", "min", "max", "cv%", "ns/op", "Mops/s", "folds/op");
 	n = vsb_result_aggregate(r, &rows);

@@ -214,7 +214,7 @@ int vsb_refresh_model(enum vsb_refresh_approach a, unsigned int ncpus,
 {
 	struct model m = { 0 };
 	size_t len;
-	uint64_t t0;
+	uint64_t t0, c0;
 	unsigned int online;
 
 	if (!ncpus || !nodes || !zones_per_node ||
@@ -231,6 +231,7 @@ int vsb_refresh_model(enum vsb_refresh_approach a, unsigned int ncpus,
 		return -1;
 
 	t0 = vsb_now_ns();
+	c0 = vsb_rdtscp();
 	for (online = 1; online <= ncpus; online++) {
 		if (a == VSB_REFRESH_EVERY_ONLINE)
 			refresh_all(&m, online);
@@ -239,6 +240,7 @@ int vsb_refresh_model(enum vsb_refresh_approach a, unsigned int ncpus,
 	}
 	if (a == VSB_REFRESH_DEFERRED)
 		refresh_all(&m, ncpus);
+	res->tsc = vsb_rdtscp() - c0;
 	res->seconds = (double)(vsb_now_ns() - t0) / 1e9;
 	res->iterations = m.iterations;
 	munmap(m.units, len);
@@ -248,4 +250,38 @@ int vsb_refresh_model(enum vsb_refresh_approach a, unsigned int ncpus,
 uint64_t vsb_refresh_seed_estimate(unsigned int ncpus, unsigned int nodes)
 {
 	return (uint64_t)ncpus * 2 * nodes * (ncpus / 2);
+}
+
+/*
+ * A full refresh with k CPUs online stores (nodes + zones) * k thresholds;
+ * every-online does one per k = 1..N, deferred one at N, per-node one at
+ * k = 1 and at every power of two (fls changes) and the new CPU's zones
+ * otherwise.
+ */
+uint64_t vsb_refresh_expected(enum vsb_refresh_approach a, unsigned int ncpus,
+			      unsigned int nodes, unsigned int zones_per_node)
+{
+	uint64_t per = (uint64_t)nodes + (uint64_t)nodes * zones_per_node, sum = 0;
+	unsigned int k;
+
+	switch (a) {
+	case VSB_REFRESH_EVERY_ONLINE:
+		return per * ncpus * (ncpus + 1ULL) / 2;
+	case VSB_REFRESH_DEFERRED:
+		return per * ncpus;
+	default:
+		for (k = 1; k <= ncpus; k++)
+			sum += (k & (k - 1)) == 0 ? per * k : (uint64_t)nodes * zones_per_node;
+		return sum;
+	}
+}
+
+int vsb_refresh_approach(const char *name)
+{
+	int a;
+
+	for (a = 0; a < VSB_REFRESH_NR; a++)
+		if (!strcmp(vsb_refresh_names[a], name))
+			return a;
+	return -1;
 }

@@ -58,11 +58,16 @@ extern const char *const vsb_refresh_names[VSB_REFRESH_NR];
 struct vsb_refresh_result {
 	uint64_t iterations;
 	double seconds;
+	uint64_t tsc;		/* the same interval in TSC ticks */
 };
 int vsb_refresh_model(enum vsb_refresh_approach a, unsigned int ncpus,
 		      unsigned int nodes, unsigned int zones_per_node,
 		      struct vsb_refresh_result *res);
 /* The 004 thread's estimate: nCPU * 2 * nodes * mean(CPUs online) */
 uint64_t vsb_refresh_seed_estimate(unsigned int ncpus, unsigned int nodes);
+/* What each approach must iterate, worked out in closed form */
+uint64_t vsb_refresh_expected(enum vsb_refresh_approach a, unsigned int ncpus,
+			      unsigned int nodes, unsigned int zones_per_node);
+int vsb_refresh_approach(const char *name);
 
 #endif /* VSB_THRESHOLDS_H */
