@@ -58,7 +58,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: all deps test run check clean
+.PHONY: all deps test run check clean plots
 .PHONY: kmod kmod-clean vm-run
 
 # ---- kernel module and its VM tests (kmod/, tests/kmod/) ----
@@ -90,10 +90,12 @@ $(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(O)/libvsb.a $(HEADERS)
 # Helpers the in-guest kmod tests run (fuzzer, concurrency, signals); not
 # in $(O)/tests/, whose binaries tests/run.sh runs on the host.  Static,
 # so the guest needs no libraries for them.
+# Built without the sanitizers of `make check`: they run in the guest.
+KMOD_TEST_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror -pthread
 $(O)/tests-kmod/%: tests/kmod/%.c kmod/uapi/vmstat_bench.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -static -o $@ $< $(LDLIBS)
+	$(Q)$(CC) $(KMOD_TEST_CFLAGS) -static -o $@ $< -pthread
 
 kmod: kmod/vmstat_bench.ko
 
@@ -125,7 +127,12 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory O=build-san BUILD_TYPE=sanitize \
 		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 		LDLIBS='-pthread -lm -fsanitize=address,undefined' all
-	$(Q)VSB_BUILD_DIR=build-san VSB_QUICK=1 tests/run.sh
+	$(Q)VSB_BUILD_DIR=build-san VSB_SKIP_VM=1 tests/run.sh
+
+# Charts of a results folder (a sweep, a comparison): make plots RESULTS=DIR
+plots: all
+	$(Q)test -n "$(RESULTS)" || { echo "usage: make plots RESULTS=DIR [PLOTS_OUT=DIR]" >&2; exit 2; }
+	$(Q)$(O)/vmstat-bench plot $(RESULTS) $(if $(PLOTS_OUT),-o $(PLOTS_OUT))
 
 clean:
 	$(call msg,CLEAN,$(O))

@@ -34,6 +34,12 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 
 /* live.c: the running kernel's page-fault and mmap paths, from user space */
+/* /proc/vmstat counters the live benches and `trace` cross-check against */
+struct vsb_vmstat_snap {
+	unsigned long long pgfault, pgalloc, pgfree, thp_fault_alloc;
+};
+int vsb_vmstat_read(struct vsb_vmstat_snap *s);
+
 int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o);

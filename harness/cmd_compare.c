@@ -28,15 +28,20 @@
  * What makes two rows the same point.  loops, repeat and warmup are not
  * here on purpose: the cost is per operation, so a quicker setting on
  * one side still compares.  Columns a file lacks are skipped, columns
- * added later (ncpus, placement) count when present.
+ * added later (ncpus, placement) count when present.  Every other
+ * parameter column of result.c is here: append both together.
  */
 static unsigned int ignored;	/* bit k: match_cols[k] left out (--ignore) */
 
 static const char *const match_cols[] = {
 	"bench", "backend", "variant", "cpus", "nthreads", "ncpus", "placement",
 	"threshold", "diff_bits", "items", "batch", "delta", "order", "outstanding",
+	"preempt", "irqs", "gfp", "size", "thp", "tasks", "sysctl",
+	"fold", "fold_interval_us", "drift", "quiet_workers",
+	"model_cpus", "model_nodes", "approach",
 };
 #define NMATCH (sizeof(match_cols) / sizeof(match_cols[0]))
+_Static_assert(NMATCH <= 32, "--ignore keeps one bit per match column");
 
 #define MIN_REPS 5
 

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -189,6 +190,16 @@ static void set_add(struct strset *s, const char *v)
 	}
 }
 
+static int set_has(const struct strset *s, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], v))
+			return 1;
+	return 0;
+}
+
 static int cmp_num(const void *a, const void *b)
 {
 	double x = atof(a), y = atof(b);
@@ -221,52 +232,193 @@ static const char *set_most_common(const struct strset *s)
 	return s->n ? s->v[best] : "";
 }
 
+/* append to a growing gnuplot expression; out of memory is fatal */
+static void cat(char **buf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void cat(char **buf, const char *fmt, ...)
+{
+	char *add = NULL, *n = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&add, fmt, ap);
+	va_end(ap);
+	if (r < 0 || asprintf(&n, "%s%s", *buf ? *buf : "", add) < 0) {
+		vsb_err("out of memory");
+		exit(VSB_EXIT_ERROR);
+	}
+	free(add);
+	free(*buf);
+	*buf = n;
+}
+
+/*
+ * The columns the choice needs.  Those appended later (bench, fold,
+ * drift, ...) are -1 in an older sweep.csv, whose rows are then all
+ * plain counter rows.
+ */
+struct pcols {
+	int thr, var, nth, bits, batch, unit, ops, med, cihi, opshi;
+	int bench, backend, sysctl, fold, fival, quiet, drift, dmax, smax;
+};
+
+static const char *cell(const struct vsb_csv *c, size_t r, int col)
+{
+	return col < 0 ? "" : vsb_csv_cell(c, r, col);
+}
+
+static int is_counter(const struct vsb_csv *c, const struct pcols *k, size_t r)
+{
+	return k->bench < 0 || !strcmp(cell(c, r, k->bench), "counter");
+}
+
+/* what the classic charts show: no fold policy, every worker updating */
+static int is_plain(const struct vsb_csv *c, const struct pcols *k, size_t r)
+{
+	const char *f = cell(c, r, k->fold);
+
+	return is_counter(c, k, r) && (!*f || !strcmp(f, "none")) &&
+	       atol(cell(c, r, k->quiet)) == 0;
+}
+
+static int is_drift(const struct vsb_csv *c, const struct pcols *k, size_t r)
+{
+	return is_counter(c, k, r) && atol(cell(c, r, k->drift)) != 0 &&
+	       atol(cell(c, r, k->quiet)) == 0 && *cell(c, r, k->dmax);
+}
+
+static int is_quiet(const struct vsb_csv *c, const struct pcols *k, size_t r)
+{
+	return is_counter(c, k, r) && atol(cell(c, r, k->quiet)) > 0 &&
+	       *cell(c, r, k->smax);
+}
+
+/* "variant" or, when the rows come from several backends, "variant@backend" */
+static void vkey(const struct vsb_csv *c, const struct pcols *k, size_t r,
+		 int multib, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", cell(c, r, k->var), multib ? "@" : "",
+		 multib ? cell(c, r, k->backend) : "");
+}
+
+static int fold_rank(const char *f)
+{
+	return !strcmp(f, "none") ? 0 : !strcmp(f, "local") ? 1 :
+	       !strcmp(f, "remote") ? 2 : 3;
+}
+
+/*
+ * Live charts: one line per value of a sysctl (vm.numa_stat=0, =1) vs
+ * core count.  The labels above each core count give the change from
+ * the first value to the last one, so the seed's figure is read off the
+ * chart, not computed from it.  col/hicol: the y column and its CI top;
+ * scale divides them as the script does.
+ */
+static int plot_live(const struct vsb_csv *c, const struct pcols *k,
+		     const char *csvpath, const char *outdir, const char *title,
+		     const char *lists, const char *bench, const char *prefix,
+		     const char *chart, int col, int hicol, double scale,
+		     const char *what)
+{
+	struct strset sys = { 0 }, nth = { 0 };
+	char sl[2048], xl[1024];
+	char *vars = NULL;
+	size_t r, i;
+	int ret;
+
+	for (r = 0; r < c->nrows; r++)
+		if (!strcmp(cell(c, r, k->bench), bench) &&
+		    !strncmp(cell(c, r, k->sysctl), prefix, strlen(prefix))) {
+			set_add(&sys, cell(c, r, k->sysctl));
+			set_add(&nth, cell(c, r, k->nth));
+		}
+	if (sys.n < 2)
+		return 0;
+	qsort(sys.v, sys.n, sizeof(sys.v[0]), (int (*)(const void *, const void *))strcmp);
+	set_sort_num(&nth);
+	set_join(&sys, sl, sizeof(sl));
+	set_join(&nth, xl, sizeof(xl));
+	cat(&vars, "%s sysctls='%s'; maxt=%s; xt='%s'; ", lists, sl,
+	    nth.v[nth.n - 1], xl);
+	for (i = 0; i < nth.n; i++) {
+		double first = NAN, last = NAN, top = 0;
+
+		for (r = 0; r < c->nrows; r++) {
+			const char *s = cell(c, r, k->sysctl);
+
+			if (strcmp(cell(c, r, k->bench), bench) ||
+			    strcmp(cell(c, r, k->nth), nth.v[i]) || !set_has(&sys, s))
+				continue;
+			if (!strcmp(s, sys.v[0]))
+				first = vsb_csv_num(c, r, col);
+			if (!strcmp(s, sys.v[sys.n - 1]))
+				last = vsb_csv_num(c, r, col);
+			if (vsb_csv_num(c, r, hicol) / scale > top)
+				top = vsb_csv_num(c, r, hicol) / scale;
+			if (vsb_csv_num(c, r, col) / scale > top)
+				top = vsb_csv_num(c, r, col) / scale;
+		}
+		if (isnan(first) || isnan(last) || first <= 0)
+			continue;
+		cat(&vars, "set label %zu '%s %+.1f%%' at %s, %.6g center offset 0, 1.2 "
+		    "font ',10' tc rgb '#333333' front; ", i + 1, what,
+		    (last / first - 1) * 100, nth.v[i], top);
+	}
+	ret = vsb_plot_chart(chart, csvpath, outdir, title, vars);
+	free(vars);
+	return ret ? ret : 1;
+}
+
 static int plot_sweep(const char *csvpath, const char *outdir)
 {
-	int cthr, cvar, cnth, cbits, cbatch, cunit, cops, ret = 0, made = 0;
-	struct strset thr = { 0 }, thr_all = { 0 }, vars = { 0 }, nth = { 0 },
-		      series = { 0 }, pcc_batch = { 0 }, pcc_nth = { 0 }, units = { 0 };
-	char title[512], lists[4096], a[8192], b[1024], c[1024], d[8192];
+	struct pcols k;
+	int ret = 0, made = 0, newcols, multib, r2;
+	struct strset thr = { 0 }, vars = { 0 }, nth = { 0 }, series = { 0 },
+		      serthr = { 0 }, pcc_batch = { 0 }, pcc_nth = { 0 },
+		      units = { 0 }, backends = { 0 };
+	char title[512], lists[4096], b[1024], cc[2048], key[128];
 	const char *fthr, *fbat;
 	struct vsb_csv csv;
-	size_t r, i;
+	char *ex = NULL;
+	size_t r, i, j;
 
 	ret = vsb_csv_read(csvpath, &csv);
 	if (ret)
 		return ret;
-	cthr = vsb_csv_col(&csv, "threshold");
-	cvar = vsb_csv_col(&csv, "variant");
-	cnth = vsb_csv_col(&csv, "nthreads");
-	cbits = vsb_csv_col(&csv, "diff_bits");
-	cbatch = vsb_csv_col(&csv, "batch");
-	cunit = vsb_csv_col(&csv, "unit");
-	cops = vsb_csv_col(&csv, "ops_per_sec_median");
-	if (cthr < 0 || cvar < 0 || cnth < 0 || cbits < 0 || cbatch < 0 ||
-	    cunit < 0 || cops < 0 || vsb_csv_col(&csv, "ci_lo") < 0) {
+	k.thr = vsb_csv_col(&csv, "threshold");
+	k.var = vsb_csv_col(&csv, "variant");
+	k.nth = vsb_csv_col(&csv, "nthreads");
+	k.bits = vsb_csv_col(&csv, "diff_bits");
+	k.batch = vsb_csv_col(&csv, "batch");
+	k.unit = vsb_csv_col(&csv, "unit");
+	k.ops = vsb_csv_col(&csv, "ops_per_sec_median");
+	k.med = vsb_csv_col(&csv, "median");
+	k.cihi = vsb_csv_col(&csv, "ci_hi");
+	k.opshi = vsb_csv_col(&csv, "ops_per_sec_ci_hi");
+	k.bench = vsb_csv_col(&csv, "bench");
+	k.backend = vsb_csv_col(&csv, "backend");
+	k.sysctl = vsb_csv_col(&csv, "sysctl");
+	k.fold = vsb_csv_col(&csv, "fold");
+	k.fival = vsb_csv_col(&csv, "fold_interval_us");
+	k.quiet = vsb_csv_col(&csv, "quiet_workers");
+	k.drift = vsb_csv_col(&csv, "drift");
+	k.dmax = vsb_csv_col(&csv, "drift_max");
+	k.smax = vsb_csv_col(&csv, "stale_max_us");
+	if (k.thr < 0 || k.var < 0 || k.nth < 0 || k.bits < 0 || k.batch < 0 ||
+	    k.unit < 0 || k.ops < 0 || k.med < 0 || k.cihi < 0 ||
+	    vsb_csv_col(&csv, "ci_lo") < 0) {
 		vsb_err("%s: missing columns (threshold, variant, nthreads, ci_lo, ...): "
 			"not a sweep.csv of this version", csvpath);
 		vsb_csv_free(&csv);
 		return VSB_EXIT_USAGE;
 	}
+	/* the scripts filter on these only when the file has them */
+	newcols = k.bench >= 0 && k.fold >= 0 && k.quiet >= 0 && k.backend >= 0;
 	for (r = 0; r < csv.nrows; r++) {
-		const char *v = vsb_csv_cell(&csv, r, cvar);
-		const char *t = vsb_csv_cell(&csv, r, cthr);
-
-		set_add(&units, vsb_csv_cell(&csv, r, cunit));
-		set_add(&vars, v);
-		set_add(&nth, vsb_csv_cell(&csv, r, cnth));
-		if (!strcmp(v, "percpu-counter")) {
-			set_add(&pcc_batch, vsb_csv_cell(&csv, r, cbatch));
-			set_add(&pcc_nth, vsb_csv_cell(&csv, r, cnth));
-		} else if (atol(t) > 0) {
-			char s[200];
-
-			set_add(&thr, t);
-			snprintf(s, sizeof(s), "%s:%s:%s", vsb_csv_cell(&csv, r, cnth),
-				 vsb_csv_cell(&csv, r, cbits), v);
-			set_add(&series, s);
-		}
-		set_add(&thr_all, t);
+		set_add(&units, vsb_csv_cell(&csv, r, k.unit));
+		if (is_plain(&csv, &k, r))
+			set_add(&backends, cell(&csv, r, k.backend));
 	}
 	if (units.n != 1) {
 		vsb_err("%s: results in %zu different units: charts never mix units",
@@ -274,48 +426,97 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 		vsb_csv_free(&csv);
 		return VSB_EXIT_USAGE;
 	}
+	multib = backends.n > 1;
+	for (r = 0; r < csv.nrows; r++) {
+		const char *v = vsb_csv_cell(&csv, r, k.var);
+		const char *t = vsb_csv_cell(&csv, r, k.thr);
+
+		if (!is_plain(&csv, &k, r))
+			continue;
+		vkey(&csv, &k, r, multib, key, sizeof(key));
+		set_add(&vars, key);
+		set_add(&nth, vsb_csv_cell(&csv, r, k.nth));
+		if (!strcmp(v, "percpu-counter")) {
+			set_add(&pcc_batch, vsb_csv_cell(&csv, r, k.batch));
+			set_add(&pcc_nth, vsb_csv_cell(&csv, r, k.nth));
+		} else if (atol(t) > 0 && strcmp(v, "this-cpu-add") &&
+			   strcmp(v, "atomic-global")) {
+			/* variants that never fold carry a threshold they ignore */
+			char s[200], st[264];
+
+			snprintf(s, sizeof(s), "%s:%s:%s:%s", vsb_csv_cell(&csv, r, k.nth),
+				 vsb_csv_cell(&csv, r, k.bits), v, cell(&csv, r, k.backend));
+			set_add(&series, s);
+			snprintf(st, sizeof(st), "%s|%s", s, t);
+			set_add(&serthr, st);
+		}
+	}
 	vsb_plot_title(vsb_csv_meta(&csv, "cpu_model"), vsb_csv_meta(&csv, "kernel"),
 		       title, sizeof(title));
-	/* the other charts hold threshold and batch at their usual value */
+	/* a threshold line needs two thresholds */
+	for (j = 0; j < series.n; j++) {
+		size_t n = 0, len = strlen(series.v[j]);
+
+		for (i = 0; i < serthr.n; i++)
+			if (!strncmp(serthr.v[i], series.v[j], len) &&
+			    serthr.v[i][len] == '|') {
+				n++;
+				set_add(&thr, serthr.v[i] + len + 1);
+			}
+		if (n < 2)
+			series.v[j][0] = '\0';
+	}
+	/* the other charts hold threshold and batch at their usual value:
+	 * 125 (the s8 default) and 32 (percpu_counter_batch, small machines) */
 	fthr = thr.n ? set_most_common(&thr) : "0";
-	for (i = 0; i < thr.n; i++)
-		if (!strcmp(thr.v[i], "125"))
-			fthr = "125";
+	if (set_has(&thr, "125"))
+		fthr = "125";
 	fbat = pcc_batch.n ? set_most_common(&pcc_batch) : "0";
+	if (set_has(&pcc_batch, "32"))
+		fbat = "32";
 	set_sort_num(&nth);
 	set_sort_num(&thr);
 	set_sort_num(&pcc_batch);
 	set_sort_num(&pcc_nth);
 	set_join(&nth, b, sizeof(b));
-	set_join(&vars, c, sizeof(c));
-	snprintf(lists, sizeof(lists), "unit='%s'; threads='%s'; variants='%s'; "
-		 "thr=%s; bat=%s; nvariants=%zu; ", units.v[0], b, c, fthr, fbat,
-		 vars.n);
+	set_join(&vars, cc, sizeof(cc));
+	snprintf(lists, sizeof(lists), "unit='%s'; newcols=%d; multib=%d; threads='%s'; "
+		 "variants='%s'; thr=%s; bat=%s; nvariants=%zu; ", units.v[0], newcols,
+		 multib, b, cc, fthr, fbat, vars.n);
 
 	if (thr.n > 1) {
-		/* series "nthreads:bits:variant", sorted by threads then bits */
-		char st[1024] = "", sb[1024] = "", sv[2048] = "";
-		size_t o1 = 0, o2 = 0, o3 = 0, j;
+		/* series "nthreads:bits:variant:backend", sorted by threads */
+		char st[1024] = "", sb[1024] = "", sv[2048] = "", sk[1024] = "";
+		size_t o1 = 0, o2 = 0, o3 = 0, o4 = 0;
+		struct strset svar = { 0 };
 
 		for (i = 0; i < nth.n; i++)
 			for (j = 0; j < series.n; j++) {
-				char tmp[64], *bits, *var;
+				char tmp[64], *bits, *var, *be;
 
+				if (!series.v[j][0])
+					continue;
 				snprintf(tmp, sizeof(tmp), "%s", series.v[j]);
 				bits = strchr(tmp, ':');
 				*bits++ = '\0';
 				var = strchr(bits, ':');
 				*var++ = '\0';
+				be = strchr(var, ':');
+				*be++ = '\0';
 				if (strcmp(tmp, nth.v[i]))
 					continue;
+				set_add(&svar, var);
 				o1 += snprintf(st + o1, sizeof(st) - o1, "%s ", tmp);
 				o2 += snprintf(sb + o2, sizeof(sb) - o2, "%s ", bits);
 				o3 += snprintf(sv + o3, sizeof(sv) - o3, "%s ", var);
+				o4 += snprintf(sk + o4, sizeof(sk) - o4, "%s ", *be ? be : "-");
 			}
-		set_join(&thr, c, sizeof(c));
-		snprintf(a, sizeof(a), "%s st='%s'; sb='%s'; sv='%s'; xt='%s';", lists,
-			 st, sb, sv, c);
-		ret = ret ?: vsb_plot_chart("threshold", csvpath, outdir, title, a);
+		set_join(&thr, cc, sizeof(cc));
+		free(ex);
+		ex = NULL;
+		cat(&ex, "%s st='%s'; sb='%s'; sv='%s'; sk='%s'; xt='%s'; nvariants=%zu;",
+		    lists, st, sb, sv, sk, cc, svar.n);
+		ret = ret ?: vsb_plot_chart("threshold", csvpath, outdir, title, ex);
 		made++;
 	}
 	if (vars.n > 1) {
@@ -332,35 +533,169 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 			long bestn = 0;
 
 			for (r = 0; r < csv.nrows; r++) {
-				const char *v = vsb_csv_cell(&csv, r, cvar);
-				long n = atol(vsb_csv_cell(&csv, r, cnth));
+				const char *v = vsb_csv_cell(&csv, r, k.var);
+				long n = atol(vsb_csv_cell(&csv, r, k.nth));
 
-				if (strcmp(v, vars.v[i]))
+				if (!is_plain(&csv, &k, r))
+					continue;
+				vkey(&csv, &k, r, multib, key, sizeof(key));
+				if (strcmp(key, vars.v[i]))
 					continue;
 				if (strcmp(v, "percpu-counter") ?
-				    (atol(vsb_csv_cell(&csv, r, cthr)) > 0 &&
-				     strcmp(vsb_csv_cell(&csv, r, cthr), fthr)) :
-				    strcmp(vsb_csv_cell(&csv, r, cbatch), fbat))
+				    (atol(vsb_csv_cell(&csv, r, k.thr)) > 0 &&
+				     strcmp(vsb_csv_cell(&csv, r, k.thr), fthr) &&
+				     strcmp(v, "this-cpu-add") && strcmp(v, "atomic-global")) :
+				    strcmp(vsb_csv_cell(&csv, r, k.batch), fbat))
 					continue;
 				if (!bestn || n < bestn) {
 					bestn = n;
-					best = vsb_csv_num(&csv, r, cops) / (double)n / 1e6;
+					best = vsb_csv_num(&csv, r, k.ops) / (double)n / 1e6;
 				}
 			}
 			off += snprintf(ref + off, sizeof(ref) - off, "%.6g ",
 					isnan(best) ? 0.0 : best);
 		}
-		snprintf(d, sizeof(d), "%s ref='%s';", lists, ref);
-		ret = ret ?: vsb_plot_chart("scaling", csvpath, outdir, title, d);
+		free(ex);
+		ex = NULL;
+		cat(&ex, "%s ref='%s';", lists, ref);
+		ret = ret ?: vsb_plot_chart("scaling", csvpath, outdir, title, ex);
 		made++;
 	}
 	if (pcc_batch.n > 1) {
 		set_join(&pcc_nth, b, sizeof(b));
-		set_join(&pcc_batch, c, sizeof(c));
-		snprintf(a, sizeof(a), "%s threads='%s'; xt='%s';", lists, b, c);
-		ret = ret ?: vsb_plot_chart("batch", csvpath, outdir, title, a);
+		set_join(&pcc_batch, cc, sizeof(cc));
+		free(ex);
+		ex = NULL;
+		cat(&ex, "%s threads='%s'; xt='%s';", lists, b, cc);
+		ret = ret ?: vsb_plot_chart("batch", csvpath, outdir, title, ex);
 		made++;
 	}
+
+	/* drift: cost vs max drift, a line per variant, fold policy, core count */
+	if (k.dmax >= 0 && k.fold >= 0) {
+		struct strset dser = { 0 }, dthr = { 0 }, dvar = { 0 }, dnth = { 0 },
+			      combo = { 0 }, dbe = { 0 };
+		char sv[2048] = "", sf[1024] = "", st[1024] = "", sc[512] = "",
+		     sn[512] = "", lab[512] = "";
+		size_t o[6] = { 0 }, labelled[64] = { 0 };
+		int f;
+
+		for (r = 0; r < csv.nrows; r++)
+			if (is_drift(&csv, &k, r))
+				set_add(&dbe, cell(&csv, r, k.backend));
+		for (r = 0; r < csv.nrows; r++) {
+			if (!is_drift(&csv, &k, r))
+				continue;
+			vkey(&csv, &k, r, dbe.n > 1, key, sizeof(key));
+			set_add(&dvar, key);
+			set_add(&dnth, vsb_csv_cell(&csv, r, k.nth));
+			set_add(&dthr, vsb_csv_cell(&csv, r, k.thr));
+		}
+		set_sort_num(&dnth);
+		/* series in order: variant (as swept), fold policy, core count */
+		for (i = 0; i < dvar.n; i++)
+			for (f = 0; f < 4; f++)
+				for (j = 0; j < dnth.n; j++)
+					for (r = 0; r < csv.nrows; r++) {
+						const char *fo = cell(&csv, r, k.fold);
+						char s[320], cb[320];
+
+						if (!is_drift(&csv, &k, r) || fold_rank(fo) != f ||
+						    strcmp(vsb_csv_cell(&csv, r, k.nth), dnth.v[j]))
+							continue;
+						vkey(&csv, &k, r, dbe.n > 1, key, sizeof(key));
+						if (strcmp(key, dvar.v[i]))
+							continue;
+						snprintf(s, sizeof(s), "%s %s %s", key, fo, dnth.v[j]);
+						if (set_has(&dser, s))
+							continue;
+						set_add(&dser, s);
+						snprintf(cb, sizeof(cb), "%s %s", key, fo);
+						set_add(&combo, cb);
+						o[0] += snprintf(sv + o[0], sizeof(sv) - o[0], "%s ", key);
+						o[1] += snprintf(sf + o[1], sizeof(sf) - o[1], "%s ", fo);
+						o[2] += snprintf(st + o[2], sizeof(st) - o[2], "%s ", dnth.v[j]);
+						o[3] += snprintf(sc + o[3], sizeof(sc) - o[3], "%zu ", combo.n);
+						o[4] += snprintf(sn + o[4], sizeof(sn) - o[4], "%zu ", j + 1);
+						/* thresholds printed once per core count:
+						 * on its first series */
+						o[5] += snprintf(lab + o[5], sizeof(lab) - o[5], "%d ",
+								 !labelled[j]);
+						labelled[j] = 1;
+					}
+		if (dser.n && (dthr.n > 1 || combo.n > 1)) {
+			free(ex);
+			ex = NULL;
+			cat(&ex, "%s sv='%s'; sf='%s'; st='%s'; sc='%s'; sn='%s'; lab='%s'; "
+			    "ncombo=%zu; dmultib=%d;", lists, sv, sf, st, sc, sn, lab,
+			    combo.n, dbe.n > 1);
+			ret = ret ?: vsb_plot_chart("drift", csvpath, outdir, title, ex);
+			made++;
+		}
+	}
+
+	/* staleness: the quiet-worker rows, one group per variant and policy */
+	if (k.smax >= 0 && k.quiet >= 0 && k.fold >= 0) {
+		struct strset cat_ = { 0 }, qvar = { 0 }, ival = { 0 };
+		char sv[1024] = "", sf[1024] = "", note[512] = "";
+		size_t o1 = 0, o2 = 0;
+		int f;
+
+		for (r = 0; r < csv.nrows; r++)
+			if (is_quiet(&csv, &k, r)) {
+				set_add(&qvar, vsb_csv_cell(&csv, r, k.var));
+				set_add(&ival, cell(&csv, r, k.fival));
+				if (!note[0])
+					snprintf(note, sizeof(note), "%ld CPUs, %s of them quiet "
+						 "after writing; threshold %s",
+						 atol(vsb_csv_cell(&csv, r, k.nth)) +
+						 atol(cell(&csv, r, k.quiet)), cell(&csv, r, k.quiet),
+						 vsb_csv_cell(&csv, r, k.thr));
+			}
+		for (i = 0; i < qvar.n; i++)
+			for (f = 0; f < 4; f++)
+				for (r = 0; r < csv.nrows; r++) {
+					const char *fo = cell(&csv, r, k.fold);
+					char s[200];
+
+					if (!is_quiet(&csv, &k, r) || fold_rank(fo) != f ||
+					    strcmp(vsb_csv_cell(&csv, r, k.var), qvar.v[i]))
+						continue;
+					snprintf(s, sizeof(s), "%s %s", qvar.v[i], fo);
+					if (set_has(&cat_, s))
+						continue;
+					set_add(&cat_, s);
+					o1 += snprintf(sv + o1, sizeof(sv) - o1, "%s ", qvar.v[i]);
+					o2 += snprintf(sf + o2, sizeof(sf) - o2, "%s ", fo);
+				}
+		if (cat_.n) {
+			free(ex);
+			ex = NULL;
+			cat(&ex, "%s sv='%s'; sf='%s'; qvariants=%zu; interval=%s; note='%s';",
+			    lists, sv, sf, qvar.n, ival.n == 1 ? ival.v[0] : "0", note);
+			ret = ret ?: vsb_plot_chart("staleness", csvpath, outdir, title, ex);
+			made++;
+		}
+	}
+
+	/* live benches with a sysctl axis */
+	if (k.bench >= 0 && k.sysctl >= 0 && !ret) {
+		r2 = plot_live(&csv, &k, csvpath, outdir, title, lists, "page-fault",
+			       "vm.numa_stat=", "live-numa", k.med, k.cihi, 1,
+			       "on vs off:");
+		if (r2 > 1)
+			ret = r2;
+		made += r2 == 1;
+	}
+	if (k.bench >= 0 && k.sysctl >= 0 && k.opshi >= 0 && !ret) {
+		r2 = plot_live(&csv, &k, csvpath, outdir, title, lists, "mmap",
+			       "vm.overcommit_memory=", "live-mmap", k.ops, k.opshi, 1e3,
+			       "last vs first:");
+		if (r2 > 1)
+			ret = r2;
+		made += r2 == 1;
+	}
+	free(ex);
 	if (!made && !ret)
 		printf("%s: nothing to chart: one threshold, one variant, one core "
 		       "count and one batch (a chart needs an axis)\n", csvpath);
@@ -368,20 +703,110 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 	return ret;
 }
 
+/*
+ * A CSV that is not a sweep: refresh-model's (refresh.csv) or the
+ * hotplug script's (hotplug-summary.csv).  Checks the columns the
+ * script reads, collects its series and draws it.
+ */
+static int plot_table(const char *csvpath, const char *outdir, const char *chart,
+		      const char *const *need, const char *seriescol,
+		      const char *seriesvar, const char *extra)
+{
+	struct strset s = { 0 };
+	char title[512], list[1024];
+	struct vsb_csv csv;
+	char *ex = NULL;
+	size_t r, i;
+	int ret, col;
+
+	ret = vsb_csv_read(csvpath, &csv);
+	if (ret)
+		return ret;
+	for (i = 0; need[i]; i++)
+		if (vsb_csv_col(&csv, need[i]) < 0) {
+			vsb_err("%s: no column '%s': not the CSV %s.gp reads", csvpath,
+				need[i], chart);
+			vsb_csv_free(&csv);
+			return VSB_EXIT_USAGE;
+		}
+	if (!csv.nrows) {
+		vsb_err("%s: no data rows", csvpath);
+		vsb_csv_free(&csv);
+		return VSB_EXIT_USAGE;
+	}
+	col = vsb_csv_col(&csv, seriescol);
+	for (r = 0; r < csv.nrows; r++)
+		set_add(&s, vsb_csv_cell(&csv, r, col));
+	set_sort_num(&s);
+	set_join(&s, list, sizeof(list));
+	vsb_plot_title(vsb_csv_meta(&csv, "cpu_model"), vsb_csv_meta(&csv, "kernel"),
+		       title, sizeof(title));
+	if (!vsb_csv_meta(&csv, "cpu_model") && !vsb_csv_meta(&csv, "kernel"))
+		snprintf(title, sizeof(title), "machine not recorded");
+	cat(&ex, "%s='%s'; %s", seriesvar, list, extra);
+	vsb_csv_free(&csv);
+	ret = vsb_plot_chart(chart, csvpath, outdir, title, ex);
+	free(ex);
+	return ret;
+}
+
+static int plot_refresh(const char *csvpath, const char *outdir)
+{
+	static const char *const need[] = { "approach", "nodes", "ncpus",
+		"iterations", "seed_estimate", "seconds", NULL };
+	struct vsb_csv csv;
+	struct strset ap = { 0 };
+	char extra[512], list[512];
+	size_t r;
+	int ret, col;
+
+	/* the approaches in the order refresh-model prints them */
+	ret = vsb_csv_read(csvpath, &csv);
+	if (ret)
+		return ret;
+	col = vsb_csv_col(&csv, "approach");
+	for (r = 0; col >= 0 && r < csv.nrows; r++)
+		set_add(&ap, vsb_csv_cell(&csv, r, col));
+	vsb_csv_free(&csv);
+	set_join(&ap, list, sizeof(list));
+	snprintf(extra, sizeof(extra), "approaches='%s';", list);
+	return plot_table(csvpath, outdir, "refresh", need, "nodes", "nodes", extra);
+}
+
+static int plot_hotplug(const char *csvpath, const char *outdir)
+{
+	static const char *const need[] = { "vcpus", "nodes", "calls", "median_us",
+		"mean_us", NULL };
+
+	return plot_table(csvpath, outdir, "hotplug", need, "nodes", "nodes", "");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: vmstat-bench plot DIR [-o OUTDIR]\n"
 "\n"
-"Draw gnuplot charts (PNG and SVG) of a sweep directory (its sweep.csv) or\n"
-"a compare directory (its compare.csv), titled with the machine and kernel:\n"
+"Draw gnuplot charts (PNG and SVG) of what DIR holds, titled with the machine\n"
+"and kernel; a chart is drawn only when the results have its axis:\n"
+" sweep.csv (vmstat-bench sweep -o DIR):\n"
 "  threshold.png  cost per update vs fold threshold, one line per core count\n"
 "  variants.png   update variants side by side, one bar per core count\n"
 "  scaling.png    throughput vs CPUs, with the linear-scaling reference\n"
 "  batch.png      percpu_counter cost vs batch, one line per core count\n"
+"  drift.png      cost per update vs max drift, a line per fold policy and\n"
+"                 core count, a point per threshold (--drift, --fold)\n"
+"  staleness.png  how long a quiet CPU's diff stays unseen, by fold policy\n"
+"                 (--quiet-workers)\n"
+"  live-numa.png  page-fault cost vs CPUs, vm.numa_stat off and on\n"
+"  live-mmap.png  mmap+munmap throughput vs CPUs, by vm.overcommit_memory\n"
+" compare.csv (vmstat-bench compare -o DIR):\n"
 "  regression.png NEW/BASE per point with its 95%% CI, coloured by verdict\n"
-"A chart is drawn only when the results have its axis (e.g. two or more\n"
-"thresholds).  Error bars are bootstrap 95%% CIs of the median.\n"
+" refresh.csv (vmstat-bench refresh-model > DIR/refresh.csv):\n"
+"  refresh.png    threshold-refresh time and iterations vs CPUs, per approach\n"
+"                 and node count, next to the 004 seed's estimate\n"
+" hotplug-summary.csv (ci/hotplug-scaling.sh):\n"
+"  hotplug.png    vmstat_cpu_online() time vs vCPUs, per node count\n"
+"Error bars are bootstrap 95%% CIs of the median.\n"
 "\n"
 "options:\n"
 "  -o, --output OUTDIR   where the charts go [DIR]\n"
@@ -394,6 +819,26 @@ static void usage(FILE *f)
 "exit status: 0 ok, 1 gnuplot failed, 2 bad input, 4 gnuplot missing.\n");
 }
 
+/* what DIR can hold, and what draws it */
+static const char *const inputs[] = { "sweep.csv", "compare.csv", "refresh.csv",
+	"hotplug-summary.csv" };
+
+static int plot_compare(const char *path, const char *outdir)
+{
+	struct vsb_csv cc;
+	char title[512], vars[64];
+	int ret;
+
+	ret = vsb_csv_read(path, &cc);
+	if (ret)
+		return ret;
+	vsb_plot_title(vsb_csv_meta(&cc, "cpu_model"), vsb_csv_meta(&cc, "kernel"),
+		       title, sizeof(title));
+	snprintf(vars, sizeof(vars), "npoints=%zu;", cc.nrows);
+	vsb_csv_free(&cc);
+	return vsb_plot_chart("regression", path, outdir, title, vars);
+}
+
 int vsb_cmd_plot(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -401,9 +846,12 @@ int vsb_cmd_plot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static int (*const draw[])(const char *, const char *) = { plot_sweep,
+		plot_compare, plot_refresh, plot_hotplug };
 	const char *outdir = NULL, *dir;
 	char path[4096 + 32];
 	int c, ret = 0, any = 0;
+	size_t i;
 
 	opterr = 0;
 	optind = 1;
@@ -428,13 +876,13 @@ int vsb_cmd_plot(int argc, char **argv)
 	dir = argv[optind];
 	if (!outdir)
 		outdir = dir;
-	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
-	any = access(path, R_OK) == 0;
-	snprintf(path, sizeof(path), "%s/compare.csv", dir);
-	any |= access(path, R_OK) == 0;
+	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, inputs[i]);
+		any |= access(path, R_OK) == 0;
+	}
 	if (!any) {
-		vsb_err("%s: no sweep.csv or compare.csv: give a `sweep -o` or "
-			"`compare -o` directory", dir);
+		vsb_err("%s: no sweep.csv, compare.csv, refresh.csv or hotplug-summary.csv: "
+			"give a `sweep -o` or `compare -o` directory", dir);
 		return VSB_EXIT_USAGE;
 	}
 	if (!vsb_have_gnuplot()) {
@@ -445,22 +893,10 @@ int vsb_cmd_plot(int argc, char **argv)
 		vsb_err("-o: cannot create %s: %s", outdir, strerror(errno));
 		return VSB_EXIT_USAGE;
 	}
-	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
-	if (access(path, R_OK) == 0)
-		ret = plot_sweep(path, outdir);
-	snprintf(path, sizeof(path), "%s/compare.csv", dir);
-	if (!ret && access(path, R_OK) == 0) {
-		struct vsb_csv cc;
-		char title[512], vars[64];
-
-		ret = vsb_csv_read(path, &cc);
-		if (ret)
-			return ret;
-		vsb_plot_title(vsb_csv_meta(&cc, "cpu_model"),
-			       vsb_csv_meta(&cc, "kernel"), title, sizeof(title));
-		snprintf(vars, sizeof(vars), "npoints=%zu;", cc.nrows);
-		vsb_csv_free(&cc);
-		ret = vsb_plot_chart("regression", path, outdir, title, vars);
+	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]) && !ret; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, inputs[i]);
+		if (access(path, R_OK) == 0)
+			ret = draw[i](path, outdir);
 	}
 	return ret;
 }

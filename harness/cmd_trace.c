@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "benches.h"
 #include "cmds.h"
 #include "bpf/trace.h"
 
@@ -44,28 +45,6 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 ok, 1 error or COMMAND failed, 2 bad usage, 4 skipped\n"
 "(no root, BTF or BPF build; the message says which).\n");
-}
-
-struct vmstat_pages {
-	unsigned long long pgalloc, pgfree;
-};
-
-static void vmstat_pages(struct vmstat_pages *v)
-{
-	char name[64];
-	unsigned long long x;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	memset(v, 0, sizeof(*v));
-	if (!f)
-		return;
-	while (fscanf(f, "%63s %llu", name, &x) == 2) {
-		if (!strncmp(name, "pgalloc_", 8))
-			v->pgalloc += x;
-		else if (!strcmp(name, "pgfree"))
-			v->pgfree += x;
-	}
-	fclose(f);
 }
 
 /* Run @argv until it exits, @limit_ns passes (0: none) or we are interrupted. */
@@ -108,7 +87,7 @@ static int run_command(char **argv, uint64_t limit_ns, int *status)
 }
 
 static void print_report(const struct vsb_trace_snap *d, const struct vsb_cpulist *cl,
-			 const struct vmstat_pages *va, const struct vmstat_pages *vb)
+			 const struct vsb_vmstat_snap *va, const struct vsb_vmstat_snap *vb)
 {
 	double secs = (double)d->t_ns / 1e9;
 	unsigned long long pages = 0, fpages = 0, items = 0;
@@ -164,7 +143,7 @@ int vsb_cmd_trace(int argc, char **argv)
 	};
 	static struct vsb_trace_snap a, b, d;
 	static struct vsb_cpulist cl;
-	struct vmstat_pages va, vb;
+	struct vsb_vmstat_snap va, vb;
 	const char *cpus = NULL;
 	double duration = -1;
 	uint64_t limit_ns, start;
@@ -222,7 +201,7 @@ int vsb_cmd_trace(int argc, char **argv)
 	if (ret)
 		return ret;
 	vsb_install_signal_handlers();
-	vmstat_pages(&va);
+	vsb_vmstat_read(&va);
 	ret = vsb_trace_snapshot(&a);
 	if (ret)
 		return ret;
@@ -236,7 +215,7 @@ int vsb_cmd_trace(int argc, char **argv)
 			usleep(10000);
 	}
 	ret = vsb_trace_snapshot(&b);
-	vmstat_pages(&vb);
+	vsb_vmstat_read(&vb);
 	if (ret)
 		return ret;
 	vsb_trace_diff(&a, &b, &d);

@@ -262,39 +262,14 @@ static void check_totals(struct vsb_result *r, struct worker *ws, int n,
 		 r->applied, n, p->delta);
 }
 
-/*
- * The fallback ladder, decided once before the workers start: core
- * cycles from the PMU group, else the TSC, else CLOCK_MONOTONIC_RAW.
- * VSB_NO_TSC=1 in the environment takes the last step on x86 too (for
- * tests; non-x86 builds always take it).
- */
+/* Unit and PMU columns (pmu.c), plus this bench's read cost and markers. */
 static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
 		     struct shared_state *sh)
 {
-	const struct vsb_pmu_set *ps = vsb_pmu_preflight(o->events, o->plm);
-	int have_tsc = 0, i;
-
-#if defined(__x86_64__) || defined(__i386__)
-	have_tsc = !getenv("VSB_NO_TSC");
-#endif
-	sh->pmu = ps;
-	sh->unit = vsb_pmu_pick_unit(ps->cycles >= 0, have_tsc);
-	snprintf(r->unit, sizeof(r->unit), "%s", vsb_unit_name(sh->unit));
-	snprintf(r->event, sizeof(r->event), "%s",
-		 sh->unit == VSB_UNIT_CYCLES ? ps->ev[ps->active[ps->cycles]].fstr :
-		 sh->unit == VSB_UNIT_TSC ? "rdtscp" : "clock_gettime(CLOCK_MONOTONIC_RAW)");
-	/* plm describes the PMU columns; a clock-only row has none */
-	snprintf(r->plm, sizeof(r->plm), "%s", ps->nactive ? ps->plm : "");
-	r->npmu = ps->nactive;
-	r->pmu_cycles = ps->cycles;
-	r->pmu_instr = ps->instr;
-	for (i = 0; i < ps->nactive; i++)
-		snprintf(r->pmu_event[i], sizeof(r->pmu_event[i]), "%s",
-			 ps->ev[ps->active[i]].fstr);
-	vsb_result_meta(r, "pmu_events", "%s", ps->verdict);
-	if (ps->nactive)
+	sh->pmu = vsb_pmu_setup_run(o->events, o->plm, r, &sh->unit);
+	if (sh->pmu->nactive)
 		vsb_result_meta(r, "pmu_read_ns", "%.0f ns per group read, two per batch",
-				vsb_pmu_read_cost_ns(ps));
+				vsb_pmu_read_cost_ns(sh->pmu));
 	VSB_MARKER_INIT();
 }
 

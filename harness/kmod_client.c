@@ -14,6 +14,12 @@
  * open PMU counters, else get_cycles() (the TSC on x86), else ns.  A
  * missing PMU is recorded, never an error.
  *
+ * The counter bench's accuracy side travels too: --fold, --fold-interval-us,
+ * --quiet-workers and --drift become the request's fold words and flags
+ * (VSB_UNSAFE_FOLD=1, which vsb_fold_check() already honoured, becomes
+ * VSB_RUN_UNSAFE_FOLD), and the reader's figures the module computes fill
+ * the same drift and staleness fields as harness/drift.c does.
+ *
  * The ioctl sleeps interruptibly in the kernel: SIGINT makes the module
  * stop every worker within one chunk and return EINTR, which ends the run
  * with no result written.
@@ -27,6 +33,7 @@
 
 #include "../kmod/uapi/vmstat_bench.h"
 #include "benches.h"
+#include "drift.h"
 #include "kmod_client.h"
 
 int vsb_kmod_abi_version(unsigned int *ver)
@@ -109,8 +116,8 @@ static int run_error(const struct vsb_run_opts *o, int e)
 		return VSB_EXIT_ERROR;
 	case EINVAL:
 		vsb_err("--backend kmod: the module refused the request (EINVAL): an "
-			"offline CPU in --cpus, or --outstanding x 2^order x CPUs over "
-			"a quarter of RAM?");
+			"offline CPU in --cpus, --outstanding x 2^order x CPUs over "
+			"a quarter of RAM, or a --fold the variant does not survive?");
 		return VSB_EXIT_USAGE;
 	}
 	vsb_err("--backend kmod: run failed: %s", strerror(e));
@@ -259,6 +266,63 @@ static void set_sanity(struct vsb_result *r, const struct vsb_ioc_run *req)
 		 (unsigned long long)req->pages);
 }
 
+/* --fold, --quiet-workers, --drift into the request (counter bench). */
+static void kmod_fold(const struct vsb_run_opts *o, struct vsb_ioc_run *req)
+{
+	int policy = vsb_fold_policy(o->fold);
+	const char *unsafe = getenv("VSB_UNSAFE_FOLD");
+
+	req->fold = policy == VSB_FOLD_LOCAL ? VSB_FOLD_LOCAL :
+		    policy == VSB_FOLD_REMOTE ? VSB_FOLD_REMOTE : VSB_FOLD_NONE;
+	if (req->fold != VSB_FOLD_NONE) {
+		req->fold_interval_us = (uint32_t)o->fold_interval_us;
+		/* vsb_fold_check() let the run through on this alone */
+		if (unsafe && !strcmp(unsafe, "1"))
+			req->flags |= VSB_RUN_UNSAFE_FOLD;
+	}
+	req->quiet_workers = (uint32_t)o->quiet_workers;
+	if (o->drift)
+		req->flags |= VSB_RUN_DRIFT;
+}
+
+/* The folder's and the reader's figures, as harness/drift.c reports them. */
+static void set_drift(const struct vsb_run_opts *o, struct vsb_result *r,
+		      const struct vsb_ioc_run *req)
+{
+	if (req->bench != VSB_BENCH_COUNTER)
+		return;
+	if (req->fold != VSB_FOLD_NONE || req->flags & VSB_RUN_DRIFT)
+		vsb_result_meta(r, "fold", "%s every %ld us%s; %llu folds", o->fold,
+				o->fold_interval_us,
+				req->fold == VSB_FOLD_REMOTE ?
+				" (shepherd kthread, xchg on per_cpu_ptr)" :
+				req->fold == VSB_FOLD_LOCAL ?
+				" (pinned hrtimer on each worker CPU, this_cpu_xchg in hardirq)" :
+				" (threshold folds only)",
+				(unsigned long long)req->fold_count);
+	if (req->quiet_workers)
+		vsb_result_meta(r, "quiet_workers", "%u (the last CPUs of --cpus: "
+				"warm-up only, no fold timer, no samples)",
+				req->quiet_workers);
+	if (!(req->flags & VSB_RUN_DRIFT) || !req->drift_samples)
+		return;
+	r->have_drift = 1;
+	r->drift_samples = (size_t)req->drift_samples;
+	r->drift_max = (double)req->drift_max;
+	r->drift_p99 = (double)req->drift_p99;
+	r->drift_mean = (double)req->drift_mean_milli / 1e3;
+	r->stale_max_us = (double)req->stale_max_ns / 1e3;
+	r->stale_p99_us = (double)req->stale_p99_ns / 1e3;
+	r->stale_mean_us = (double)req->stale_mean_ns / 1e3;
+	vsb_result_meta(r, "drift",
+			"%zu reader samples every %d us (module kthread): |sum of "
+			"per-CPU diffs| max %.0f p99 %.0f mean %.1f; staleness max "
+			"%.0f us p99 %.0f us mean %.1f us", r->drift_samples,
+			VSB_ABI_DRIFT_PERIOD_US, r->drift_max, r->drift_p99,
+			r->drift_mean, r->stale_max_us, r->stale_p99_us,
+			r->stale_mean_us);
+}
+
 static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		    unsigned int bench)
 {
@@ -292,6 +356,7 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		req.items = (uint32_t)o->items;
 		req.delta = (int32_t)o->delta;
 		req.batch = (uint32_t)o->batch;
+		kmod_fold(o, &req);
 	}
 	req.loops = (uint64_t)o->loops;
 	req.repeat = (uint32_t)o->repeat;
@@ -314,10 +379,11 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		ret = run_error(o, errno);
 		goto out;
 	}
-	r->nthreads = (int)req.ncpus;
+	r->nthreads = (int)(req.ncpus - req.quiet_workers);
 	set_unit(o, r, &req);
 	set_samples(o, r, &req, ks);
 	set_sanity(r, &req);
+	set_drift(o, r, &req);
 	vsb_result_meta(r, "kmod_abi", "%d", VSB_ABI_VERSION);
 	vsb_result_meta(r, "kmod_timed_loop", "preempt %s, irqs %s%s%s",
 			req.flags & VSB_RUN_PREEMPT_OFF ? "off" : "on",

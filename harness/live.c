@@ -219,33 +219,6 @@ int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 
 /* ---- /proc/vmstat ---- */
 
-struct vmstat_snap {
-	unsigned long long pgfault, pgalloc, pgfree, thp_fault_alloc;
-};
-
-static int vmstat_read(struct vmstat_snap *s)
-{
-	char name[64];
-	unsigned long long v;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	memset(s, 0, sizeof(*s));
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %llu", name, &v) == 2) {
-		if (!strcmp(name, "pgfault"))
-			s->pgfault = v;
-		else if (!strncmp(name, "pgalloc_", 8))	/* every zone */
-			s->pgalloc += v;
-		else if (!strcmp(name, "pgfree"))
-			s->pgfree = v;
-		else if (!strcmp(name, "thp_fault_alloc"))
-			s->thp_fault_alloc = v;
-	}
-	fclose(f);
-	return 0;
-}
-
 /* ---- workers ---- */
 
 static int barrier_wait(struct live_shared *sh)
@@ -413,31 +386,6 @@ static void wait_for(struct live_shared *sh, unsigned int *counter)
 	}
 }
 
-/* The unit ladder of the counter bench: PMU cycles, else TSC, else ns. */
-static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
-		     struct live_shared *sh)
-{
-	const struct vsb_pmu_set *ps = vsb_pmu_preflight(o->events, o->plm);
-	int have_tsc = 0, i;
-
-#if defined(__x86_64__) || defined(__i386__)
-	have_tsc = !getenv("VSB_NO_TSC");
-#endif
-	sh->pmu = ps;
-	sh->unit = vsb_pmu_pick_unit(ps->cycles >= 0, have_tsc);
-	snprintf(r->unit, sizeof(r->unit), "%s", vsb_unit_name(sh->unit));
-	snprintf(r->event, sizeof(r->event), "%s",
-		 sh->unit == VSB_UNIT_CYCLES ? ps->ev[ps->active[ps->cycles]].fstr :
-		 sh->unit == VSB_UNIT_TSC ? "rdtscp" : "clock_gettime(CLOCK_MONOTONIC_RAW)");
-	snprintf(r->plm, sizeof(r->plm), "%s", ps->nactive ? ps->plm : "");
-	r->npmu = ps->nactive;
-	r->pmu_cycles = ps->cycles;
-	r->pmu_instr = ps->instr;
-	for (i = 0; i < ps->nactive; i++)
-		snprintf(r->pmu_event[i], sizeof(r->pmu_event[i]), "%s",
-			 ps->ev[ps->active[i]].fstr);
-	vsb_result_meta(r, "pmu_events", "%s", ps->verdict);
-}
 
 /*
  * vm_committed_as_batch for the policy in force now, from the formula
@@ -493,7 +441,7 @@ static const char *human(unsigned long long b, char *buf, size_t len)
  * short of them.
  */
 static void check_vmstat(struct vsb_result *r, struct live_shared *sh,
-			 const struct vmstat_snap *a, const struct vmstat_snap *b,
+			 const struct vsb_vmstat_snap *a, const struct vsb_vmstat_snap *b,
 			 double secs)
 {
 	unsigned long long done = 0, faults = b->pgfault - a->pgfault;
@@ -540,7 +488,7 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 {
 	unsigned int n = (unsigned int)o->cpus.n, i, started = 0;
 	unsigned long long size;
-	struct vmstat_snap va, vb;
+	struct vsb_vmstat_snap va, vb;
 	struct live_shared *sh;
 	struct thread_arg *ta = NULL;
 	pthread_t *th = NULL;
@@ -581,7 +529,7 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	sh->thp = kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always");
 
 	r->nthreads = (int)n;
-	set_unit(o, r, sh);
+	sh->pmu = vsb_pmu_setup_run(o->events, o->plm, r, &sh->unit);
 	vsb_result_meta(r, "live", "%s of %s (%zu pages of %zu bytes) per op round, %s, "
 			"%s (THP system mode %s), %llu %s per sample",
 			kind == LIVE_PAGEFAULT ? "map, write every page, unmap" :
@@ -656,14 +604,14 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	}
 
 	wait_for(sh, &sh->ready);
-	vmstat_read(&va);
+	vsb_vmstat_read(&va);
 	vsb_trace_mark_begin();
 	t0 = vsb_now_ns();
 	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
 	wait_for(sh, &sh->done);
 	t1 = vsb_now_ns();
 	vsb_trace_mark_end();
-	vmstat_read(&vb);
+	vsb_vmstat_read(&vb);
 
 	for (i = 0; i < started; i++) {
 		int st;

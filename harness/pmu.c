@@ -18,6 +18,7 @@
 
 /* the kernel's header first: libpfm's copy steps aside when it sees it */
 #include "pmu.h"
+#include "result.h"
 #include "vsb.h"
 
 #include <perfmon/pfmlib_perf_event.h>
@@ -525,4 +526,37 @@ double vsb_pmu_read_cost_ns(const struct vsb_pmu_set *s)
 	vsb_pmu_group_close(&g);
 	qsort(per, 9, sizeof(per[0]), cmp_double);
 	return per[4];
+}
+
+/*
+ * The fallback ladder for a run, decided once before the workers start:
+ * core cycles from the PMU group, else the TSC, else CLOCK_MONOTONIC_RAW.
+ * VSB_NO_TSC=1 in the environment takes the last step on x86 too (for
+ * tests; non-x86 builds always take it).  Fills the result's unit, event,
+ * plm and PMU columns; returns the event set the workers open.
+ */
+const struct vsb_pmu_set *vsb_pmu_setup_run(const char *events, const char *plm,
+					    struct vsb_result *r, enum vsb_unit *unit)
+{
+	const struct vsb_pmu_set *ps = vsb_pmu_preflight(events, plm);
+	int have_tsc = 0, i;
+
+#if defined(__x86_64__) || defined(__i386__)
+	have_tsc = !getenv("VSB_NO_TSC");
+#endif
+	*unit = vsb_pmu_pick_unit(ps->cycles >= 0, have_tsc);
+	snprintf(r->unit, sizeof(r->unit), "%s", vsb_unit_name(*unit));
+	snprintf(r->event, sizeof(r->event), "%s",
+		 *unit == VSB_UNIT_CYCLES ? ps->ev[ps->active[ps->cycles]].fstr :
+		 *unit == VSB_UNIT_TSC ? "rdtscp" : "clock_gettime(CLOCK_MONOTONIC_RAW)");
+	/* plm describes the PMU columns; a clock-only row has none */
+	snprintf(r->plm, sizeof(r->plm), "%s", ps->nactive ? ps->plm : "");
+	r->npmu = ps->nactive;
+	r->pmu_cycles = ps->cycles;
+	r->pmu_instr = ps->instr;
+	for (i = 0; i < ps->nactive; i++)
+		snprintf(r->pmu_event[i], sizeof(r->pmu_event[i]), "%s",
+			 ps->ev[ps->active[i]].fstr);
+	vsb_result_meta(r, "pmu_events", "%s", ps->verdict);
+	return ps;
 }

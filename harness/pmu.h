@@ -99,6 +99,9 @@ uint64_t vsb_pmu_scale_delta(const struct vsb_pmu_reading *a,
 			     const struct vsb_pmu_reading *b, int i,
 			     double *scale, int *mux);
 enum vsb_unit vsb_pmu_pick_unit(int have_cycles, int have_tsc);
+struct vsb_result;
+const struct vsb_pmu_set *vsb_pmu_setup_run(const char *events, const char *plm,
+					    struct vsb_result *r, enum vsb_unit *unit);
 const char *vsb_unit_name(enum vsb_unit u);
 const char *vsb_pmu_verdict_name(enum vsb_pmu_verdict v);
 

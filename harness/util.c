@@ -14,29 +14,33 @@
 #include <unistd.h>
 
 #include "vsb.h"
+#include "benches.h"
 
 volatile sig_atomic_t vsb_interrupted;
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, VSB_NAME ": %s", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
 
 void vsb_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, VSB_NAME ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void vsb_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, VSB_NAME ": warning: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void *vsb_zalloc(size_t size)
@@ -188,4 +192,28 @@ void vsb_outfile_abort(struct vsb_outfile *o)
 	if (o->tmp[0])
 		unlink(o->tmp);
 	o->tmp[0] = '\0';
+}
+
+/* Page counters from /proc/vmstat; pgalloc sums every zone's pgalloc_*. */
+int vsb_vmstat_read(struct vsb_vmstat_snap *s)
+{
+	char name[64];
+	unsigned long long v;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	memset(s, 0, sizeof(*s));
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %llu", name, &v) == 2) {
+		if (!strcmp(name, "pgfault"))
+			s->pgfault = v;
+		else if (!strncmp(name, "pgalloc_", 8))
+			s->pgalloc += v;
+		else if (!strcmp(name, "pgfree"))
+			s->pgfree = v;
+		else if (!strcmp(name, "thp_fault_alloc"))
+			s->thp_fault_alloc = v;
+	}
+	fclose(f);
+	return 0;
 }

@@ -11,6 +11,10 @@
  * run.c), and that the sample buffer is writable.  Only one run at a
  * time: a second caller gets -EBUSY at once rather than queueing behind
  * a run that may take a minute.
+ *
+ * ABI 1 callers keep working: their VSB_IOC_RUN (224 bytes, version 1)
+ * is read into a zeroed ABI 2 request, where the zero fold words mean
+ * what ABI 1 meant, and only its 224 bytes are written back.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,20 +59,34 @@ static long vsb_ioc_version(void __user *up)
 	return 0;
 }
 
-/* Everything but the CPU list and the user buffers. */
-static int vsb_check_req(const struct vsb_ioc_run *r)
+/* Everything but the CPU list and the user buffers; @usize: bytes read. */
+static int vsb_check_req(const struct vsb_ioc_run *r, size_t usize)
 {
-	if (r->size != sizeof(*r) || r->version != VSB_ABI_VERSION)
+	u32 flags_ok = VSB_RUN_FLAGS_ALL;
+	int ret;
+
+	if (r->size != usize)
 		return -EINVAL;
-	if (!vsb_zero(r->reserved_in, ARRAY_SIZE(r->reserved_in)))
+	if (usize == VSB_IOC_RUN_V1_SIZE) {
+		if (r->version != 1)
+			return -EINVAL;
+		flags_ok = VSB_RUN_FLAGS_V1;
+	} else if (r->version != VSB_ABI_VERSION) {
+		return -EINVAL;
+	}
+	if (r->reserved_in32 ||
+	    !vsb_zero(r->reserved_in, ARRAY_SIZE(r->reserved_in)))
 		return -EINVAL;
 	/* out fields must come in zeroed: catches a stale or foreign struct */
 	if (r->nsamples || r->result_flags || r->pmu_error || r->sanity_item ||
 	    r->applied || r->counted || r->pages || r->vm_pgalloc ||
-	    r->vm_pgfree || r->elapsed_ns ||
+	    r->vm_pgfree || r->elapsed_ns || r->drift_samples ||
+	    r->fold_count || r->drift_max || r->drift_p99 ||
+	    r->drift_mean_milli || r->stale_max_ns || r->stale_p99_ns ||
+	    r->stale_mean_ns ||
 	    !vsb_zero(r->reserved_out, ARRAY_SIZE(r->reserved_out)))
 		return -EINVAL;
-	if (r->flags & ~VSB_RUN_FLAGS_ALL)
+	if (r->flags & ~flags_ok)
 		return -EINVAL;
 	if (!r->loops || r->loops > VSB_ABI_LOOPS_MAX)
 		return -EINVAL;
@@ -81,6 +99,9 @@ static int vsb_check_req(const struct vsb_ioc_run *r)
 		return -EINVAL;
 	if (r->time_limit_ms > VSB_ABI_TIME_LIMIT_MAX_MS)
 		return -EINVAL;
+	ret = vsb_fold_validate(r);
+	if (ret)
+		return ret;
 	switch (r->bench) {
 	case VSB_BENCH_COUNTER:
 		return vsb_counter_validate(r);
@@ -91,17 +112,18 @@ static int vsb_check_req(const struct vsb_ioc_run *r)
 	return -EINVAL;
 }
 
-static long vsb_ioc_run(void __user *up)
+/* @usize: sizeof(struct vsb_ioc_run), or VSB_IOC_RUN_V1_SIZE (ABI 1) */
+static long vsb_ioc_run(void __user *up, size_t usize)
 {
-	struct vsb_ioc_run req;
+	struct vsb_ioc_run req = {};
 	cpumask_var_t seen;
 	u32 *cpus;
 	unsigned int i;
 	int ret;
 
-	if (copy_from_user(&req, up, sizeof(req)))
+	if (copy_from_user(&req, up, usize))
 		return -EFAULT;
-	ret = vsb_check_req(&req);
+	ret = vsb_check_req(&req, usize);
 	if (ret)
 		return ret;
 
@@ -130,7 +152,7 @@ static long vsb_ioc_run(void __user *up)
 		goto err_free_mask;
 	ret = vsb_run(&req, cpus);
 	mutex_unlock(&vsb_run_lock);
-	if (!ret && copy_to_user(up, &req, sizeof(req)))
+	if (!ret && copy_to_user(up, &req, usize))
 		ret = -EFAULT;
 
 err_free_mask:
@@ -148,7 +170,9 @@ static long vsb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case VSB_IOC_VERSION:
 		return vsb_ioc_version(up);
 	case VSB_IOC_RUN:
-		return vsb_ioc_run(up);
+		return vsb_ioc_run(up, sizeof(struct vsb_ioc_run));
+	case VSB_IOC_RUN_V1:
+		return vsb_ioc_run(up, VSB_IOC_RUN_V1_SIZE);
 	}
 	return -ENOTTY;
 }
@@ -177,7 +201,12 @@ static struct miscdevice vsb_misc = {
 
 static int __init vsb_init(void)
 {
-	int ret = misc_register(&vsb_misc);
+	int ret;
+
+	/* ABI 1's request is exactly the part before the appended fields */
+	BUILD_BUG_ON(offsetof(struct vsb_ioc_run, drift_mean_milli) !=
+		     VSB_IOC_RUN_V1_SIZE);
+	ret = misc_register(&vsb_misc);
 
 	if (ret) {
 		pr_err("cannot register /dev/%s: %d\n", VSB_DEVICE_NAME, ret);

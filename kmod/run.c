@@ -22,6 +22,13 @@
  * preemption enabled the chunk boundary is also a cond_resched() point:
  * Debian's kernels default to voluntary preemption, where a kthread in a
  * tight loop would otherwise never yield its CPU.
+ *
+ * The counter bench's fold policies and drift reader (fold.c) hook in
+ * here: fold timers are armed by each worker on its own CPU before its
+ * first sample, a quiet worker cancels its own when timing starts and
+ * then only waits for each common stop; the shepherd and reader
+ * kthreads are created with the workers and stopped, and every timer
+ * cancelled, before the sanity check reads the slots, on every path.
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -112,6 +119,10 @@ static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 	u64 t0, t1, n0, n1;
 	int ret;
 
+	/* a quiet worker (nohz_full CPU) neither updates nor ends the window */
+	if (w->quiet && r >= c->req.warmup)
+		return vsb_quiet_wait(w);
+
 	/*
 	 * The PMU is read outside the irq/preempt-off section (the read
 	 * may sleep), so those counts include the irq disable and enable
@@ -173,7 +184,10 @@ static int vsb_worker_fn(void *arg)
 	unsigned int r, nr = c->req.warmup + c->req.repeat;
 	int ret = 0;
 
+	vsb_fold_worker_arm(w);
 	for (r = 0; r < nr; r++) {
+		if (w->quiet && r == c->req.warmup)
+			vsb_fold_worker_quiet(w);
 		ret = vsb_barrier(c);
 		if (ret)
 			break;
@@ -281,6 +295,8 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 {
 	u64 t_start = ktime_get_ns(), limit_ms;
 	size_t nsamples = (size_t)req->ncpus * req->repeat;
+	/* quiet workers come last and write no samples */
+	size_t nout = (size_t)(req->ncpus - req->quiet_workers) * req->repeat;
 	struct vsb_ctl *c;
 	unsigned int i, created = 0;
 	long left;
@@ -316,6 +332,9 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 	ret = c->ops->setup(c);
 	if (ret)
 		goto err_free_samples;
+	ret = vsb_fold_setup(c);
+	if (ret)
+		goto err_teardown;
 
 	/*
 	 * Hold CPU hotplug off from the online check until the workers are
@@ -341,10 +360,14 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 		c->w[i].task = t;
 		created++;
 	}
+	ret = vsb_fold_create(c);
+	if (ret)
+		goto err_stop;
 	vsb_pmu_setup(c);
 
 	atomic_set(&c->running, c->nworkers);
 	c->deadline = local_clock() + limit_ms * NSEC_PER_MSEC;
+	vsb_fold_wake(c);
 	for (i = 0; i < c->nworkers; i++)
 		wake_up_process(c->w[i].task);
 
@@ -359,6 +382,8 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 		vsb_abort(c, left == 0 ? -ETIME : -EINTR);
 		wait_for_completion(&c->done);
 	}
+	/* every worker has armed its timer by now: cancel them all */
+	vsb_fold_stop(c);
 	vsb_stop_workers(c, created);
 	cpus_read_unlock();
 	vsb_pmu_close(c);
@@ -366,20 +391,22 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 	ret = READ_ONCE(c->abort);
 	if (!ret) {
 		c->ops->check(c);
-		for (i = 0; i < nsamples; i++) {
+		vsb_fold_results(c);
+		for (i = 0; i < nout; i++) {
 			if (c->samples[i].flags & VSB_SAMPLE_MIGRATED)
 				c->req.result_flags |= VSB_RES_MIGRATED;
 			if (c->samples[i].flags & VSB_SAMPLE_MULTIPLEXED)
 				c->req.result_flags |= VSB_RES_MULTIPLEXED;
 		}
-		c->req.nsamples = nsamples;
+		c->req.nsamples = nout;
 		c->req.elapsed_ns = ktime_get_ns() - t_start;
 		if (copy_to_user(u64_to_user_ptr(req->samples_ptr), c->samples,
-				 nsamples * sizeof(*c->samples)))
+				 nout * sizeof(*c->samples)))
 			ret = -EFAULT;
 		else
 			*req = c->req;
 	}
+	vsb_fold_teardown(c);
 	c->ops->teardown(c);
 	kvfree(c->samples);
 	kfree(c->w);
@@ -387,9 +414,12 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 	return ret;
 
 err_stop:
+	vsb_fold_stop(c);
 	vsb_stop_workers(c, created);
 err_unlock:
 	cpus_read_unlock();
+	vsb_fold_teardown(c);
+err_teardown:
 	c->ops->teardown(c);
 err_free_samples:
 	kvfree(c->samples);

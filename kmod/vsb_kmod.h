@@ -5,13 +5,17 @@
  * main.c owns the device and checks requests; run.c owns a run: one
  * pinned kthread per requested CPU, the per-sample barrier and common
  * stop, timing, PMU counters, the abort path; counter.c and pages.c are
- * the benches, each a vsb_bench_ops whose sample() runs one timed batch.
+ * the benches, each a vsb_bench_ops whose sample() runs one timed batch;
+ * fold.c adds, to the counter bench, the fold policies (a pinned hrtimer
+ * per worker CPU, or one shepherd kthread), quiet workers and the drift
+ * reader kthread.
  */
 #ifndef VSB_KMOD_H
 #define VSB_KMOD_H
 
 #include <linux/cache.h>
 #include <linux/completion.h>
+#include <linux/hrtimer.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/types.h>
@@ -46,6 +50,15 @@ struct vsb_worker {
 	struct vsb_ioc_sample *samples;	/* this worker's repeat samples */
 	struct vsb_counter_worker cw;	/* counter bench */
 	struct page **held;		/* page benches with outstanding > 0 */
+	bool quiet;			/* stops updating when timing starts */
+	/*
+	 * --fold local: armed by the worker on its own CPU, expires there
+	 * in hardirq context; the counts are written by the callback only
+	 * and read after hrtimer_cancel().
+	 */
+	struct hrtimer fold_timer;
+	u64 timer_folds;
+	u64 timer_strays;		/* expired off the worker's CPU: not folded */
 } ____cacheline_aligned_in_smp;
 
 struct vsb_bench_ops {
@@ -74,6 +87,18 @@ struct vsb_ctl {
 	struct percpu_counter *pcc;
 	unsigned int npcc;		/* initialised percpu_counters */
 
+	/* fold policy and drift reader (fold.c), counter bench only */
+	unsigned int nquiet;		/* the last nquiet workers go quiet */
+	ktime_t fold_interval;
+	bool timers_ready;		/* every worker's fold_timer initialised */
+	struct task_struct *shepherd;	/* --fold remote */
+	u64 shepherd_passes;		/* written by the shepherd only */
+	struct task_struct *reader;	/* VSB_RUN_DRIFT */
+	u64 *drift_abs, *stale_ns;	/* one entry per reader sample */
+	u32 drift_cap, drift_n;		/* drift_n written by the reader only */
+	long *rd_last;			/* per (worker, item): last value seen */
+	u64 *rd_since;			/* and since when, ns */
+
 	/* page benches */
 	gfp_t gfp;
 	unsigned long *ev0, *ev1;	/* all_vm_events() before/after */
@@ -97,6 +122,18 @@ struct vsb_ctl {
 int vsb_run(struct vsb_ioc_run *req, const u32 *cpus);
 void vsb_abort(struct vsb_ctl *c, int err);
 int vsb_check_stop(struct vsb_ctl *c, u64 deadline);
+
+/* fold.c */
+int vsb_fold_validate(const struct vsb_ioc_run *req);
+int vsb_fold_setup(struct vsb_ctl *c);		/* after ops->setup */
+int vsb_fold_create(struct vsb_ctl *c);		/* kthreads, not woken */
+void vsb_fold_wake(struct vsb_ctl *c);
+void vsb_fold_stop(struct vsb_ctl *c);		/* no folder runs after it */
+void vsb_fold_results(struct vsb_ctl *c);
+void vsb_fold_teardown(struct vsb_ctl *c);
+void vsb_fold_worker_arm(struct vsb_worker *w);	/* on the worker's CPU */
+void vsb_fold_worker_quiet(struct vsb_worker *w);
+int vsb_quiet_wait(struct vsb_worker *w);
 
 /* counter.c, pages.c */
 extern const struct vsb_bench_ops vsb_counter_ops;

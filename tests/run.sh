@@ -11,7 +11,9 @@
 # one that exits 4 without TAP lines as one skip.  Ends with the line
 # "N passed, N failed, N skipped".
 #
-# VSB_TESTS="pattern" runs only the files whose path matches.
+# VSB_TESTS="pattern" runs only the files whose path matches;
+# VSB_SKIP_VM=1 leaves out the ones that boot a QEMU guest (tests/kmod,
+# tests/vm), as `make check` does for its sanitizer build.
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,6 +31,9 @@ for f in tests/*/*.sh; do [ -f "$f" ] && files+=("$f"); done
 
 for f in "${files[@]}"; do
 	if [ -n "${VSB_TESTS:-}" ] && [[ "$f" != *${VSB_TESTS}* ]]; then
+		continue
+	fi
+	if [ -n "${VSB_SKIP_VM:-}" ] && [[ "$f" == tests/kmod/* || "$f" == tests/vm/* ]]; then
 		continue
 	fi
 	log=$(mktemp)

@@ -16,6 +16,15 @@
  * goes into reserved space or a new struct with a new ioctl and a new
  * version.  tests/unit/test_abi.c pins every size and offset below.
  *
+ * ABI 2 (fold policies and the drift reader) named reserved words
+ * (fold, fold_interval_us, quiet_workers; drift_samples, fold_count,
+ * drift_max, drift_p99) and appended 64 bytes to vsb_ioc_run, which
+ * changes the size _IOWR encodes and so the number of VSB_IOC_RUN.  The
+ * module still takes the ABI 1 request under its old number,
+ * VSB_IOC_RUN_V1 (size 224, version 1, no flag above VSB_RUN_NO_PMU): a
+ * zero in the renamed words means what ABI 1 meant (no fold, no reader),
+ * and only the first 224 bytes are copied back.
+ *
  * Errors: unknown ioctl -ENOTTY; bad size, version, reserved bits or
  * values -EINVAL; bad user address -EFAULT; another run in progress
  * -EBUSY; a signal during the run -EINTR; the time limit hit -ETIME; a
@@ -28,7 +37,7 @@
 #include <linux/types.h>
 
 #define VSB_DEVICE_NAME		"vmstat_bench"
-#define VSB_ABI_VERSION		1
+#define VSB_ABI_VERSION		2
 
 /* ---- limits (documented maxima; larger values are -EINVAL) ---- */
 #define VSB_ABI_LOOPS_MAX	1000000000ULL	/* operations per sample */
@@ -47,6 +56,12 @@
  * stall (21 s) and soft-lockup (20 s) detectors on purpose.
  */
 #define VSB_ABI_ATOMIC_SAMPLE_MAX_MS 1000
+/* --fold-interval-us: the period of the fold timers or the shepherd */
+#define VSB_ABI_FOLD_INTERVAL_MIN_US	10
+#define VSB_ABI_FOLD_INTERVAL_MAX_US	10000000	/* 10 s */
+/* the drift reader samples every 100 us, at most this many times a run */
+#define VSB_ABI_DRIFT_PERIOD_US		100
+#define VSB_ABI_DRIFT_SAMPLES_MAX	(1U << 20)
 
 /* ---- VSB_IOC_VERSION: the handshake ---- */
 struct vsb_ioc_version {
@@ -73,7 +88,21 @@ struct vsb_ioc_version {
 #define VSB_RUN_PREEMPT_OFF	(1U << 0)	/* timed loop under preempt_disable */
 #define VSB_RUN_IRQS_OFF	(1U << 1)	/* timed loop under local_irq_save */
 #define VSB_RUN_NO_PMU		(1U << 2)	/* do not even try the PMU */
-#define VSB_RUN_FLAGS_ALL	0x7U
+#define VSB_RUN_DRIFT		(1U << 3)	/* counter: run the drift reader */
+/*
+ * counter: allow a fold policy the variant does not survive (plain-fold
+ * with a local fold, anything but cmpxchg-locked with a remote one).
+ * For the test that shows the lost updates; nothing else should set it.
+ */
+#define VSB_RUN_UNSAFE_FOLD	(1U << 4)
+#define VSB_RUN_FLAGS_ALL	0x1fU
+#define VSB_RUN_FLAGS_V1	0x7U		/* what ABI 1 requests may set */
+
+/* fold (in), counter only: who else folds the per-CPU diffs */
+#define VSB_FOLD_NONE		0	/* threshold folds only */
+#define VSB_FOLD_LOCAL		1	/* a pinned hrtimer on each worker CPU */
+#define VSB_FOLD_REMOTE		2	/* one shepherd kthread, xchg per slot */
+#define VSB_FOLD_NR		3
 
 /* gfp (in), page benches only; __GFP_NOWARN always, __GFP_COMP if order > 0 */
 #define VSB_GFP_KERNEL		0
@@ -108,10 +137,14 @@ struct vsb_ioc_run {
 	__u64 samples_ptr;	/* in: user address of vsb_ioc_sample[samples_cap] */
 	__u32 samples_cap;	/* in: >= ncpus * repeat */
 	__u32 time_limit_ms;	/* in: 0 = default; at most TIME_LIMIT_MAX_MS */
-	__u64 reserved_in[4];	/* in: zero */
+	__u32 fold;		/* in: counter: VSB_FOLD_*; else 0 (ABI 2) */
+	__u32 fold_interval_us;	/* in: 0 with FOLD_NONE, else FOLD_INTERVAL_* */
+	__u32 quiet_workers;	/* in: counter: the last N workers go quiet, < ncpus */
+	__u32 reserved_in32;	/* in: zero */
+	__u64 reserved_in[2];	/* in: zero */
 
 	/* out: written on success (0) only */
-	__u32 nsamples;		/* samples written, ncpus * repeat */
+	__u32 nsamples;		/* written: (ncpus - quiet_workers) * repeat */
 	__u32 result_flags;	/* VSB_RES_* */
 	__s32 pmu_error;	/* 0, or the -errno why the PMU is unavailable */
 	__u32 sanity_item;	/* counter: first item that failed */
@@ -121,8 +154,21 @@ struct vsb_ioc_run {
 	__u64 vm_pgalloc;	/* page benches: delta of sum(pgalloc_*) events */
 	__u64 vm_pgfree;	/* page benches: delta of the pgfree event */
 	__u64 elapsed_ns;	/* whole run, setup included */
+	/* ABI 2, counter: the reader's figures (VSB_RUN_DRIFT), else 0 */
+	__u64 drift_samples;	/* reader samples taken */
+	__u64 fold_count;	/* local: timer folds, all CPUs; remote: shepherd passes */
+	__u64 drift_max;	/* |sum of the per-CPU diffs| at a sample */
+	__u64 drift_p99;
+
+	/* ABI 2: appended (offset 224, VSB_IOC_RUN_V1 ends here) */
+	__u64 drift_mean_milli;	/* mean |sum of diffs|, times 1000 */
+	__u64 stale_max_ns;	/* oldest unchanged nonzero diff at a sample */
+	__u64 stale_p99_ns;
+	__u64 stale_mean_ns;
 	__u64 reserved_out[4];	/* zero */
 };
+
+#define VSB_IOC_RUN_V1_SIZE	224	/* sizeof(struct vsb_ioc_run) in ABI 1 */
 
 /* sample flags */
 #define VSB_SAMPLE_MIGRATED	(1U << 0)
@@ -153,5 +199,8 @@ struct vsb_ioc_sample {
 #define VSB_IOC_MAGIC	0xB5
 #define VSB_IOC_VERSION	_IOWR(VSB_IOC_MAGIC, 0x00, struct vsb_ioc_version)
 #define VSB_IOC_RUN	_IOWR(VSB_IOC_MAGIC, 0x01, struct vsb_ioc_run)
+/* ABI 1's VSB_IOC_RUN: the first VSB_IOC_RUN_V1_SIZE bytes, version 1 */
+#define VSB_IOC_RUN_V1	_IOC(_IOC_READ | _IOC_WRITE, VSB_IOC_MAGIC, 0x01, \
+			     VSB_IOC_RUN_V1_SIZE)
 
 #endif /* _UAPI_LINUX_VMSTAT_BENCH_H */

@@ -6,6 +6,8 @@
  * runtime part only reports them as TAP and checks the ioctl numbers
  * encode the struct sizes.  Changing a number here means a new ABI
  * version: append fields into reserved space or add a new ioctl instead.
+ * ABI 2 did both: named reserved words and appended 64 bytes, keeping
+ * ABI 1's request under its old ioctl number (VSB_IOC_RUN_V1).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -27,7 +29,7 @@ PIN(vsb_ioc_version, caps, 12);
 PIN(vsb_ioc_version, loops_max, 16);
 PIN(vsb_ioc_version, reserved, 24);
 
-SIZE(vsb_ioc_run, 224);
+SIZE(vsb_ioc_run, 288);
 PIN(vsb_ioc_run, size, 0);
 PIN(vsb_ioc_run, version, 4);
 PIN(vsb_ioc_run, bench, 8);
@@ -49,7 +51,11 @@ PIN(vsb_ioc_run, cpus_ptr, 72);
 PIN(vsb_ioc_run, samples_ptr, 80);
 PIN(vsb_ioc_run, samples_cap, 88);
 PIN(vsb_ioc_run, time_limit_ms, 92);
-PIN(vsb_ioc_run, reserved_in, 96);
+PIN(vsb_ioc_run, fold, 96);
+PIN(vsb_ioc_run, fold_interval_us, 100);
+PIN(vsb_ioc_run, quiet_workers, 104);
+PIN(vsb_ioc_run, reserved_in32, 108);
+PIN(vsb_ioc_run, reserved_in, 112);
 PIN(vsb_ioc_run, nsamples, 128);
 PIN(vsb_ioc_run, result_flags, 132);
 PIN(vsb_ioc_run, pmu_error, 136);
@@ -60,7 +66,25 @@ PIN(vsb_ioc_run, pages, 160);
 PIN(vsb_ioc_run, vm_pgalloc, 168);
 PIN(vsb_ioc_run, vm_pgfree, 176);
 PIN(vsb_ioc_run, elapsed_ns, 184);
-PIN(vsb_ioc_run, reserved_out, 192);
+PIN(vsb_ioc_run, drift_samples, 192);
+PIN(vsb_ioc_run, fold_count, 200);
+PIN(vsb_ioc_run, drift_max, 208);
+PIN(vsb_ioc_run, drift_p99, 216);
+/* ABI 2 appended from here: ABI 1's request is the 224 bytes before */
+PIN(vsb_ioc_run, drift_mean_milli, 224);
+PIN(vsb_ioc_run, stale_max_ns, 232);
+PIN(vsb_ioc_run, stale_p99_ns, 240);
+PIN(vsb_ioc_run, stale_mean_ns, 248);
+PIN(vsb_ioc_run, reserved_out, 256);
+_Static_assert(VSB_IOC_RUN_V1_SIZE == 224, "ABI 1 request size");
+
+/* flag and fold numbers are ABI too */
+_Static_assert(VSB_RUN_IRQS_OFF == 2 && VSB_RUN_NO_PMU == 4 &&
+	       VSB_RUN_DRIFT == 8 && VSB_RUN_UNSAFE_FOLD == 16 &&
+	       VSB_RUN_FLAGS_ALL == 0x1f && VSB_RUN_FLAGS_V1 == 0x7,
+	       "run flags");
+_Static_assert(VSB_FOLD_NONE == 0 && VSB_FOLD_LOCAL == 1 &&
+	       VSB_FOLD_REMOTE == 2 && VSB_FOLD_NR == 3, "fold policies");
 
 SIZE(vsb_ioc_sample, 80);
 PIN(vsb_ioc_sample, thread, 0);
@@ -88,11 +112,15 @@ _Static_assert(VSB_V_this_cpu_add == 0 && VSB_V_plain_fold == 1 &&
 
 int main(void)
 {
-	TAP_OK(VSB_ABI_VERSION == 1, "ABI version 1");
+	TAP_OK(VSB_ABI_VERSION == 2, "ABI version 2");
 	TAP_OK(_IOC_SIZE(VSB_IOC_VERSION) == sizeof(struct vsb_ioc_version),
 	       "VSB_IOC_VERSION encodes sizeof(struct vsb_ioc_version) = 48");
 	TAP_OK(_IOC_SIZE(VSB_IOC_RUN) == sizeof(struct vsb_ioc_run),
-	       "VSB_IOC_RUN encodes sizeof(struct vsb_ioc_run) = 224");
+	       "VSB_IOC_RUN encodes sizeof(struct vsb_ioc_run) = 288");
+	TAP_OK(_IOC_SIZE(VSB_IOC_RUN_V1) == 224 && _IOC_NR(VSB_IOC_RUN_V1) == 1 &&
+	       _IOC_DIR(VSB_IOC_RUN_V1) == (_IOC_READ | _IOC_WRITE) &&
+	       VSB_IOC_RUN_V1 != VSB_IOC_RUN,
+	       "VSB_IOC_RUN_V1 is ABI 1's _IOWR(0xB5, 1) of 224 bytes, distinct");
 	TAP_OK(_IOC_DIR(VSB_IOC_RUN) == (_IOC_READ | _IOC_WRITE) &&
 	       _IOC_TYPE(VSB_IOC_RUN) == VSB_IOC_MAGIC && _IOC_NR(VSB_IOC_RUN) == 1,
 	       "VSB_IOC_RUN is _IOWR(0xB5, 1)");
