@@ -58,7 +58,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: all deps test run check clean plots
+.PHONY: all deps test run check clean plots readme-charts
 .PHONY: kmod kmod-clean vm-run
 
 # ---- kernel module and its VM tests (kmod/, tests/kmod/) ----
@@ -128,6 +128,10 @@ check: deps
 		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 		LDLIBS='-pthread -lm -fsanitize=address,undefined' all
 	$(Q)VSB_BUILD_DIR=build-san VSB_SKIP_VM=1 tests/run.sh
+
+# Regenerate the README's charts (docs/charts/*.png) from real runs here
+readme-charts: all
+	$(Q)VSB=$(abspath $(O))/vmstat-bench ci/readme-charts.sh
 
 # Charts of a results folder (a sweep, a comparison): make plots RESULTS=DIR
 plots: all

@@ -18,8 +18,18 @@ rounds=${2:-3}
 mkdir -p "$out"
 raw="$out/hotplug.csv"
 sum="$out/hotplug-summary.csv"
-echo "vcpus,nodes,cpu,usecs" >"$raw.tmp"
-echo "vcpus,nodes,calls,median_us,mean_us" >"$sum.tmp"
+eval "$(ci/kernel-cache.sh)"
+kver=$(basename "$KERNEL" | sed 's/^vmlinuz-//')
+for f in "$raw.tmp" "$sum.tmp"; do
+	{
+		echo "# kernel: Linux $kver (guest; QEMU TCG, emulated timings)"
+		echo "# cpu_model: QEMU TCG guest on $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+		echo "# command: $0 $*"
+		echo "# rounds: $rounds offline/online cycles of every secondary CPU"
+	} >"$f"
+done
+echo "vcpus,nodes,cpu,usecs" >>"$raw.tmp"
+echo "vcpus,nodes,calls,median_us,mean_us" >>"$sum.tmp"
 
 for smp in 2 4 8 16 32; do
 	for nodes in 1 2 4 8; do

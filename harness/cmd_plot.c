@@ -259,7 +259,7 @@ static void cat(char **buf, const char *fmt, ...)
  * plain counter rows.
  */
 struct pcols {
-	int thr, var, nth, bits, batch, unit, ops, med, cihi, opshi;
+	int thr, var, nth, bits, batch, unit, ops, med, cihi;
 	int bench, backend, sysctl, fold, fival, quiet, drift, dmax, smax;
 };
 
@@ -312,14 +312,13 @@ static int fold_rank(const char *f)
  * Live charts: one line per value of a sysctl (vm.numa_stat=0, =1) vs
  * core count.  The labels above each core count give the change from
  * the first value to the last one, so the seed's figure is read off the
- * chart, not computed from it.  col/hicol: the y column and its CI top;
- * scale divides them as the script does.
+ * chart, not computed from it.  col: the column compared (cost or
+ * throughput); what: its name on the label.
  */
 static int plot_live(const struct vsb_csv *c, const struct pcols *k,
 		     const char *csvpath, const char *outdir, const char *title,
 		     const char *lists, const char *bench, const char *prefix,
-		     const char *chart, int col, int hicol, double scale,
-		     const char *what)
+		     const char *chart, int col, const char *what)
 {
 	struct strset sys = { 0 }, nth = { 0 };
 	char sl[2048], xl[1024];
@@ -342,7 +341,7 @@ static int plot_live(const struct vsb_csv *c, const struct pcols *k,
 	cat(&vars, "%s sysctls='%s'; maxt=%s; xt='%s'; ", lists, sl,
 	    nth.v[nth.n - 1], xl);
 	for (i = 0; i < nth.n; i++) {
-		double first = NAN, last = NAN, top = 0;
+		double first = NAN, last = NAN;
 
 		for (r = 0; r < c->nrows; r++) {
 			const char *s = cell(c, r, k->sysctl);
@@ -354,19 +353,108 @@ static int plot_live(const struct vsb_csv *c, const struct pcols *k,
 				first = vsb_csv_num(c, r, col);
 			if (!strcmp(s, sys.v[sys.n - 1]))
 				last = vsb_csv_num(c, r, col);
-			if (vsb_csv_num(c, r, hicol) / scale > top)
-				top = vsb_csv_num(c, r, hicol) / scale;
-			if (vsb_csv_num(c, r, col) / scale > top)
-				top = vsb_csv_num(c, r, col) / scale;
 		}
 		if (isnan(first) || isnan(last) || first <= 0)
 			continue;
-		cat(&vars, "set label %zu '%s %+.1f%%' at %s, %.6g center offset 0, 1.2 "
-		    "font ',10' tc rgb '#333333' front; ", i + 1, what,
-		    (last / first - 1) * 100, nth.v[i], top);
+		/* along the bottom, where no line runs: yrange starts at 0 */
+		cat(&vars, "set label %zu '%s %s vs %s: %+.1f%%' at first %s, graph 0.05 "
+		    "center boxed font ',10' tc rgb '#333333' front; ", i + 1, what,
+		    strchr(sys.v[sys.n - 1], '=') + 1, strchr(sys.v[0], '=') + 1,
+		    (last / first - 1) * 100, nth.v[i]);
 	}
+	cat(&vars, "set style textbox opaque noborder margins 2, 2; ");
 	ret = vsb_plot_chart(chart, csvpath, outdir, title, vars);
 	free(vars);
+	return ret ? ret : 1;
+}
+
+/*
+ * A threshold-refresh sweep (the 004 seed): sweep.csv gives the cost
+ * per threshold store; the chart wants the whole bring-up, so multiply
+ * by the stores of one bring-up (the `ops` of the point's raw CSV) and
+ * write the table refresh.gp reads, refresh-model's columns plus the
+ * CI, to OUTDIR/refresh-sweep.csv.  1: drawn, 0: nothing to draw.
+ */
+static int plot_refresh_sweep(const struct vsb_csv *c, const struct pcols *k,
+			      const char *csvpath, const char *outdir,
+			      const char *title)
+{
+	int cpt = vsb_csv_col(c, "point"), cmc = vsb_csv_col(c, "model_cpus"),
+	    cmn = vsb_csv_col(c, "model_nodes"), cap = vsb_csv_col(c, "approach"),
+	    cns = vsb_csv_col(c, "ns_per_op_median"), clo = vsb_csv_col(c, "ci_lo");
+	struct strset ap = { 0 }, nodes = { 0 };
+	char dir[4096], out[4096 + 64], tmp[4096 + 80], al[512], nl[256];
+	const char *slash, *m;
+	size_t r, n = 0;
+	char *ex = NULL;
+	FILE *f;
+	int ret;
+
+	if (cpt < 0 || cmc < 0 || cmn < 0 || cap < 0 || cns < 0 || clo < 0)
+		return 0;
+	for (r = 0; r < c->nrows; r++)
+		n += !strcmp(cell(c, r, k->bench), "threshold-refresh");
+	if (!n)
+		return 0;
+	slash = strrchr(csvpath, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - csvpath) : 1,
+		 slash ? csvpath : ".");
+	snprintf(out, sizeof(out), "%s/refresh-sweep.csv", outdir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+	f = fopen(tmp, "w");
+	if (!f) {
+		vsb_err("plot: %s: %s", tmp, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	fprintf(f, "# derived by vmstat-bench plot from %s: seconds = cost per "
+		"store x stores per bring-up\n", csvpath);
+	if ((m = vsb_csv_meta(c, "cpu_model")))
+		fprintf(f, "# cpu_model: %s\n", m);
+	if ((m = vsb_csv_meta(c, "kernel")))
+		fprintf(f, "# kernel: %s\n", m);
+	fprintf(f, "approach,nodes,ncpus,iterations,seed_estimate,seconds,"
+		"seconds_ci_lo,seconds_ci_hi\n");
+	for (r = 0; r < c->nrows; r++) {
+		char raw[4096 + 300];
+		struct vsb_csv pc;
+		double ops, ns, med, scale;
+		const char *se;
+
+		if (strcmp(cell(c, r, k->bench), "threshold-refresh"))
+			continue;
+		snprintf(raw, sizeof(raw), "%s/%s.csv", dir, cell(c, r, cpt));
+		if (vsb_csv_read(raw, &pc)) {
+			fclose(f);
+			unlink(tmp);
+			return VSB_EXIT_USAGE;
+		}
+		ops = vsb_csv_col(&pc, "ops") >= 0 && pc.nrows ?
+		      vsb_csv_num(&pc, 0, vsb_csv_col(&pc, "ops")) : NAN;
+		se = vsb_csv_meta(&pc, "refresh_seed_estimate");
+		ns = vsb_csv_num(c, r, cns);
+		med = vsb_csv_num(c, r, k->med);
+		/* ci_lo/hi are in the CSV's unit: to ns as the median converts */
+		scale = med > 0 ? ns / med * ops / 1e9 : NAN;
+		/* "16777216 iterations (...)": the number in front */
+		fprintf(f, "%s,%s,%s,%.0f,%.0f,%.9g,%.9g,%.9g\n", cell(c, r, cap),
+			cell(c, r, cmn), cell(c, r, cmc), ops, se ? atof(se) : 0.0,
+			ns * ops / 1e9, vsb_csv_num(c, r, clo) * scale,
+			vsb_csv_num(c, r, k->cihi) * scale);
+		set_add(&ap, cell(c, r, cap));
+		set_add(&nodes, cell(c, r, cmn));
+		vsb_csv_free(&pc);
+	}
+	if (fclose(f) || rename(tmp, out)) {
+		vsb_err("plot: %s: %s", out, strerror(errno));
+		unlink(tmp);
+		return VSB_EXIT_ERROR;
+	}
+	set_sort_num(&nodes);
+	set_join(&ap, al, sizeof(al));
+	set_join(&nodes, nl, sizeof(nl));
+	cat(&ex, "approaches='%s'; nodes='%s'; hasci=1;", al, nl);
+	ret = vsb_plot_chart("refresh", out, outdir, title, ex);
+	free(ex);
 	return ret ? ret : 1;
 }
 
@@ -395,7 +483,6 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 	k.ops = vsb_csv_col(&csv, "ops_per_sec_median");
 	k.med = vsb_csv_col(&csv, "median");
 	k.cihi = vsb_csv_col(&csv, "ci_hi");
-	k.opshi = vsb_csv_col(&csv, "ops_per_sec_ci_hi");
 	k.bench = vsb_csv_col(&csv, "bench");
 	k.backend = vsb_csv_col(&csv, "backend");
 	k.sysctl = vsb_csv_col(&csv, "sysctl");
@@ -574,7 +661,7 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 	/* drift: cost vs max drift, a line per variant, fold policy, core count */
 	if (k.dmax >= 0 && k.fold >= 0) {
 		struct strset dser = { 0 }, dthr = { 0 }, dvar = { 0 }, dnth = { 0 },
-			      combo = { 0 }, dbe = { 0 };
+			      combo = { 0 }, dbe = { 0 }, dival = { 0 };
 		char sv[2048] = "", sf[1024] = "", st[1024] = "", sc[512] = "",
 		     sn[512] = "", lab[512] = "";
 		size_t o[6] = { 0 }, labelled[64] = { 0 };
@@ -590,6 +677,8 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 			set_add(&dvar, key);
 			set_add(&dnth, vsb_csv_cell(&csv, r, k.nth));
 			set_add(&dthr, vsb_csv_cell(&csv, r, k.thr));
+			if (strcmp(cell(&csv, r, k.fold), "none"))
+				set_add(&dival, cell(&csv, r, k.fival));
 		}
 		set_sort_num(&dnth);
 		/* series in order: variant (as swept), fold policy, core count */
@@ -627,8 +716,9 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 			free(ex);
 			ex = NULL;
 			cat(&ex, "%s sv='%s'; sf='%s'; st='%s'; sc='%s'; sn='%s'; lab='%s'; "
-			    "ncombo=%zu; dmultib=%d;", lists, sv, sf, st, sc, sn, lab,
-			    combo.n, dbe.n > 1);
+			    "ncombo=%zu; dmultib=%d; interval=%s;", lists, sv, sf, st, sc,
+			    sn, lab, combo.n, dbe.n > 1,
+			    dival.n == 1 && *dival.v[0] ? dival.v[0] : "0");
 			ret = ret ?: vsb_plot_chart("drift", csvpath, outdir, title, ex);
 			made++;
 		}
@@ -681,16 +771,21 @@ static int plot_sweep(const char *csvpath, const char *outdir)
 	/* live benches with a sysctl axis */
 	if (k.bench >= 0 && k.sysctl >= 0 && !ret) {
 		r2 = plot_live(&csv, &k, csvpath, outdir, title, lists, "page-fault",
-			       "vm.numa_stat=", "live-numa", k.med, k.cihi, 1,
-			       "on vs off:");
+			       "vm.numa_stat=", "live-numa", k.med, "cost, numa\\_stat");
 		if (r2 > 1)
 			ret = r2;
 		made += r2 == 1;
 	}
-	if (k.bench >= 0 && k.sysctl >= 0 && k.opshi >= 0 && !ret) {
+	if (k.bench >= 0 && k.sysctl >= 0 && !ret) {
 		r2 = plot_live(&csv, &k, csvpath, outdir, title, lists, "mmap",
-			       "vm.overcommit_memory=", "live-mmap", k.ops, k.opshi, 1e3,
-			       "last vs first:");
+			       "vm.overcommit_memory=", "live-mmap", k.ops,
+			       "pairs/s, overcommit");
+		if (r2 > 1)
+			ret = r2;
+		made += r2 == 1;
+	}
+	if (!ret) {
+		r2 = plot_refresh_sweep(&csv, &k, csvpath, outdir, title);
 		if (r2 > 1)
 			ret = r2;
 		made += r2 == 1;
@@ -710,7 +805,7 @@ static int plot_sweep(const char *csvpath, const char *outdir)
  */
 static int plot_table(const char *csvpath, const char *outdir, const char *chart,
 		      const char *const *need, const char *seriescol,
-		      const char *seriesvar, const char *extra)
+		      const char *seriesvar, const char *extra, const char *nometa)
 {
 	struct strset s = { 0 };
 	char title[512], list[1024];
@@ -742,7 +837,7 @@ static int plot_table(const char *csvpath, const char *outdir, const char *chart
 	vsb_plot_title(vsb_csv_meta(&csv, "cpu_model"), vsb_csv_meta(&csv, "kernel"),
 		       title, sizeof(title));
 	if (!vsb_csv_meta(&csv, "cpu_model") && !vsb_csv_meta(&csv, "kernel"))
-		snprintf(title, sizeof(title), "machine not recorded");
+		snprintf(title, sizeof(title), "%s", nometa);
 	cat(&ex, "%s='%s'; %s", seriesvar, list, extra);
 	vsb_csv_free(&csv);
 	ret = vsb_plot_chart(chart, csvpath, outdir, title, ex);
@@ -770,7 +865,8 @@ static int plot_refresh(const char *csvpath, const char *outdir)
 	vsb_csv_free(&csv);
 	set_join(&ap, list, sizeof(list));
 	snprintf(extra, sizeof(extra), "approaches='%s';", list);
-	return plot_table(csvpath, outdir, "refresh", need, "nodes", "nodes", extra);
+	return plot_table(csvpath, outdir, "refresh", need, "nodes", "nodes", extra,
+			  "machine not recorded (add # cpu_model: and # kernel: lines)");
 }
 
 static int plot_hotplug(const char *csvpath, const char *outdir)
@@ -778,7 +874,8 @@ static int plot_hotplug(const char *csvpath, const char *outdir)
 	static const char *const need[] = { "vcpus", "nodes", "calls", "median_us",
 		"mean_us", NULL };
 
-	return plot_table(csvpath, outdir, "hotplug", need, "nodes", "nodes", "");
+	return plot_table(csvpath, outdir, "hotplug", need, "nodes", "nodes", "",
+			  "guest kernel not recorded");
 }
 
 static void usage(FILE *f)

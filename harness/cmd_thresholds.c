@@ -286,7 +286,7 @@ int vsb_cmd_refresh_model(int argc, char **argv)
 						n, nodes[i]);
 					return VSB_EXIT_ERROR;
 				}
-				printf("%s,%lu,%u,%llu,%llu,%.6f\n", vsb_refresh_names[a],
+				printf("%s,%lu,%u,%llu,%llu,%.9g\n", vsb_refresh_names[a],
 				       nodes[i], n, (unsigned long long)r.iterations,
 				       (unsigned long long)vsb_refresh_seed_estimate(n, (unsigned int)nodes[i]),
 				       r.seconds);

@@ -272,9 +272,10 @@ static void kmod_fold(const struct vsb_run_opts *o, struct vsb_ioc_run *req)
 	int policy = vsb_fold_policy(o->fold);
 	const char *unsafe = getenv("VSB_UNSAFE_FOLD");
 
-	req->fold = policy == VSB_FOLD_LOCAL ? VSB_FOLD_LOCAL :
-		    policy == VSB_FOLD_REMOTE ? VSB_FOLD_REMOTE : VSB_FOLD_NONE;
-	if (req->fold != VSB_FOLD_NONE) {
+	req->fold = policy == VSB_FOLD_LOCAL ? VSB_FOLD_POLICY_LOCAL :
+		    policy == VSB_FOLD_REMOTE ? VSB_FOLD_POLICY_REMOTE :
+		    VSB_FOLD_POLICY_NONE;
+	if (req->fold != VSB_FOLD_POLICY_NONE) {
 		req->fold_interval_us = (uint32_t)o->fold_interval_us;
 		/* vsb_fold_check() let the run through on this alone */
 		if (unsafe && !strcmp(unsafe, "1"))
@@ -291,12 +292,12 @@ static void set_drift(const struct vsb_run_opts *o, struct vsb_result *r,
 {
 	if (req->bench != VSB_BENCH_COUNTER)
 		return;
-	if (req->fold != VSB_FOLD_NONE || req->flags & VSB_RUN_DRIFT)
+	if (req->fold != VSB_FOLD_POLICY_NONE || req->flags & VSB_RUN_DRIFT)
 		vsb_result_meta(r, "fold", "%s every %ld us%s; %llu folds", o->fold,
 				o->fold_interval_us,
-				req->fold == VSB_FOLD_REMOTE ?
+				req->fold == VSB_FOLD_POLICY_REMOTE ?
 				" (shepherd kthread, xchg on per_cpu_ptr)" :
-				req->fold == VSB_FOLD_LOCAL ?
+				req->fold == VSB_FOLD_POLICY_LOCAL ?
 				" (pinned hrtimer on each worker CPU, this_cpu_xchg in hardirq)" :
 				" (threshold folds only)",
 				(unsigned long long)req->fold_count);

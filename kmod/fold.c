@@ -11,8 +11,8 @@
  * variant whose update is a plain read-modify-write loses updates to it:
  * that is why mm/vmstat.c disables irqs around __mod_zone_page_state.
  *
- * remote (the 002 proposal's vmstat_shepherd): one kthread, kept off the
- * worker CPUs when any other CPU is online, folds every worker CPU's
+ * remote (the 002 proposal's vmstat_shepherd): one SCHED_FIFO kthread,
+ * kept off the worker CPUs when any other CPU is online, folds every worker CPU's
  * diffs with xchg through per_cpu_ptr (vsb_counter_fold, cpu >= 0).
  * Workers are never interrupted; only a LOCKed update on their side is
  * atomic against it (cmpxchg-locked).
@@ -64,11 +64,11 @@ int vsb_fold_validate(const struct vsb_ioc_run *req)
 			return -EINVAL;
 		return 0;
 	}
-	if (req->fold >= VSB_FOLD_NR)
+	if (req->fold >= VSB_FOLD_POLICY_NR)
 		return -EINVAL;
 	if (req->quiet_workers >= req->ncpus)
 		return -EINVAL;		/* somebody must update */
-	if (req->fold == VSB_FOLD_NONE)
+	if (req->fold == VSB_FOLD_POLICY_NONE)
 		return req->fold_interval_us ? -EINVAL : 0;
 	if (req->fold_interval_us < VSB_ABI_FOLD_INTERVAL_MIN_US ||
 	    req->fold_interval_us > VSB_ABI_FOLD_INTERVAL_MAX_US)
@@ -81,9 +81,9 @@ int vsb_fold_validate(const struct vsb_ioc_run *req)
 		return -EINVAL;
 	if (req->flags & VSB_RUN_UNSAFE_FOLD)
 		return 0;
-	if (req->fold == VSB_FOLD_LOCAL && !(vf & VSB_VF_LOCAL_FOLD_OK))
+	if (req->fold == VSB_FOLD_POLICY_LOCAL && !(vf & VSB_VF_LOCAL_FOLD_OK))
 		return -EINVAL;
-	if (req->fold == VSB_FOLD_REMOTE && !(vf & VSB_VF_REMOTE_FOLD_OK))
+	if (req->fold == VSB_FOLD_POLICY_REMOTE && !(vf & VSB_VF_REMOTE_FOLD_OK))
 		return -EINVAL;
 	return 0;
 }
@@ -125,7 +125,7 @@ void vsb_fold_worker_arm(struct vsb_worker *w)
 {
 	struct vsb_ctl *c = w->ctl;
 
-	if (c->req.fold != VSB_FOLD_LOCAL)
+	if (c->req.fold != VSB_FOLD_POLICY_LOCAL)
 		return;
 	/* a quiet worker without warm-up never updates: never interrupt it */
 	if (w->quiet && !c->req.warmup)
@@ -262,7 +262,7 @@ int vsb_fold_setup(struct vsb_ctl *c)
 		c->w[i].quiet = i >= c->nworkers - c->nquiet;
 	c->fold_interval = ns_to_ktime((u64)c->req.fold_interval_us *
 				       NSEC_PER_USEC);
-	if (c->req.fold == VSB_FOLD_LOCAL) {
+	if (c->req.fold == VSB_FOLD_POLICY_LOCAL) {
 		for (i = 0; i < c->nworkers; i++)
 			vsb_fold_timer_init(&c->w[i].fold_timer);
 		c->timers_ready = true;
@@ -315,6 +315,13 @@ static struct task_struct *vsb_fold_kthread(struct vsb_ctl *c,
 		return t;
 	get_task_struct(t);
 	vsb_housekeeping(c, t);
+	/*
+	 * Above every CFS task: when it has to share a CPU with a worker,
+	 * the worker's next cond_resched() (one chunk) lets it run on time.
+	 * As a CFS task a woken reader could wait a whole scheduler slice
+	 * behind a busy worker, and sample nothing during a short run.
+	 */
+	sched_set_fifo_low(t);
 	return t;
 }
 
@@ -322,7 +329,7 @@ int vsb_fold_create(struct vsb_ctl *c)
 {
 	struct task_struct *t;
 
-	if (c->req.fold == VSB_FOLD_REMOTE) {
+	if (c->req.fold == VSB_FOLD_POLICY_REMOTE) {
 		t = vsb_fold_kthread(c, vsb_shepherd_fn, "fold");
 		if (IS_ERR(t))
 			return PTR_ERR(t);
@@ -400,7 +407,7 @@ void vsb_fold_results(struct vsb_ctl *c)
 	u32 n = c->drift_n;
 	unsigned int i;
 
-	if (c->req.fold == VSB_FOLD_REMOTE)
+	if (c->req.fold == VSB_FOLD_POLICY_REMOTE)
 		c->req.fold_count = c->shepherd_passes;
 	for (i = 0; c->timers_ready && i < c->nworkers; i++) {
 		c->req.fold_count += c->w[i].timer_folds;

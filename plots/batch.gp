@@ -11,7 +11,7 @@ if (!exists("plotsdir")) plotsdir = 'plots'
 load plotsdir.'/common.gp'
 
 nt = words(threads)
-keep(j) = strcol('variant') eq 'percpu-counter' && column('nthreads') == word(threads, j) + 0
+keep(j) = plainrow(0) && strcol('variant') eq 'percpu-counter' && column('nthreads') == word(threads, j) + 0
 
 set title maketitle('percpu\_counter\_add\_batch cost vs batch')
 set logscale x 2
@@ -28,4 +28,4 @@ nseries = nt
 seriesx = 'batch'
 load plotsdir.'/gather.gp'
 plot for [j=1:nt] $series index (j - 1) using 1:2:3:4 with yerrorlines ls j \
-	title sprintf('%s CPU%s', word(threads, j), word(threads, j) eq '1' ? '' : 's')
+	title cpus(word(threads, j))

@@ -52,3 +52,20 @@ maketitle(what) = what."\n{/*0.8 ".charttitle."}"
 # series into the datablock $series, one block per series (two blank
 # lines apart), with `with table if (...)`, then plots `index i-1`.
 # The caller sets `nseries`, `seriesx` (the x column) and keep(i).
+
+# The rows the classic counter charts (threshold, variants, scaling,
+# batch) read: the counter bench with no fold policy and every worker
+# updating.  Drift, staleness and live rows have their own charts.
+# vmstat-bench plot sets newcols when the CSV has the bench, backend,
+# fold and quiet_workers columns (older sweep.csv files do not).
+if (!exists("newcols")) newcols = 0
+plainrow(d) = newcols == 0 ? 1 : \
+	(strcol('bench') eq 'counter' && strcol('fold') eq 'none' && column('quiet_workers') == 0)
+# Variant keys: "cmpxchg-local", or "cmpxchg-local@kmod" when the rows
+# come from more than one backend (multib), so user space and module
+# results never share a bar or a line.
+if (!exists("multib")) multib = 0
+rowvkey(d) = multib ? strcol('variant').'@'.strcol('backend') : strcol('variant')
+vkeyname(s) = strstrt(s, '@') == 0 ? s : \
+	s[1:strstrt(s, '@') - 1].(s[strstrt(s, '@') + 1:] eq 'kmod' ? ' (module)' : ' (user)')
+cpus(n) = sprintf('%s CPU%s', n, n eq '1' ? '' : 's')

@@ -9,7 +9,9 @@
 #
 # Extra variables: sysctls: word list of the sysctl column's values
 # ['vm.overcommit_memory=0 vm.overcommit_memory=1 vm.overcommit_memory=2'];
-# maxt: the largest CPU count [2].
+# maxt: the largest CPU count [2]; xt: the core counts (tics; a log2
+# axis from 8 up).  vmstat-bench plot also passes a label per core
+# count: the throughput change from the first policy to the last.
 # Usage: gnuplot -e "datafile='results/live/sweep.csv'; outfile='mmap.png'" \
 #        plots/live-mmap.gp
 
@@ -27,8 +29,15 @@ label(s) = 'overcommit\_memory='.policy(s). \
 set title maketitle('Live mmap + munmap throughput by overcommit policy')
 set xlabel 'CPUs (one pinned worker each, each its own mm)'
 set ylabel 'mmap + munmap pairs per second, all workers (k/s, median, 95% CI)'
-set xrange [0.5:maxt + 0.5]
-set xtics 1
+if (!exists("xt")) xt = ''
+if (maxt >= 8) {
+	set logscale x 2
+	set xrange [0.8:maxt * 1.25]
+} else {
+	set xrange [0.5:maxt + 0.5]
+}
+if (words(xt) > 0) { set xtics (); do for [i=1:words(xt)] { set xtics add (word(xt, i) word(xt, i) + 0) } } else { set xtics 1 }
+set key top left reverse Left
 set yrange [0:*]
 
 nseries = ns

@@ -6,7 +6,9 @@
 # every page allocation on the running kernel.
 #
 # Extra variables: sysctls: word list of the sysctl column's values
-# ['vm.numa_stat=0 vm.numa_stat=1']; maxt: the largest CPU count [2].
+# ['vm.numa_stat=0 vm.numa_stat=1']; maxt: the largest CPU count [2];
+# xt: the core counts (tics; a log2 axis from 8 up).  vmstat-bench plot
+# also passes a label per core count: the change from off to on.
 # Usage: gnuplot -e "datafile='results/live/sweep.csv'; outfile='numa.png'" \
 #        plots/live-numa.gp
 
@@ -22,8 +24,15 @@ label(s) = s[strstrt(s, '=') + 1:] eq '0' ? 'numa\_stat off (0)' : 'numa\_stat o
 set title maketitle('Live page faults: cost with and without NUMA statistics')
 set xlabel 'CPUs (one pinned worker each, each its own mm)'
 set ylabel sprintf('cost per page fault (%s, median, 95%% CI)', unitname)
-set xrange [0.5:maxt + 0.5]
-set xtics 1
+if (!exists("xt")) xt = ''
+if (maxt >= 8) {
+	set logscale x 2
+	set xrange [0.8:maxt * 1.25]
+} else {
+	set xrange [0.5:maxt + 0.5]
+}
+if (words(xt) > 0) { set xtics (); do for [i=1:words(xt)] { set xtics add (word(xt, i) word(xt, i) + 0) } } else { set xtics 1 }
+set key top left reverse Left
 set yrange [0:*]
 
 nseries = ns

@@ -9,6 +9,7 @@
 
 if (!exists("npoints")) npoints = 10
 height = 200 + 28 * npoints
+width = 1100
 if (!exists("plotsdir")) plotsdir = 'plots'
 load plotsdir.'/common.gp'
 
@@ -40,7 +41,7 @@ set ytics scale 0 font ',10'
 set grid noytics xtics
 set lmargin 48
 set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb '#444444'
-set key outside top center horizontal Left reverse nobox width 2
+set key outside right top vertical Left reverse nobox
 
 plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):(column('ratio_ci_hi')):(colour(strcol('verdict'))):ytic(strcol('label')) \
 	with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \

@@ -14,11 +14,12 @@ load plotsdir.'/common.gp'
 nv = words(variants)
 nt = words(threads)
 maxt = word(threads, nt) + 0
-keep(i) = strcol('variant') eq word(variants, i) && \
+keep(i) = plainrow(0) && rowvkey(0) eq word(variants, i) && \
 	((strcol('variant') eq 'percpu-counter') ? column('batch') == bat : \
 	 (column('threshold') == thr || column('threshold') == 0))
 
-set title maketitle(sprintf('Scaling: throughput vs CPUs (threshold %d)', thr))
+set title maketitle(bat > 0 ? sprintf('Scaling: throughput vs CPUs (threshold %d; percpu\_counter batch %d)', thr, bat) : \
+	sprintf('Scaling: throughput vs CPUs (threshold %d)', thr))
 set xlabel 'CPUs (one pinned worker each)'
 set ylabel 'throughput, all workers (Mops/s, median, 95% CI)'
 set xrange [0.5:maxt + 0.5]
@@ -30,6 +31,7 @@ nseries = nv
 seriesx = 'nthreads'
 load plotsdir.'/gather.gp'
 plot for [i=1:nv] $series index (i - 1) using 1:($5 / 1e6):($6 / 1e6):($7 / 1e6) \
-	with yerrorlines ls i title word(variants, i), \
-     for [i=1:nv] (x >= 1 ? x * word(ref, i) : NaN) with lines ls i lw 1 dt 2 \
-	title (i == 1 ? 'linear scaling from 1 CPU (dashed)' : '')
+	with yerrorlines ls i title vkeyname(word(variants, i)), \
+     for [i=1:nv] (x >= 1 ? x * word(ref, i) : NaN) with lines ls i lw 1 dt 2 notitle, \
+     NaN with lines lw 1 dt 2 lc rgb '#666666' \
+	title sprintf('linear scaling from %s (dashed, same colour)', cpus(word(threads, 1)))

@@ -14,9 +14,12 @@ load plotsdir.'/common.gp'
 nv = words(variants)
 nt = words(threads)
 vi(s) = sum [i=1:nv] (word(variants, i) eq s ? i : 0)
+# module results get their own bars, named on a second tic line
+ticname(s) = strstrt(s, '@') == 0 ? s : \
+	s[1:strstrt(s, '@') - 1]."\n".(s[strstrt(s, '@') + 1:] eq 'kmod' ? '(module)' : '(user)')
 bw = 0.8 / nt
 xoff(j) = -0.4 + bw * (j - 0.5)
-keep(j) = column('nthreads') == word(threads, j) + 0 && \
+keep(j) = plainrow(0) && column('nthreads') == word(threads, j) + 0 && \
 	((strcol('variant') eq 'percpu-counter') ? column('batch') == bat : \
 	 (column('threshold') == thr || column('threshold') == 0))
 
@@ -26,14 +29,14 @@ set ylabel sprintf('cost per update (%s, median, 95%% CI)', unitname)
 set yrange [0:*]
 set xrange [0.4:nv + 0.6]
 set xtics () scale 0
-do for [i=1:nv] { set xtics add (word(variants, i) i) }
+do for [i=1:nv] { set xtics add (ticname(word(variants, i)) i) }
 set grid noxtics
 set style fill solid 0.8 border -1
 set key top left
 
 plot for [j=1:nt] datafile \
-	using (vi(strcol('variant')) + xoff(j)):(keep(j) ? column('median') : NaN):(column('ci_lo')):(column('ci_hi')):(bw * 0.9) \
-	with boxerrorbars lw 1 title sprintf('%s CPU%s', word(threads, j), word(threads, j) eq '1' ? '' : 's'), \
+	using (vi(rowvkey(0)) + xoff(j)):(keep(j) ? column('median') : NaN):(column('ci_lo')):(column('ci_hi')):(bw * 0.9) \
+	with boxerrorbars lw 1 title cpus(word(threads, j)), \
      for [j=1:nt] datafile \
-	using (vi(strcol('variant')) + xoff(j)):(keep(j) ? column('ci_hi') : NaN):(sprintf('%.1f', column('median'))) \
+	using (vi(rowvkey(0)) + xoff(j)):(keep(j) ? column('ci_hi') : NaN):(sprintf('%.1f', column('median'))) \
 	with labels offset 0, 0.6 font ',9' tc rgb '#333333' notitle

@@ -99,10 +99,10 @@ struct vsb_ioc_version {
 #define VSB_RUN_FLAGS_V1	0x7U		/* what ABI 1 requests may set */
 
 /* fold (in), counter only: who else folds the per-CPU diffs */
-#define VSB_FOLD_NONE		0	/* threshold folds only */
-#define VSB_FOLD_LOCAL		1	/* a pinned hrtimer on each worker CPU */
-#define VSB_FOLD_REMOTE		2	/* one shepherd kthread, xchg per slot */
-#define VSB_FOLD_NR		3
+#define VSB_FOLD_POLICY_NONE	0	/* threshold folds only */
+#define VSB_FOLD_POLICY_LOCAL	1	/* a pinned hrtimer on each worker CPU */
+#define VSB_FOLD_POLICY_REMOTE	2	/* one shepherd kthread, xchg per slot */
+#define VSB_FOLD_POLICY_NR	3
 
 /* gfp (in), page benches only; __GFP_NOWARN always, __GFP_COMP if order > 0 */
 #define VSB_GFP_KERNEL		0
@@ -137,7 +137,7 @@ struct vsb_ioc_run {
 	__u64 samples_ptr;	/* in: user address of vsb_ioc_sample[samples_cap] */
 	__u32 samples_cap;	/* in: >= ncpus * repeat */
 	__u32 time_limit_ms;	/* in: 0 = default; at most TIME_LIMIT_MAX_MS */
-	__u32 fold;		/* in: counter: VSB_FOLD_*; else 0 (ABI 2) */
+	__u32 fold;		/* in: counter: VSB_FOLD_POLICY_*; else 0 */
 	__u32 fold_interval_us;	/* in: 0 with FOLD_NONE, else FOLD_INTERVAL_* */
 	__u32 quiet_workers;	/* in: counter: the last N workers go quiet, < ncpus */
 	__u32 reserved_in32;	/* in: zero */

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `vmstat-bench plot`: every chart of a small real sweep, in PNG and SVG,
-# titled with the machine; a clear skip (4) without gnuplot.
+# titled with the machine; a clear skip (4) without gnuplot.  Also the
+# drift and staleness charts (a small drift sweep), the live charts (a
+# hand-made sweep.csv: the real one needs root), the refresh chart
+# (refresh-model's CSV) and the hotplug chart (a hotplug-summary.csv).
 . "$(dirname "$0")/../lib.sh"
 
 cpus="0"
@@ -45,4 +48,94 @@ done
 model=$(grep -m1 '^# cpu_model:' "$TMP/r/sweep.csv" | sed 's/^# cpu_model: //' | cut -c1-20)
 grep -qF "$model" "$TMP/charts/threshold.svg" && ok "titled with the CPU model" || not_ok "titled with the CPU model" "$model"
 ls "$TMP/charts" | grep -qE 'tmp|gnuplot-err' && not_ok "no temporary files left" || ok "no temporary files left"
+
+# chart_ok DIR NAME...: a PNG of sane size (10 KB .. 400 KB) and an SVG
+chart_ok() {
+	local d=$1 c sz; shift
+	for c in "$@"; do
+		sz=$(stat -c %s "$d/$c.png" 2>/dev/null || echo 0)
+		if [ "$(head -c 4 "$d/$c.png" 2>/dev/null | tail -c 3)" = PNG ] &&
+		   [ "$sz" -gt 10000 ] && [ "$sz" -lt 409600 ] && grep -q '<svg' "$d/$c.svg"; then
+			ok "$c chart: PNG ($((sz / 1024)) KB) and SVG"
+		else
+			not_ok "$c chart: PNG and SVG" "size $sz" "$(ls "$d" 2>&1 | tr '\n' ' ')"
+		fi
+	done
+}
+
+# drift: cost vs max drift, and staleness with a quiet worker
+if [ "$(nproc)" -ge 2 ]; then
+	cat >"$TMP/d.sweep" <<SWEEP
+variant cmpxchg-locked
+drift 1
+fold-interval-us 1000
+loops 200000
+repeat 3
+[thr]
+ncpus 1
+fold none,local,remote
+threshold 8,32,125
+[quiet]
+ncpus 2
+quiet-workers 1
+fold none,remote
+SWEEP
+	if "$VSB" sweep "$TMP/d.sweep" -o "$TMP/d" >/dev/null 2>"$TMP/err"; then
+		expect_exit 0 "plot a drift sweep" "$VSB" plot "$TMP/d" -o "$TMP/dc"
+		chart_ok "$TMP/dc" drift staleness
+		grep -q 'remote xchg fold' "$TMP/dc/drift.svg" && ok "drift legend names the fold policy" ||
+			not_ok "drift legend names the fold policy"
+	else
+		not_ok "drift sweep for the charts" "$(tail -2 "$TMP/err")"
+	fi
+else
+	skip "drift and staleness charts" "one CPU: a quiet worker needs two"
+fi
+
+# live: a sweep.csv with page-fault and mmap rows and sysctl values
+mkdir -p "$TMP/l"
+{
+	echo "# cpu_model: Test CPU 9000"
+	echo "# kernel: Linux 6.99-test"
+	echo "point,bench,backend,variant,cpus,nthreads,threshold,diff_bits,items,batch,delta,loops,sysctl,fold,quiet_workers,unit,n,median,ops_per_sec_median,ci_lo,ci_hi,ops_per_sec_ci_lo,ops_per_sec_ci_hi"
+	for s in 0 1; do for n in 1 2 4; do
+		echo "pf$s$n,page-fault,live,cmpxchg-local,0,$n,125,8,1,32,1,1,vm.numa_stat=$s,none,0,tsc,5,$((4000 + 100 * s + 300 * n)),$((500000 * n)),3900,5500,400000,600000"
+	done; done
+	for s in 0 1 2; do for n in 1 2 4; do
+		echo "mm$s$n,mmap,live,cmpxchg-local,0,$n,125,8,1,32,1,10000,vm.overcommit_memory=$s,none,0,tsc,5,9000,$((280000 * n - 10000 * s)),8900,9100,270000,290000"
+	done; done
+} >"$TMP/l/sweep.csv"
+expect_exit 0 "plot live rows" "$VSB" plot "$TMP/l" -o "$TMP/lc"
+chart_ok "$TMP/lc" live-numa live-mmap
+[ ! -e "$TMP/lc/scaling.png" ] && ok "live rows make no counter scaling chart" ||
+	not_ok "live rows make no counter scaling chart"
+grep -qF '1 vs 0: +' "$TMP/lc/live-numa.svg" && ok "live-numa labels the change" ||
+	not_ok "live-numa labels the change"
+
+# refresh: refresh-model's CSV as refresh.csv
+mkdir -p "$TMP/rm"
+if "$VSB" refresh-model --max-cpus 256 --nodes 1,4 >"$TMP/rm/refresh.csv" 2>"$TMP/err"; then
+	expect_exit 0 "plot refresh-model output" "$VSB" plot "$TMP/rm"
+	chart_ok "$TMP/rm" refresh
+else
+	not_ok "refresh-model for the chart" "$(cat "$TMP/err")"
+fi
+printf 'approach,nodes\nx,1\n' >"$TMP/rm/refresh.csv"
+expect_usage_error "refresh.csv without its columns" "no column 'ncpus'" "$VSB" plot "$TMP/rm"
+
+# hotplug: the QEMU script's summary
+mkdir -p "$TMP/h"
+cat >"$TMP/h/hotplug-summary.csv" <<CSV
+vcpus,nodes,calls,median_us,mean_us
+2,1,3,9.0,9.0
+4,1,9,10.0,10.6
+8,1,21,13.0,24.7
+4,2,9,13.0,12.9
+8,2,21,14.0,15.2
+16,2,45,20.0,21.4
+CSV
+expect_exit 0 "plot a hotplug summary" "$VSB" plot "$TMP/h"
+chart_ok "$TMP/h" hotplug
+grep -q 'emulated' "$TMP/h/hotplug.svg" && ok "hotplug chart says the times are emulated" ||
+	not_ok "hotplug chart says the times are emulated"
 done_testing

@@ -4,8 +4,9 @@
 # functional.sh - vmstat_bench.ko in one 2-vCPU guest: every bench and
 # variant with its sanity check, irq/preempt-off loops, all page orders,
 # EBUSY, EINTR within 1 s, the time limit, no kthread or page left
-# behind (tests/kmod/guest/functional.sh), then the results that came
-# back are checked here.  About 60-90 s under TCG.
+# behind, the fold policies, quiet workers and the drift reader
+# (tests/kmod/guest/functional.sh), then the results that came back are
+# checked here.  About 90-120 s under TCG.
 set -uo pipefail
 . "$(dirname "$0")/vmlib.bash"
 
@@ -20,10 +21,33 @@ else
 	not_ok "CSV from the guest: rows say bench counter, backend kmod" "$(head -c 300 "$csv" 2>&1)"
 fi
 if [[ -f $TMP/out/counter.summary.csv ]] && grep -q '^# sanity: ok' "$csv" &&
-   grep -q '^# kmod_abi: 1' "$csv"; then
-	ok "CSV metadata: sanity ok, kmod_abi 1; summary CSV written"
+   grep -q '^# kmod_abi: 2' "$csv"; then
+	ok "CSV metadata: sanity ok, kmod_abi 2; summary CSV written"
 else
-	not_ok "CSV metadata: sanity ok, kmod_abi 1; summary CSV written"
+	not_ok "CSV metadata: sanity ok, kmod_abi 2; summary CSV written"
+fi
+# the module's reader fills the same columns as the user backend's
+for p in local remote; do
+	csv=$TMP/out/quiet-$p.csv sum=$TMP/out/quiet-$p.summary.csv
+	if [[ -f $sum ]] && awk -F, '/^#/ { next }
+		!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		{ n++; split("drift_max drift_p99 drift_mean stale_max_us stale_p99_us stale_mean_us", w, " ")
+		  for (k in w) if (!(w[k] in c) || $c[w[k]] !~ /^[0-9][0-9.e+]*$/) bad = 1
+		  if ($c["backend"] != "kmod") bad = 1 }
+		END { exit bad || !n }' "$sum" &&
+	   awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		{ n++; if ($c["thread"] != 0) bad = 1 } END { exit bad || !n }' "$csv"; then
+		ok "CSV, --fold $p --quiet-workers 1: drift and staleness columns filled, samples of worker 0 only"
+	else
+		not_ok "CSV, --fold $p --quiet-workers 1: drift and staleness columns filled, samples of worker 0 only" \
+			"$(grep -v '^#' "$sum" 2>&1 | head -c 600)"
+	fi
+done
+if [[ -f $TMP/out/quiet-local.csv ]] && grep -q '^# fold: local every 100 us' "$TMP/out/quiet-local.csv" &&
+   grep -q '^# drift: .*module kthread' "$TMP/out/quiet-local.csv"; then
+	ok "CSV metadata: fold and drift lines from the module"
+else
+	not_ok "CSV metadata: fold and drift lines from the module"
 fi
 json=$TMP/out/pages.json
 if command -v jq >/dev/null && [[ -f $json ]]; then
@@ -36,5 +60,17 @@ if command -v jq >/dev/null && [[ -f $json ]]; then
 	fi
 else
 	skip "JSON from the guest" "no jq or no pages.json"
+fi
+json=$TMP/out/drift.json
+if command -v jq >/dev/null && [[ -f $json ]]; then
+	if jq -e '.meta.drift_stats.samples > 0 and (.meta.drift_stats | has("stale_max_us"))
+		  and .params.backend == "kmod"' "$json" >/dev/null; then
+		ok "JSON from the guest: drift_stats from the module's reader"
+	else
+		not_ok "JSON from the guest: drift_stats from the module's reader" \
+			"$(head -c 300 "$json")"
+	fi
+else
+	skip "JSON drift_stats from the guest" "no jq or no drift.json"
 fi
 done_testing

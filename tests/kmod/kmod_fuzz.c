@@ -17,6 +17,12 @@
  *     variants, flags, orders, loop counts, CPU lists with offline,
  *     duplicate and out-of-range ids, NULL/unmapped/kernel/read-only
  *     buffers);
+ *   - the counter bench's fold policies (none/local/remote, safe for the
+ *     variant two times in three), fold intervals within 10 us..10 s,
+ *     quiet worker counts below the CPU count and the drift reader, and
+ *     each of those fields off by an edge value (a quiet count >= ncpus,
+ *     an interval out of range or with no fold: -EINVAL);
+ *   - ABI 1 requests through VSB_IOC_RUN_V1 (224 bytes, version 1);
  *   - fully random bytes.
  * The valid base is kept short (small loops, 50 ms time limit), so an
  * accidental valid request costs milliseconds; a field that makes it
@@ -37,6 +43,7 @@
 #include <unistd.h>
 
 #include "../../kmod/uapi/vmstat_bench.h"
+#include "../../bench/variants.h"
 
 static uint64_t rng_s;
 
@@ -93,6 +100,32 @@ static uint64_t bad_ptr(void)
 
 static uint32_t cpubuf[8];
 
+/*
+ * A fold policy, usually one the variant survives, with an interval that
+ * keeps even a 10 us timer inside the 50 ms run; quiet workers; reader.
+ */
+static void fold_req(struct vsb_ioc_run *r)
+{
+	unsigned int vf = vsb_variants[r->variant].flags;
+
+	r->fold = (uint32_t)below(VSB_FOLD_POLICY_NR);
+	if (below(3) && (vf & (VSB_VF_NOFOLD | VSB_VF_PCC | VSB_VF_NOTHRESH)))
+		r->fold = VSB_FOLD_POLICY_NONE;
+	else if (below(3) && r->fold == VSB_FOLD_POLICY_LOCAL &&
+		 !(vf & VSB_VF_LOCAL_FOLD_OK))
+		r->fold = VSB_FOLD_POLICY_NONE;
+	else if (below(3) && r->fold == VSB_FOLD_POLICY_REMOTE &&
+		 !(vf & VSB_VF_REMOTE_FOLD_OK))
+		r->fold = VSB_FOLD_POLICY_NONE;
+	if (r->fold != VSB_FOLD_POLICY_NONE)
+		r->fold_interval_us = below(8) ?
+			VSB_ABI_FOLD_INTERVAL_MIN_US + (uint32_t)below(2000) :
+			VSB_ABI_FOLD_INTERVAL_MAX_US - (uint32_t)below(2);
+	r->quiet_workers = (uint32_t)below(r->ncpus);
+	if (below(2))
+		r->flags |= VSB_RUN_DRIFT;
+}
+
 static void base_req(struct vsb_ioc_run *r)
 {
 	unsigned int i, n;
@@ -121,6 +154,7 @@ static void base_req(struct vsb_ioc_run *r)
 		r->batch = 32;
 		if (below(4) == 0)
 			r->flags = below(2) ? VSB_RUN_IRQS_OFF : VSB_RUN_PREEMPT_OFF;
+		fold_req(r);
 	} else {
 		r->order = (uint32_t)below(4);
 		r->outstanding = below(2) ? 0 : (uint32_t)below(64);
@@ -135,7 +169,7 @@ static void base_req(struct vsb_ioc_run *r)
 /* Replace one field of a valid request. */
 static void mutate(struct vsb_ioc_run *r)
 {
-	unsigned int k = (unsigned int)below(30);
+	unsigned int k = (unsigned int)below(37);
 
 	switch (k) {
 	case 0: r->size = (uint32_t)edge(32); break;
@@ -161,8 +195,19 @@ static void mutate(struct vsb_ioc_run *r)
 	case 20: r->time_limit_ms = (uint32_t)edge(32);
 		 r->loops = 1 + below(1000);	/* keep a valid one short */
 		 break;
-	case 21: r->reserved_in[below(4)] = 1ULL << below(64); break;
+	case 21: r->reserved_in[below(2)] = 1ULL << below(64); break;
 	case 22: r->reserved_out[below(4)] = 1ULL << below(64); break;
+	case 30: r->fold = (uint32_t)edge(32); break;
+	case 31: r->fold_interval_us = (uint32_t)edge(32); break;
+	case 32: r->quiet_workers = below(2) ? r->ncpus + (uint32_t)below(3) :
+					       (uint32_t)edge(32);
+		 break;
+	case 33: r->reserved_in32 = (uint32_t)(1ULL << below(32)); break;
+	case 34: /* an out field of ABI 2 that must come in zero */
+		(&r->drift_samples)[below(8)] = 1ULL << below(64);
+		break;
+	case 35: r->flags |= VSB_RUN_UNSAFE_FOLD; break;
+	case 36: r->flags |= VSB_RUN_DRIFT; break;
 	case 23: r->nsamples = (uint32_t)edge(32); break;
 	case 24: r->applied = (int64_t)edge(64); break;
 	case 25: r->pmu_error = (int32_t)edge(32); break;
@@ -196,7 +241,8 @@ static void account(int ret, int err, const struct vsb_ioc_run *r,
 
 	if (ret == 0) {
 		count_ok++;
-		if (r && !(r->result_flags & VSB_RES_SANITY_OK)) {
+		if (r && !(r->result_flags & VSB_RES_SANITY_OK) &&
+		    !(r->flags & VSB_RUN_UNSAFE_FOLD)) {
 			insane++;
 			fprintf(stderr, "fuzz: %s succeeded with a failed sanity check "
 				"(bench %u variant %u)\n", what, r->bench, r->variant);
@@ -259,7 +305,8 @@ int main(int argc, char **argv)
 			cmd = below(2) ? (unsigned long)(uint32_t)rnd() :
 			      _IOC((unsigned int)below(4), VSB_IOC_MAGIC,
 				   (unsigned int)below(256), (unsigned int)below(1024));
-			if (cmd == VSB_IOC_RUN || cmd == VSB_IOC_VERSION)
+			if (cmd == VSB_IOC_RUN || cmd == VSB_IOC_RUN_V1 ||
+			    cmd == VSB_IOC_VERSION)
 				continue;
 			memset(raw, 0, sizeof(raw));
 			ret = ioctl(fd, cmd, below(4) ? (unsigned long)raw :
@@ -277,11 +324,21 @@ int main(int argc, char **argv)
 				unexpected++;
 				fprintf(stderr, "fuzz: version %u\n", v.version);
 			}
-		} else if (kind < 90) {		/* one field off a valid run */
+		} else if (kind < 80) {		/* one field off a valid run */
 			base_req(&r);
 			mutate(&r);
 			ret = ioctl(fd, VSB_IOC_RUN, &r);
 			account(ret, errno, &r, "run");
+		} else if (kind < 90) {		/* the same in ABI 1's format */
+			base_req(&r);
+			r.fold = r.fold_interval_us = r.quiet_workers = 0;
+			r.flags &= VSB_RUN_FLAGS_V1;
+			if (below(2))
+				mutate(&r);
+			r.size = below(10) ? VSB_IOC_RUN_V1_SIZE : r.size;
+			r.version = below(10) ? 1 : r.version;
+			ret = ioctl(fd, VSB_IOC_RUN_V1, &r);
+			account(ret, errno, &r, "run v1");
 		} else if (kind < 95) {		/* the argument pointer itself */
 			base_req(&r);
 			ret = ioctl(fd, VSB_IOC_RUN, below(2) ? (unsigned long)bad_ptr() :

@@ -12,6 +12,13 @@
  *                         kmod` interrupted by SIGINT exits 1 within 1 s
  *   kmod_stress unknown   an unknown ioctl gets ENOTTY, a short one EINVAL
  *   kmod_stress version   prints the ABI version (for reload loops)
+ *   kmod_stress fold      ABI 2's fold words: unsafe combinations and bad
+ *                         values get EINVAL, VSB_RUN_UNSAFE_FOLD lets one
+ *                         through, a remote fold with the reader and a
+ *                         quiet worker returns its figures, an ABI 1
+ *                         request still runs; EINTR and ETIME with the
+ *                         fold timers, shepherd and reader running leave
+ *                         no kthread behind
  *   kmod_stress runs N    N short mixed runs (page orders, outstanding,
  *                         parallel, percpu-counter), each must succeed
  *                         and be sane: the page-leak check around it
@@ -63,6 +70,8 @@ static int dev_open(void)
 
 static uint32_t cpus[2] = { 0, 1 };
 static struct vsb_ioc_sample samples[4096];
+/* applied by req_init() to counter requests: the fold mode's runs */
+static uint32_t g_variant = 3, g_fold, g_flags;
 
 static void req_init(struct vsb_ioc_run *r, uint32_t bench, uint64_t loops,
 		     uint32_t repeat, uint32_t ncpus)
@@ -79,7 +88,10 @@ static void req_init(struct vsb_ioc_run *r, uint32_t bench, uint64_t loops,
 	r->samples_cap = 4096;
 	r->time_limit_ms = 60000;
 	if (bench == VSB_BENCH_COUNTER) {
-		r->variant = 3;		/* cmpxchg-local */
+		r->variant = g_variant;	/* 3: cmpxchg-local */
+		r->fold = g_fold;
+		r->fold_interval_us = g_fold ? 100 : 0;
+		r->flags = g_flags;
 		r->diff_bits = 8;
 		r->threshold = 125;
 		r->items = 1;
@@ -235,6 +247,127 @@ static int runs(long n)
 	return bad;
 }
 
+/* ioctl(@r) result: 0 or the errno */
+static int run_err(int fd, struct vsb_ioc_run *r)
+{
+	return ioctl(fd, VSB_IOC_RUN, r) ? errno : 0;
+}
+
+static void fold(void)
+{
+	struct vsb_ioc_run r;
+	int fd = dev_open(), err, ok;
+	double t0;
+
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.variant = 1;			/* plain-fold */
+	r.fold = VSB_FOLD_POLICY_LOCAL;
+	r.fold_interval_us = 100;
+	err = run_err(fd, &r);
+	tap(err == EINVAL, "fold: plain-fold with a local fold gets EINVAL", err);
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.variant = 1;
+	r.fold = VSB_FOLD_POLICY_LOCAL;
+	r.fold_interval_us = 100;
+	r.flags = VSB_RUN_UNSAFE_FOLD;
+	err = run_err(fd, &r);
+	tap(err == 0, "fold: ... runs with VSB_RUN_UNSAFE_FOLD", err);
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.fold = VSB_FOLD_POLICY_REMOTE;	/* cmpxchg-local: no LOCK */
+	r.fold_interval_us = 100;
+	err = run_err(fd, &r);
+	tap(err == EINVAL, "fold: cmpxchg-local with a remote fold gets EINVAL", err);
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.variant = 6;			/* percpu-counter: no diffs to fold */
+	r.fold = VSB_FOLD_POLICY_LOCAL;
+	r.fold_interval_us = 100;
+	r.flags = VSB_RUN_UNSAFE_FOLD;
+	err = run_err(fd, &r);
+	tap(err == EINVAL, "fold: percpu-counter with a fold gets EINVAL even unsafe", err);
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.quiet_workers = 2;
+	err = run_err(fd, &r);
+	tap(err == EINVAL, "fold: quiet workers = CPUs gets EINVAL", err);
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.fold = VSB_FOLD_POLICY_LOCAL;
+	r.fold_interval_us = 9;
+	err = run_err(fd, &r);
+	tap(err == EINVAL, "fold: a 9 us interval gets EINVAL", err);
+	r.fold_interval_us = 10000001;
+	err = run_err(fd, &r);
+	tap(err == EINVAL, "fold: a 10.000001 s interval gets EINVAL", err);
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.fold_interval_us = 100;	/* with no fold */
+	err = run_err(fd, &r);
+	tap(err == EINVAL, "fold: an interval without a fold gets EINVAL", err);
+	req_init(&r, VSB_BENCH_PAGE_ALLOC_PARALLEL, 16, 1, 2);
+	r.flags = VSB_RUN_DRIFT;
+	err = run_err(fd, &r);
+	tap(err == EINVAL, "fold: the reader on a page bench gets EINVAL", err);
+
+	/* remote fold, reader, one quiet worker: figures come back */
+	req_init(&r, VSB_BENCH_COUNTER, 20000, 3, 2);
+	r.variant = 4;			/* cmpxchg-locked */
+	r.warmup = 1;
+	r.fold = VSB_FOLD_POLICY_REMOTE;
+	r.fold_interval_us = 100;
+	r.quiet_workers = 1;
+	r.flags = VSB_RUN_DRIFT;
+	err = run_err(fd, &r);
+	ok = !err && (r.result_flags & VSB_RES_SANITY_OK) && r.nsamples == 3 &&
+	     r.drift_samples > 0 && r.fold_count > 0 &&
+	     r.drift_p99 <= r.drift_max && r.stale_p99_ns <= r.stale_max_ns &&
+	     !r.reserved_out[0] && !r.reserved_out[3];
+	tap(ok, "fold: remote + reader + 1 quiet: sane, 3 samples, reader and "
+	    "shepherd counts (reader samples)", ok ? (double)r.drift_samples : err);
+
+	/* ABI 1's request under its old number still runs */
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.size = VSB_IOC_RUN_V1_SIZE;
+	r.version = 1;
+	err = ioctl(fd, VSB_IOC_RUN_V1, &r) ? errno : 0;
+	tap(!err && (r.result_flags & VSB_RES_SANITY_OK) && r.nsamples == 4,
+	    "fold: an ABI 1 request (VSB_IOC_RUN_V1, 224 bytes) runs, sane", err);
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.size = VSB_IOC_RUN_V1_SIZE;
+	r.version = 1;
+	r.flags = VSB_RUN_DRIFT;
+	err = ioctl(fd, VSB_IOC_RUN_V1, &r) ? errno : 0;
+	tap(err == EINVAL, "fold: an ABI 1 request with an ABI 2 flag gets EINVAL", err);
+
+	/* the time limit with timers, shepherd and reader all running */
+	g_flags = VSB_RUN_DRIFT;
+	g_fold = VSB_FOLD_POLICY_LOCAL;
+	req_init(&r, VSB_BENCH_COUNTER, 1000000000ULL, 1000, 2);
+	r.time_limit_ms = 300;
+	t0 = now();
+	err = run_err(fd, &r);
+	tap(err == ETIME && now() - t0 < 2.0,
+	    "fold: local fold + reader cut by the time limit: ETIME (s)", now() - t0);
+	g_variant = 4;
+	g_fold = VSB_FOLD_POLICY_REMOTE;
+	req_init(&r, VSB_BENCH_COUNTER, 1000000000ULL, 1000, 2);
+	r.time_limit_ms = 300;
+	r.quiet_workers = 1;
+	t0 = now();
+	err = run_err(fd, &r);
+	tap(err == ETIME && now() - t0 < 2.0,
+	    "fold: remote fold + reader + quiet cut by the time limit: ETIME (s)",
+	    now() - t0);
+	tap(kthreads_left() == 0, "fold: no vmstat_bench kthread left", kthreads_left());
+	close(fd);
+
+	/* and a signal, both policies (busy() forks: the globals go along) */
+	g_variant = 3;
+	g_fold = VSB_FOLD_POLICY_LOCAL;
+	busy(VSB_BENCH_COUNTER, 2, "counter, local fold + reader");
+	g_variant = 4;
+	g_fold = VSB_FOLD_POLICY_REMOTE;
+	busy(VSB_BENCH_COUNTER, 2, "counter, remote fold + reader");
+	g_variant = 3;
+	g_fold = g_flags = 0;
+}
+
 static void unknown(void)
 {
 	struct vsb_ioc_version v;
@@ -279,6 +412,8 @@ int main(int argc, char **argv)
 		return runs(atol(argv[2])) ? 1 : 0;
 	} else if (!strcmp(mode, "unknown")) {
 		unknown();
+	} else if (!strcmp(mode, "fold")) {
+		fold();
 	} else if (!strcmp(mode, "version")) {
 		struct vsb_ioc_version v;
 		int fd = dev_open();
@@ -292,7 +427,7 @@ int main(int argc, char **argv)
 		printf("%u\n", v.version);
 		return 0;
 	} else {
-		fprintf(stderr, "usage: kmod_stress busy|cli VSB|unknown|version|runs N\n");
+		fprintf(stderr, "usage: kmod_stress busy|cli VSB|unknown|fold|version|runs N\n");
 		return 2;
 	}
 	return failed ? 1 : 0;

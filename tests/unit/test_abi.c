@@ -83,8 +83,8 @@ _Static_assert(VSB_RUN_IRQS_OFF == 2 && VSB_RUN_NO_PMU == 4 &&
 	       VSB_RUN_DRIFT == 8 && VSB_RUN_UNSAFE_FOLD == 16 &&
 	       VSB_RUN_FLAGS_ALL == 0x1f && VSB_RUN_FLAGS_V1 == 0x7,
 	       "run flags");
-_Static_assert(VSB_FOLD_NONE == 0 && VSB_FOLD_LOCAL == 1 &&
-	       VSB_FOLD_REMOTE == 2 && VSB_FOLD_NR == 3, "fold policies");
+_Static_assert(VSB_FOLD_POLICY_NONE == 0 && VSB_FOLD_POLICY_LOCAL == 1 &&
+	       VSB_FOLD_POLICY_REMOTE == 2 && VSB_FOLD_POLICY_NR == 3, "fold policies");
 
 SIZE(vsb_ioc_sample, 80);
 PIN(vsb_ioc_sample, thread, 0);

@@ -15,8 +15,8 @@ if [ -c /dev/vmstat_bench ] && [ "$(stat -c %a /dev/vmstat_bench)" = 600 ]; then
 else
 	t_fail "/dev/vmstat_bench is a char device, mode 0600"
 fi
-[ "$("$H"/kmod_stress version)" = 1 ] && t_ok "VERSION handshake: ABI 1" ||
-	t_fail "VERSION handshake: ABI 1"
+[ "$("$H"/kmod_stress version)" = 2 ] && t_ok "VERSION handshake: ABI 2" ||
+	t_fail "VERSION handshake: ABI 2"
 "$H"/kmod_stress unknown
 
 for v in this-cpu-add plain-fold irqsave cmpxchg-local cmpxchg-locked \
@@ -64,6 +64,79 @@ t_sane "counter CSV to /out" --variant cmpxchg-locked --cpus 0-1 --loops 10000 -
 	-o /out/counter.csv
 t_sane "page-alloc-parallel JSON to /out" --bench page-alloc-parallel --cpus 0-1 \
 	--loops 1000 --repeat 2 -o /out/pages.json
+
+# fold policies (kmod/fold.c): the combinations a variant survives balance
+fl="--cpus 0-1 --fold-interval-us 100 --loops 20000 --repeat 2 --warmup 1"
+for v in irqsave cmpxchg-local cmpxchg-locked; do
+	# shellcheck disable=SC2086
+	t_sane "counter $v, --fold local (pinned hrtimer) every 100 us: sanity ok" \
+		--variant $v --fold local $fl
+done
+# shellcheck disable=SC2086
+t_sane "counter cmpxchg-locked, --fold remote (shepherd) + --drift: sanity ok" \
+	--variant cmpxchg-locked --fold remote --drift $fl
+t_grep "... the reader's drift line is printed" '^drift (fold remote): ' "$T/out"
+t_run "plain-fold --fold local is refused without VSB_UNSAFE_FOLD (exit 2)" 2 \
+	"$VSB" run --backend kmod --variant plain-fold --fold local --cpus 0-1
+t_run "cmpxchg-local --fold remote is refused without VSB_UNSAFE_FOLD (exit 2)" 2 \
+	"$VSB" run --backend kmod --variant cmpxchg-local --fold remote --cpus 0-1
+
+# The proof the refusal is right: a fold timer interrupting a plain
+# read-modify-write (no irqs off) loses or doubles updates.  Under TCG
+# an interrupt lands between translation blocks, the read and the write
+# are in two of them; up to 3 tries so a quiet host cannot flake it.
+t0=$(date +%s) n=0 rc=0
+while [ $n -lt 3 ]; do
+	VSB_UNSAFE_FOLD=1 "$VSB" run --backend kmod --variant plain-fold --fold local \
+		--fold-interval-us 10 --cpus 0-1 --loops 200000 --repeat 3 >"$T/out" 2>"$T/err"
+	rc=$? n=$((n + 1))
+	[ $rc -eq 3 ] && break
+done
+if [ $rc -eq 3 ] && grep -q '^sanity: FAILED' "$T/out"; then
+	t_ok "forced unsafe plain-fold + local fold loses updates: exit 3, $(sed -n \
+		's/^sanity: FAILED: //p' "$T/out") (try $n, $(($(date +%s) - t0)) s)"
+else
+	{ echo "#   exit $rc after $n tries"; grep '^sanity' "$T/out"; } >>"$T/err"
+	t_fail "forced unsafe plain-fold + local fold loses updates (exit 3)"
+fi
+
+# nohz_full: CPU 1's worker goes quiet after the warm-up.  A local fold
+# cannot reach its last diff (its timer is cancelled: an isolated CPU
+# must not be interrupted), so it stays stale for the whole timed run
+# (~0.2-0.4 s here); the remote shepherd folds it within about an
+# interval.  The busy worker's slot counts too: when the host stalls its
+# vCPU the slot freezes and reads as stale, so the remote maximum is
+# host noise under TCG; the mean (the reader's time-average) is not.
+t0=$(date +%s)
+for p in local remote; do
+	"$VSB" run --backend kmod --variant cmpxchg-locked --cpus 0-1 --quiet-workers 1 \
+		--drift --fold $p --fold-interval-us 100 --loops 1000000 --repeat 8 \
+		--warmup 1 -o /out/quiet-$p.csv >"$T/q$p" 2>"$T/err" ||
+		echo "#   quiet $p: exit $?" >>"$T/qerr"
+done
+st() { sed -n "s/^# drift: .*staleness max \([0-9]*\) us p99 \([0-9]*\) us mean \([0-9]*\).*/\\$2/p" \
+	"/out/quiet-$1.csv"; }
+sl=$(st local 1) sr=$(st remote 1) ml=$(st local 3) mr=$(st remote 3)
+echo "# quiet worker, interval 100 us: staleness max/p99/mean local ${sl:-?}/$(st local 2)/${ml:-?} us, remote ${sr:-?}/$(st remote 2)/${mr:-?} us ($(($(date +%s) - t0)) s)"
+if [ -n "$sl" ] && [ -n "$mr" ] && [ "$sl" -ge 100000 ] && [ "$ml" -gt $((10 * mr + 1000)) ]; then
+	t_ok "quiet worker: local fold leaves its diff stale (max $sl us, mean $ml us), remote folds it (mean $mr us)"
+else
+	cat "$T/qerr" "$T/qlocal" "$T/qremote" 2>/dev/null | tail -6 >"$T/err"
+	t_fail "quiet worker: local fold leaves its diff stale, remote folds it"
+fi
+grep -q '^sanity: ok' "$T/qlocal" && grep -q '^sanity: ok' "$T/qremote" &&
+	t_ok "quiet worker runs: sanity ok under both policies" ||
+	t_fail "quiet worker runs: sanity ok under both policies"
+t_sane "drift fields in JSON to /out" --variant cmpxchg-locked --cpus 0-1 --fold remote \
+	--fold-interval-us 100 --drift --loops 20000 --repeat 2 -o /out/drift.json
+"$H"/kmod_stress fold
+t0=$(date +%s)
+if "$H"/kmod_fuzz 1000 "${VSB_FUZZ_SEED:-7}" >"$T/out" 2>"$T/err"; then
+	t_ok "2 CPUs: $(cat "$T/out") ($(($(date +%s) - t0)) s)"
+else
+	cat "$T/out" >>"$T/err"
+	t_fail "2 CPUs: fuzz with fold policies, quiet workers, the reader, ABI 1"
+fi
 
 # the time limit cuts a run with a clear error
 t0=$(date +%s)
