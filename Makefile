@@ -92,7 +92,7 @@ $(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(O)/libvsb.a $(HEADERS)
 # so the guest needs no libraries for them.
 # Built without the sanitizers of `make check`: they run in the guest.
 KMOD_TEST_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror -pthread
-$(O)/tests-kmod/%: tests/kmod/%.c kmod/uapi/vmstat_bench.h
+$(O)/tests-kmod/%: tests/kmod/%.c kmod/uapi/vmstat_bench.h bench/variants.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(KMOD_TEST_CFLAGS) -static -o $@ $< -pthread

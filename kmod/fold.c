@@ -19,8 +19,9 @@
  *
  * quiet workers (the nohz_full CPUs of the 002 thread): the last N
  * workers do the warm-up, then stop touching the counters and sleep until
- * each sample's common stop; their fold timers are cancelled first, as an
- * isolated CPU must not be interrupted.  With a local fold their last
+ * each sample's common stop; their fold timers are cancelled before their
+ * last warm-up sample, as an isolated CPU must not be interrupted, so the
+ * diff those last writes leave is what the CPU sits on.  With a local fold their last
  * diffs stay unfolded for the rest of the run; a remote fold reaches them.
  *
  * The reader kthread samples every 100 us the shared counters' missing

@@ -186,7 +186,13 @@ static int vsb_worker_fn(void *arg)
 
 	vsb_fold_worker_arm(w);
 	for (r = 0; r < nr; r++) {
-		if (w->quiet && r == c->req.warmup)
+		/*
+		 * A quiet CPU's fold timer goes before its last warm-up
+		 * sample: those updates are its last writes, and no fold
+		 * may land between them and the quiet time (else the diff
+		 * it leaves depends on where the last timer fell).
+		 */
+		if (w->quiet && r + 1 == c->req.warmup)
 			vsb_fold_worker_quiet(w);
 		ret = vsb_barrier(c);
 		if (ret)

@@ -107,15 +107,19 @@ fi
 # interval.  The busy worker's slot counts too: when the host stalls its
 # vCPU the slot freezes and reads as stale, so the remote maximum is
 # host noise under TCG; the mean (the reader's time-average) is not.
+st() { sed -n "s/^# drift: .*staleness max \([0-9]*\) us p99 \([0-9]*\) us mean \([0-9]*\).*/\\$2/p" \
+	"/out/quiet-$1.csv"; }
+# A threshold fold can leave the quiet diff at exactly 0 (1 in 188 for
+# delta +1, threshold 125): then local has nothing stale; one retry.
 t0=$(date +%s)
-for p in local remote; do
+for p in local remote local2; do
+	[ $p = local2 ] && [ "$(st local 1)" -ge 100000 ] 2>/dev/null && break
+	[ $p = local2 ] && p=local
 	"$VSB" run --backend kmod --variant cmpxchg-locked --cpus 0-1 --quiet-workers 1 \
 		--drift --fold $p --fold-interval-us 100 --loops 1000000 --repeat 8 \
 		--warmup 1 -o /out/quiet-$p.csv >"$T/q$p" 2>"$T/err" ||
 		echo "#   quiet $p: exit $?" >>"$T/qerr"
 done
-st() { sed -n "s/^# drift: .*staleness max \([0-9]*\) us p99 \([0-9]*\) us mean \([0-9]*\).*/\\$2/p" \
-	"/out/quiet-$1.csv"; }
 sl=$(st local 1) sr=$(st remote 1) ml=$(st local 3) mr=$(st remote 3)
 echo "# quiet worker, interval 100 us: staleness max/p99/mean local ${sl:-?}/$(st local 2)/${ml:-?} us, remote ${sr:-?}/$(st remote 2)/${mr:-?} us ($(($(date +%s) - t0)) s)"
 if [ -n "$sl" ] && [ -n "$mr" ] && [ "$sl" -ge 100000 ] && [ "$ml" -gt $((10 * mr + 1000)) ]; then
