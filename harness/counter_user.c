@@ -105,7 +105,7 @@ static void *worker_main(void *arg)
 	if (!w->error && sched_getcpu() != w->cpu)
 		sched_yield();	/* let the scheduler move us before first touch */
 	/* published for the shepherd and the reader, which may already run */
-	__atomic_store_n(&w->cw.diffs, vsb_zalloc_aligned(sh->diff_bytes),
+	__atomic_store_n(&w->cw.diffs, vsb_zalloc_page(sh->diff_bytes),
 			 __ATOMIC_RELEASE);
 	if (!w->error && vsb_local_fold_arm(sh->drift, &w->cw, &w->lf))
 		w->error = EAGAIN;
@@ -333,8 +333,8 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	sh->barrier.n = (unsigned int)n;
 	sh->tsc_hz = vsb_tsc_hz();
 
-	shared = vsb_zalloc_aligned((size_t)o->items * sizeof(*shared));
-	pcc = vsb_zalloc_aligned((size_t)o->items * sizeof(*pcc));
+	shared = vsb_zalloc_page((size_t)o->items * sizeof(*shared));
+	pcc = vsb_zalloc_page((size_t)o->items * sizeof(*pcc));
 	ws = vsb_zalloc_aligned((size_t)n * sizeof(*ws));
 
 	r->nthreads = n - (int)o->quiet_workers;

@@ -68,6 +68,28 @@ void *vsb_zalloc_aligned(size_t size)
 	return p;
 }
 
+/*
+ * Page-aligned and page-padded: for the data the bench measures (each
+ * worker's diffs, the shared counters).  Cache-line padding alone is not
+ * enough: adjacent-line prefetchers fetch 128-byte pairs, so two workers'
+ * slots 64 bytes apart still interfere, and did, bimodally, from one run
+ * to the next.  A page each is what separate per-CPU units give.
+ */
+void *vsb_zalloc_page(size_t size)
+{
+	size_t padded = (size + 4095) & ~(size_t)4095;
+	void *p = NULL;
+
+	if (!padded)
+		padded = 4096;
+	if (posix_memalign(&p, 4096, padded)) {
+		vsb_err("out of memory (%zu bytes)", padded);
+		exit(VSB_EXIT_ERROR);
+	}
+	memset(p, 0, padded);
+	return p;
+}
+
 /* A whole-string base-10 (or 0x) integer; -1 on anything else. */
 int vsb_parse_long(const char *s, long *out)
 {

@@ -42,6 +42,7 @@ void vsb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *vsb_zalloc(size_t size);
 void *vsb_zalloc_aligned(size_t size);
+void *vsb_zalloc_page(size_t size);
 int vsb_parse_long(const char *s, long *out);
 int vsb_read_file_str(const char *path, char *buf, size_t len);
 int vsb_read_file_long(const char *path, long *out);
