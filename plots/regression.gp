@@ -32,7 +32,12 @@ if (xhi / xlo > 4) {
 	if (xhi / xlo > 1.6) {
 		set xtics (0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2)
 	} else {
-		set xtics (0.8, 0.85, 0.9, 0.95, 0.98, 1, 1.02, 1.05, 1.1, 1.15, 1.2, 1.25)
+		if (xhi / xlo > 1.2) {
+			# 0.98 and 1.02 would overprint 0.95 and 1.05 at this width
+			set xtics (0.8, 0.85, 0.9, 0.95, 1, 1.05, 1.1, 1.15, 1.2, 1.25)
+		} else {
+			set xtics (0.9, 0.95, 0.98, 1, 1.02, 1.05, 1.1)
+		}
 	}
 }
 set format x '%g'
