@@ -135,7 +135,6 @@ static void *worker_main(void *arg)
 		struct vsb_sample *s = &w->samples[r];
 		uint64_t folds0 = w->cw.folds, t0, t1, n0, n1;
 		struct vsb_pmu_reading pa, pb;
-		int k;
 
 		if (barrier_wait(&sh->barrier))
 			break;
@@ -153,19 +152,14 @@ static void *worker_main(void *arg)
 		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
 			w->pmu_error = EIO;
 		VSB_MARKER_STOP("vsb-batch");
-		s->pmu_scale = 1.0;
-		for (k = 0; k < w->pmu.n && !w->pmu_error; k++)
-			s->pmu[k] = vsb_pmu_scale_delta(&pa, &pb, k, &s->pmu_scale,
-							&s->multiplexed);
+		vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
+				    sh->pmu->cycles, t1 - t0, n1 - n0);
 		if (sched_getcpu() != w->cpu)
 			w->migrated = 1;
 		s->thread = w->index;
 		s->cpu = w->cpu;
 		s->rep = r;
 		s->ops = sh->loops;
-		s->elapsed = sh->unit == VSB_UNIT_CYCLES ? s->pmu[sh->pmu->cycles] :
-			     sh->unit == VSB_UNIT_TSC ? t1 - t0 : n1 - n0;
-		s->ns = (double)(n1 - n0);
 		s->folds = w->cw.folds - folds0;
 	}
 	barrier_wait(&sh->barrier);

@@ -327,7 +327,6 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 		struct vsb_sample *s = &samples[r];
 		struct vsb_pmu_reading pa, pb;
 		uint64_t t0, t1, n0, n1;
-		int k;
 
 		if (barrier_wait(sh))
 			break;
@@ -340,19 +339,14 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 		n1 = vsb_now_ns();
 		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
 			w->pmu_error = EIO;
-		s->pmu_scale = 1.0;
-		for (k = 0; k < w->pmu.n && !w->pmu_error; k++)
-			s->pmu[k] = vsb_pmu_scale_delta(&pa, &pb, k, &s->pmu_scale,
-							&s->multiplexed);
+		vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
+				    sh->pmu->cycles, t1 - t0, n1 - n0);
 		if (sched_getcpu() != w->cpu)
 			w->migrated = 1;
 		s->thread = w->index;
 		s->cpu = w->cpu;
 		s->rep = r;
 		s->ops += sh->overcount;
-		s->elapsed = sh->unit == VSB_UNIT_CYCLES ? s->pmu[sh->pmu->cycles] :
-			     sh->unit == VSB_UNIT_TSC ? t1 - t0 : n1 - n0;
-		s->ns = (double)(n1 - n0);
 	}
 	/* the others may wait in the barrier for a sample this one skipped */
 	if (r < sh->repeat)

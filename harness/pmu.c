@@ -560,3 +560,23 @@ const struct vsb_pmu_set *vsb_pmu_setup_run(const char *events, const char *plm,
 	vsb_result_meta(r, "pmu_events", "%s", ps->verdict);
 	return ps;
 }
+
+/*
+ * After a timed batch: the PMU deltas (scaled when multiplexed) and the
+ * elapsed time in the run's unit, into @s.  @pmu_ok is 0 when a group
+ * read failed; the caller reports that.
+ */
+void vsb_pmu_fill_sample(struct vsb_sample *s, int ngroup, int pmu_ok,
+			 const struct vsb_pmu_reading *a,
+			 const struct vsb_pmu_reading *b, enum vsb_unit unit,
+			 int cycles, uint64_t tsc, uint64_t ns)
+{
+	int k;
+
+	s->pmu_scale = 1.0;
+	for (k = 0; k < ngroup && pmu_ok; k++)
+		s->pmu[k] = vsb_pmu_scale_delta(a, b, k, &s->pmu_scale, &s->multiplexed);
+	s->elapsed = unit == VSB_UNIT_CYCLES ? s->pmu[cycles] :
+		     unit == VSB_UNIT_TSC ? tsc : ns;
+	s->ns = (double)ns;
+}

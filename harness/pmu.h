@@ -100,6 +100,11 @@ uint64_t vsb_pmu_scale_delta(const struct vsb_pmu_reading *a,
 			     double *scale, int *mux);
 enum vsb_unit vsb_pmu_pick_unit(int have_cycles, int have_tsc);
 struct vsb_result;
+struct vsb_sample;
+void vsb_pmu_fill_sample(struct vsb_sample *s, int ngroup, int pmu_ok,
+			 const struct vsb_pmu_reading *a,
+			 const struct vsb_pmu_reading *b, enum vsb_unit unit,
+			 int cycles, uint64_t tsc, uint64_t ns);
 const struct vsb_pmu_set *vsb_pmu_setup_run(const char *events, const char *plm,
 					    struct vsb_result *r, enum vsb_unit *unit);
 const char *vsb_unit_name(enum vsb_unit u);
