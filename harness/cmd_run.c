@@ -81,8 +81,13 @@ int vsb_cmd_run(int argc, char **argv)
 	}
 	fflush(stdout);
 	if (!r.sanity_ok || r.migrated || r.multiplexed) {
-		vsb_err("results untrustworthy: %s%s", r.sanity,
-			r.migrated ? "; a worker migrated" : "");
+		vsb_err("results untrustworthy: %s%s%s",
+			r.sanity_ok ? "" : r.sanity,
+			r.migrated ? (r.sanity_ok ? "a worker migrated off its CPU" :
+				      "; a worker migrated off its CPU") : "",
+			r.multiplexed ? (r.sanity_ok && !r.migrated ?
+					 "PMU counters were multiplexed (--allow-multiplex accepts them)" :
+					 "; PMU counters were multiplexed") : "");
 		ret = VSB_EXIT_UNTRUSTED;
 	}
 	vsb_result_free(&r);

@@ -43,7 +43,7 @@ static void usage(FILE *f)
 "\n"
 "commands:\n");
 	for (i = 0; i < NCMDS; i++)
-		fprintf(f, "  %-12s %s\n", cmds[i].name, cmds[i].summary);
+		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(f,
 "\n"
 "`vmstat-bench COMMAND --help` shows a command's options.\n"
@@ -52,7 +52,9 @@ static void usage(FILE *f)
 "  vmstat-bench list\n"
 "  vmstat-bench run --variant cmpxchg-local --cpus 0-1 --threshold 125\n"
 "  vmstat-bench run --variant atomic-global --cpus 0,1 -o results/atomic.csv\n"
-"  vmstat-bench calibrate\n"
+"  vmstat-bench sweep configs/threshold.sweep -o results/thr\n"
+"  vmstat-bench compare results/base results/patched --max-regression 2\n"
+"  vmstat-bench plot results/thr\n"
 "\n"
 "exit status: 0 ok, 1 error, 2 bad usage or input, 3 results untrustworthy,\n"
 "4 skipped (something this machine lacks; the message says what).\n");
