@@ -138,6 +138,6 @@ plots: all
 	$(Q)test -n "$(RESULTS)" || { echo "usage: make plots RESULTS=DIR [PLOTS_OUT=DIR]" >&2; exit 2; }
 	$(Q)$(O)/vmstat-bench plot $(RESULTS) $(if $(PLOTS_OUT),-o $(PLOTS_OUT))
 
-clean:
+clean: kmod-clean
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O) build-san

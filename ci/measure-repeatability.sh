@@ -27,7 +27,7 @@ median_of() {	# summary csv -> "median cv" of the "all" row, else worker 0
 printf '%-16s %8s %10s %12s\n' variant "runs" "median" "CV(medians)%"
 for v in this-cpu-add plain-fold cmpxchg-local cmpxchg-locked percpu-counter atomic-global; do
 	: >"$tmp/m"
-	for i in $(seq "$runs"); do
+	for _ in $(seq "$runs"); do
 		"$VSB" run --variant "$v" --cpus "$cpu" -o "$tmp/r.csv" >/dev/null
 		median_of "$tmp/r.summary.csv" >>"$tmp/m"
 	done
