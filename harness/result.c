@@ -206,6 +206,13 @@ size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **row
 
 /* ---- point parameters, shared by every format ---- */
 
+/*
+ * The point's parameters, in front of every row.  Rows are read by column
+ * name (our readers and gnuplot's column("name") do), but a positional
+ * reader of an older file must still work: from the first published
+ * schema on, a new parameter is appended to the END of the row, after the
+ * sample and summary columns, never added here.
+ */
 static const char *const param_columns[] = {
 	"bench", "backend", "variant", "cpus", "nthreads", "threshold",
 	"diff_bits", "items", "batch", "delta", "loops", "order", "outstanding",
