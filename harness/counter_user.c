@@ -29,39 +29,6 @@
 #include "drift.h"
 #include "pmu.h"
 
-/*
- * A spinning barrier: pthread_barrier_wait sleeps in the kernel and the
- * wake-up skew would leave some CPUs running alone at the start of a
- * sample.  The last thread in decides, from the signal flag, whether the
- * run goes on, so every thread sees the same verdict.
- */
-struct spin_barrier {
-	unsigned int n;
-	unsigned int count;
-	unsigned int gen;
-	int stop;
-} __attribute__((aligned(VSB_CACHELINE)));
-
-static int barrier_wait(struct spin_barrier *b)
-{
-	unsigned int gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-	unsigned long spins = 0;
-
-	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->n) {
-		b->count = 0;
-		if (vsb_interrupted)
-			b->stop = 1;
-		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
-	} else {
-		while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen)
-			if (++spins % 4096 == 0)
-				sched_yield();	/* an unpinned helper may need this CPU */
-			else
-				vsb_cpu_relax();
-	}
-	return __atomic_load_n(&b->stop, __ATOMIC_ACQUIRE);
-}
-
 struct worker {
 	struct vsb_counter_worker cw;
 	pthread_t thread;
@@ -85,7 +52,7 @@ struct shared_state {
 	unsigned long long loops;
 	unsigned int repeat, warmup;
 	size_t diff_bytes;
-	struct spin_barrier barrier;
+	struct vsb_barrier barrier;
 	double tsc_hz;
 	const struct vsb_pmu_set *pmu;
 	enum vsb_unit unit;
@@ -119,11 +86,11 @@ static void *worker_main(void *arg)
 	if (!w->error && sh->pmu->nactive && vsb_pmu_group_open(sh->pmu, &w->pmu))
 		w->pmu_error = errno ? errno : EIO;
 	if (w->error || w->pmu_error)	/* nobody may start: the run would be unpinned */
-		__atomic_store_n(&sh->barrier.stop, 1, __ATOMIC_RELEASE);
+		vsb_barrier_break(&sh->barrier);
 	VSB_MARKER_THREADINIT();
 	VSB_MARKER_REGISTER("vsb-batch");
 
-	if (barrier_wait(&sh->barrier))
+	if (vsb_barrier_wait(&sh->barrier, NULL))
 		goto out;
 	for (r = 0; r < sh->warmup; r++)
 		sh->loop(&w->cw, &sh->params, sh->loops);
@@ -136,7 +103,7 @@ static void *worker_main(void *arg)
 		uint64_t folds0 = w->cw.folds, t0, t1, n0, n1;
 		struct vsb_pmu_reading pa, pb;
 
-		if (barrier_wait(&sh->barrier))
+		if (vsb_barrier_wait(&sh->barrier, NULL))
 			break;
 		if (w->quiet)
 			continue;
@@ -162,7 +129,7 @@ static void *worker_main(void *arg)
 		s->ops = sh->loops;
 		s->folds = w->cw.folds - folds0;
 	}
-	barrier_wait(&sh->barrier);
+	vsb_barrier_wait(&sh->barrier, NULL);
 out:
 	vsb_local_fold_disarm(&w->lf);
 	vsb_pmu_group_close(&w->pmu);
@@ -267,43 +234,6 @@ static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
 	VSB_MARKER_INIT();
 }
 
-/* Multiplexing and the affinity read back, into the result's record. */
-static void record_pmu(const struct vsb_run_opts *o, struct vsb_result *r,
-		       struct worker *ws, int n)
-{
-	double minscale = 1.0;
-	unsigned int rep;
-	int i, bad = 0;
-
-	for (i = 0; i < n; i++) {
-		bad += ws[i].affinity_bad;
-		if (ws[i].quiet)
-			continue;	/* no samples */
-		for (rep = 0; rep < ws[i].sh->repeat; rep++) {
-			const struct vsb_sample *s = &ws[i].samples[rep];
-
-			r->mux_samples += s->multiplexed;
-			if (s->pmu_scale < minscale)
-				minscale = s->pmu_scale;
-		}
-	}
-	if (bad)
-		vsb_result_meta(r, "affinity_readback",
-				"%d worker(s) not pinned to exactly their CPU", bad);
-	else
-		vsb_result_meta(r, "affinity_readback",
-				"ok (each worker's mask is exactly its CPU)");
-	vsb_result_meta(r, "multiplexed", "%d of %zu samples (min running/enabled %.3f)%s",
-			r->mux_samples, r->nsamples, minscale,
-			r->mux_samples && o->allow_multiplex ? ", allowed" : "");
-	if (!r->mux_samples)
-		return;
-	r->multiplexed = !o->allow_multiplex;
-	vsb_warn("PMU counters were multiplexed in %d of %zu samples (scaled by "
-		 "enabled/running, lowest %.3f)%s", r->mux_samples, r->nsamples, minscale,
-		 o->allow_multiplex ? "" : ": untrustworthy unless --allow-multiplex");
-}
-
 int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct shared_state *sh;
@@ -356,8 +286,7 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 			vsb_err("cannot start worker %d: %s", i, strerror(errno));
 			ret = VSB_EXIT_ERROR;
 			/* the barrier can never fill: release whoever waits */
-			__atomic_store_n(&sh->barrier.stop, 1, __ATOMIC_RELEASE);
-			__atomic_add_fetch(&sh->barrier.gen, 1, __ATOMIC_RELEASE);
+			vsb_barrier_break(&sh->barrier);
 			break;
 		}
 		started++;
@@ -386,14 +315,17 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	}
 	if (!ret) {
 		unsigned int rep;
+		int bad = 0;
 
 		for (rep = 0; rep < sh->repeat; rep++)
 			for (i = 0; i < n; i++)
 				if (!ws[i].quiet)
 					vsb_result_add(r, &ws[i].samples[rep]);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			r->migrated |= ws[i].migrated;
-		record_pmu(o, r, ws, n);
+			bad += ws[i].affinity_bad;
+		}
+		vsb_result_note_workers(r, bad, (int)o->allow_multiplex);
 		check_totals(r, ws, n, shared, pcc);
 	}
 	for (i = 0; i < n; i++) {

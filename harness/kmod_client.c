@@ -214,7 +214,6 @@ static void set_samples(const struct vsb_run_opts *o, struct vsb_result *r,
 			s.pmu[1] = s.multiplexed && k->pmu_running ?
 				   (uint64_t)((double)k->pmu_instr / s.pmu_scale) :
 				   k->pmu_instr;
-			r->mux_samples += s.multiplexed;
 		}
 		s.elapsed = !strcmp(r->unit, "cycles") ? s.pmu[0] :
 			    !strcmp(r->unit, "tsc") ? k->cycles : k->ns;
@@ -222,14 +221,8 @@ static void set_samples(const struct vsb_run_opts *o, struct vsb_result *r,
 			r->migrated = 1;
 		vsb_result_add(r, &s);
 	}
-	if (r->mux_samples) {
-		r->multiplexed = !o->allow_multiplex;
-		vsb_warn("PMU counters were multiplexed in %d of %u samples%s",
-			 r->mux_samples, req->nsamples,
-			 o->allow_multiplex ? "" : ": untrustworthy unless --allow-multiplex");
-	}
-	vsb_result_meta(r, "multiplexed", "%d of %u samples", r->mux_samples,
-			req->nsamples);
+	/* the module pins its kthreads itself: no affinity to read back */
+	vsb_result_note_workers(r, -1, (int)o->allow_multiplex);
 }
 
 static void set_sanity(struct vsb_result *r, const struct vsb_ioc_run *req)

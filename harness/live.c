@@ -47,12 +47,6 @@
 
 enum live_kind { LIVE_PAGEFAULT, LIVE_MMAP };
 
-struct live_barrier {
-	unsigned int count;
-	unsigned int gen;
-	unsigned int stop;
-} __attribute__((aligned(VSB_CACHELINE)));
-
 struct live_worker {
 	unsigned int index;
 	int cpu;
@@ -80,7 +74,7 @@ struct live_shared {
 	unsigned int go;
 	unsigned int stop;	/* parent: interrupted; worker: failed */
 	unsigned int done;
-	struct live_barrier bar;
+	struct vsb_barrier bar;
 	struct live_worker *w;
 	struct vsb_sample *samples;	/* [worker][rep] */
 };
@@ -221,30 +215,6 @@ int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 
 /* ---- workers ---- */
 
-static int barrier_wait(struct live_shared *sh)
-{
-	struct live_barrier *b = &sh->bar;
-	unsigned int gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-	unsigned long spins = 0;
-
-	/* a worker that never started cannot fill it: nobody waits then */
-	if (__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE))
-		return 1;
-	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == sh->n) {
-		b->count = 0;
-		if (__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
-			__atomic_store_n(&b->stop, 1, __ATOMIC_RELEASE);
-		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
-	} else {
-		while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen)
-			if (++spins % 4096 == 0)
-				sched_yield();
-			else
-				vsb_cpu_relax();
-	}
-	return __atomic_load_n(&b->stop, __ATOMIC_ACQUIRE);
-}
-
 static void fail(struct live_shared *sh, struct live_worker *w, const char *what)
 {
 	if (!w->err) {
@@ -328,7 +298,7 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 		struct vsb_pmu_reading pa, pb;
 		uint64_t t0, t1, n0, n1;
 
-		if (barrier_wait(sh))
+		if (vsb_barrier_wait(&sh->bar, &sh->stop))
 			break;
 		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
 			w->pmu_error = EIO;
@@ -349,8 +319,10 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 		s->ops += sh->overcount;
 	}
 	/* the others may wait in the barrier for a sample this one skipped */
-	if (r < sh->repeat)
+	if (r < sh->repeat) {
 		__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
+		vsb_barrier_break(&sh->bar);
+	}
 	vsb_pmu_group_close(&w->pmu);
 	__atomic_add_fetch(&sh->done, 1, __ATOMIC_ACQ_REL);
 }
@@ -505,6 +477,7 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	sh->w = (struct live_worker *)((char *)sh + woff);
 	sh->samples = (struct vsb_sample *)((char *)sh + soff);
 	sh->n = n;
+	sh->bar.n = n;
 	sh->kind = kind;
 	sh->size = (size_t)size;
 	sh->page = (size_t)sysconf(_SC_PAGESIZE);
@@ -593,8 +566,7 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		__atomic_add_fetch(&sh->ready, n - started, __ATOMIC_ACQ_REL);
 		__atomic_add_fetch(&sh->done, n - started, __ATOMIC_ACQ_REL);
 		/* the barrier can never fill: release whoever waits in it */
-		__atomic_store_n(&sh->bar.stop, 1, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&sh->bar.gen, 1, __ATOMIC_RELEASE);
+		vsb_barrier_break(&sh->bar);
 	}
 
 	wait_for(sh, &sh->ready);
@@ -655,16 +627,7 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 			r->migrated |= sh->w[i].migrated;
 			bad += sh->w[i].affinity_bad;
 		}
-		for (i = 0; i < r->nsamples; i++)
-			r->mux_samples += r->samples[i].multiplexed;
-		if (r->mux_samples && !o->allow_multiplex)
-			r->multiplexed = 1;
-		if (bad)
-			vsb_result_meta(r, "affinity_readback",
-					"%u worker(s) not pinned to exactly their CPU", bad);
-		else
-			vsb_result_meta(r, "affinity_readback",
-					"ok (each worker's mask is exactly its CPU)");
+		vsb_result_note_workers(r, (int)bad, (int)o->allow_multiplex);
 		check_vmstat(r, sh, &va, &vb, (double)(t1 - t0) / 1e9);
 	}
 	free(th);

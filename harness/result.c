@@ -78,6 +78,41 @@ void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...
 			*c = ' ';
 }
 
+/*
+ * After the samples are in, for every backend: how many were multiplexed
+ * (the run is untrustworthy unless --allow-multiplex) and, where the
+ * workers read their affinity back (@affinity_bad >= 0), whether each
+ * was pinned to exactly its CPU.
+ */
+void vsb_result_note_workers(struct vsb_result *r, int affinity_bad,
+			     int allow_multiplex)
+{
+	double minscale = 1.0;
+	size_t i;
+
+	r->mux_samples = 0;
+	for (i = 0; i < r->nsamples; i++) {
+		r->mux_samples += r->samples[i].multiplexed;
+		if (r->npmu && r->samples[i].pmu_scale < minscale)
+			minscale = r->samples[i].pmu_scale;
+	}
+	if (affinity_bad > 0)
+		vsb_result_meta(r, "affinity_readback",
+				"%d worker(s) not pinned to exactly their CPU", affinity_bad);
+	else if (affinity_bad == 0)
+		vsb_result_meta(r, "affinity_readback",
+				"ok (each worker's mask is exactly its CPU)");
+	vsb_result_meta(r, "multiplexed", "%d of %zu samples (min running/enabled %.3f)%s",
+			r->mux_samples, r->nsamples, minscale,
+			r->mux_samples && allow_multiplex ? ", allowed" : "");
+	if (!r->mux_samples)
+		return;
+	r->multiplexed = !allow_multiplex;
+	vsb_warn("PMU counters were multiplexed in %d of %zu samples (scaled by "
+		 "enabled/running, lowest %.3f)%s", r->mux_samples, r->nsamples, minscale,
+		 allow_multiplex ? "" : ": untrustworthy unless --allow-multiplex");
+}
+
 static int cmp_agg_thread(const void *a, const void *b)
 {
 	const struct vsb_sample *x = a, *y = b;

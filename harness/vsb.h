@@ -67,6 +67,15 @@ int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt);
 int vsb_outfile_commit(struct vsb_outfile *o);
 void vsb_outfile_abort(struct vsb_outfile *o);
 
+struct vsb_barrier {
+	unsigned int n;		/* workers that meet here */
+	unsigned int count;
+	unsigned int gen;
+	unsigned int stop;
+} __attribute__((aligned(VSB_CACHELINE)));
+int vsb_barrier_wait(struct vsb_barrier *b, const unsigned int *stop_req);
+void vsb_barrier_break(struct vsb_barrier *b);
+
 /* ---- cpus.c ---- */
 struct vsb_cpulist {
 	int n;

@@ -120,8 +120,6 @@ static int vsb_counter_sample(struct vsb_worker *w, u64 loops, u64 deadline,
 			      u64 *opsp)
 {
 	struct vsb_ctl *c = w->ctl;
-	bool preemptible = !(c->req.flags &
-			     (VSB_RUN_IRQS_OFF | VSB_RUN_PREEMPT_OFF));
 	u64 done = 0, n;
 	int st = 0;
 
@@ -131,11 +129,9 @@ static int vsb_counter_sample(struct vsb_worker *w, u64 loops, u64 deadline,
 		done += n;
 		if (done == loops)
 			break;
-		st = vsb_check_stop(c, deadline);
+		st = vsb_between_chunks(c, deadline);
 		if (st)
 			break;
-		if (preemptible)
-			cond_resched();
 	}
 	*opsp = done;
 	return st < 0 ? st : 0;

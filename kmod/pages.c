@@ -115,8 +115,6 @@ static int vsb_pages_sample(struct vsb_worker *w, u64 loops, u64 deadline,
 {
 	struct vsb_ctl *c = w->ctl;
 	unsigned int order = c->req.order, n = c->req.outstanding, i, k;
-	bool preemptible = !(c->req.flags &
-			     (VSB_RUN_IRQS_OFF | VSB_RUN_PREEMPT_OFF));
 	gfp_t gfp = c->gfp;
 	struct page *page;
 	u64 done = 0;
@@ -150,11 +148,9 @@ static int vsb_pages_sample(struct vsb_worker *w, u64 loops, u64 deadline,
 		}
 		if (done >= loops)
 			break;
-		st = vsb_check_stop(c, deadline);
+		st = vsb_between_chunks(c, deadline);
 		if (st)
 			break;
-		if (preemptible)
-			cond_resched();
 	}
 out:
 	*opsp = done;

@@ -67,6 +67,20 @@ int vsb_check_stop(struct vsb_ctl *c, u64 deadline)
 }
 
 /*
+ * Between two chunks of a timed loop: stop if told to, and otherwise
+ * give the CPU away if something else needs it, unless the loop runs
+ * with preemption or irqs off on purpose (--preempt off, --irqs off).
+ */
+int vsb_between_chunks(struct vsb_ctl *c, u64 deadline)
+{
+	int st = vsb_check_stop(c, deadline);
+
+	if (!st && !(c->req.flags & (VSB_RUN_IRQS_OFF | VSB_RUN_PREEMPT_OFF)))
+		cond_resched();
+	return st;
+}
+
+/*
  * Sense-reversing spin barrier.  The last worker in clears the common
  * stop for the next sample (every worker has finished the previous one
  * by then) and releases the others.  Spinning rather than sleeping keeps

@@ -122,6 +122,7 @@ struct vsb_ctl {
 int vsb_run(struct vsb_ioc_run *req, const u32 *cpus);
 void vsb_abort(struct vsb_ctl *c, int err);
 int vsb_check_stop(struct vsb_ctl *c, u64 deadline);
+int vsb_between_chunks(struct vsb_ctl *c, u64 deadline);
 
 /* fold.c */
 int vsb_fold_validate(const struct vsb_ioc_run *req);
