@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,8 @@ struct vsb_drift {
 	int have_shepherd, have_reader;
 	int stop;
 	uint64_t remote_folds;
+	int shepherd_rt, reader_rt;	/* 1 when SCHED_FIFO took, else -errno */
+	int shepherd_up, reader_up;
 	struct drift_sample *hist;
 	size_t nhist;
 };
@@ -132,6 +135,7 @@ static void *shepherd_main(void *arg)
 	struct vsb_drift *d = arg;
 	int i;
 
+	__atomic_store_n(&d->shepherd_up, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE)) {
 		sleep_ns(d->interval_ns);
 		for (i = 0; i < d->n; i++)
@@ -151,6 +155,7 @@ static void *reader_main(void *arg)
 	unsigned int k;
 	int i;
 
+	__atomic_store_n(&d->reader_up, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE) &&
 	       d->nhist < READER_MAX_SAMPLES) {
 		struct drift_sample *s = &d->hist[d->nhist];
@@ -244,6 +249,38 @@ void vsb_local_fold_disarm(struct vsb_local_fold *lf)
 	fold_self = NULL;
 }
 
+/*
+ * The shepherd and the reader run beside busy writers; when the writers
+ * take every CPU, a normal-priority thread may not run at all inside a
+ * few-millisecond window (CFS gives a new thread its first slice late),
+ * and a drift figure from no samples would be a lie.  Like the module's
+ * kthreads (sched_set_fifo_low), they start at the lowest SCHED_FIFO
+ * priority, set at creation so that even their first wake-up preempts a
+ * writer for the few microseconds they need, as the kernel's own
+ * shepherd would.  Without the privilege they start at normal priority
+ * and the result says so.  Either way they are running before the first
+ * writer exists.
+ */
+static int start_helper(pthread_t *t, void *(*fn)(void *), void *arg, int *rt, int *up)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	pthread_attr_t attr;
+	int e;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &sp);
+	e = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	*rt = e ? -e : 1;
+	if (e && pthread_create(t, NULL, fn, arg))
+		return 0;
+	while (!__atomic_load_n(up, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return 1;
+}
+
 struct vsb_drift *vsb_drift_start(const struct vsb_run_opts *o,
 				  const struct vsb_counter_params *p,
 				  struct vsb_counter_worker *const *ws,
@@ -272,10 +309,12 @@ struct vsb_drift *vsb_drift_start(const struct vsb_run_opts *o,
 		sigaction(FOLD_SIGNAL, &sa, NULL);
 	}
 	if (d->policy == VSB_FOLD_REMOTE)
-		d->have_shepherd = !pthread_create(&d->shepherd, NULL, shepherd_main, d);
+		d->have_shepherd = start_helper(&d->shepherd, shepherd_main, d,
+						&d->shepherd_rt, &d->shepherd_up);
 	if (o->drift) {
 		d->hist = vsb_zalloc(READER_MAX_SAMPLES * sizeof(*d->hist));
-		d->have_reader = !pthread_create(&d->reader_th, NULL, reader_main, d);
+		d->have_reader = start_helper(&d->reader_th, reader_main, d,
+					      &d->reader_rt, &d->reader_up);
 	}
 	return d;
 }
@@ -305,12 +344,20 @@ void vsb_drift_stop(struct vsb_drift *d, struct vsb_result *r)
 		pthread_join(d->shepherd, NULL);
 	if (d->have_reader)
 		pthread_join(d->reader_th, NULL);
-	vsb_result_meta(r, "fold", "%s every %ld us%s", r->opts.fold,
+	vsb_result_meta(r, "fold", "%s every %ld us%s%s", r->opts.fold,
 			r->opts.fold_interval_us,
-			d->policy == VSB_FOLD_REMOTE ? " (shepherd thread, LOCK xchg)" :
+			d->policy == VSB_FOLD_REMOTE ? " (shepherd thread, LOCK xchg" :
 			d->policy == VSB_FOLD_LOCAL ? " (timer signal on each writer, this_cpu_xchg)" :
-			" (threshold folds only)");
+			" (threshold folds only)",
+			d->policy != VSB_FOLD_REMOTE ? "" :
+			d->shepherd_rt > 0 ? ", SCHED_FIFO 1)" : ", normal priority: SCHED_FIFO refused)");
 	n = d->nhist;
+	if (d->have_reader && !n) {
+		/* say it rather than print a drift of zero from nothing */
+		vsb_warn("--drift: the reader thread took no samples: it never ran while the writers did (%s); run longer or leave a CPU free",
+			 d->reader_rt > 0 ? "even at SCHED_FIFO 1" : strerror(-d->reader_rt));
+		vsb_result_meta(r, "drift", "0 reader samples: the reader never ran during the window");
+	}
 	if (d->have_reader && n) {
 		long *dr = vsb_zalloc(n * sizeof(*dr));
 		uint64_t *st = vsb_zalloc(n * sizeof(*st));
@@ -333,9 +380,11 @@ void vsb_drift_stop(struct vsb_drift *d, struct vsb_result *r)
 		r->stale_p99_us = (double)st[(n - 1) * 99 / 100] / 1e3;
 		r->stale_mean_us = ssum / (double)n / 1e3;
 		vsb_result_meta(r, "drift",
-				"%zu reader samples every %ld us: |sum of per-CPU diffs| max %.0f p99 %.0f mean %.1f; "
+				"%zu reader samples every %ld us (%s): |sum of per-CPU diffs| max %.0f p99 %.0f mean %.1f; "
 				"staleness max %.0f us p99 %.0f us mean %.1f us",
-				n, READER_PERIOD_NS / 1000, r->drift_max, r->drift_p99,
+				n, READER_PERIOD_NS / 1000,
+				d->reader_rt > 0 ? "SCHED_FIFO 1" : "normal priority: SCHED_FIFO refused",
+				r->drift_max, r->drift_p99,
 				r->drift_mean, r->stale_max_us, r->stale_p99_us,
 				r->stale_mean_us);
 		free(dr);

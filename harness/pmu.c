@@ -346,16 +346,32 @@ static void set_verdict_line(struct vsb_pmu_set *s)
 	}
 }
 
+/*
+ * The CPU a group follows its thread on: -1, anywhere.  The test-only
+ * VSB_PMU_GROUP_CPU=N binds it to CPU N instead; while the thread runs
+ * elsewhere the kernel keeps the group enabled but not running, so
+ * time_running falls behind time_enabled exactly as under multiplexing.
+ * Software events never multiplex, so this is how tests/cli/test_pmu.sh
+ * drives the multiplexed path (scale, flag, exit 3) through the real
+ * kernel on a machine without a PMU.
+ */
+static int group_cpu(void)
+{
+	const char *v = getenv("VSB_PMU_GROUP_CPU");
+
+	return v && *v ? atoi(v) : -1;
+}
+
 /* Open the active events as a group; on failure, the member that failed. */
 static int open_group(const struct vsb_pmu_set *s, struct vsb_pmu_group *g,
 		      int *failed)
 {
-	int i;
+	int i, cpu = group_cpu();
 
 	g->n = 0;
 	for (i = 0; i < s->nactive; i++) {
 		struct perf_event_attr attr = s->ev[s->active[i]].attr;
-		int fd = sys_perf_event_open(&attr, 0, -1, i ? g->fd[0] : -1, 0);
+		int fd = sys_perf_event_open(&attr, 0, cpu, i ? g->fd[0] : -1, 0);
 
 		if (fd < 0) {
 			int err = errno;

@@ -63,12 +63,12 @@ else
 fi
 
 # drift figures in the result files
-run --variant cmpxchg-locked --cpus $two --drift --fold remote -o "$TMP/d.csv" >/dev/null 2>&1
+run --variant cmpxchg-locked --cpus $two --drift --fold remote --loops 1000000 -o "$TMP/d.csv" >/dev/null 2>"$TMP/err"
 col() { awk -F, -v name="$1" '!/^#/ && !h { for (i = 1; i <= NF; i++) if ($i == name) c = i; h = 1; next }
 	!/^#/ { print $c; exit }' "$2"; }
 dm=$(col drift_max "$TMP/d.summary.csv")
 [ -n "$dm" ] && awk -v v="$dm" 'BEGIN { exit !(v >= 0 && v <= 2 * 126) }' &&
-	ok "summary has drift_max ($dm), within threshold x workers" || not_ok "drift_max column" "'$dm'"
+	ok "summary has drift_max ($dm), within threshold x workers" || not_ok "drift_max column" "'$dm'" "$(cat "$TMP/err")"
 grep -q '^# drift: .*reader samples' "$TMP/d.csv" && ok "drift metadata line" || not_ok "drift metadata"
 [ "$(col fold "$TMP/d.csv")" = remote ] && ok "fold column" || not_ok "fold column"
 

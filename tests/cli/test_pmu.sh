@@ -3,7 +3,8 @@
 #
 # PMU counting end to end: software events through libpfm4 land in every
 # row with their full names and plm, task-clock agrees with the row's
-# wall time, bad names are usage errors, the fallback ladder (cycles ->
+# wall time, multiplexed groups flag the rows and exit 3 (made real by
+# binding a group away from its thread), bad names are usage errors, the fallback ladder (cycles ->
 # tsc -> ns) shows in the unit column, a real EACCES as user nobody, and
 # hardware events counted where a PMU exists (skipped with the reason
 # in a VM).
@@ -40,6 +41,29 @@ else
 	not_ok "software group never multiplexed; recorded" "$(grep multiplexed "$TMP/sw.csv" | head -2)"
 fi
 grep -q '^# pmu_read_ns: [0-9]' "$TMP/sw.csv" && ok "read cost recorded" || not_ok "read cost recorded"
+# multiplexing through the real kernel: a group bound to CPU 1 while its
+# worker runs on CPU 0 stays enabled but never runs (VSB_PMU_GROUP_CPU,
+# test only), the time_enabled/time_running signature of multiplexing
+if [ "$(nproc)" -ge 2 ]; then
+	VSB_PMU_GROUP_CPU=1 "$VSB" run $R --cpus 0 --events perf::TASK-CLOCK \
+		-o "$TMP/mx.csv" >/dev/null 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 3 ] && grep -q 'multiplexed in 3 of 3 samples.*untrustworthy unless --allow-multiplex' "$TMP/err" &&
+		[ "$(col "$TMP/mx.csv" multiplexed | sort -u)" = 1 ] &&
+		grep -q '^# multiplexed: 3 of 3 samples (min running/enabled 0.000)$' "$TMP/mx.csv"; then
+		ok "multiplexed counters: flagged per row, result kept, exit 3"
+	else
+		not_ok "multiplexed counters: flagged per row, result kept, exit 3" "exit $rc" "$(cat "$TMP/err")"
+	fi
+	VSB_PMU_GROUP_CPU=1 "$VSB" run $R --cpus 0 --events perf::TASK-CLOCK --allow-multiplex \
+		-o "$TMP/mx.csv" >/dev/null 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '^# multiplexed: 3 of 3 samples .*, allowed$' "$TMP/mx.csv" &&
+		ok "--allow-multiplex accepts them (exit 0), and says so" ||
+		not_ok "--allow-multiplex accepts them" "exit $rc" "$(cat "$TMP/err")"
+else
+	skip "multiplexed counters" "needs 2 CPUs to bind a group away from its worker"
+fi
 "$VSB" run $R --events perf::TASK-CLOCK --format json >"$TMP/sw.json" 2>/dev/null
 if jq -e '.pmu_events[0] | startswith("perf::PERF_COUNT_SW_TASK_CLOCK")' "$TMP/sw.json" >/dev/null &&
 	jq -e '.samples[0].pmu[0] > 0 and .summary[0].pmu_per_op[0] > 0' "$TMP/sw.json" >/dev/null; then
