@@ -79,6 +79,65 @@ void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...
 }
 
 /*
+ * A sweep runs each point as interleaved rounds of one repetition, every
+ * round a run of its own with counters from zero.  Merge round @src into
+ * @dst under repetition number @rep, so that what a point reports covers
+ * every round and not just the first: sanity fails if any round's did,
+ * the applied and counted totals add up (each round balanced, so the sums
+ * balance), a migration anywhere marks the point, and the drift figures
+ * keep the worst max and p99 and the sample-weighted means.
+ */
+void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src,
+			    unsigned int rep)
+{
+	size_t i, n0 = dst->drift_samples, n1 = src->drift_samples;
+
+	for (i = 0; i < src->nsamples; i++) {
+		struct vsb_sample s = src->samples[i];
+
+		s.rep = rep;
+		vsb_result_add(dst, &s);
+	}
+	if (!src->sanity_ok && dst->sanity_ok) {
+		dst->sanity_ok = 0;
+		memcpy(dst->sanity, src->sanity, sizeof(dst->sanity));
+	} else if (dst->sanity_ok) {
+		snprintf(dst->sanity, sizeof(dst->sanity), "ok in each of %u rounds, the last: %.400s",
+			 rep + 1, src->sanity);
+	}
+	dst->migrated |= src->migrated;
+	dst->applied += src->applied;
+	dst->counted += src->counted;
+	if (!src->have_drift || !n1)
+		return;
+	if (!dst->have_drift || !n0) {
+		dst->have_drift = 1;
+		dst->drift_samples = 0;
+		dst->drift_max = dst->drift_p99 = dst->stale_max_us = dst->stale_p99_us = 0;
+	}
+#define MERGE_MEAN(f) dst->f = (dst->f * (double)n0 + src->f * (double)n1) / (double)(n0 + n1)
+	if (n0) {
+		MERGE_MEAN(drift_mean);
+		MERGE_MEAN(stale_mean_us);
+	} else {
+		dst->drift_mean = src->drift_mean;
+		dst->stale_mean_us = src->stale_mean_us;
+	}
+#undef MERGE_MEAN
+	dst->drift_samples = n0 + n1;
+	dst->drift_max = fmax(dst->drift_max, src->drift_max);
+	dst->drift_p99 = fmax(dst->drift_p99, src->drift_p99);
+	dst->stale_max_us = fmax(dst->stale_max_us, src->stale_max_us);
+	dst->stale_p99_us = fmax(dst->stale_p99_us, src->stale_p99_us);
+	vsb_result_meta(dst, "drift",
+			"%zu reader samples over %u rounds: |sum of per-CPU diffs| max %.0f p99 %.0f mean %.1f; "
+			"staleness max %.0f us p99 %.0f us mean %.1f us (max and p99: the worst round's)",
+			dst->drift_samples, rep + 1, dst->drift_max, dst->drift_p99,
+			dst->drift_mean, dst->stale_max_us, dst->stale_p99_us,
+			dst->stale_mean_us);
+}
+
+/*
  * After the samples are in, for every backend: how many were multiplexed
  * (the run is untrustworthy unless --allow-multiplex) and, where the
  * workers read their affinity back (@affinity_bad >= 0), whether each

@@ -75,6 +75,8 @@ void vsb_result_free(struct vsb_result *r);
 void vsb_result_add(struct vsb_result *r, const struct vsb_sample *s);
 void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src,
+			    unsigned int rep);
 void vsb_result_note_workers(struct vsb_result *r, int affinity_bad,
 			     int allow_multiplex);
 size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **rows);

@@ -683,7 +683,6 @@ static int run_chunk(struct vsb_sweep_point *p)
 	static struct vsb_result tmp;
 	struct capture cap;
 	char msg[512];
-	size_t i;
 	int ret;
 
 	o = p->opts;
@@ -713,17 +712,7 @@ static int run_chunk(struct vsb_sweep_point *p)
 		memset(&tmp, 0, sizeof(tmp));
 		p->res.opts.repeat = p->reps;
 	} else {
-		for (i = 0; i < tmp.nsamples; i++) {
-			struct vsb_sample s = tmp.samples[i];
-
-			s.rep = (unsigned int)p->done;
-			vsb_result_add(&p->res, &s);
-		}
-		if (!tmp.sanity_ok && p->res.sanity_ok) {
-			p->res.sanity_ok = 0;
-			memcpy(p->res.sanity, tmp.sanity, sizeof(p->res.sanity));
-		}
-		p->res.migrated |= tmp.migrated;
+		vsb_result_merge_round(&p->res, &tmp, (unsigned int)p->done);
 		vsb_result_free(&tmp);
 	}
 	p->done++;

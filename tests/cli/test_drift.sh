@@ -72,6 +72,19 @@ dm=$(col drift_max "$TMP/d.summary.csv")
 grep -q '^# drift: .*reader samples' "$TMP/d.csv" && ok "drift metadata line" || not_ok "drift metadata"
 [ "$(col fold "$TMP/d.csv")" = remote ] && ok "fold column" || not_ok "fold column"
 
+# in a sweep every round is a run of its own: the drift figures merge them
+printf 'variant cmpxchg-locked\ncpus %s\nfold remote\ndrift 1\nloops 500000\n' "$two" >"$TMP/d.sweep"
+"$VSB" sweep "$TMP/d.sweep" --repeat 3 -o "$TMP/ds" >/dev/null 2>"$TMP/err"
+rc=$?
+pt=$(ls "$TMP/ds"/*.summary.csv 2>/dev/null | head -1)
+if [ $rc -eq 0 ] && [ -n "$pt" ] &&
+	grep -q '^# drift: [1-9][0-9]* reader samples over 3 rounds: .*(max and p99: the worst round.s)$' "$pt" &&
+	[ -n "$(col drift_max "$pt")" ]; then
+	ok "sweep: drift merged over 3 rounds ($(sed -n 's/^# drift: \([0-9]* reader samples\).*/\1/p' "$pt"))"
+else
+	not_ok "sweep: drift merged over 3 rounds" "exit $rc" "$(grep '^# drift' "$pt")" "$(cat "$TMP/err")"
+fi
+
 # a quiet worker: only the remote fold reaches its diff
 if [ "$two" = 0-1 ]; then
 	for f in local remote; do

@@ -53,6 +53,16 @@ reps=$(grep -v '^#' "$TMP/r/$id.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i
 grep -q '^# sweep_order: 3 interleaved rounds' "$TMP/r/$id.csv" && ok "interleaving recorded in the metadata" ||
 	not_ok "interleaving recorded"
 ls "$TMP/r" | grep -q 'tmp' && not_ok "no temporary files left" || ok "no temporary files left"
+# the checks cover every round, not the first: each round balanced, so
+# the point's totals are three rounds' worth and still equal
+meta() { sed -n "s/^# $1: //p" "$TMP/r/$id.csv"; }
+last=$(meta sanity | sed -n 's/^ok in each of 3 rounds, the last: ok: .*= \([0-9]*\) applied.*/\1/p')
+if [ -n "$last" ] && [ "$(meta applied_total)" = $((3 * last)) ] &&
+	[ "$(meta counted_total)" = $((3 * last)) ]; then
+	ok "sanity and totals cover all 3 rounds ($(meta applied_total) = 3 x $last)"
+else
+	not_ok "sanity and totals cover all 3 rounds" "$(grep -E '^# (sanity|applied_total|counted_total):' "$TMP/r/$id.csv")"
+fi
 
 expect_usage_error "an existing sweep dir needs --resume or --force" "resume" \
 	"$VSB" sweep "$TMP/s.sweep" -o "$TMP/r"
