@@ -100,6 +100,26 @@ else
 	t_fail "forced unsafe plain-fold + local fold loses updates (exit 3)"
 fi
 
+# And the remote one: the shepherd's xchg on another CPU lands between a
+# non-LOCK cmpxchg's load and its store (TCG translates that cmpxchg as a
+# plain load and store, as a real CPU's unlocked one is not atomic against
+# other CPUs either), so the store puts an already folded diff back and it
+# is counted twice.  Only LOCK cmpxchg (cmpxchg-locked) is safe.
+t0=$(date +%s) n=0 rc=0
+while [ $n -lt 3 ]; do
+	VSB_UNSAFE_FOLD=1 "$VSB" run --backend kmod --variant cmpxchg-local --fold remote \
+		--fold-interval-us 10 --cpus 0-1 --loops 200000 --repeat 3 >"$T/out" 2>"$T/err"
+	rc=$? n=$((n + 1))
+	[ $rc -eq 3 ] && break
+done
+if [ $rc -eq 3 ] && grep -q '^sanity: FAILED' "$T/out"; then
+	t_ok "forced unsafe cmpxchg-local + remote fold miscounts: exit 3, $(sed -n \
+		's/^sanity: FAILED: //p' "$T/out") (try $n, $(($(date +%s) - t0)) s)"
+else
+	{ echo "#   exit $rc after $n tries"; grep '^sanity' "$T/out"; } >>"$T/err"
+	t_fail "forced unsafe cmpxchg-local + remote fold miscounts (exit 3)"
+fi
+
 # nohz_full: CPU 1's worker goes quiet after the warm-up.  A local fold
 # cannot reach its last diff (its timer is cancelled: an isolated CPU
 # must not be interrupted), so it stays stale for the whole timed run
