@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "bpf/trace.h"
 #include "../bench/variants.h"
 
 void vsb_result_init(struct vsb_result *r, const struct vsb_run_opts *o)
@@ -29,8 +30,10 @@ void vsb_result_free(struct vsb_result *r)
 {
 	free(r->samples);
 	free(r->meta);
+	free(r->trace);
 	r->samples = NULL;
 	r->meta = NULL;
+	r->trace = NULL;
 	r->nsamples = r->nmeta = 0;
 }
 
@@ -84,8 +87,9 @@ void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...
  * @dst under repetition number @rep, so that what a point reports covers
  * every round and not just the first: sanity fails if any round's did,
  * the applied and counted totals add up (each round balanced, so the sums
- * balance), a migration anywhere marks the point, and the drift figures
- * keep the worst max and p99 and the sample-weighted means.
+ * balance), a migration anywhere marks the point, the --trace counts
+ * add up, and the drift figures keep the worst max and p99 and the
+ * sample-weighted means.
  */
 void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src,
 			    unsigned int rep)
@@ -108,6 +112,7 @@ void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src
 	dst->migrated |= src->migrated;
 	dst->applied += src->applied;
 	dst->counted += src->counted;
+	vsb_trace_merge(dst, src);
 	if (!src->have_drift || !n1)
 		return;
 	if (!dst->have_drift || !n0) {

@@ -24,6 +24,8 @@ struct vsb_sample {
 	int multiplexed;	/* pmu_scale < 1: values are extrapolated */
 };
 
+struct vsb_trace_snap;
+
 struct vsb_meta_kv {
 	char key[64];
 	char val[1024];
@@ -46,6 +48,8 @@ struct vsb_result {
 	size_t drift_samples;
 	double drift_max, drift_p99, drift_mean;	/* |sum of per-CPU diffs| */
 	double stale_max_us, stale_p99_us, stale_mean_us;
+	struct vsb_trace_snap *trace;	/* --trace: the window's counts, owned */
+	int trace_timed;		/* the window is the timed samples only */
 	long long applied;		/* total delta the workers applied */
 	long long counted;		/* what the counters hold afterwards */
 	/* PMU events counted per sample (pmu.c); npmu 0 when none */

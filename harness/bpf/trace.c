@@ -259,7 +259,7 @@ int vsb_trace_snapshot(struct vsb_trace_snap *s)
 
 /* ---- --trace around a bench run ---- */
 
-static struct vsb_trace_snap win_a, win_b, win_d;
+static struct vsb_trace_snap win_a, win_b;
 static int win_active, win_marked;
 
 int vsb_trace_window_begin(struct vsb_result *r)
@@ -287,15 +287,53 @@ void vsb_trace_mark_end(void)
 		win_marked = 0;
 }
 
-/* "0:3 1:2" style lists for the metadata, over the run's CPUs. */
-void vsb_trace_window_end(struct vsb_result *r, int ret)
+/* "cpu0=3 cpu1=2" style lists of @r's window counts, over the run's CPUs. */
+static void write_trace_meta(struct vsb_result *r)
 {
 	char work[2048], rate[2048], us[2048], alloc[512], freed[512];
 	size_t ow = 0, orate = 0, ous = 0, oa = 0, of = 0;
 	const struct vsb_cpulist *cl = &r->opts.cpus;
-	double secs;
+	const struct vsb_trace_snap *d = r->trace;
+	double secs = (double)d->t_ns / 1e9;
 	int i;
 
+	work[0] = rate[0] = us[0] = alloc[0] = freed[0] = '\0';
+	for (i = 0; i < cl->n; i++) {
+		int c = cl->cpu[i];
+
+		if (c >= d->ncpus)
+			continue;
+		ow += (size_t)snprintf(work + ow, sizeof(work) - ow, "%scpu%d=%llu",
+				       i ? " " : "", c, (unsigned long long)d->work[c]);
+		orate += (size_t)snprintf(rate + orate, sizeof(rate) - orate,
+					  "%scpu%d=%.3f", i ? " " : "", c,
+					  secs > 0 ? (double)d->work[c] / secs : 0);
+		ous += (size_t)snprintf(us + ous, sizeof(us) - ous, "%scpu%d=%.1f",
+					i ? " " : "", c, (double)d->work_ns[c] / 1e3);
+		if (ow >= sizeof(work) || orate >= sizeof(rate) || ous >= sizeof(us))
+			break;
+	}
+	for (i = 0; i < VSB_TRACE_NORDERS; i++) {
+		if (!d->alloc[i] && !d->freed[i])
+			continue;
+		oa += (size_t)snprintf(alloc + oa, sizeof(alloc) - oa, "%so%d=%llu",
+				       oa ? " " : "", i, (unsigned long long)d->alloc[i]);
+		of += (size_t)snprintf(freed + of, sizeof(freed) - of, "%so%d=%llu",
+				       of ? " " : "", i, (unsigned long long)d->freed[i]);
+		if (oa >= sizeof(alloc) || of >= sizeof(freed))
+			break;
+	}
+	vsb_result_meta(r, "trace_window", "%.3f s (%s), BPF tp_btf workqueue + kmem",
+			secs, r->trace_timed ? "the timed samples" : "the whole bench run");
+	vsb_result_meta(r, "trace_vmstat_update_per_cpu", "%s", work);
+	vsb_result_meta(r, "trace_vmstat_update_per_sec_per_cpu", "%s", rate);
+	vsb_result_meta(r, "trace_vmstat_update_us_per_cpu", "%s", us);
+	vsb_result_meta(r, "trace_page_alloc_by_order", "%s", alloc[0] ? alloc : "none");
+	vsb_result_meta(r, "trace_page_free_by_order", "%s", freed[0] ? freed : "none");
+}
+
+void vsb_trace_window_end(struct vsb_result *r, int ret)
+{
 	if (!win_active)
 		return;
 	win_active = 0;
@@ -303,40 +341,48 @@ void vsb_trace_window_end(struct vsb_result *r, int ret)
 		return;
 	if (!win_marked && vsb_trace_snapshot(&win_b))
 		return;
-	vsb_trace_diff(&win_a, &win_b, &win_d);
-	secs = (double)win_d.t_ns / 1e9;
-	work[0] = rate[0] = us[0] = alloc[0] = freed[0] = '\0';
-	for (i = 0; i < cl->n; i++) {
-		int c = cl->cpu[i];
-
-		if (c >= win_d.ncpus)
-			continue;
-		ow += (size_t)snprintf(work + ow, sizeof(work) - ow, "%scpu%d=%llu",
-				       i ? " " : "", c, (unsigned long long)win_d.work[c]);
-		orate += (size_t)snprintf(rate + orate, sizeof(rate) - orate,
-					  "%scpu%d=%.3f", i ? " " : "", c,
-					  secs > 0 ? (double)win_d.work[c] / secs : 0);
-		ous += (size_t)snprintf(us + ous, sizeof(us) - ous, "%scpu%d=%.1f",
-					i ? " " : "", c, (double)win_d.work_ns[c] / 1e3);
-		if (ow >= sizeof(work) || orate >= sizeof(rate) || ous >= sizeof(us))
-			break;
-	}
-	for (i = 0; i < VSB_TRACE_NORDERS; i++) {
-		if (!win_d.alloc[i] && !win_d.freed[i])
-			continue;
-		oa += (size_t)snprintf(alloc + oa, sizeof(alloc) - oa, "%so%d=%llu",
-				       oa ? " " : "", i, (unsigned long long)win_d.alloc[i]);
-		of += (size_t)snprintf(freed + of, sizeof(freed) - of, "%so%d=%llu",
-				       of ? " " : "", i, (unsigned long long)win_d.freed[i]);
-		if (oa >= sizeof(alloc) || of >= sizeof(freed))
-			break;
-	}
-	vsb_result_meta(r, "trace_window", "%.3f s (%s), BPF tp_btf workqueue + kmem",
-			secs, win_marked ? "the timed samples" : "the whole bench run");
-	vsb_result_meta(r, "trace_vmstat_update_per_cpu", "%s", work);
-	vsb_result_meta(r, "trace_vmstat_update_per_sec_per_cpu", "%s", rate);
-	vsb_result_meta(r, "trace_vmstat_update_us_per_cpu", "%s", us);
-	vsb_result_meta(r, "trace_page_alloc_by_order", "%s", alloc[0] ? alloc : "none");
-	vsb_result_meta(r, "trace_page_free_by_order", "%s", freed[0] ? freed : "none");
+	free(r->trace);
+	r->trace = vsb_zalloc(sizeof(*r->trace));
+	vsb_trace_diff(&win_a, &win_b, r->trace);
+	r->trace_timed = win_marked;
+	write_trace_meta(r);
 	win_marked = 0;
+}
+
+/*
+ * The windows of a sweep's rounds add up: their durations, per-CPU work
+ * and histograms, allocations and frees; the rate is then over the sum.
+ */
+void vsb_trace_merge(struct vsb_result *dst, const struct vsb_result *src)
+{
+	struct vsb_trace_snap *d = dst->trace;
+	const struct vsb_trace_snap *s = src->trace;
+	int i;
+
+	if (!s)
+		return;
+	if (!d) {
+		dst->trace = d = vsb_zalloc(sizeof(*d));
+		*d = *s;
+		dst->trace_timed = src->trace_timed;
+		write_trace_meta(dst);
+		return;
+	}
+	d->t_ns += s->t_ns;
+	for (i = 0; i < VSB_MAX_CPUS; i++) {
+		d->work[i] += s->work[i];
+		d->work_ns[i] += s->work_ns[i];
+	}
+	if (s->work_max_ns > d->work_max_ns)
+		d->work_max_ns = s->work_max_ns;
+	for (i = 0; i < VSB_TRACE_NSLOTS; i++)
+		d->hist[i] += s->hist[i];
+	for (i = 0; i < VSB_TRACE_NORDERS; i++) {
+		d->alloc[i] += s->alloc[i];
+		d->freed[i] += s->freed[i];
+	}
+	if (s->ncpus > d->ncpus)
+		d->ncpus = s->ncpus;
+	dst->trace_timed &= src->trace_timed;
+	write_trace_meta(dst);
 }

@@ -53,5 +53,7 @@ int vsb_trace_window_begin(struct vsb_result *r);
 void vsb_trace_mark_begin(void);
 void vsb_trace_mark_end(void);
 void vsb_trace_window_end(struct vsb_result *r, int ret);
+/* Add @src's window counts to @dst's (a sweep's rounds) and rewrite its metadata. */
+void vsb_trace_merge(struct vsb_result *dst, const struct vsb_result *src);
 
 #endif /* VSB_BPF_TRACE_H */

@@ -73,4 +73,14 @@ a=$(key "$TMP/r.csv" trace_page_alloc_by_order | sed -n 's/^o0=\([0-9]*\).*/\1/p
 	ok "run --trace records the window's counts ($a order-0 allocations)" ||
 	not_ok "run --trace records the window's counts" "exit $rc" \
 	"$(grep '^# trace' "$TMP/r.csv")" "$(cat "$TMP/err")"
+# a sweep's rounds are runs of their own: their windows add up
+printf 'bench page-fault\nsize 16M\ncpus 0\ntrace 1\nwarmup 0\n' >"$TMP/t.sweep"
+"$VSB" sweep "$TMP/t.sweep" --repeat 3 -o "$TMP/ts" >/dev/null 2>"$TMP/err"
+rc=$?
+pt=$(ls "$TMP"/ts/*.summary.csv 2>/dev/null | head -1)
+a=$([ -n "$pt" ] && key "$pt" trace_page_alloc_by_order | sed -n 's/^o0=\([0-9]*\).*/\1/p')
+[ $rc -eq 0 ] && [ -n "$a" ] && [ "$a" -ge $((3 * 4096)) ] &&
+	grep -q "^# trace_window: .*(the timed samples)" "$pt" &&
+	ok "sweep --trace adds the 3 rounds' windows ($a order-0 allocations for 3 x 16 MiB)" ||
+	not_ok "sweep --trace adds the rounds' windows" "exit $rc, o0 '$a'" "$(cat "$TMP/err")"
 done_testing
