@@ -26,6 +26,19 @@ if [[ -f $TMP/out/counter.summary.csv ]] && grep -q '^# sanity: ok' "$csv" &&
 else
 	not_ok "CSV metadata: sanity ok, kmod_abi 2; summary CSV written"
 fi
+if [[ -f $TMP/out/auto.csv ]] && awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	$c["backend"] != "kmod" { bad = 1 } END { exit bad || !h }' "$TMP/out/auto.csv"; then
+	ok "--backend auto chose the module: backend column kmod"
+else
+	not_ok "--backend auto chose the module" "$(grep -v '^#' "$TMP/out/auto.csv" 2>&1 | head -2)"
+fi
+# the module counts with perf_event_create_kernel_counter where the CPU
+# has a PMU; a TCG guest has none, and the result must say so, not fail
+if grep -qE '^# pmu_events: (PMU unavailable in the module: .+|module: cycles=ok)' "$csv"; then
+	ok "in-module PMU verdict recorded: $(sed -n 's/^# pmu_events: //p' "$csv" | cut -c1-80)"
+else
+	not_ok "in-module PMU verdict recorded" "$(grep '^# pmu' "$csv")"
+fi
 # the module's reader fills the same columns as the user backend's
 for p in local remote; do
 	csv=$TMP/out/quiet-$p.csv sum=$TMP/out/quiet-$p.summary.csv
