@@ -11,6 +11,7 @@
  *    share of a default-sized sample; it should stay under 1%.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -43,8 +44,50 @@ static uint64_t median_u64(uint64_t *v, size_t n)
 }
 
 #define CAL_REPS_MAX 101
+#define CAL_LOOPS_MIN 1000L
 
-int vsb_cmd_calibrate(int argc, char **argv)
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: vmstat-bench calibrate [--cpu N] [--loops N] [--repeat R]\n"
+"\n"
+"Measures the harness floor on one pinned CPU: the this-cpu-add\n"
+"variant against a bare inline-asm add loop (should be within 1.5x),\n"
+"and the cost of a timer read against a sample (should be under 1%%).\n"
+"\n"
+"options:\n"
+"  -c, --cpu N      the CPU to pin to [first allowed]\n"
+"  -n, --loops N    operations per timed sample, %ld..%ld [1000000]\n"
+"  -r, --repeat R   timed samples of each loop, 1..%d [11]\n"
+"  -h, --help       this text\n"
+"\n"
+"examples:\n"
+"  vmstat-bench calibrate\n"
+"  vmstat-bench calibrate --cpu 1 --repeat 21\n"
+"\n"
+"exit status: 0 ok, 2 bad usage, 3 a check failed (the line says which).\n",
+		CAL_LOOPS_MIN, VSB_LOOPS_MAX, CAL_REPS_MAX);
+}
+
+/* One integer option, worded as the run options are (opts.c). */
+static int parse_range(const char *opt, const char *s, long min, long max,
+		       long *out)
+{
+	long v;
+
+	if (vsb_parse_long(s, &v)) {
+		vsb_err("%s: '%s' is not an integer", opt, s);
+		return VSB_EXIT_USAGE;
+	}
+	if (v < min || v > max) {
+		vsb_err("%s: %ld is out of range (%ld..%ld)", opt, v, min, max);
+		return VSB_EXIT_USAGE;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
 {
 	static const struct option lopts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
@@ -53,6 +96,68 @@ int vsb_cmd_calibrate(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	static struct vsb_cpulist cl;
+	int c, ret = 0;
+	long v;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:c:n:r:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return -1;
+		case 'c':
+			if (vsb_parse_long(optarg, &v)) {
+				vsb_err("--cpu: '%s' is not a CPU number (calibrate pins to one CPU)",
+					optarg);
+				return VSB_EXIT_USAGE;
+			}
+			ret = parse_range("--cpu", optarg, 0, VSB_MAX_CPUS - 1, cpu);
+			break;
+		case 'n':
+			ret = parse_range("--loops", optarg, CAL_LOOPS_MIN, VSB_LOOPS_MAX,
+					  loops);
+			break;
+		case 'r':
+			ret = parse_range("--repeat", optarg, 1, CAL_REPS_MAX, reps);
+			break;
+		case ':':
+			vsb_err("--%s needs a value", optopt == 'c' ? "cpu" :
+				optopt == 'n' ? "loops" : "repeat");
+			return VSB_EXIT_USAGE;
+		default:
+			if (optopt)
+				vsb_err("calibrate: unknown option '-%c' (see calibrate --help)",
+					optopt);
+			else
+				vsb_err("calibrate: unknown option '%s' (see calibrate --help)",
+					argv[optind - 1]);
+			return VSB_EXIT_USAGE;
+		}
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		char extra[256];
+		size_t off = 0;
+		int i;
+
+		for (i = optind; i < argc && off < sizeof(extra); i++)
+			off += snprintf(extra + off, sizeof(extra) - off, "%s'%s'",
+					i > optind ? " " : "", argv[i]);
+		vsb_err("calibrate: unexpected argument%s %s (it takes only options)",
+			argc - optind > 1 ? "s" : "", extra);
+		return VSB_EXIT_USAGE;
+	}
+	/* the same check as run's --cpus: online, and ours to run on */
+	cl.n = 1;
+	cl.cpu[0] = (int)*cpu;
+	return vsb_cpulist_check_usable(&cl, "--cpu");
+}
+
+int vsb_cmd_calibrate(int argc, char **argv)
+{
 	long cpu = vsb_cpu_first_allowed(), loops = 1000000, reps = 11;
 	uint64_t bare[CAL_REPS_MAX], var[CAL_REPS_MAX], rd[CAL_REPS_MAX], cg[CAL_REPS_MAX];
 	struct vsb_counter_params p;
@@ -61,37 +166,15 @@ int vsb_cmd_calibrate(int argc, char **argv)
 	s8 *slot;
 	cpu_set_t set;
 	double hz, bare_op, var_op, ratio, rd_ns, cg_ns, sample_ns;
-	int c, i, k;
+	int i, k, ret;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+c:n:r:h", lopts, NULL)) != -1) {
-		long *dst = c == 'c' ? &cpu : c == 'n' ? &loops : &reps;
-
-		if (c == 'h') {
-			printf("usage: vmstat-bench calibrate [--cpu N] [--loops N] [--repeat R]\n\n"
-			       "Measures the harness floor on one pinned CPU: the this-cpu-add\n"
-			       "variant against a bare inline-asm add loop (should be within 1.5x),\n"
-			       "and the cost of a timer read against a sample (should be under 1%%).\n"
-			       "Exit status 3 when either check fails.\n\n"
-			       "example:\n  vmstat-bench calibrate --cpu 1 --repeat 21\n");
-			return VSB_EXIT_OK;
-		}
-		if (c == '?' || vsb_parse_long(optarg, dst)) {
-			vsb_err("calibrate: bad option or value '%s'", argv[optind - 1]);
-			return VSB_EXIT_USAGE;
-		}
-	}
-	if (optind < argc || loops < 1000 || loops > VSB_LOOPS_MAX ||
-	    reps < 1 || reps > CAL_REPS_MAX || cpu < 0 || cpu >= CPU_SETSIZE) {
-		vsb_err("calibrate: --loops must be 1000..%ld, --repeat 1..%d, --cpu a valid CPU",
-			VSB_LOOPS_MAX, CAL_REPS_MAX);
-		return VSB_EXIT_USAGE;
-	}
+	ret = parse_args(argc, argv, &cpu, &loops, &reps);
+	if (ret)
+		return ret < 0 ? VSB_EXIT_OK : ret;
 	CPU_ZERO(&set);
 	CPU_SET((int)cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
-		vsb_err("calibrate: --cpu %ld: cannot pin there", cpu);
+		vsb_err("--cpu: cannot pin to CPU %ld: %s", cpu, strerror(errno));
 		return VSB_EXIT_USAGE;
 	}
 	hz = vsb_tsc_hz();

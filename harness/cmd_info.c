@@ -31,6 +31,10 @@ static void help(FILE *f)
 "      --plm k|u|ku     privilege levels to count [ku]\n"
 "  -h, --help           this text\n"
 "\n"
+"examples:\n"
+"  vmstat-bench info\n"
+"  vmstat-bench info --events cycles,instructions --plm k\n"
+"\n"
 "exit status: 0 ok, 2 bad option.\n");
 }
 

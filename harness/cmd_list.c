@@ -31,7 +31,10 @@ int vsb_cmd_list(int argc, char **argv)
 			       "Lists benches and counter variants with where they run:\n"
 			       "  user  threads of this harness (analogues of the kernel code)\n"
 			       "  kmod  the vmstat_bench kernel module (the real kernel primitives)\n"
-			       "  live  the running kernel's own paths, driven from user space\n");
+			       "  live  the running kernel's own paths, driven from user space\n"
+			       "\nexamples:\n"
+			       "  vmstat-bench list\n"
+			       "  vmstat-bench list | grep -w live    # what drives the running kernel\n");
 			return VSB_EXIT_OK;
 		}
 		vsb_err("list takes no arguments ('%s')", argv[1]);

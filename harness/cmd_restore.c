@@ -24,6 +24,10 @@ static void usage(FILE *f)
 "  --force    restore even if the run that wrote the file looks alive\n"
 "  -h, --help this text\n"
 "\n"
+"examples:\n"
+"  vmstat-bench restore\n"
+"  vmstat-bench restore --force     # the run that changed them hangs (kill -STOP)\n"
+"\n"
 "exit status: 0 restored or nothing to do, 1 a value could not be written,\n"
 "4 not root.\n", VSB_SYSCTL_STATE_DEFAULT);
 }

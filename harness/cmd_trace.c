@@ -35,7 +35,9 @@ static void usage(FILE *f)
 "options:\n"
 "  -d, --duration S   trace S seconds; with COMMAND, stop it (SIGTERM) after S\n"
 "                     [10 without a command, unlimited with one]\n"
-"  -c, --cpus LIST    CPUs to show, e.g. 0-3 [all online]\n"
+"  -c, --cpus LIST    online CPUs to show in the per-CPU table, e.g. 0-3\n"
+"                     [all online]; the duration histogram, the page-order\n"
+"                     table and the /proc/vmstat deltas always cover all CPUs\n"
 "  -h, --help         this text\n"
 "\n"
 "examples:\n"
@@ -45,6 +47,37 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 ok, 1 error or COMMAND failed, 2 bad usage, 4 skipped\n"
 "(no root, BTF or BPF build; the message says which).\n");
+}
+
+static unsigned char is_online[VSB_MAX_CPUS];
+
+/*
+ * The online CPUs.  Not vsb_cpulist_check_usable(): that also wants each
+ * CPU in our affinity mask, and trace watches CPUs it never runs on.
+ */
+static int online_cpus(struct vsb_cpulist *cl)
+{
+	long i, n = sysconf(_SC_NPROCESSORS_CONF);
+	char path[128];
+
+	cl->n = 0;
+	for (i = 0; i < n && i < VSB_MAX_CPUS; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/online", i);
+		/* cpu0 often has no online file: it cannot go offline */
+		if (access(path, F_OK) == 0) {
+			long on;
+
+			if (vsb_read_file_long(path, &on) || !on)
+				continue;
+		}
+		is_online[i] = 1;
+		cl->cpu[cl->n++] = (int)i;
+	}
+	if (!cl->n) {
+		vsb_err("trace: cannot list the online CPUs (sysfs)");
+		return VSB_EXIT_ERROR;
+	}
+	return 0;
 }
 
 /* Run @argv until it exits, @limit_ns passes (0: none) or we are interrupted. */
@@ -87,13 +120,15 @@ static int run_command(char **argv, uint64_t limit_ns, int *status)
 }
 
 static void print_report(const struct vsb_trace_snap *d, const struct vsb_cpulist *cl,
-			 const struct vsb_vmstat_snap *va, const struct vsb_vmstat_snap *vb)
+			 const char *cpus, const struct vsb_vmstat_snap *va,
+			 const struct vsb_vmstat_snap *vb)
 {
 	double secs = (double)d->t_ns / 1e9;
 	unsigned long long pages = 0, fpages = 0, items = 0;
 	int i;
 
-	printf("\nvmstat_update work items per CPU (each one interrupts that CPU):\n");
+	printf("\nvmstat_update work items per CPU, CPUs %s (each one interrupts that CPU):\n",
+	       cpus);
 	printf("%5s %10s %10s %12s %12s %10s\n", "cpu", "items", "per s", "per minute",
 	       "total us", "mean us");
 	for (i = 0; i < cl->n; i++) {
@@ -142,7 +177,7 @@ int vsb_cmd_trace(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct vsb_trace_snap a, b, d;
-	static struct vsb_cpulist cl;
+	static struct vsb_cpulist cl, online;
 	struct vsb_vmstat_snap va, vb;
 	const char *cpus = NULL;
 	double duration = -1;
@@ -174,24 +209,23 @@ int vsb_cmd_trace(int argc, char **argv)
 			return VSB_EXIT_USAGE;
 		}
 	}
+	ret = online_cpus(&online);
+	if (ret)
+		return ret;
 	if (cpus) {
+		int i;
+
 		ret = vsb_cpulist_parse(cpus, &cl, "--cpus");
 		if (ret)
 			return ret;
-	} else {
-		long i, n = sysconf(_SC_NPROCESSORS_CONF);
-
-		for (i = 0; i < n && i < VSB_MAX_CPUS; i++) {
-			snprintf(buf, sizeof(buf), "/sys/devices/system/cpu/cpu%ld/online", i);
-			/* cpu0 often has no online file: it cannot go offline */
-			if (access(buf, F_OK) == 0) {
-				long on;
-
-				if (vsb_read_file_long(buf, &on) || !on)
-					continue;
+		/* as run --cpus does; an offline CPU would only show zeros */
+		for (i = 0; i < cl.n; i++)
+			if (!is_online[cl.cpu[i]]) {
+				vsb_err("--cpus: CPU %d is not online", cl.cpu[i]);
+				return VSB_EXIT_USAGE;
 			}
-			cl.cpu[cl.n++] = (int)i;
-		}
+	} else {
+		cl = online;
 	}
 	if (duration < 0 && optind >= argc)
 		duration = 10;
@@ -233,8 +267,8 @@ int vsb_cmd_trace(int argc, char **argv)
 		else if (WIFSIGNALED(status))
 			printf(" (killed by signal %d)", WTERMSIG(status));
 	}
-	printf("; CPUs %s\n", buf);
-	print_report(&d, &cl, &va, &vb);
+	printf("; per-CPU table: CPUs %s, other tables: all CPUs\n", buf);
+	print_report(&d, &cl, buf, &va, &vb);
 	fflush(stdout);
 	if (optind < argc && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		vsb_err("trace: the command did not succeed (%s %d)",

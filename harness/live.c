@@ -119,7 +119,7 @@ int vsb_live_check_size(const char *v, const char *where)
 	unsigned long long s;
 
 	if (vsb_parse_size(v, &s)) {
-		vsb_err("%s: '%s' is not a size (bytes, or with K/M/G; at most 1T)",
+		vsb_err("%s: '%s' is not a size (bytes, or with K/M/G; at most 1024G)",
 			where, v);
 		return VSB_EXIT_USAGE;
 	}
@@ -352,6 +352,13 @@ static void wait_for(struct live_shared *sh, unsigned int *counter)
 	}
 }
 
+/* vm.overcommit_memory in force now (a --sysctl of the run included); -1: unknown */
+static long overcommit_policy(void)
+{
+	long pol;
+
+	return vsb_read_file_long("/proc/sys/vm/overcommit_memory", &pol) ? -1 : pol;
+}
 
 /*
  * vm_committed_as_batch for the policy in force now, from the formula
@@ -364,11 +371,10 @@ static void committed_batch(const struct vsb_run_opts *o, struct vsb_result *r,
 {
 	long long ram_kb = meminfo_kb("MemTotal"), batch, pages = (long long)(size / page);
 	int present = vsb_env_count_list("/sys/devices/system/cpu/present");
+	long pol = overcommit_policy();
 	char line[512];
-	long pol;
 
-	if (ram_kb <= 0 || present <= 0 ||
-	    vsb_read_file_long("/proc/sys/vm/overcommit_memory", &pol)) {
+	if (ram_kb <= 0 || present <= 0 || pol < 0) {
 		vsb_result_meta(r, "mmap_committed_batch", "unknown");
 		return;
 	}
@@ -609,7 +615,8 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		else
 			vsb_err("worker %u on CPU %d: %s of %s failed: %s%s", i, w->cpu,
 				w->what, human(size, hs, sizeof(hs)), strerror(w->err),
-				w->err == ENOMEM && kind == LIVE_MMAP ?
+				w->err == ENOMEM && !strcmp(w->what, "mmap") &&
+				overcommit_policy() == 2 ?
 				" (vm.overcommit_memory=2 counts it against CommitLimit)" : "");
 		ret = VSB_EXIT_ERROR;
 	}

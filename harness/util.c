@@ -151,20 +151,59 @@ void vsb_install_signal_handlers(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/*
+ * The directory part of @path ("." when there is none), for messages.
+ * @path must not end in '/' (vsb_outfile_open refuses that first).
+ */
+static void path_dir(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, len, ".");
+	else if (slash == path)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
 int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt)
 {
+	struct stat st;
+	size_t n = strlen(path);
+	char dir[4096];
 	int fd;
 
 	memset(o, 0, sizeof(*o));
-	if (strlen(path) >= sizeof(o->path)) {
+	if (!n) {
+		vsb_err("%s: empty file name", opt);
+		return VSB_EXIT_USAGE;
+	}
+	if (n >= sizeof(o->path)) {
 		vsb_err("%s: path too long", opt);
+		return VSB_EXIT_USAGE;
+	}
+	/*
+	 * The temporary file goes next to @path and is renamed over it at
+	 * the end: a directory there would only fail at that rename, after
+	 * the whole run.  Refuse it now.
+	 */
+	if (path[n - 1] == '/' || (!stat(path, &st) && S_ISDIR(st.st_mode))) {
+		vsb_err("%s: %s is a directory (give a file name)", opt, path);
 		return VSB_EXIT_USAGE;
 	}
 	strcpy(o->path, path);
 	snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", path);
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
-		vsb_err("%s: cannot write %s: %s", opt, path, strerror(errno));
+		int e = errno;
+
+		path_dir(path, dir, sizeof(dir));
+		if (e == ENOENT)
+			vsb_err("%s: cannot write %s: directory %s does not exist",
+				opt, path, dir);
+		else
+			vsb_err("%s: cannot write %s: %s", opt, path, strerror(e));
 		o->tmp[0] = '\0';
 		return VSB_EXIT_USAGE;
 	}

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Result files parse back, carry the metadata header and one row per raw
-# sample, and appear complete or not at all.
+# sample, and appear complete or not at all; tsc rows agree with the
+# recorded TSC rate; every command's --help has an example.
 . "$(dirname "$0")/../lib.sh"
 
 cpus=0; [ "$(nproc)" -ge 2 ] && cpus=0-1
@@ -36,6 +37,24 @@ col() { awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name
 paste -d' ' <(col elapsed "$TMP/r.csv") <(col ops "$TMP/r.csv") <(col per_op "$TMP/r.csv") |
 	awk '{ d = $1 / $2 - $3; if (d < 0) d = -d; if (d > 1e-3 * $3 + 1e-6) bad = 1 } END { exit bad }' &&
 	ok "per_op = elapsed / ops in every row" || not_ok "per_op = elapsed / ops"
+# elapsed is in TSC ticks and ns is timed on CLOCK_MONOTONIC_RAW around the
+# same loop: their ratio is the TSC rate the header records.  --events none
+# makes the unit tsc wherever a PMU would make it cycles.
+if "$VSB" run --variant plain-fold --events none --loops 200000 --repeat 5 --warmup 1 \
+	-o "$TMP/tsc.csv" >/dev/null 2>"$TMP/err"; then
+	hz=$(sed -n 's/^# tsc_hz: //p' "$TMP/tsc.csv")
+	ntsc=$(col unit "$TMP/tsc.csv" | grep -cx tsc)
+	bad=$(paste -d' ' <(col unit "$TMP/tsc.csv") <(col elapsed "$TMP/tsc.csv") <(col ns "$TMP/tsc.csv") |
+		awk -v hz="$hz" '$1 == "tsc" { r = $2 / $3 * 1e9 / hz; if (!($3 > 0) || r < 0.98 || r > 1.02) print }')
+	if [ "${hz:-0}" -gt 0 ] && [ "$ntsc" -eq 5 ] && [ -z "$bad" ]; then
+		ok "elapsed / ns agrees with tsc_hz ($hz) within 2% in all $ntsc tsc rows"
+	else
+		not_ok "elapsed / ns agrees with tsc_hz within 2%" "tsc_hz '$hz', $ntsc tsc rows (want 5)" \
+			"rows off (unit elapsed ns): ${bad:-none}"
+	fi
+else
+	not_ok "tsc-unit run succeeds" "$(cat "$TMP/err")"
+fi
 [ -f "$TMP/r.summary.csv" ] && ok "summary csv written beside it" || not_ok "summary csv written"
 srows=$(grep -v '^#' "$TMP/r.summary.csv" | tail -n +2 | wc -l)
 want=$(( nw > 1 ? nw + 1 : 1 ))
@@ -92,6 +111,23 @@ done
 	ok "--help on stdout with commands and examples" || not_ok "--help"
 "$VSB" run --help >"$TMP/h" && grep -q -- '--threshold N' "$TMP/h" && grep -q 'examples:' "$TMP/h" &&
 	ok "run --help lists options and examples" || not_ok "run --help"
+# every command's --help, the list taken from `vmstat-bench --help` so a new
+# command is covered too: exit 0 and an example of that command under an
+# "example(s):" heading
+cmds=$("$VSB" --help | awk '/^commands:$/ { f = 1; next } f && /^$/ { exit } f { print $1 }')
+grep -qx run <<<"$cmds" && grep -qx restore <<<"$cmds" &&
+	ok "--help lists the commands ($(wc -w <<<"$cmds"))" || not_ok "--help lists the commands" "$cmds"
+for c in $cmds; do
+	"$VSB" "$c" --help >"$TMP/h" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 0 ] && awk -v c="$c" '/^examples?:$/ { f = 1; next }
+		f && (index($0, "  vmstat-bench " c " ") == 1 || $0 == "  vmstat-bench " c) { found = 1 }
+		END { exit !found }' "$TMP/h"; then
+		ok "$c --help: exit 0, with an example"
+	else
+		not_ok "$c --help: exit 0, with an example" "exit $rc" "$(tail -4 "$TMP/h")" "$(head -2 "$TMP/err")"
+	fi
+done
 "$VSB" list >"$TMP/l" && grep -q 'irqsave.*kmod' "$TMP/l" &&
 	grep -q 'not in user space: user space cannot disable interrupts' "$TMP/l" &&
 	ok "list says where irqsave runs and why not in user space" || not_ok "list"

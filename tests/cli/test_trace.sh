@@ -5,11 +5,23 @@
 # workload within 5% of the /proc/vmstat delta of the same window, sees
 # vmstat_update work items while vm.stat_interval is 1 s and the CPUs
 # have counters to fold, and `run --trace` puts the counts in the
-# metadata.  Skipped, with the reason, without root, BTF or a BPF build.
+# metadata; --cpus takes online CPUs only and filters just the per-CPU
+# table; --duration stops a traced command with SIGTERM and says so.
+# Skipped, with the reason, without root, BTF or a BPF build (the usage
+# errors are checked first: they need none of these).
 . "$(dirname "$0")/../lib.sh"
 
 expect_usage_error "bad --duration" "--duration: 'soon' is not a number of seconds" \
 	"$VSB" trace --duration soon
+# CPUs are numbered from 0, so the configured count is never an online CPU
+nconf=$(getconf _NPROCESSORS_CONF)
+for c in "$nconf" 4000 "0,$nconf"; do
+	expect_usage_error "--cpus $c: not online, refused before tracing" \
+		"^vmstat-bench: --cpus: CPU ${c#0,} is not online$" "$VSB" trace --duration 0.1 --cpus "$c"
+	[ -s "$TMP/out" ] && not_ok "--cpus $c: nothing traced" "$(head -1 "$TMP/out")"
+done
+expect_usage_error "--cpus malformed" "--cpus: malformed CPU list '1-'" \
+	"$VSB" trace --duration 0.1 --cpus 1-
 
 "$VSB" trace --duration 0.2 >"$TMP/out" 2>"$TMP/err"
 rc=$?
@@ -24,6 +36,32 @@ fi
 	"exit $rc" "$(cat "$TMP/err")"
 
 key() { sed -n "s/^# $2: //p" "$1"; }
+
+# --cpus picks the rows of the per-CPU table; the other tables are for all
+"$VSB" trace --duration 0.2 --cpus 0 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+rows=$(awk '/^vmstat_update work items per CPU/ { f = 1; next } f && /^$/ { exit }
+	f && $1 ~ /^[0-9]+$/ { print $1 }' "$TMP/out")
+[ $rc -eq 0 ] && [ "$rows" = 0 ] &&
+	grep -q "^vmstat-bench trace: .*; per-CPU table: CPUs 0, other tables: all CPUs$" "$TMP/out" &&
+	grep -q "^vmstat_update duration, all CPUs" "$TMP/out" &&
+	grep -q "^page allocations and frees by order, all CPUs" "$TMP/out" &&
+	ok "--cpus 0: one per-CPU row, the other tables say all CPUs" ||
+	not_ok "--cpus 0: one per-CPU row, the other tables say all CPUs" "exit $rc, rows '$rows'" \
+	"$(head -4 "$TMP/out")" "$(head -2 "$TMP/err")"
+
+# --duration with a command: SIGTERM at the limit, reported, exit 1 (the
+# command did not succeed).  timeout's 124 would mean it waited for sleep.
+timeout 25 "$VSB" trace --duration 1 -- sleep 30 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+secs=$(key "$TMP/out" trace_seconds)
+[ $rc -eq 1 ] &&
+	grep -q "^vmstat-bench trace: [0-9.]* s, command: sleep 30 (killed by signal 15);" "$TMP/out" &&
+	grep -qx "vmstat-bench: trace: the command did not succeed (signal 15)" "$TMP/err" &&
+	awk -v s="$secs" 'BEGIN { exit !(s >= 1 && s < 20) }' &&
+	ok "--duration 1 -- sleep 30: stopped by SIGTERM after ${secs} s, reported, exit 1" ||
+	not_ok "--duration 1 -- sleep 30: stopped by SIGTERM and reported" "exit $rc, trace_seconds '$secs'" \
+	"$(head -1 "$TMP/out")" "$(cat "$TMP/err")"
 
 # a known workload: 2 x 64 MiB of write faults = 32768 pages at least
 "$VSB" trace -- "$VSB" run --bench page-fault --size 64M --cpus 0 --repeat 2 --warmup 0 \
