@@ -127,7 +127,22 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory O=build-san BUILD_TYPE=sanitize \
 		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 		LDLIBS='-pthread -lm -fsanitize=address,undefined' all
+ifneq ($(wildcard /usr/include/likwid.h),)
+	$(call msg,LIKWID,$(O)/likwid-marker)
+	$(Q)$(CHECK_LIKWID)
+endif
 	$(Q)VSB_BUILD_DIR=build-san VSB_SKIP_VM=1 tests/run.sh
+
+# `make check`'s marker build: the binary only, into its own folder (so
+# the regular objects are not rebuilt), then proof the marker calls are
+# linked in and that a short run with them exits 0.
+CHECK_LIKWID = $(MAKE) --no-print-directory O=$(O)/likwid-marker LIKWID=1 \
+		$(O)/likwid-marker/vmstat-bench && \
+	{ nm -D $(O)/likwid-marker/vmstat-bench | grep -q likwid_markerStartRegion || \
+	  { echo "LIKWID=1: no likwid marker calls in the binary" >&2; false; }; } && \
+	{ $(O)/likwid-marker/vmstat-bench run --bench counter --loops 1000 --repeat 1 \
+		--warmup 0 --events none >/dev/null 2>$(O)/likwid-marker/run.err || \
+	  { cat $(O)/likwid-marker/run.err >&2; false; }; }
 
 # Regenerate the README's charts (docs/charts/*.png) from real runs here
 readme-charts: all

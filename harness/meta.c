@@ -19,6 +19,7 @@
 
 #include "env.h"
 #include "kmod_client.h"
+#include "meta.h"
 #include "pmu.h"
 #include "result.h"
 #include "topo.h"
@@ -127,9 +128,88 @@ static void read_or(const char *path, char *buf, size_t len, const char *def)
 		snprintf(buf, len, "%s", def);
 }
 
+/*
+ * The noise decision: pure, on the values vsb_meta_collect_env() and
+ * vsb_meta_collect() read, so tests/unit/test_meta.c can feed it any
+ * machine.  A governor nobody could read ("unavailable", or "none (...)"
+ * on every CPU: no cpufreq, as in most VMs) is no warning: there is
+ * nothing to fix there.
+ */
+unsigned int vsb_meta_noise(const struct vsb_noise_in *in)
+{
+	const char *gov = in->governor;
+	unsigned int m = 0;
+
+	if (in->build && strcmp(in->build, "release"))
+		m |= VSB_NOISE_BUILD;
+	if (in->kc && (in->kc->debug_vm == 'y' || in->kc->lockdep == 'y' ||
+		       in->kc->kasan == 'y'))
+		m |= VSB_NOISE_DEBUG_KERNEL;
+	if (gov && gov[0] && strcmp(gov, "unavailable") && strncmp(gov, "none (", 6) &&
+	    (strncmp(gov, "performance (", 13) || strchr(gov, ';')))
+		m |= VSB_NOISE_GOVERNOR;
+	if (in->turbo == 1)
+		m |= VSB_NOISE_TURBO;
+	if (in->hypervisor && !in->core_pmu)
+		m |= VSB_NOISE_VM_NO_PMU;
+	if (in->smt_shared)
+		m |= VSB_NOISE_SMT_SHARED;
+	return m;
+}
+
+void vsb_meta_noise_msg(unsigned int bit, const struct vsb_noise_in *in,
+			char *buf, size_t len)
+{
+	switch (bit) {
+	case VSB_NOISE_BUILD:
+		snprintf(buf, len, "this is a %s build of vmstat-bench: numbers are "
+			 "not comparable with a release build", in->build);
+		break;
+	case VSB_NOISE_DEBUG_KERNEL:
+		snprintf(buf, len, "debug kernel (DEBUG_VM/LOCKDEP/KASAN): page "
+			 "allocator costs are inflated");
+		break;
+	case VSB_NOISE_GOVERNOR:
+		snprintf(buf, len, "CPU frequency governor is not performance "
+			 "everywhere (%s): cycles and time per op will drift",
+			 in->governor);
+		break;
+	case VSB_NOISE_TURBO:
+		snprintf(buf, len, "turbo/boost is on: the clock changes with load "
+			 "and temperature");
+		break;
+	case VSB_NOISE_SMT_SHARED:
+		snprintf(buf, len, "SMT siblings of one core both run workers: they "
+			 "share a pipeline (--placement cores-first avoids this)");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+/* Say each noise warning of @in on stderr; returns the bits said. */
+static unsigned int warn_noise(const struct vsb_noise_in *in)
+{
+	unsigned int m = vsb_meta_noise(in), bit;
+	char buf[1536];
+
+	for (bit = 1; bit && bit <= m; bit <<= 1) {
+		if (!(m & bit))
+			continue;
+		if (bit == VSB_NOISE_VM_NO_PMU) {
+			vsb_pmu_warn_vm();
+			continue;
+		}
+		vsb_meta_noise_msg(bit, in, buf, sizeof(buf));
+		vsb_warn("%s", buf);
+	}
+	return m;
+}
+
 void vsb_meta_collect_env(struct vsb_result *r)
 {
 	static int warned;
+	struct vsb_noise_in noise = { 0 };
 	struct vsb_cpuinfo ci;
 	struct vsb_kconfig kc;
 	const struct vsb_topo *t = vsb_topo_get();
@@ -238,19 +318,13 @@ void vsb_meta_collect_env(struct vsb_result *r)
 	if (warned)
 		return;
 	warned = 1;
-	if (strcmp(VSB_BUILD, "release"))
-		vsb_warn("this is a %s build of vmstat-bench: numbers are not comparable "
-			 "with a release build", VSB_BUILD);
-	if (kc.debug_vm == 'y' || kc.lockdep == 'y' || kc.kasan == 'y')
-		vsb_warn("debug kernel (DEBUG_VM/LOCKDEP/KASAN): page allocator costs are inflated");
-	if (strcmp(gov, "unavailable") && strncmp(gov, "none (", 6) &&
-	    (strncmp(gov, "performance (", 13) || strchr(gov, ';')))
-		vsb_warn("CPU frequency governor is not performance everywhere (%s): "
-			 "cycles and time per op will drift", gov);
-	if (turbo == 1)
-		vsb_warn("turbo/boost is on: the clock changes with load and temperature");
-	if (ci.hypervisor && !core_pmu)
-		vsb_pmu_warn_vm();
+	noise.build = VSB_BUILD;
+	noise.kc = &kc;
+	noise.governor = gov;
+	noise.turbo = turbo;
+	noise.hypervisor = ci.hypervisor;
+	noise.core_pmu = core_pmu;
+	warn_noise(&noise);
 }
 
 void vsb_meta_collect(struct vsb_result *r)
@@ -265,9 +339,10 @@ void vsb_meta_collect(struct vsb_result *r)
 	vsb_meta_collect_env(r);
 	vsb_result_meta(r, "clock", "%s", r->event[0] ? r->event : "rdtscp");
 	vsb_result_meta(r, "unit", "%s", r->unit);
-	if (t && vsb_topo_smt_shared(t, &r->opts.cpus) && !warned_smt) {
-		warned_smt = 1;
-		vsb_warn("SMT siblings of one core both run workers: they share a pipeline "
-			 "(--placement cores-first avoids this)");
+	if (!warned_smt) {
+		struct vsb_noise_in noise = { .build = "release", .turbo = -1 };
+
+		noise.smt_shared = t && vsb_topo_smt_shared(t, &r->opts.cpus);
+		warned_smt = warn_noise(&noise) != 0;
 	}
 }

@@ -50,6 +50,20 @@ void vsb_topo_finish(struct vsb_topo *t);
 void vsb_topo_mark_allowed(struct vsb_topo *t);
 /* This machine: likwid cross-checked with sysfs, cached. NULL on failure. */
 const struct vsb_topo *vsb_topo_get(void);
+/*
+ * Do two topologies describe the same machine: same CPUs, sibling sets,
+ * sockets and nodes, whatever the ids?  -1 when they do, else the first
+ * CPU that differs (the smaller CPU count when the counts differ).
+ */
+int vsb_topo_differs(const struct vsb_topo *a, const struct vsb_topo *b);
+/*
+ * vsb_topo_get()'s cross-check of likwid's topology @lk against sysfs's
+ * @sys; the result is left in @sys.  Agreeing, @sys becomes @lk (keeping
+ * sysfs's caches where likwid found none), source "likwid (agrees with
+ * sysfs)"; else @sys stays, source "sysfs (likwid disagrees at CPU N;
+ * sysfs used)".  Returns vsb_topo_differs(@lk, @sys).  Pure.
+ */
+int vsb_topo_cross_check(struct vsb_topo *sys, const struct vsb_topo *lk);
 /* "1 socket x 2 cores x 1 thread, 1 NUMA node; L1d 32K, ..." */
 void vsb_topo_summary(const struct vsb_topo *t, char *buf, size_t len);
 const struct vsb_topo_cpu *vsb_topo_find(const struct vsb_topo *t, int cpu);

@@ -5,7 +5,8 @@
 # titled with the machine; a clear skip (4) without gnuplot.  Also the
 # drift and staleness charts (a small drift sweep), the live charts (a
 # hand-made sweep.csv: the real one needs root), the refresh chart
-# (refresh-model's CSV) and the hotplug chart (a hotplug-summary.csv).
+# (refresh-model's CSV, and a tiny threshold-refresh sweep whose sanity
+# line must hold) and the hotplug chart (a hotplug-summary.csv).
 . "$(dirname "$0")/../lib.sh"
 
 cpus="0"
@@ -47,6 +48,12 @@ for c in $charts; do
 done
 model=$(grep -m1 '^# cpu_model:' "$TMP/r/sweep.csv" | sed 's/^# cpu_model: //' | cut -c1-20)
 grep -qF "$model" "$TMP/charts/threshold.svg" && ok "titled with the CPU model" || not_ok "titled with the CPU model" "$model"
+# "# kernel: Linux 6.1.0-18-amd64 #1 SMP ..." -> "Linux 6.1.0-18-amd64", the release
+kernel=$(sed -n 's/^# kernel: \([^ ]* [^ ]*\).*/\1/p' "$TMP/r/sweep.csv" | head -1)
+[ -n "$kernel" ] && grep -qF "$kernel" "$TMP/charts/threshold.svg" &&
+	ok "titled with the kernel release of the metadata ($kernel)" ||
+	not_ok "titled with the kernel release of the metadata" "'$kernel'" \
+		"$(grep -m1 '^# kernel:' "$TMP/r/sweep.csv")"
 ls "$TMP/charts" | grep -qE 'tmp|gnuplot-err' && not_ok "no temporary files left" || ok "no temporary files left"
 
 # chart_ok DIR NAME...: a PNG of sane size (10 KB .. 400 KB) and an SVG
@@ -111,6 +118,11 @@ chart_ok "$TMP/lc" live-numa live-mmap
 	not_ok "live rows make no counter scaling chart"
 grep -qF '1 vs 0: +' "$TMP/lc/live-numa.svg" && ok "live-numa labels the change" ||
 	not_ok "live-numa labels the change"
+# the title is the metadata's, not this machine's
+grep -qF 'Test CPU 9000, Linux 6.99-test' "$TMP/lc/live-numa.svg" &&
+	ok "live title: the CPU model and kernel release of the metadata" ||
+	not_ok "live title: the CPU model and kernel release of the metadata" \
+		"$(grep -o 'Test CPU[^<]*' "$TMP/lc/live-numa.svg" | head -1)"
 
 # refresh: refresh-model's CSV as refresh.csv
 mkdir -p "$TMP/rm"
@@ -119,6 +131,45 @@ if "$VSB" refresh-model --max-cpus 256 --nodes 1,4 >"$TMP/rm/refresh.csv" 2>"$TM
 	chart_ok "$TMP/rm" refresh
 else
 	not_ok "refresh-model for the chart" "$(cat "$TMP/err")"
+fi
+
+# refresh: a tiny threshold-refresh sweep, 2 points (16 and 32 CPUs, 2
+# nodes, 1 zone each).  Today's approach refreshes (nodes + zones) x k
+# thresholds at the k-th online: nodes * N * (N + 1) stores in all; the
+# 004 thread's estimate is N * 2 * nodes * N/2.
+cat >"$TMP/refresh.sweep" <<SWEEP
+bench threshold-refresh
+approach every-online
+model-nodes 2
+model-cpus 16,32
+repeat 2
+warmup 0
+SWEEP
+if "$VSB" sweep "$TMP/refresh.sweep" -o "$TMP/rs" >/dev/null 2>"$TMP/err"; then
+	bad=
+	for n in 16 32; do
+		f=$(grep -l "^# refresh_model: $n CPUs " "$TMP"/rs/*.csv | grep -v summary | head -1)
+		grep -q "^# sanity: ok.* $((2 * n * (n + 1))) threshold stores per bring-up" "$f" 2>/dev/null ||
+			bad="$bad $n:$(grep '^# sanity' "$f" 2>/dev/null || echo 'no point file')"
+	done
+	[ -z "$bad" ] && ok "threshold-refresh sweep: sanity ok, 544 and 2112 stores" ||
+		not_ok "threshold-refresh sweep: sanity ok, 544 and 2112 stores" "$bad"
+	expect_exit 0 "plot the threshold-refresh sweep" "$VSB" plot "$TMP/rs" -o "$TMP/rsc"
+	chart_ok "$TMP/rsc" refresh
+	# the table the chart is drawn from: the sweep's points, the counts
+	# of their sanity lines, the seed's estimate, a positive time in its CI
+	awk -F, '$1 == "every-online" && $2 == 2 {
+		n = $3; if ($4 != 2 * n * (n + 1) || $5 != n * n * 2 || !($6 > 0) ||
+			$7 > $6 || $8 < $6) bad = 1; seen[n] = 1 }
+		END { exit bad || !(16 in seen) || !(32 in seen) }' "$TMP/rsc/refresh-sweep.csv" 2>/dev/null &&
+		ok "the refresh chart is drawn from the sweep: stores = sanity, estimate = seed" ||
+		not_ok "the refresh chart is drawn from the sweep" \
+			"$(cat "$TMP/rsc/refresh-sweep.csv" 2>/dev/null || echo 'no refresh-sweep.csv')"
+	grep -qF 'every online (today), 2 nodes' "$TMP/rsc/refresh.svg" &&
+		ok "refresh chart: the sweep's approach and node count in the legend" ||
+		not_ok "refresh chart: the sweep's approach and node count in the legend"
+else
+	not_ok "threshold-refresh sweep for the chart" "$(tail -2 "$TMP/err")"
 fi
 printf 'approach,nodes\nx,1\n' >"$TMP/rm/refresh.csv"
 expect_usage_error "refresh.csv without its columns" "no column 'ncpus'" "$VSB" plot "$TMP/rm"

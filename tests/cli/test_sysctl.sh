@@ -4,7 +4,8 @@
 # --sysctl: bad names and values are refused before anything runs, and
 # the original values come back on every way out: normal end, an error,
 # SIGINT, SIGTERM and SIGHUP in the middle of a run and of a sweep, and
-# SIGKILL (through the state file: the next start, or `restore`).
+# SIGKILL of a run and of a sweep (through the state file: the next
+# start, or `restore`).
 # Only harmless sysctls are touched (vm.stat_interval, vm.numa_stat), and
 # this script puts them back in its own trap too.
 . "$(dirname "$0")/../lib.sh"
@@ -177,8 +178,57 @@ for how in restore next-start; do
 	fi
 	back "SIGKILL ($how): value restored"
 done
+
+# ---- SIGKILL mid-sweep: both sysctls in the state file, then `restore` or the next start ----
+both_saved() {	# both_saved: wait (5 s at most) until the state file names both sysctls
+	local _
+	for _ in $(seq 100); do
+		[ "$(grep -c '^vm\.' "$VSB_SYSCTL_STATE" 2>/dev/null)" = 2 ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+for how in restore next-start; do
+	rm -rf "$TMP/sw"
+	"$VSB" sweep "$TMP/s.sweep" -o "$TMP/sw" >/dev/null 2>"$TMP/err" &
+	pid=$!
+	if ! changed || ! both_saved; then
+		kill -9 $pid; wait $pid 2>/dev/null
+		not_ok "SIGKILL mid-sweep ($how): both sysctls were changed before the kill" \
+			"$(cat "$TMP/err")"
+		back "SIGKILL mid-sweep ($how): every value restored"
+		continue
+	fi
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	sleep 0.1	# the workers die with their parent (PR_SET_PDEATHSIG)
+	echo "# killed at: stat_interval $(cat "$SI"), numa_stat $(cat "$NS")"
+	grep -qx "vm.stat_interval	$orig_si" "$VSB_SYSCTL_STATE" &&
+		grep -qx "vm.numa_stat	$orig_ns" "$VSB_SYSCTL_STATE" &&
+		ok "SIGKILL mid-sweep ($how): the state file holds both originals" ||
+		not_ok "SIGKILL mid-sweep ($how): the state file holds both originals" \
+			"$(cat "$VSB_SYSCTL_STATE" 2>/dev/null || echo 'no state file')"
+	# A point changes one sysctl at a time, and the kill may land between
+	# points: leave both changed, as the sweep's points did, so that
+	# putting both back is observable whatever the kill interrupted.
+	echo "$new_si" >"$SI"; echo "$new_ns" >"$NS"
+	if [ $how = restore ]; then
+		expect_exit 0 "SIGKILL mid-sweep: vmstat-bench restore exits 0" "$VSB" restore
+	else
+		expect_exit 0 "SIGKILL mid-sweep: the next run starts normally" \
+			"$VSB" run --bench counter --loops 1000 --repeat 1 --warmup 0
+		grep -q "restored vm.stat_interval=$orig_si" "$TMP/err" &&
+			grep -q "restored vm.numa_stat=$orig_ns" "$TMP/err" &&
+			ok "SIGKILL mid-sweep: the next run says it restored both" ||
+			not_ok "SIGKILL mid-sweep: the next run says it restored both" "$(cat "$TMP/err")"
+	fi
+	back "SIGKILL mid-sweep ($how): every value restored"
+done
 expect_exit 0 "restore with nothing to do exits 0" "$VSB" restore
 pgrep -f "vmstat-bench run --bench page-fault --size 16M" >/dev/null &&
 	not_ok "no worker left behind" "$(pgrep -af 'vmstat-bench run --bench page-fault')" ||
 	ok "no worker left behind"
+pgrep -f "vmstat-bench sweep $TMP/s.sweep" >/dev/null &&
+	not_ok "no sweep worker left behind" "$(pgrep -af 'vmstat-bench sweep')" ||
+	ok "no sweep worker left behind"
 done_testing

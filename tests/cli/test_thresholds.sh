@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The threshold and batch formulas against the running kernel and against
-# values worked out by hand from the kernel source and the seed threads.
+# values worked out by hand from the kernel source and the seed threads,
+# in the CSV and in the text table; the worst-case error columns
+# (threshold x CPUs, batch x CPUs) of a given machine shape.
 . "$(dirname "$0")/../lib.sh"
 
 # ---- this machine: the formula must agree with what the kernel set ----
@@ -52,6 +54,72 @@ thr() { "$VSB" thresholds --format csv "$@" | awk -F, '$1 == "stat_threshold" { 
 "$VSB" thresholds --cpus 64 --zone-mb 64 --format csv >"$TMP/b.csv"
 [ "$(awk -F, '$3 == "never" { print $6 }' "$TMP/b.csv")" = 128 ] && ok "batch floor 2 * 64 CPUs = 128" ||
 	not_ok "batch floor"
+
+# ---- worst-case error: threshold x CPUs, batch x CPUs, for one machine shape ----
+# 88 CPUs, 2 nodes, zones of 4 MiB, 3 GiB, 96 GiB on each:
+#   4 MiB:  2 * fls(88)=7 * (1 + fls(0)=0)  = 14  -> 14 * 88  = 1232 pages
+#   3 GiB:  2 * 7 * (1 + fls(24)=5)         = 84  -> 84 * 88  = 7392
+#   96 GiB: 154 capped at 125                     -> 125 * 88 = 11000
+# RAM 2 * 101380 MiB = 51906560 pages: guess 51906560/88/4 = 147461
+#   (x 88 = 12976568), never /256 = 2304 (x 88 = 202752)
+shape="--cpus 88 --nodes 2 --zone-mb 4,3072,98304"
+want_thr="0,zone0,14,1232 0,zone1,84,7392 0,zone2,125,11000 1,zone0,14,1232 1,zone1,84,7392 1,zone2,125,11000"
+want_batch="guess,147461,12976568 always,147461,12976568 never,2304,202752"
+# shellcheck disable=SC2086
+if "$VSB" thresholds $shape --format csv >"$TMP/s.csv" 2>"$TMP/err"; then
+	got=$(awk -F, '$1 == "stat_threshold" { printf "%s%s,%s,%s,%s", s, $2, $3, $6, $9; s = " " }' "$TMP/s.csv")
+	[ "$got" = "$want_thr" ] &&
+		ok "csv: stat_threshold and worst_error_pages = threshold x 88 CPUs per zone" ||
+		not_ok "csv: stat_threshold worst_error_pages" "want: $want_thr" "got:  $got"
+	got=$(awk -F, '$1 == "committed_as_batch" { printf "%s%s,%s,%s", s, $3, $6, $9; s = " " }' "$TMP/s.csv")
+	[ "$got" = "$want_batch" ] &&
+		ok "csv: committed_as batch and worst_error_pages = batch x 88 CPUs" ||
+		not_ok "csv: committed_as worst_error_pages" "want: $want_batch" "got:  $got"
+	awk -F, 'NR > 1 && $9 != $4 * $6 { bad = 1 } END { exit bad }' "$TMP/s.csv" &&
+		ok "csv: every worst_error_pages is value x cpus" ||
+		not_ok "csv: every worst_error_pages is value x cpus" "$(cat "$TMP/s.csv")"
+else
+	not_ok "thresholds $shape --format csv" "$(cat "$TMP/err")"
+fi
+# the text table: the same numbers, laid out for a person
+# shellcheck disable=SC2086
+if "$VSB" thresholds $shape >"$TMP/s.txt" 2>"$TMP/err"; then
+	head -1 "$TMP/s.txt" | grep -q '^88 CPUs, 2 nodes, 198.0 GiB RAM (synthetic; watermarks modelled)$' &&
+		ok "text: the machine line (88 CPUs, 2 nodes, 198.0 GiB, synthetic)" ||
+		not_ok "text: the machine line" "$(head -1 "$TMP/s.txt")"
+	grep -qE '^node +zone +managed MiB +threshold +kernel +pressure +max drift pages$' "$TMP/s.txt" &&
+		ok "text: the zone table's header" || not_ok "text: the zone table's header" "$(cat "$TMP/s.txt")"
+	# node zone MiB threshold kernel pressure drift
+	got=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^zone/ && NF == 7 && $5 == "-" {
+		printf "%s%s,%s,%s,%s", s, $1, $2, $4, $7; s = " " }' "$TMP/s.txt")
+	[ "$got" = "$want_thr" ] &&
+		ok "text: threshold and max drift (threshold x CPUs) per zone, no kernel value" ||
+		not_ok "text: zone rows" "want: $want_thr" "got:  $got"
+	awk '$1 == "0" && $2 == "zone0" && $3 == "4.0" { a = 1 } $1 == "1" && $2 == "zone2" && $3 == "98304.0" { b = 1 }
+		END { exit !(a && b) }' "$TMP/s.txt" && ok "text: managed MiB per zone" ||
+		not_ok "text: managed MiB per zone"
+	# "2 (never )   2304   202752 pages (792.0 MiB)"
+	got=$(sed -n 's/^[0-2] (\([a-z]*\) *) *\([0-9]*\) *\([0-9]*\) pages (\([0-9.]*\) MiB)$/\1,\2,\3,\4/p' "$TMP/s.txt" | tr '\n' ' ')
+	[ "$got" = "guess,147461,12976568,50689.7 always,147461,12976568,50689.7 never,2304,202752,792.0 " ] &&
+		ok "text: committed_as batch, worst error in pages and MiB per policy" ||
+		not_ok "text: committed_as rows" "got: $got"
+else
+	not_ok "thresholds $shape" "$(cat "$TMP/err")"
+fi
+# this machine's text table says what its CSV says, kernel value included
+if "$VSB" thresholds >"$TMP/m.txt" 2>"$TMP/err" && [ -s "$TMP/t.csv" ]; then
+	want=$(awk -F, '$1 == "stat_threshold" { printf "%s%s,%s,%s,%s,%s", s, $2, $3, $6,
+		$7 == -1 ? "-" : $7, $9; s = " " }' "$TMP/t.csv")
+	got=$(awk '$1 ~ /^[0-9]+$/ && NF == 7 && $3 ~ /^[0-9]+\.[0-9]$/ { printf "%s%s,%s,%s,%s,%s", s, $1, $2, $4, $5, $7; s = " " }' "$TMP/m.txt")
+	[ -n "$want" ] && [ "$got" = "$want" ] &&
+		ok "text: this machine's zones as in the CSV (threshold, kernel, max drift)" ||
+		not_ok "text: this machine's zones as in the CSV" "want: $want" "got:  $got"
+	head -1 "$TMP/m.txt" | grep -q "^$(nproc) CPUs, .*(this machine, /proc/zoneinfo)$" &&
+		ok "text: the machine line names this machine" ||
+		not_ok "text: the machine line names this machine" "$(head -1 "$TMP/m.txt")"
+else
+	not_ok "thresholds (text) on this machine" "$(cat "$TMP/err")"
+fi
 
 # ---- refresh model: iterations against the 004 thread's estimate ----
 "$VSB" refresh-model --max-cpus 1024 --nodes 1,16 >"$TMP/r.csv" 2>"$TMP/err" || not_ok "refresh-model runs" "$(cat "$TMP/err")"

@@ -6,14 +6,20 @@
  * libpfm4 -> perf_event_open path on software events: induced context
  * switches must be counted and task-clock must agree with wall time.
  * Hardware-event assertions skip, with the reason, where no PMU counts.
+ * The derived metrics (cycles/op, instructions/op, IPC) are checked on
+ * synthetic samples through the real aggregation (vsb_result_aggregate)
+ * and summary CSV, on every machine: per worker, pooled, cycles only,
+ * and no PMU at all (NaN, empty CSV fields).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "pmu.h"
+#include "result.h"
 #include "vsb.h"
 #include "tap.h"
 
@@ -234,12 +240,182 @@ static void test_real_hardware(void)
 	       "hardware: IPC %.2f is plausible", (double)ins / (double)cyc);
 }
 
+/* ---- derived metrics on synthetic samples ---- */
+
+static void add(struct vsb_result *r, unsigned int thread, unsigned int rep,
+		uint64_t ops, uint64_t tc, uint64_t ins, uint64_t cyc)
+{
+	struct vsb_sample s = {
+		.thread = thread, .cpu = (int)thread, .rep = rep, .ops = ops,
+		.elapsed = ops * 10, .ns = (double)ops * 4, .pmu_scale = 1.0,
+	};
+
+	/* event order as a run may have it: cycles need not come first */
+	s.pmu[0] = tc;
+	s.pmu[1] = ins;
+	s.pmu[2] = cyc;
+	vsb_result_add(r, &s);
+}
+
+/*
+ * The summary CSV's value of column @col in the row whose "thread" is
+ * @thread: "" for an empty field, "?" when the row or column is missing.
+ */
+static const char *summary_field(const struct vsb_result *r, const char *thread,
+				 const char *col)
+{
+	static char line[8192], hdr[8192], val[64];
+	FILE *f = tmpfile();
+	int ci = -1, ti = -1, i;
+	char *p, *save;
+
+	snprintf(val, sizeof(val), "?");
+	if (!f)
+		return val;
+	vsb_result_write_summary_csv(r, f);
+	rewind(f);
+	hdr[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#')
+			continue;
+		if (!hdr[0]) {
+			snprintf(hdr, sizeof(hdr), "%s", line);
+			for (i = 0, p = strtok_r(hdr, ",", &save); p;
+			     p = strtok_r(NULL, ",", &save), i++) {
+				if (!strcmp(p, col))
+					ci = i;
+				if (!strcmp(p, "thread"))
+					ti = i;
+			}
+			continue;
+		}
+		{
+			char *fld[256], *q = line;
+			int nf = 0;
+
+			/* split keeping empty fields */
+			while (nf < 256) {
+				fld[nf++] = q;
+				q = strchr(q, ',');
+				if (!q)
+					break;
+				*q++ = '\0';
+			}
+			if (ci >= 0 && ti >= 0 && ci < nf && ti < nf &&
+			    !strcmp(fld[ti], thread)) {
+				snprintf(val, sizeof(val), "%s", fld[ci]);
+				break;
+			}
+		}
+	}
+	fclose(f);
+	return val;
+}
+
+static const struct vsb_agg_row *row_of(const struct vsb_agg_row *rows, size_t n,
+					int thread)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].thread == thread)
+			return &rows[i];
+	return NULL;
+}
+
+static void test_derived(void)
+{
+	static struct vsb_run_opts o;
+	static struct vsb_result r;
+	const struct vsb_agg_row *a;
+	struct vsb_agg_row *rows;
+	char f0[200], fall[64];
+	size_t n;
+
+	vsb_run_opts_defaults(&o);
+	vsb_result_init(&r, &o);
+	r.nthreads = 2;
+	r.npmu = 3;
+	snprintf(r.pmu_event[0], sizeof(r.pmu_event[0]), "perf::PERF_COUNT_SW_TASK_CLOCK");
+	snprintf(r.pmu_event[1], sizeof(r.pmu_event[1]), "INST_RETIRED:ANY_P:k=1:u=1");
+	snprintf(r.pmu_event[2], sizeof(r.pmu_event[2]), "UNHALTED_CORE_CYCLES:k=1:u=1");
+	r.pmu_instr = 1;
+	r.pmu_cycles = 2;
+	/*
+	 * worker 0: cycles/op 5, 6, 7; instructions/op 10, 9, 14; IPC 2, 1.5, 2
+	 *   -> medians 6, 10, 2 (IPC is the median of per-sample ratios, not
+	 *   10 / 6 = 1.67, the ratio of medians).
+	 * worker 1: cycles/op 20, 30, 40; instructions/op 10, 30, 20;
+	 *   IPC 0.5, 1, 0.5 -> 30, 20, 0.5.
+	 * pooled: cycles/op 5 6 7 20 30 40 -> 13.5; instructions/op
+	 *   9 10 10 14 20 30 -> 12; IPC 0.5 0.5 1 1.5 2 2 -> 1.25.
+	 */
+	add(&r, 0, 0, 1000, 4000, 10000, 5000);
+	add(&r, 0, 1, 2000, 8000, 18000, 12000);
+	add(&r, 0, 2, 1000, 4000, 14000, 7000);
+	add(&r, 1, 0, 1000, 4000, 10000, 20000);
+	add(&r, 1, 1, 1000, 4000, 30000, 30000);
+	add(&r, 1, 2, 1000, 4000, 20000, 40000);
+	n = vsb_result_aggregate(&r, &rows);
+	TAP_OK(n == 3, "derived: one row per worker and one for all (%zu)", n);
+	a = row_of(rows, n, 0);
+	TAP_OK(a && a->cycles_per_op == 6 && a->instr_per_op == 10 && a->ipc == 2,
+	       "derived: worker 0 cycles/op 6, instructions/op 10, IPC 2 (got %g %g %g)",
+	       a ? a->cycles_per_op : NAN, a ? a->instr_per_op : NAN, a ? a->ipc : NAN);
+	a = row_of(rows, n, 1);
+	TAP_OK(a && a->cycles_per_op == 30 && a->instr_per_op == 20 && a->ipc == 0.5,
+	       "derived: worker 1 cycles/op 30, instructions/op 20, IPC 0.5 (got %g %g %g)",
+	       a ? a->cycles_per_op : NAN, a ? a->instr_per_op : NAN, a ? a->ipc : NAN);
+	TAP_OK(a && a->pmu_per_op[0] == 4 && a->pmu_per_op[1] == 20 &&
+	       a->pmu_per_op[2] == 30 && isnan(a->pmu_per_op[3]),
+	       "derived: per-event medians in event order, NaN past the last event");
+	a = row_of(rows, n, -1);
+	TAP_OK(a && a->cycles_per_op == 13.5 && a->instr_per_op == 12 && a->ipc == 1.25,
+	       "derived: all workers pooled: 13.5, 12, 1.25 (got %g %g %g)",
+	       a ? a->cycles_per_op : NAN, a ? a->instr_per_op : NAN, a ? a->ipc : NAN);
+	free(rows);
+	/* one call per field: summary_field() returns a static buffer */
+	snprintf(f0, sizeof(f0), "%s,", summary_field(&r, "0", "cycles_per_op"));
+	strncat(f0, summary_field(&r, "0", "instructions_per_op"), 64);
+	strcat(f0, ",");
+	strncat(f0, summary_field(&r, "0", "ipc"), 64);
+	snprintf(fall, sizeof(fall), "%s", summary_field(&r, "all", "ipc"));
+	TAP_OK(!strcmp(f0, "6,10,2") && !strcmp(fall, "1.25"),
+	       "derived: the summary CSV carries them (worker 0 '%s', all ipc '%s')",
+	       f0, fall);
+
+	/* cycles counted, instructions not: no instructions/op, no IPC */
+	r.pmu_instr = -1;
+	n = vsb_result_aggregate(&r, &rows);
+	a = row_of(rows, n, 0);
+	TAP_OK(a && a->cycles_per_op == 6 && isnan(a->instr_per_op) && isnan(a->ipc),
+	       "derived: cycles without instructions: cycles/op only");
+	free(rows);
+
+	/* no PMU: every derived figure NaN, empty in the CSV */
+	r.pmu_cycles = -1;
+	r.npmu = 0;
+	n = vsb_result_aggregate(&r, &rows);
+	a = row_of(rows, n, -1);
+	TAP_OK(n == 3 && a && isnan(a->cycles_per_op) && isnan(a->instr_per_op) &&
+	       isnan(a->ipc) && isnan(a->pmu_per_op[0]) && a->cost.median == 10,
+	       "derived: no PMU: cycles/op, instructions/op, IPC are NaN; cost still 10");
+	free(rows);
+	TAP_OK(!strcmp(summary_field(&r, "all", "cycles_per_op"), "") &&
+	       !strcmp(summary_field(&r, "all", "ipc"), "") &&
+	       !strcmp(summary_field(&r, "all", "median"), "10"),
+	       "derived: no PMU: empty cycles_per_op and ipc fields in the summary CSV");
+	vsb_result_free(&r);
+}
+
 int main(void)
 {
 	test_parse();
 	test_classify();
 	test_kind_scale_ladder();
 	test_injected();
+	test_derived();
 	test_real_software();
 	test_real_hardware();
 	return tap_done();

@@ -3,7 +3,9 @@
  * Placement policies on synthetic topologies (1 socket x 2 cores; 2
  * sockets x 8 cores x 2 SMT with Linux-style sibling numbering; 4 NUMA
  * nodes on 2 sockets), the oversubscription refusal, the affinity mask,
- * and the sysfs topology reader on a fake /sys tree.
+ * the sysfs topology reader on a fake /sys tree, and the likwid-vs-sysfs
+ * cross-check (vsb_topo_differs, vsb_topo_cross_check) on synthetic
+ * pairs that agree up to renumbering or disagree in one place.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -203,11 +205,97 @@ static void test_sysfs(void)
 		printf("# could not remove %s\n", root);
 }
 
+/*
+ * The likwid cross-check, without likwid: @lk stands for what likwid
+ * reported, @sys for sysfs.  Ids may differ; the partitions may not.
+ */
+static void test_cross_check(void)
+{
+	static struct vsb_topo sys, lk, keep;
+	int i, bad;
+
+	mk(2, 8, 2, 2);
+	sys = t;
+	lk = t;
+	TAP_OK(vsb_topo_differs(&lk, &sys) == -1, "cross-check: identical topologies agree");
+	/* likwid numbers sockets, cores and nodes its own way */
+	for (i = 0; i < lk.n; i++) {
+		lk.cpu[i].pkg = 7 - lk.cpu[i].pkg;
+		lk.cpu[i].core = lk.cpu[i].core * 3 + 100;
+		lk.cpu[i].node = lk.cpu[i].node + 10;
+	}
+	TAP_OK(vsb_topo_differs(&lk, &sys) == -1 && vsb_topo_differs(&sys, &lk) == -1,
+	       "cross-check: renumbered socket, core and node ids still agree");
+
+	lk = sys;
+	lk.cpu[16].core = 1;		/* cpu 16: sibling of cpu 1, not of cpu 0 */
+	bad = vsb_topo_differs(&lk, &sys);
+	TAP_OK(bad == 16, "cross-check: a moved SMT sibling differs at CPU 16 (got %d)", bad);
+
+	lk = sys;
+	for (i = 0; i < lk.n; i++)
+		lk.cpu[i].node = 0;		/* likwid sees no NUMA */
+	bad = vsb_topo_differs(&lk, &sys);
+	TAP_OK(bad == 4, "cross-check: one node instead of 4 differs at CPU 4 (got %d)", bad);
+
+	lk = sys;
+	for (i = 0; i < lk.n; i++)
+		lk.cpu[i].pkg = 0;		/* one socket instead of two */
+	bad = vsb_topo_differs(&lk, &sys);
+	TAP_OK(bad == 8, "cross-check: one socket instead of 2 differs at CPU 8 (got %d)", bad);
+
+	lk = sys;
+	lk.n--;					/* likwid missed cpu 31 */
+	bad = vsb_topo_differs(&lk, &sys);
+	TAP_OK(bad == 31, "cross-check: 31 CPUs vs 32 differs at CPU 31 (got %d)", bad);
+
+	lk = sys;
+	lk.cpu[5].cpu = 40;			/* a CPU number sysfs does not have */
+	bad = vsb_topo_differs(&lk, &sys);
+	TAP_OK(bad == 40, "cross-check: another CPU number differs there (got %d)", bad);
+
+	/* agreeing: likwid's topology, sysfs's caches when likwid has none */
+	lk = sys;
+	snprintf(lk.source, sizeof(lk.source), "likwid");
+	lk.cpu[0].core = 99;			/* a likwid-only id, to see whose copy wins */
+	lk.cpu[16].core = 99;
+	lk.ncaches = 0;
+	sys.ncaches = 1;
+	sys.cache[0].level = 2;
+	sys.cache[0].size_kb = 2048;
+	snprintf(sys.source, sizeof(sys.source), "sysfs");
+	keep = sys;
+	TAP_OK(vsb_topo_cross_check(&keep, &lk) == -1 &&
+	       !strcmp(keep.source, "likwid (agrees with sysfs)"),
+	       "cross-check: agreeing, the source is '%s'", keep.source);
+	TAP_OK(vsb_topo_find(&keep, 16)->core == 99 && keep.ncaches == 1 &&
+	       keep.cache[0].size_kb == 2048,
+	       "cross-check: agreeing, likwid's CPUs with sysfs's caches (likwid found none)");
+	lk.ncaches = 1;
+	lk.cache[0].level = 3;
+	lk.cache[0].size_kb = 32768;
+	keep = sys;
+	vsb_topo_cross_check(&keep, &lk);
+	TAP_OK(keep.ncaches == 1 && keep.cache[0].level == 3,
+	       "cross-check: agreeing, likwid's caches when it has some");
+
+	/* disagreeing: sysfs kept as it was, the record says where */
+	lk.cpu[16].core = 1;
+	keep = sys;
+	bad = vsb_topo_cross_check(&keep, &lk);
+	TAP_OK(bad == 16 && !strcmp(keep.source, "sysfs (likwid disagrees at CPU 16; sysfs used)"),
+	       "cross-check: disagreeing, the source is '%s'", keep.source);
+	TAP_OK(vsb_topo_find(&keep, 16)->core == 0 && vsb_topo_find(&keep, 16)->smt == 1 &&
+	       keep.ncaches == 1 && keep.cache[0].size_kb == 2048,
+	       "cross-check: disagreeing, sysfs's CPUs and caches are kept");
+}
+
 int main(void)
 {
 	test_small();
 	test_smt();
 	test_numa();
 	test_sysfs();
+	test_cross_check();
 	return tap_done();
 }
