@@ -33,7 +33,8 @@ static void usage(FILE *f)
 "Needs root, a kernel with BTF, and a build with BPF (see `make`).\n"
 "\n"
 "options:\n"
-"  -d, --duration S   trace S seconds; with COMMAND, stop it (SIGTERM) after S\n"
+"  -d, --duration S   trace S seconds; with COMMAND, stop it after S (SIGTERM,\n"
+"                     SIGKILL 5 s later), a normal end of the trace\n"
 "                     [10 without a command, unlimited with one]\n"
 "  -c, --cpus LIST    online CPUs to show in the per-CPU table, e.g. 0-3\n"
 "                     [all online]; the duration histogram, the page-order\n"
@@ -45,7 +46,8 @@ static void usage(FILE *f)
 "  vmstat-bench trace -- vmstat-bench run --bench page-fault --cpus 0,1\n"
 "  vmstat-bench trace --cpus 1 -- stress-ng --vm 1 --timeout 10\n"
 "\n"
-"exit status: 0 ok, 1 error or COMMAND failed, 2 bad usage, 4 skipped\n"
+"exit status: 0 ok (also when --duration stopped COMMAND), 1 error, COMMAND\n"
+"failed or interrupted, 2 bad usage, 4 skipped\n"
 "(no root, BTF or BPF build; the message says which).\n");
 }
 
@@ -58,18 +60,11 @@ static unsigned char is_online[VSB_MAX_CPUS];
 static int online_cpus(struct vsb_cpulist *cl)
 {
 	long i, n = sysconf(_SC_NPROCESSORS_CONF);
-	char path[128];
 
 	cl->n = 0;
 	for (i = 0; i < n && i < VSB_MAX_CPUS; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/online", i);
-		/* cpu0 often has no online file: it cannot go offline */
-		if (access(path, F_OK) == 0) {
-			long on;
-
-			if (vsb_read_file_long(path, &on) || !on)
-				continue;
-		}
+		if (!vsb_cpu_online((int)i))
+			continue;
 		is_online[i] = 1;
 		cl->cpu[cl->n++] = (int)i;
 	}
@@ -80,13 +75,21 @@ static int online_cpus(struct vsb_cpulist *cl)
 	return 0;
 }
 
-/* Run @argv until it exits, @limit_ns passes (0: none) or we are interrupted. */
-static int run_command(char **argv, uint64_t limit_ns, int *status)
+enum stop_reason { STOP_NONE, STOP_DURATION, STOP_INTERRUPT };
+
+#define KILL_GRACE_NS	(5 * 1000000000ull)
+
+/*
+ * Run @argv until it exits, @limit_ns passes (0: none) or we are
+ * interrupted; in the last two cases it gets SIGTERM, and SIGKILL when it
+ * ignores that for 5 s, and *@why says which ended it.
+ */
+static int run_command(char **argv, uint64_t limit_ns, int *status, enum stop_reason *why)
 {
-	uint64_t start = vsb_now_ns();
-	int killed = 0;
+	uint64_t start = vsb_now_ns(), term_at = 0;
 	pid_t pid;
 
+	*why = STOP_NONE;
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -102,6 +105,7 @@ static int run_command(char **argv, uint64_t limit_ns, int *status)
 	}
 	for (;;) {
 		pid_t w = waitpid(pid, status, WNOHANG);
+		uint64_t now = vsb_now_ns();
 
 		if (w == pid)
 			break;
@@ -109,10 +113,13 @@ static int run_command(char **argv, uint64_t limit_ns, int *status)
 			vsb_err("trace: waitpid: %s", strerror(errno));
 			return VSB_EXIT_ERROR;
 		}
-		if (!killed && (vsb_interrupted ||
-				(limit_ns && vsb_now_ns() - start >= limit_ns))) {
+		if (!term_at && (vsb_interrupted || (limit_ns && now - start >= limit_ns))) {
+			*why = vsb_interrupted ? STOP_INTERRUPT : STOP_DURATION;
 			kill(pid, SIGTERM);
-			killed = 1;
+			term_at = now;
+		} else if (term_at && now - term_at >= KILL_GRACE_NS) {
+			kill(pid, SIGKILL);
+			term_at = UINT64_MAX - KILL_GRACE_NS;	/* once */
 		}
 		usleep(2000);
 	}
@@ -183,6 +190,7 @@ int vsb_cmd_trace(int argc, char **argv)
 	double duration = -1;
 	uint64_t limit_ns, start;
 	int c, ret, status = 0;
+	enum stop_reason why = STOP_NONE;
 	char *end, buf[1024];
 
 	opterr = 0;
@@ -241,7 +249,7 @@ int vsb_cmd_trace(int argc, char **argv)
 		return ret;
 	start = vsb_now_ns();
 	if (optind < argc) {
-		ret = run_command(argv + optind, limit_ns, &status);
+		ret = run_command(argv + optind, limit_ns, &status, &why);
 		if (ret)
 			return ret;
 	} else {
@@ -265,12 +273,16 @@ int vsb_cmd_trace(int argc, char **argv)
 		if (WIFEXITED(status))
 			printf(" (exit %d)", WEXITSTATUS(status));
 		else if (WIFSIGNALED(status))
-			printf(" (killed by signal %d)", WTERMSIG(status));
+			printf(" (killed by signal %d%s)", WTERMSIG(status),
+			       why == STOP_DURATION ? ", stopped at the end of --duration" :
+			       why == STOP_INTERRUPT ? ", stopped on interrupt" : "");
 	}
 	printf("; per-CPU table: CPUs %s, other tables: all CPUs\n", buf);
 	print_report(&d, &cl, buf, &va, &vb);
 	fflush(stdout);
-	if (optind < argc && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+	/* a command --duration stopped did what was asked: trace that long */
+	if (optind < argc && why != STOP_DURATION &&
+	    !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		vsb_err("trace: the command did not succeed (%s %d)",
 			WIFEXITED(status) ? "exit status" : "signal",
 			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));

@@ -65,7 +65,7 @@ bad:
 	return VSB_EXIT_USAGE;
 }
 
-static int cpu_online(int cpu)
+int vsb_cpu_online(int cpu)
 {
 	char path[128];
 	long v;
@@ -94,7 +94,7 @@ int vsb_cpulist_check_usable(const struct vsb_cpulist *cl, const char *opt)
 	for (i = 0; i < cl->n; i++) {
 		int cpu = cl->cpu[i];
 
-		if (!cpu_online(cpu)) {
+		if (!vsb_cpu_online(cpu)) {
 			vsb_err("%s: CPU %d is not online", opt, cpu);
 			ret = VSB_EXIT_USAGE;
 			break;

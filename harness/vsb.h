@@ -83,6 +83,8 @@ struct vsb_cpulist {
 };
 int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt);
 int vsb_cpulist_check_usable(const struct vsb_cpulist *cl, const char *opt);
+/* 1 when @cpu is online (cpu0, which often has no online file, always is) */
+int vsb_cpu_online(int cpu);
 void vsb_cpulist_format(const struct vsb_cpulist *cl, char *buf, size_t len,
 			char sep);
 int vsb_cpu_first_allowed(void);

@@ -50,18 +50,30 @@ rows=$(awk '/^vmstat_update work items per CPU/ { f = 1; next } f && /^$/ { exit
 	not_ok "--cpus 0: one per-CPU row, the other tables say all CPUs" "exit $rc, rows '$rows'" \
 	"$(head -4 "$TMP/out")" "$(head -2 "$TMP/err")"
 
-# --duration with a command: SIGTERM at the limit, reported, exit 1 (the
-# command did not succeed).  timeout's 124 would mean it waited for sleep.
+# --duration with a command: SIGTERM at the limit, reported, and a normal
+# end (exit 0: trace did what it was asked).  timeout's 124 would mean it
+# waited for sleep.  A command that ignores SIGTERM gets SIGKILL 5 s later.
 timeout 25 "$VSB" trace --duration 1 -- sleep 30 >"$TMP/out" 2>"$TMP/err"
 rc=$?
 secs=$(key "$TMP/out" trace_seconds)
-[ $rc -eq 1 ] &&
-	grep -q "^vmstat-bench trace: [0-9.]* s, command: sleep 30 (killed by signal 15);" "$TMP/out" &&
-	grep -qx "vmstat-bench: trace: the command did not succeed (signal 15)" "$TMP/err" &&
+[ $rc -eq 0 ] && [ ! -s "$TMP/err" ] &&
+	grep -q "^vmstat-bench trace: [0-9.]* s, command: sleep 30 (killed by signal 15, stopped at the end of --duration);" "$TMP/out" &&
 	awk -v s="$secs" 'BEGIN { exit !(s >= 1 && s < 20) }' &&
-	ok "--duration 1 -- sleep 30: stopped by SIGTERM after ${secs} s, reported, exit 1" ||
+	ok "--duration 1 -- sleep 30: stopped by SIGTERM after ${secs} s, reported, exit 0" ||
 	not_ok "--duration 1 -- sleep 30: stopped by SIGTERM and reported" "exit $rc, trace_seconds '$secs'" \
 	"$(head -1 "$TMP/out")" "$(cat "$TMP/err")"
+timeout 25 "$VSB" trace --duration 1 -- sh -c 'trap "" TERM; while :; do sleep 1; done' \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "(killed by signal 9, stopped at the end of --duration)" "$TMP/out" &&
+	ok "a command ignoring SIGTERM gets SIGKILL after the grace time" ||
+	not_ok "a command ignoring SIGTERM gets SIGKILL" "exit $rc" "$(head -1 "$TMP/out")"
+"$VSB" trace --duration 5 -- sh -c 'exit 3' >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "(exit 3)" "$TMP/out" &&
+	grep -qx "vmstat-bench: trace: the command did not succeed (exit status 3)" "$TMP/err" &&
+	ok "a command failing on its own: exit 1, its status reported" ||
+	not_ok "a command failing on its own: exit 1" "exit $rc" "$(cat "$TMP/err")"
 
 # a known workload: 2 x 64 MiB of write faults = 32768 pages at least
 "$VSB" trace -- "$VSB" run --bench page-fault --size 64M --cpus 0 --repeat 2 --warmup 0 \
