@@ -463,6 +463,10 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 		if (ret)
 			return ret;
 	}
+	if (given(o, "output") && !o->output[0]) {
+		vsb_err("--output: empty file name (leave -o out to print to stdout)");
+		return VSB_EXIT_USAGE;
+	}
 	if (!o->format[0]) {
 		const char *dot = strrchr(o->output, '.');
 

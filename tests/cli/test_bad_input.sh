@@ -64,6 +64,8 @@ done
 expect_usage_error "-o in a missing directory, refused before the run" \
 	"--output: cannot write $TMP/missing/r.csv: directory $TMP/missing does not exist" \
 	timeout 30 "$VSB" run "${long_run[@]}" -o "$TMP/missing/r.csv"
+expect_usage_error "-o with an empty name" "--output: empty file name" \
+	timeout 30 "$VSB" run "${long_run[@]}" -o ""
 left=$(cd "$TMP" && ls -A odir; ls -d odir.* newdir* missing* 2>/dev/null)
 [ -z "$left" ] && ok "refused -o leaves nothing: no file, no temporary, no directory" ||
 	not_ok "refused -o left files" "$left"
