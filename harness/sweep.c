@@ -14,11 +14,14 @@
  * `--repeat 1` run, with its warm-up) per round, in a fresh seeded
  * shuffle each round, so slow drift of the machine (thermal, frequency,
  * a neighbour VM) spreads over all points instead of biasing the ones
- * that happened to run last.
+ * that happened to run last.  A point is written when its last round
+ * ends; until then each round leaves its repetitions so far in
+ * <id>.csv.partial, which --resume continues from (see partial_text()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -397,6 +400,30 @@ static int wants_too_many_cpus(const struct vsb_run_opts *o)
 	return !vsb_parse_long(v, &n) && online > 0 && n > online;
 }
 
+/*
+ * The option a refusal names: its messages start "--NAME: why" or, for a
+ * value that clashes with another option, "--NAME VALUE: why" (--fold
+ * remote with cmpxchg-local names fold, so the fold line is the one to
+ * fix).  Captured text joins lines with ';' and warnings may come first:
+ * the last part that starts with "--" is the refusal.  Returns the text
+ * after the dashes, or NULL.
+ */
+static const char *named_option(const char *msg)
+{
+	const char *seg = msg, *named = NULL;
+
+	while (seg) {
+		while (*seg == ' ')
+			seg++;
+		if (!strncmp(seg, "--", 2))
+			named = seg + 2;
+		seg = strchr(seg, ';');
+		if (seg)
+			seg++;
+	}
+	return named;
+}
+
 static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 		     const struct vsb_sweep_axis **axes, size_t naxes,
 		     const size_t *idx, const char *path)
@@ -404,6 +431,7 @@ static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 	struct vsb_sweep_point *p;
 	struct capture cap;
 	char msg[1024], where[64];
+	const char *named;
 	int ret, line = blk->line ? blk->line : (naxes ? axes[0]->line : 1);
 	size_t i;
 
@@ -432,11 +460,13 @@ static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 	capture_begin(&cap);
 	ret = vsb_run_opts_finish(&p->opts);
 	capture_end(&cap, msg, sizeof(msg));
-	if (ret && !strcmp(p->opts.backend, "kmod")) {
+	if (ret == VSB_EXIT_SKIP || (ret && !strcmp(p->opts.backend, "kmod"))) {
 		/*
 		 * The module side is optional by nature (no module support,
-		 * a bench not ported yet): such a point is listed as skipped
-		 * with the reason, and the rest of the sweep runs.
+		 * a bench not ported yet), and so is what the checks skip
+		 * (exit 4: a sysctl without root, --trace without BPF, THP
+		 * off): such a point is listed as skipped with the reason,
+		 * and the rest of the sweep runs.
 		 */
 		p->line = line;
 		p->reps = p->opts.repeat;
@@ -449,12 +479,13 @@ static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 	}
 	if (ret) {
 		/* point at the line of the option the message names, if any */
-		for (i = 0; i < naxes; i++) {
+		named = named_option(msg);
+		for (i = 0; named && i < naxes; i++) {
 			const char *name = vsb_run_opt_table[axes[i]->opt].name;
 			size_t n = strlen(name);
 
-			if (!strncmp(msg, "--", 2) && !strncmp(msg + 2, name, n) &&
-			    msg[2 + n] == ':')
+			if (!strncmp(named, name, n) &&
+			    (named[n] == ':' || named[n] == ' '))
 				line = axes[i]->line;
 		}
 		point_id(p, blk, axes, naxes);
@@ -587,6 +618,7 @@ int vsb_sweep_parse_file(struct vsb_sweep *sw, const char *path)
 	char *buf;
 	size_t len = 0, n;
 	FILE *f = fopen(path, "rb");
+	struct stat st;
 	int ret;
 
 	if (!f) {
@@ -594,9 +626,25 @@ int vsb_sweep_parse_file(struct vsb_sweep *sw, const char *path)
 		vsb_err("%s: %s", path, strerror(errno));
 		return VSB_EXIT_USAGE;
 	}
+	/* fopen() opens a directory; reading it fails with EISDIR */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		memset(sw, 0, sizeof(*sw));
+		vsb_err("%s: is a directory, not a sweep file", path);
+		return VSB_EXIT_USAGE;
+	}
 	buf = vsb_zalloc(SWEEP_MAX_BYTES + 1);
 	while ((n = fread(buf + len, 1, SWEEP_MAX_BYTES + 1 - len, f)) > 0)
 		len += n;
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		free(buf);
+		memset(sw, 0, sizeof(*sw));
+		vsb_err("%s: cannot read: %s", path, strerror(e));
+		return VSB_EXIT_USAGE;
+	}
 	fclose(f);
 	if (len > SWEEP_MAX_BYTES) {
 		memset(sw, 0, sizeof(*sw));
@@ -675,6 +723,22 @@ err:
 }
 
 static char last_warning[512], last_failure[512];
+static int progress_shown;
+
+/*
+ * A progress line on a terminal ends without a newline and is redrawn
+ * with "\r"; a message printed under it would continue its line ("ETA
+ * 0m00svmstat-bench: warning: ...").  Every message of the runner
+ * clears it first; the next point draws it again.
+ */
+static void progress_clear(void)
+{
+	if (!progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	progress_shown = 0;
+}
 
 /* One repetition of @p, merged into p->res with a rep number of its own. */
 static int run_chunk(struct vsb_sweep_point *p)
@@ -705,6 +769,7 @@ static int run_chunk(struct vsb_sweep_point *p)
 	if (msg[0] && !p->done && strcmp(msg, last_warning)) {
 		/* once per point, and not again when every point says the same */
 		snprintf(last_warning, sizeof(last_warning), "%s", msg);
+		progress_clear();
 		vsb_warn("%s: %s", p->id, !strncmp(msg, "warning: ", 9) ? msg + 9 : msg);
 	}
 	if (!p->done) {
@@ -734,6 +799,11 @@ static int write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 	vsb_result_meta(&p->res, "sweep_order",
 			"%ld interleaved rounds of 1 repetition (own warm-up each), shuffle seed %llu",
 			p->reps, (unsigned long long)ro->shuffle_seed);
+	if (p->resumed)
+		vsb_result_meta(&p->res, "sweep_resumed",
+				"repetitions 0..%ld from an interrupted run (read back from %s%s), "
+				"%ld..%ld run by --resume", p->resumed - 1, p->id,
+				VSB_SWEEP_PARTIAL_SUFFIX, p->resumed, p->reps - 1);
 	ret = path_join(path, sizeof(path), ro->dir, p->id, ".csv");
 	ret = ret ?: path_join(spath, sizeof(spath), ro->dir, p->id, ".summary.csv");
 	ret = ret ?: vsb_outfile_open(&raw, path, "-o");
@@ -760,9 +830,400 @@ static int write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 	return vsb_outfile_commit(&sum);
 }
 
-static const char *state_name(enum vsb_point_state s)
+/* ---- partial points: the repetitions so far, for --resume ---- */
+
+/*
+ * Every round ends with each unfinished point's merged result so far in
+ * DIR/<id>.csv.partial (also written when the sweep is interrupted), so
+ * that --resume continues a point instead of starting it again.  The
+ * file is the point's raw CSV, written by the same writer as <id>.csv,
+ * plus sweep_partial_* metadata with what that CSV holds only rounded or
+ * not at all (the sanity verdict, the exact totals and drift figures,
+ * which PMU event is cycles).  Reading it back must rebuild a result
+ * that writes the very same bytes, or the point starts over: a partial
+ * is trusted only when nothing was lost.  The name does not end in
+ * ".csv", so compare and plot never take it for a result.
+ *
+ * --trace points keep no partial: their window counts (per-CPU arrays)
+ * are not in the CSV, and a point continued without them would
+ * under-count.
+ */
+
+static int partial_text(const struct vsb_result *res, const char *id, long done,
+			long reps, char **text, size_t *len)
 {
-	switch (s) {
+	static struct vsb_result r;
+	FILE *f;
+	int ret;
+
+	r = *res;
+	r.metacap = res->nmeta + 4;
+	r.meta = vsb_zalloc(r.metacap * sizeof(*r.meta));
+	if (res->nmeta)
+		memcpy(r.meta, res->meta, res->nmeta * sizeof(*r.meta));
+	vsb_result_meta(&r, "sweep_partial_point", "%s", id);
+	vsb_result_meta(&r, "sweep_partial_rounds", "%ld of %ld", done, reps);
+	vsb_result_meta(&r, "sweep_partial_state",
+			"sanity_ok=%d migrated=%d applied=%lld counted=%lld nthreads=%d "
+			"npmu=%d pmu_cycles=%d pmu_instr=%d mux_samples=%d multiplexed=%d",
+			r.sanity_ok, r.migrated, r.applied, r.counted, r.nthreads,
+			r.npmu, r.pmu_cycles, r.pmu_instr, r.mux_samples, r.multiplexed);
+	vsb_result_meta(&r, "sweep_partial_drift",
+			"have=%d samples=%zu max=%.17g p99=%.17g mean=%.17g "
+			"stale_max=%.17g stale_p99=%.17g stale_mean=%.17g",
+			r.have_drift, r.drift_samples, r.drift_max, r.drift_p99,
+			r.drift_mean, r.stale_max_us, r.stale_p99_us, r.stale_mean_us);
+	*text = NULL;
+	*len = 0;
+	f = open_memstream(text, len);
+	if (!f) {
+		free(r.meta);
+		vsb_err("out of memory");
+		return VSB_EXIT_ERROR;
+	}
+	ret = vsb_result_write(&r, f, "csv");
+	if (fclose(f))
+		ret = VSB_EXIT_ERROR;
+	free(r.meta);
+	if (ret) {
+		free(*text);
+		*text = NULL;
+	}
+	return ret;
+}
+
+static void partial_remove(const struct vsb_sweep_run_opts *ro,
+			   const struct vsb_sweep_point *p)
+{
+	char path[4096];
+
+	if (!path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX))
+		unlink(path);
+}
+
+/* A write that fails costs only resumability: a warning, and on we go. */
+static void partial_save(const struct vsb_sweep_run_opts *ro,
+			 const struct vsb_sweep_point *p)
+{
+	struct vsb_outfile o;
+	struct capture cap;
+	char path[4096], msg[512];
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (p->opts.trace)
+		return;
+	capture_begin(&cap);
+	ret = path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX);
+	ret = ret ?: partial_text(&p->res, p->id, p->done, p->reps, &text, &len);
+	ret = ret ?: vsb_outfile_open(&o, path, "-o");
+	if (!ret) {
+		if (fwrite(text, 1, len, o.f) != len) {
+			vsb_err("%s: write failed: %s", path, strerror(errno));
+			vsb_outfile_abort(&o);
+			ret = VSB_EXIT_ERROR;
+		} else {
+			ret = vsb_outfile_commit(&o);
+		}
+	}
+	capture_end(&cap, msg, sizeof(msg));
+	free(text);
+	if (ret) {
+		progress_clear();
+		vsb_warn("%s: its repetitions so far are not saved (--resume would run "
+			 "them again): %s", p->id, msg[0] ? msg : "write failed");
+	}
+}
+
+static int read_whole(const char *path, char **bufp, size_t *lenp)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, len = 0, n;
+	char *buf;
+
+	if (!f)
+		return -1;
+	buf = vsb_zalloc(cap);
+	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf) {
+				vsb_err("out of memory");
+				exit(VSB_EXIT_ERROR);
+			}
+		}
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+static int cell_ull(const struct vsb_csv *c, size_t row, int col,
+		    unsigned long long *v)
+{
+	const char *s = vsb_csv_cell(c, row, col);
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+/* Up to @max ';'-separated fields of @s into @out (modified); the count. */
+static int split_semi(char *s, char **out, int max)
+{
+	int n = 0;
+
+	if (!*s)
+		return 0;
+	for (;;) {
+		char *semi = strchr(s, ';');
+
+		if (n < max)
+			out[n] = s;
+		n++;
+		if (!semi)
+			return n;
+		*semi = '\0';
+		s = semi + 1;
+	}
+}
+
+/* Samples of a partial CSV into @r; NULL, or what is wrong. */
+static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r,
+				   long rounds)
+{
+	enum { THREAD, CPU, REP, OPS, ELAPSED, UNIT, EVENT, PLM, NS, FOLDS, MUX,
+	       SCALE, EVENTS, VALUES, NCOLS };
+	static const char *const names[NCOLS] = { "thread", "cpu", "rep", "ops",
+		"elapsed", "unit", "event", "plm", "ns", "folds", "multiplexed",
+		"pmu_scale", "pmu_events", "pmu_values" };
+	char buf[VSB_PMU_MAX * (VSB_PMU_FSTR_LEN + 1) + 64], *f[VSB_PMU_MAX + 1];
+	int col[NCOLS], k, n;
+	size_t i;
+
+	for (k = 0; k < NCOLS; k++) {
+		col[k] = vsb_csv_col(c, names[k]);
+		if (col[k] < 0)
+			return "a column is missing";
+	}
+	if (!c->nrows)
+		return "it holds no samples";
+	snprintf(r->unit, sizeof(r->unit), "%s", vsb_csv_cell(c, 0, col[UNIT]));
+	snprintf(r->event, sizeof(r->event), "%s", vsb_csv_cell(c, 0, col[EVENT]));
+	snprintf(r->plm, sizeof(r->plm), "%s", vsb_csv_cell(c, 0, col[PLM]));
+	snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, 0, col[EVENTS]));
+	n = split_semi(buf, f, VSB_PMU_MAX + 1);
+	if (n != r->npmu)
+		return "its PMU events do not match its state line";
+	for (k = 0; k < n; k++) {
+		if (strlen(f[k]) >= sizeof(r->pmu_event[k]))
+			return "a PMU event name is too long";
+		strcpy(r->pmu_event[k], f[k]);
+	}
+	for (i = 0; i < c->nrows; i++) {
+		struct vsb_sample s;
+		unsigned long long v;
+		long l;
+		double d;
+
+		memset(&s, 0, sizeof(s));
+		if (cell_ull(c, i, col[THREAD], &v) || v > VSB_MAX_CPUS)
+			return "a bad thread cell";
+		s.thread = (unsigned int)v;
+		if (vsb_parse_long(vsb_csv_cell(c, i, col[CPU]), &l) || l < -1 ||
+		    l >= VSB_MAX_CPUS)
+			return "a bad cpu cell";
+		s.cpu = (int)l;
+		if (cell_ull(c, i, col[REP], &v) || v >= (unsigned long long)rounds)
+			return "a repetition number beyond its rounds";
+		s.rep = (unsigned int)v;
+		if (cell_ull(c, i, col[OPS], &v) || !v)
+			return "a bad ops cell";
+		s.ops = v;
+		if (cell_ull(c, i, col[ELAPSED], &v))
+			return "a bad elapsed cell";
+		s.elapsed = v;
+		d = vsb_csv_num(c, i, col[NS]);
+		if (!isfinite(d) || d < 0)
+			return "a bad ns cell";
+		s.ns = d;
+		if (cell_ull(c, i, col[FOLDS], &v))
+			return "a bad folds cell";
+		s.folds = v;
+		if (cell_ull(c, i, col[MUX], &v) || v > 1)
+			return "a bad multiplexed cell";
+		s.multiplexed = (int)v;
+		d = vsb_csv_num(c, i, col[SCALE]);
+		s.pmu_scale = isfinite(d) ? d : 1.0;
+		snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, i, col[VALUES]));
+		if (split_semi(buf, f, VSB_PMU_MAX + 1) != r->npmu)
+			return "a row's PMU values do not match its events";
+		for (k = 0; k < r->npmu; k++) {
+			char *end;
+
+			errno = 0;
+			s.pmu[k] = strtoull(f[k], &end, 10);
+			if (*end || errno || !*f[k])
+				return "a bad PMU value";
+		}
+		vsb_result_add(r, &s);
+	}
+	return NULL;
+}
+
+/*
+ * Continue @p from @path: 1 when there is no such file, 0 when p->res
+ * and p->done now hold its repetitions, -1 (and @why) when it cannot be
+ * trusted.
+ */
+static int partial_load(struct vsb_sweep_point *p, const char *path, char *why,
+			size_t wlen)
+{
+	static struct vsb_result r;
+	struct vsb_csv c;
+	struct capture cap;
+	char msg[512], *orig = NULL, *text = NULL;
+	const char *v, *bad = NULL;
+	size_t olen = 0, tlen = 0, i;
+	long k = 0, reps = 0;
+	int ret;
+
+	if (!exists(path))
+		return 1;
+	if (p->opts.trace) {
+		snprintf(why, wlen, "a --trace point keeps no partial");
+		return -1;
+	}
+	if (read_whole(path, &orig, &olen)) {
+		snprintf(why, wlen, "cannot read it: %s", strerror(errno));
+		return -1;
+	}
+	capture_begin(&cap);
+	ret = vsb_csv_read(path, &c);
+	capture_end(&cap, msg, sizeof(msg));
+	if (ret) {
+		snprintf(why, wlen, "%s", msg[0] ? msg : "not a CSV file");
+		free(orig);
+		return -1;
+	}
+	vsb_result_init(&r, &p->opts);
+	r.opts.repeat = p->reps;
+	v = vsb_csv_meta(&c, "sweep_partial_point");
+	if (!v || strcmp(v, p->id))
+		bad = "it belongs to another point";
+	v = vsb_csv_meta(&c, "sweep_partial_rounds");
+	if (!bad && (!v || sscanf(v, "%ld of %ld", &k, &reps) != 2 || k < 1))
+		bad = "no valid sweep_partial_rounds line";
+	if (!bad && k > p->reps) {
+		snprintf(msg, sizeof(msg), "it holds %ld repetitions, more than the "
+			 "%ld this run wants", k, p->reps);
+		bad = msg;
+	}
+	v = vsb_csv_meta(&c, "sweep_partial_state");
+	if (!bad && (!v || sscanf(v, "sanity_ok=%d migrated=%d applied=%lld counted=%lld "
+				  "nthreads=%d npmu=%d pmu_cycles=%d pmu_instr=%d "
+				  "mux_samples=%d multiplexed=%d",
+				  &r.sanity_ok, &r.migrated, &r.applied, &r.counted,
+				  &r.nthreads, &r.npmu, &r.pmu_cycles, &r.pmu_instr,
+				  &r.mux_samples, &r.multiplexed) != 10 ||
+		     r.npmu < 0 || r.npmu > VSB_PMU_MAX ||
+		     r.pmu_cycles < -1 || r.pmu_cycles >= r.npmu ||
+		     r.pmu_instr < -1 || r.pmu_instr >= r.npmu))
+		bad = "no valid sweep_partial_state line";
+	v = vsb_csv_meta(&c, "sweep_partial_drift");
+	if (!bad && (!v || sscanf(v, "have=%d samples=%zu max=%lg p99=%lg mean=%lg "
+				  "stale_max=%lg stale_p99=%lg stale_mean=%lg",
+				  &r.have_drift, &r.drift_samples, &r.drift_max,
+				  &r.drift_p99, &r.drift_mean, &r.stale_max_us,
+				  &r.stale_p99_us, &r.stale_mean_us) != 8))
+		bad = "no valid sweep_partial_drift line";
+	v = vsb_csv_meta(&c, "sanity");
+	if (!bad && !v)
+		bad = "no sanity line";
+	if (!bad) {
+		snprintf(r.sanity, sizeof(r.sanity), "%s", v);
+		bad = partial_samples(&c, &r, k);
+	}
+	/* the metadata in file order, less what the writer adds from fields */
+	for (i = 0; !bad && i < c.nmeta; i++) {
+		const char *key = c.meta[i].key;
+
+		if (strcmp(key, "sanity") && strcmp(key, "applied_total") &&
+		    strcmp(key, "counted_total") && strcmp(key, "migrated") &&
+		    strncmp(key, "sweep_partial", 13))
+			vsb_result_meta(&r, key, "%s", c.meta[i].val);
+	}
+	vsb_csv_free(&c);
+	if (!bad && (partial_text(&r, p->id, k, reps, &text, &tlen) ||
+		     tlen != olen || memcmp(text, orig, olen)))
+		bad = "it does not read back to the same file";
+	free(text);
+	free(orig);
+	if (bad) {
+		snprintf(why, wlen, "%s", bad);
+		vsb_result_free(&r);
+		return -1;
+	}
+	p->res = r;
+	memset(&r, 0, sizeof(r));
+	p->res.opts.repeat = p->reps;
+	p->done = k;
+	p->saved = k;
+	p->resumed = k;
+	return 0;
+}
+
+/*
+ * After each round and on an interrupt: points that finished get their
+ * result files (and lose their partial), unfinished ones that ran since
+ * the last call get their partial rewritten.
+ */
+static void persist(const struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sw->npoints; i++) {
+		struct vsb_sweep_point *p = &sw->points[i];
+
+		if (p->state != VSB_PT_PENDING || !p->done ||
+		    (p->done == p->saved && p->done < p->reps))
+			continue;
+		if (p->done >= p->reps) {
+			progress_clear();
+			ret = write_point(sw, p, ro);
+			if (ret) {
+				p->state = VSB_PT_FAILED;
+				p->status = ret;
+				snprintf(p->err, sizeof(p->err), "writing its result failed");
+			} else {
+				p->state = VSB_PT_DONE;
+				p->untrusted = !p->res.sanity_ok || p->res.migrated;
+				partial_remove(ro, p);
+			}
+		} else {
+			partial_save(ro, p);
+		}
+		p->saved = p->done;
+	}
+}
+
+/* "partial": pending with repetitions so far (in its .csv.partial) */
+static const char *state_name(const struct vsb_sweep_point *p)
+{
+	switch (p->state) {
 	case VSB_PT_DONE:
 		return "done";
 	case VSB_PT_FAILED:
@@ -770,7 +1231,7 @@ static const char *state_name(enum vsb_point_state s)
 	case VSB_PT_SKIPPED:
 		return "skipped";
 	default:
-		return "not-run";
+		return p->done && !p->opts.trace ? "partial" : "not-run";
 	}
 }
 
@@ -841,7 +1302,7 @@ static int write_text_file(const char *dir, const char *name,
 		fprintf(o.f, "# point id\tstate\tparameters (axes of %s)\n", sw->path);
 		for (i = 0; i < sw->npoints; i++)
 			fprintf(o.f, "%s\t%s\t%s\n", sw->points[i].id,
-				state_name(sw->points[i].state), sw->points[i].params);
+				state_name(&sw->points[i]), sw->points[i].params);
 	} else if (!strcmp(name, "failed.txt")) {
 		fprintf(o.f, "# points that did not finish: id, state, exit status, why\n");
 		for (i = 0; i < sw->npoints; i++) {
@@ -849,7 +1310,7 @@ static int write_text_file(const char *dir, const char *name,
 
 			if (p->state == VSB_PT_FAILED || p->state == VSB_PT_SKIPPED)
 				fprintf(o.f, "%s\t%s\t%d\t%s\n", p->id,
-					state_name(p->state), p->status, p->err);
+					state_name(p), p->status, p->err);
 		}
 	} else if (!strcmp(name, "meta.txt")) {
 		const struct vsb_sweep_point *first = NULL;
@@ -886,17 +1347,59 @@ static void progress(size_t done, size_t total, long round, long rounds,
 
 	fprintf(stderr, "\r\033[K[%zu/%zu] round %ld/%ld %.40s  elapsed %.0fs  ETA %dm%02ds",
 		done, total, round + 1, rounds, id, el, (int)eta / 60, (int)eta % 60);
+	fflush(stderr);
+	progress_shown = 1;
+}
+
+/* --resume: a point's summary keeps it; its partial continues it. */
+static int prepare_point(struct vsb_sweep_point *p,
+			 const struct vsb_sweep_run_opts *ro, size_t *nkept,
+			 size_t *ncont)
+{
+	char path[4096], why[600];
+
+	if (ro->resume) {
+		if (path_join(path, sizeof(path), ro->dir, p->id, ".summary.csv"))
+			return VSB_EXIT_USAGE;
+		if (exists(path)) {
+			p->state = VSB_PT_DONE;
+			(*nkept)++;
+			return 0;
+		}
+	}
+	if (p->state != VSB_PT_PENDING)
+		return 0;
+	if (path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX))
+		return VSB_EXIT_USAGE;
+	if (!ro->resume) {
+		/* an earlier sweep's (--force): not this run's repetitions */
+		unlink(path);
+		return 0;
+	}
+	switch (partial_load(p, path, why, sizeof(why))) {
+	case 0:
+		(*ncont)++;
+		break;
+	case -1:
+		/* csvread's reasons name the file already */
+		vsb_warn("%s: not continued from its partial file (%s%s%s): it "
+			 "starts over", p->id,
+			 strncmp(why, path, strlen(path)) ? path : "",
+			 strncmp(why, path, strlen(path)) ? ": " : "", why);
+		unlink(path);
+		break;
+	}
+	return 0;
 }
 
 int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 {
 	size_t i, total = 0, ndone = 0, nfail = 0, nskip = 0, nuntr = 0, nkept = 0;
-	size_t chunks = 0, *perm;
+	size_t ncont = 0, nnew = 0, npart = 0, chunks = 0, *perm;
 	long round, rounds = 0;
 	struct vsb_rng g;
 	uint64_t start = vsb_now_ns();
-	char path[4096];
-	int ret, ret2;
+	int ret;
 
 	ret = mkdir_p(ro->dir);
 	if (ret)
@@ -910,22 +1413,21 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 
 		if (ro->repeat > 0)
 			p->reps = ro->repeat;
-		if (ro->resume) {
-			if (path_join(path, sizeof(path), ro->dir, p->id, ".summary.csv"))
-				return VSB_EXIT_USAGE;
-			if (exists(path)) {
-				p->state = VSB_PT_DONE;
-				nkept++;
-				continue;
-			}
-		}
+		ret = prepare_point(p, ro, &nkept, &ncont);
+		if (ret)
+			return ret;
 		if (p->state != VSB_PT_PENDING)
 			continue;
-		total += (size_t)p->reps;
+		total += (size_t)(p->reps - p->done);
 		if (p->reps > rounds)
 			rounds = p->reps;
 	}
 
+	/*
+	 * Round r runs repetition r of every point that lacks it: a point
+	 * continued from its partial sits out the rounds it has, and the
+	 * shuffles are the uninterrupted run's.
+	 */
 	perm = vsb_zalloc(sw->npoints * sizeof(*perm));
 	vsb_rng_seed(&g, ro->shuffle_seed);
 	vsb_install_signal_handlers();
@@ -941,49 +1443,55 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 		for (i = 0; i < sw->npoints && !vsb_interrupted; i++) {
 			struct vsb_sweep_point *p = &sw->points[perm[i]];
 
-			if (p->state != VSB_PT_PENDING || round >= p->reps)
+			if (p->state != VSB_PT_PENDING || round < p->done ||
+			    round >= p->reps)
 				continue;
 			if (ro->progress)
 				progress(chunks, total, round, rounds, p->id, start);
 			ret = run_chunk(p);
 			chunks++;
 			if (ret && !vsb_interrupted) {
-				if (ro->progress)
-					fputs("\r\033[K", stderr);
+				progress_clear();
 				/* sixteen module points, one "no module" line */
 				if (strcmp(p->err, last_failure))
-					vsb_err("%s: %s: %s", p->id, state_name(p->state),
+					vsb_err("%s: %s: %s", p->id, state_name(p),
 						p->err);
 				snprintf(last_failure, sizeof(last_failure), "%s", p->err);
 				total -= (size_t)(p->reps - p->done - 1);
+				partial_remove(ro, p);
 			}
 		}
+		/* also after an interrupt: the repetitions that did finish */
+		persist(sw, ro);
 	}
-	if (ro->progress)
-		fputs("\r\033[K", stderr);
+	persist(sw, ro);	/* points continued with every repetition */
+	progress_clear();
 	free(perm);
+	for (i = 0; i < sw->npoints; i++) {
+		const struct vsb_sweep_point *p = &sw->points[i];
+
+		nnew += p->state == VSB_PT_DONE && p->done;
+		npart += p->state == VSB_PT_PENDING && p->done && !p->opts.trace;
+	}
+	if (vsb_interrupted && !nnew && !npart) {
+		vsb_err("interrupted in round %ld of %ld: no point finished or kept a "
+			"partial, nothing written%s", round, rounds,
+			nkept || ncont ? " (earlier points kept)" : "");
+		return VSB_EXIT_ERROR;
+	}
 	if (vsb_interrupted) {
-		vsb_err("interrupted in round %ld of %ld: no new point finished, "
-			"nothing written%s", round, rounds,
-			nkept ? " (earlier points kept)" : "");
+		/* points.txt says which are done: compare reads only those */
+		write_text_file(ro->dir, "points.txt", sw, ro, 0);
+		vsb_err("interrupted in round %ld of %ld: %zu point(s) finished and "
+			"written, %zu partial (their repetitions so far in <id>%s); "
+			"--resume continues", round, rounds, nnew, npart,
+			VSB_SWEEP_PARTIAL_SUFFIX);
 		return VSB_EXIT_ERROR;
 	}
 
-	ret = 0;
 	for (i = 0; i < sw->npoints; i++) {
-		struct vsb_sweep_point *p = &sw->points[i];
+		const struct vsb_sweep_point *p = &sw->points[i];
 
-		if (p->state == VSB_PT_PENDING && p->done == p->reps) {
-			ret2 = write_point(sw, p, ro);
-			if (ret2) {
-				p->state = VSB_PT_FAILED;
-				p->status = ret2;
-				snprintf(p->err, sizeof(p->err), "writing its result failed");
-			} else {
-				p->state = VSB_PT_DONE;
-				p->untrusted = !p->res.sanity_ok || p->res.migrated;
-			}
-		}
 		ndone += p->state == VSB_PT_DONE;
 		nfail += p->state == VSB_PT_FAILED;
 		nskip += p->state == VSB_PT_SKIPPED;
@@ -1001,6 +1509,9 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	       "%zu skipped; %zu left out (more CPUs than online); %.1f s; results in %s\n",
 	       sw->name, sw->npoints, ndone, nkept, nfail, nskip, sw->ndropped,
 	       (double)(vsb_now_ns() - start) / 1e9, ro->dir);
+	if (ncont)
+		printf("%zu point(s) continued from the repetitions an interrupted run "
+		       "kept (<id>%s)\n", ncont, VSB_SWEEP_PARTIAL_SUFFIX);
 	if (nfail || nskip)
 		printf("see %s/failed.txt for what did not run and why\n", ro->dir);
 	fflush(stdout);

@@ -18,6 +18,8 @@
 #define VSB_SWEEP_LINE_MAX	4096	/* characters per line, newline excluded */
 #define VSB_SWEEP_MAX_POINTS	100000
 #define VSB_SWEEP_MAX_RANGE	1024	/* values one A-B range may expand to */
+/* DIR/<id> + this: an unfinished point's repetitions so far (--resume) */
+#define VSB_SWEEP_PARTIAL_SUFFIX ".csv.partial"
 
 struct vsb_sweep_axis {
 	int opt;		/* row of vsb_run_opt_table */
@@ -50,6 +52,8 @@ struct vsb_sweep_point {
 	/* filled by the runner */
 	enum vsb_point_state state;
 	long done;		/* repetitions accumulated */
+	long saved;		/* of those, in its partial file */
+	long resumed;		/* of those, read back from a partial (--resume) */
 	struct vsb_result res;
 	int status;		/* VSB_EXIT_* of the failing chunk */
 	char err[512];
@@ -79,7 +83,7 @@ void vsb_sweep_free(struct vsb_sweep *sw);
 struct vsb_sweep_run_opts {
 	char dir[4096];
 	long repeat;		/* > 0: overrides every point's repeat */
-	int resume;
+	int resume;		/* keep finished points, continue partial ones */
 	uint64_t shuffle_seed;	/* 0: file order every round */
 	int progress;		/* progress line on stderr */
 };

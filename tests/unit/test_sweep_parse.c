@@ -15,8 +15,9 @@
 
 static char errbuf[4096];
 
-/* Parse @text; the stderr output lands in errbuf. */
-static int parse(struct vsb_sweep *sw, const char *text, size_t len)
+/* Parse @text (or, without it, the file @path); stderr lands in errbuf. */
+static int parse_any(struct vsb_sweep *sw, const char *text, size_t len,
+		     const char *path)
 {
 	FILE *tmp = tmpfile();
 	int saved = dup(STDERR_FILENO), ret;
@@ -24,7 +25,8 @@ static int parse(struct vsb_sweep *sw, const char *text, size_t len)
 
 	fflush(stderr);
 	dup2(fileno(tmp), STDERR_FILENO);
-	ret = vsb_sweep_parse_buf(sw, "t.sweep", text, len);
+	ret = text ? vsb_sweep_parse_buf(sw, "t.sweep", text, len) :
+		     vsb_sweep_parse_file(sw, path);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -33,6 +35,11 @@ static int parse(struct vsb_sweep *sw, const char *text, size_t len)
 	errbuf[n] = '\0';
 	fclose(tmp);
 	return ret;
+}
+
+static int parse(struct vsb_sweep *sw, const char *text, size_t len)
+{
+	return parse_any(sw, text, len, NULL);
 }
 
 static int lines(const char *s)
@@ -159,6 +166,36 @@ static void test_kmod_skip(void)
 	vsb_sweep_free(&sw);
 }
 
+/*
+ * ncpus N beyond the online CPUs: the point is left out and counted
+ * (sw.ndropped), never failed, so one file serves every machine.
+ */
+static void test_ncpus(void)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t want = 4 - (online < 2) - (online < 4);	/* ncpus 1 always fits */
+	char f[128];
+	struct vsb_sweep sw;
+
+	snprintf(f, sizeof(f), "variant cmpxchg-local\nncpus 1,2,4,all\n");
+	TAP_OK(parse(&sw, f, strlen(f)) == 0 && sw.npoints == want &&
+	       sw.ndropped == 4 - want && find(&sw, "ncpus=1") && find(&sw, "ncpus=all") &&
+	       (online >= 4) == !!find(&sw, "ncpus=4"),
+	       "ncpus 1,2,4,all on %ld CPUs: %zu points, %zu left out (got %zu, %zu)",
+	       online, want, 4 - want, sw.npoints, sw.ndropped);
+	vsb_sweep_free(&sw);
+	snprintf(f, sizeof(f), "variant cmpxchg-local\nncpus 1,%ld\n", online + 1);
+	TAP_OK(parse(&sw, f, strlen(f)) == 0 && sw.npoints == 1 && sw.ndropped == 1 &&
+	       find(&sw, "ncpus=1") && !errbuf[0],
+	       "ncpus online+1 is left out silently, the rest stays");
+	vsb_sweep_free(&sw);
+	snprintf(f, sizeof(f), "variant cmpxchg-local\nncpus %ld\n", online + 1);
+	TAP_OK(parse(&sw, f, strlen(f)) == VSB_EXIT_SKIP && lines(errbuf) == 1 &&
+	       strstr(errbuf, "every point asks for more CPUs"),
+	       "every point left out: exit 4 with one line");
+	vsb_sweep_free(&sw);
+}
+
 static void test_bad(void)
 {
 	char *longline, nul[] = "threshold 32\nloops 10\0\n";
@@ -186,6 +223,13 @@ static void test_bad(void)
 	    "does not fit a 8-bit diff",
 	    "a point the option rules refuse, at the line of the option named");
 	bad("variant no-such\n", -1, 1, "unknown variant", "an unknown variant");
+	/* "--fold remote: unsafe with ...": the key named is fold, whichever comes first */
+	bad("loops 1000\nthreshold 32\nvariant cmpxchg-local\nfold remote\n", -1, 4,
+	    "--fold remote: unsafe", "a refused combination (--NAME VALUE:), at the line of the key named");
+	bad("fold remote\nvariant cmpxchg-local\nthreshold 32\n", -1, 1,
+	    "--fold remote: unsafe", "... also when that key comes before the other");
+	bad("variant cmpxchg-local\nfold-interval-us 100\nfold none,remote\n", -1, 3,
+	    "--fold remote", "on an axis, with fold-interval-us (a longer name) set too");
 	bad(nul, sizeof(nul) - 1, 2, "binary data", "a NUL byte");
 	bad(bin, sizeof(bin) - 1, 2, "binary data", "control characters");
 	longline = malloc(VSB_SWEEP_LINE_MAX + 64);
@@ -197,11 +241,32 @@ static void test_bad(void)
 	free(longline);
 }
 
+static void test_directory(void)
+{
+	char dir[] = "/tmp/vsb-sweep-dirXXXXXX";
+	struct vsb_sweep sw;
+
+	if (!mkdtemp(dir)) {
+		printf("ok %d - a directory # SKIP mkdtemp failed\n", ++tap_n);
+		return;
+	}
+	TAP_OK(parse_any(&sw, NULL, 0, dir) == VSB_EXIT_USAGE && lines(errbuf) == 1 &&
+	       strstr(errbuf, "is a directory") && strstr(errbuf, dir) &&
+	       !strstr(errbuf, "empty"),
+	       "a directory: exit 2, one line saying so (not 'empty sweep file')");
+	if (!strstr(errbuf, "is a directory"))
+		printf("#   stderr: %s", errbuf);
+	vsb_sweep_free(&sw);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_product();
 	test_ranges_cpus_blocks();
 	test_kmod_skip();
+	test_ncpus();
 	test_bad();
+	test_directory();
 	return tap_done();
 }
