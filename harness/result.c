@@ -81,13 +81,32 @@ void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...
 			*c = ' ';
 }
 
+static double note_multiplexed(struct vsb_result *r, int allow_multiplex)
+{
+	double minscale = 1.0;
+	size_t i;
+
+	r->mux_samples = 0;
+	for (i = 0; i < r->nsamples; i++) {
+		r->mux_samples += r->samples[i].multiplexed;
+		if (r->npmu && r->samples[i].pmu_scale < minscale)
+			minscale = r->samples[i].pmu_scale;
+	}
+	vsb_result_meta(r, "multiplexed", "%d of %zu samples (min running/enabled %.3f)%s",
+			r->mux_samples, r->nsamples, minscale,
+			r->mux_samples && allow_multiplex ? ", allowed" : "");
+	r->multiplexed = r->mux_samples && !allow_multiplex;
+	return minscale;
+}
+
 /*
  * A sweep runs each point as interleaved rounds of one repetition, every
  * round a run of its own with counters from zero.  Merge round @src into
  * @dst under repetition number @rep, so that what a point reports covers
  * every round and not just the first: sanity fails if any round's did,
  * the applied and counted totals add up (each round balanced, so the sums
- * balance), a migration anywhere marks the point, the --trace counts
+ * balance), a migration or untrusted multiplexing anywhere marks the
+ * point, the --trace counts
  * add up, and the drift figures keep the worst max and p99 and the
  * sample-weighted means.
  */
@@ -110,6 +129,8 @@ void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src
 			 rep + 1, src->sanity);
 	}
 	dst->migrated |= src->migrated;
+	if (dst->mux_samples || src->mux_samples)
+		note_multiplexed(dst, (int)dst->opts.allow_multiplex);
 	dst->applied += src->applied;
 	dst->counted += src->counted;
 	vsb_trace_merge(dst, src);
@@ -148,30 +169,20 @@ void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src
  * workers read their affinity back (@affinity_bad >= 0), whether each
  * was pinned to exactly its CPU.
  */
+/* Count @r's multiplexed samples into its metadata; the lowest scale. */
 void vsb_result_note_workers(struct vsb_result *r, int affinity_bad,
 			     int allow_multiplex)
 {
-	double minscale = 1.0;
-	size_t i;
+	double minscale = note_multiplexed(r, allow_multiplex);
 
-	r->mux_samples = 0;
-	for (i = 0; i < r->nsamples; i++) {
-		r->mux_samples += r->samples[i].multiplexed;
-		if (r->npmu && r->samples[i].pmu_scale < minscale)
-			minscale = r->samples[i].pmu_scale;
-	}
 	if (affinity_bad > 0)
 		vsb_result_meta(r, "affinity_readback",
 				"%d worker(s) not pinned to exactly their CPU", affinity_bad);
 	else if (affinity_bad == 0)
 		vsb_result_meta(r, "affinity_readback",
 				"ok (each worker's mask is exactly its CPU)");
-	vsb_result_meta(r, "multiplexed", "%d of %zu samples (min running/enabled %.3f)%s",
-			r->mux_samples, r->nsamples, minscale,
-			r->mux_samples && allow_multiplex ? ", allowed" : "");
 	if (!r->mux_samples)
 		return;
-	r->multiplexed = !allow_multiplex;
 	vsb_warn("PMU counters were multiplexed in %d of %zu samples (scaled by "
 		 "enabled/running, lowest %.3f)%s", r->mux_samples, r->nsamples, minscale,
 		 allow_multiplex ? "" : ": untrustworthy unless --allow-multiplex");

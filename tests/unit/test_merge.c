@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vsb_result_merge_round(): a sweep runs each point as rounds of one
+ * repetition, each a run of its own, and a point must report all of them.
+ * Synthetic rounds: repetition numbers follow the round, a failed sanity
+ * check anywhere sticks, the applied and counted totals add up, a
+ * migration or multiplexed counters in any round mark the point, and the
+ * drift figures keep the worst max and p99 and the weighted means.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "opts.h"
+#include "result.h"
+#include "tap.h"
+
+static struct vsb_run_opts opts;
+
+static const char *meta(const struct vsb_result *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmeta; i++)
+		if (!strcmp(r->meta[i].key, key))
+			return r->meta[i].val;
+	return "";
+}
+
+/* One round: @n samples of worker 0..n-1, rep 0, the given totals. */
+static void round_init(struct vsb_result *r, int n, long long applied, int mux)
+{
+	int i;
+
+	vsb_result_init(r, &opts);
+	for (i = 0; i < n; i++) {
+		struct vsb_sample s = { .thread = (unsigned int)i, .cpu = i, .rep = 0,
+					.ops = 1000, .elapsed = 5000, .ns = 2000,
+					.pmu_scale = mux ? 0.5 : 1.0, .multiplexed = mux };
+
+		vsb_result_add(r, &s);
+	}
+	r->npmu = 1;
+	vsb_result_note_workers(r, -1, (int)opts.allow_multiplex);	/* as a bench does */
+	r->applied = r->counted = applied;
+	r->sanity_ok = 1;
+	snprintf(r->sanity, sizeof(r->sanity), "ok: shared + diffs = %lld applied", applied);
+}
+
+static void set_drift(struct vsb_result *r, size_t n, double max, double p99, double mean,
+		      double smax, double smean)
+{
+	r->have_drift = 1;
+	r->drift_samples = n;
+	r->drift_max = max;
+	r->drift_p99 = p99;
+	r->drift_mean = mean;
+	r->stale_max_us = smax;
+	r->stale_p99_us = smax / 2;
+	r->stale_mean_us = smean;
+}
+
+static void test_totals_and_reps(void)
+{
+	struct vsb_result dst, r;
+	unsigned int rep;
+	size_t i;
+	int ok = 1;
+
+	round_init(&dst, 2, 400, 0);
+	for (rep = 1; rep < 3; rep++) {
+		round_init(&r, 2, 400, 0);
+		vsb_result_merge_round(&dst, &r, rep);
+		vsb_result_free(&r);
+	}
+	TAP_OK(dst.nsamples == 6, "3 rounds x 2 workers: 6 samples (%zu)", dst.nsamples);
+	for (i = 0; i < dst.nsamples; i++)
+		ok &= dst.samples[i].rep == i / 2;
+	TAP_OK(ok, "repetition numbers follow the round: 0 0 1 1 2 2");
+	TAP_OK(dst.applied == 1200 && dst.counted == 1200,
+	       "totals add up: applied %lld, counted %lld", dst.applied, dst.counted);
+	TAP_OK(dst.sanity_ok && strstr(dst.sanity, "ok in each of 3 rounds, the last: ok:"),
+	       "sanity says every round was checked: '%s'", dst.sanity);
+	TAP_OK(!dst.migrated && !dst.multiplexed && dst.mux_samples == 0,
+	       "no migration, no multiplexing");
+
+	/* round 4 fails its check and migrates; round 5 is clean again */
+	round_init(&r, 2, 400, 0);
+	r.counted = 399;
+	r.sanity_ok = 0;
+	r.migrated = 1;
+	strcpy(r.sanity, "FAILED: item 0: counted 399, applied 400");
+	vsb_result_merge_round(&dst, &r, 3);
+	vsb_result_free(&r);
+	round_init(&r, 2, 400, 0);
+	vsb_result_merge_round(&dst, &r, 4);
+	vsb_result_free(&r);
+	TAP_OK(!dst.sanity_ok && !strcmp(dst.sanity, "FAILED: item 0: counted 399, applied 400"),
+	       "a failed round's verdict sticks through a later clean one");
+	TAP_OK(dst.migrated, "a migration in any round marks the point");
+	TAP_OK(dst.applied == 2000 && dst.counted == 1999,
+	       "the totals show the miscount: %lld vs %lld", dst.applied, dst.counted);
+	vsb_result_free(&dst);
+}
+
+static void test_multiplexed(void)
+{
+	struct vsb_result dst, r;
+
+	round_init(&dst, 1, 10, 0);
+	round_init(&r, 1, 10, 1);
+	vsb_result_merge_round(&dst, &r, 1);
+	vsb_result_free(&r);
+	TAP_OK(dst.mux_samples == 1 && dst.multiplexed,
+	       "a multiplexed second round marks the point untrusted (%d samples)",
+	       dst.mux_samples);
+	TAP_OK(!strncmp(meta(&dst, "multiplexed"), "1 of 2 samples", 14),
+	       "metadata counts over both rounds: '%s'", meta(&dst, "multiplexed"));
+	vsb_result_free(&dst);
+
+	opts.allow_multiplex = 1;
+	round_init(&dst, 1, 10, 1);
+	round_init(&r, 1, 10, 1);
+	vsb_result_merge_round(&dst, &r, 1);
+	vsb_result_free(&r);
+	TAP_OK(dst.mux_samples == 2 && !dst.multiplexed &&
+	       strstr(meta(&dst, "multiplexed"), "2 of 2 samples") &&
+	       strstr(meta(&dst, "multiplexed"), ", allowed"),
+	       "--allow-multiplex: counted, allowed, not untrusted");
+	vsb_result_free(&dst);
+	opts.allow_multiplex = 0;
+}
+
+static void test_drift(void)
+{
+	struct vsb_result dst, r;
+
+	round_init(&dst, 1, 10, 0);
+	set_drift(&dst, 100, 50, 40, 10, 900, 30);
+	round_init(&r, 1, 10, 0);
+	set_drift(&r, 300, 80, 20, 2, 100, 10);
+	vsb_result_merge_round(&dst, &r, 1);
+	vsb_result_free(&r);
+	TAP_OK(dst.have_drift && dst.drift_samples == 400, "drift samples add up (%zu)",
+	       dst.drift_samples);
+	TAP_OK(dst.drift_max == 80 && dst.drift_p99 == 40 && dst.stale_max_us == 900 &&
+	       dst.stale_p99_us == 450, "max and p99: the worst round's");
+	TAP_NEAR(dst.drift_mean, (100 * 10 + 300 * 2) / 400.0, 1e-9,
+		 "drift mean weighted by samples");
+	TAP_NEAR(dst.stale_mean_us, (100 * 30 + 300 * 10) / 400.0, 1e-9,
+		 "staleness mean weighted by samples");
+	TAP_OK(strstr(meta(&dst, "drift"), "400 reader samples over 2 rounds") != NULL,
+	       "drift metadata rewritten: '%.60s'", meta(&dst, "drift"));
+	vsb_result_free(&dst);
+
+	/* a first round whose reader took no samples: the second's figures alone */
+	round_init(&dst, 1, 10, 0);
+	round_init(&r, 1, 10, 0);
+	set_drift(&r, 10, 7, 6, 3, 5, 1);
+	vsb_result_merge_round(&dst, &r, 1);
+	vsb_result_free(&r);
+	TAP_OK(dst.have_drift && dst.drift_samples == 10 && dst.drift_max == 7 &&
+	       dst.drift_mean == 3, "an empty round adds nothing to the drift figures");
+	vsb_result_free(&dst);
+}
+
+int main(void)
+{
+	vsb_run_opts_defaults(&opts);
+	test_totals_and_reps();
+	test_multiplexed();
+	test_drift();
+	return tap_done();
+}
