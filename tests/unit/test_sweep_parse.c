@@ -15,7 +15,7 @@
 
 static char errbuf[4096];
 
-/* Parse @text (or, without it, the file @path); stderr lands in errbuf. */
+/* Parse the file @path (or, without it, @text); stderr lands in errbuf. */
 static int parse_any(struct vsb_sweep *sw, const char *text, size_t len,
 		     const char *path)
 {
@@ -25,8 +25,8 @@ static int parse_any(struct vsb_sweep *sw, const char *text, size_t len,
 
 	fflush(stderr);
 	dup2(fileno(tmp), STDERR_FILENO);
-	ret = text ? vsb_sweep_parse_buf(sw, "t.sweep", text, len) :
-		     vsb_sweep_parse_file(sw, path);
+	ret = path ? vsb_sweep_parse_file(sw, path) :
+		     vsb_sweep_parse_buf(sw, "t.sweep", text, len);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
