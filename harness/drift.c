@@ -60,6 +60,8 @@ struct vsb_drift {
 	uint64_t remote_folds;
 	int shepherd_rt, reader_rt;	/* 1 when SCHED_FIFO took, else -errno */
 	int shepherd_up, reader_up;
+	cpu_set_t spare;		/* where the shepherd and the reader run */
+	int nspare;
 	struct drift_sample *hist;
 	size_t nhist;
 };
@@ -250,35 +252,89 @@ void vsb_local_fold_disarm(struct vsb_local_fold *lf)
 }
 
 /*
- * The shepherd and the reader run beside busy writers; when the writers
- * take every CPU, a normal-priority thread may not run at all inside a
- * few-millisecond window (CFS gives a new thread its first slice late),
- * and a drift figure from no samples would be a lie.  Like the module's
- * kthreads (sched_set_fifo_low), they start at the lowest SCHED_FIFO
- * priority, set at creation so that even their first wake-up preempts a
- * writer for the few microseconds they need, as the kernel's own
- * shepherd would.  Without the privilege they start at normal priority
- * and the result says so.  Either way they are running before the first
- * writer exists.
+ * The shepherd and the reader run beside busy writers.  Like the module's
+ * kthreads they keep off the writers' CPUs when there are others they may
+ * use: a writer they preempted would pay for their every wake-up.  When
+ * the writers take every CPU, a normal-priority thread may not run at all
+ * inside a few-millisecond window (CFS gives a new thread its first slice
+ * late), and a drift figure from no samples would be a lie; so, again
+ * like the module (sched_set_fifo_low), they start at the lowest
+ * SCHED_FIFO priority, set at creation so that even their first wake-up
+ * preempts a writer for the few microseconds they need, as the kernel's
+ * own shepherd would.  Without the privilege they start at normal
+ * priority, and the result says both where they ran and at what priority.
+ * Either way they are running before the first writer exists.
  */
-static int start_helper(pthread_t *t, void *(*fn)(void *), void *arg, int *rt, int *up)
+static int start_helper(struct vsb_drift *d, pthread_t *t, void *(*fn)(void *), int *rt,
+			int *up)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 	pthread_attr_t attr;
 	int e;
 
 	pthread_attr_init(&attr);
+	if (d->nspare)
+		pthread_attr_setaffinity_np(&attr, sizeof(d->spare), &d->spare);
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
 	pthread_attr_setschedparam(&attr, &sp);
-	e = pthread_create(t, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
+	e = pthread_create(t, &attr, fn, d);
 	*rt = e ? -e : 1;
-	if (e && pthread_create(t, NULL, fn, arg))
+	if (e) {	/* no SCHED_FIFO for us: the same, at normal priority */
+		pthread_attr_setinheritsched(&attr, PTHREAD_INHERIT_SCHED);
+		e = pthread_create(t, &attr, fn, d);
+	}
+	pthread_attr_destroy(&attr);
+	if (e)
 		return 0;
 	while (!__atomic_load_n(up, __ATOMIC_ACQUIRE))
 		sched_yield();
 	return 1;
+}
+
+/* The CPUs we may run on that run no writer: where the helpers go. */
+static void spare_cpus(struct vsb_drift *d)
+{
+	int i;
+
+	CPU_ZERO(&d->spare);
+	if (sched_getaffinity(0, sizeof(d->spare), &d->spare))
+		CPU_ZERO(&d->spare);
+	for (i = 0; i < d->n; i++)
+		if (d->cpus[i] >= 0 && d->cpus[i] < CPU_SETSIZE)
+			CPU_CLR(d->cpus[i], &d->spare);
+	d->nspare = CPU_COUNT(&d->spare);
+}
+
+/* "CPUs 2-3, SCHED_FIFO 1" for the metadata */
+static const char *helper_place(const struct vsb_drift *d, int rt, char *buf, size_t len)
+{
+	size_t off = 0;
+	int c, first = -1, prev = -2;
+
+	if (!d->nspare) {
+		off = (size_t)snprintf(buf, len, "sharing the writers' CPUs");
+	} else {
+		off = (size_t)snprintf(buf, len, "on CPUs ");
+		for (c = 0; c <= CPU_SETSIZE && off < len; c++) {
+			int in = c < CPU_SETSIZE && CPU_ISSET(c, &d->spare);
+
+			if (in && first < 0)
+				first = c;
+			if (!in && first >= 0) {
+				off += (size_t)snprintf(buf + off, len - off, "%s%d", prev >= 0 ? "," : "", first);
+				if (c - 1 > first)
+					off += (size_t)snprintf(buf + off, len - off, "-%d", c - 1);
+				prev = c - 1;
+				first = -1;
+			}
+		}
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, " (no writer)");
+	}
+	if (off < len)
+		snprintf(buf + off, len - off, ", %s",
+			 rt > 0 ? "SCHED_FIFO 1" : "normal priority: SCHED_FIFO refused");
+	return buf;
 }
 
 struct vsb_drift *vsb_drift_start(const struct vsb_run_opts *o,
@@ -299,6 +355,7 @@ struct vsb_drift *vsb_drift_start(const struct vsb_run_opts *o,
 	d->ws = ws;
 	d->cpus = cpus;
 	d->n = n;
+	spare_cpus(d);
 	if (d->policy == VSB_FOLD_LOCAL) {
 		struct sigaction sa;
 
@@ -309,11 +366,11 @@ struct vsb_drift *vsb_drift_start(const struct vsb_run_opts *o,
 		sigaction(FOLD_SIGNAL, &sa, NULL);
 	}
 	if (d->policy == VSB_FOLD_REMOTE)
-		d->have_shepherd = start_helper(&d->shepherd, shepherd_main, d,
+		d->have_shepherd = start_helper(d, &d->shepherd, shepherd_main,
 						&d->shepherd_rt, &d->shepherd_up);
 	if (o->drift) {
 		d->hist = vsb_zalloc(READER_MAX_SAMPLES * sizeof(*d->hist));
-		d->have_reader = start_helper(&d->reader_th, reader_main, d,
+		d->have_reader = start_helper(d, &d->reader_th, reader_main,
 					      &d->reader_rt, &d->reader_up);
 	}
 	return d;
@@ -335,6 +392,7 @@ static int cmp_u64(const void *a, const void *b)
 
 void vsb_drift_stop(struct vsb_drift *d, struct vsb_result *r)
 {
+	char place[256];
 	size_t i, n;
 
 	if (!d)
@@ -344,13 +402,14 @@ void vsb_drift_stop(struct vsb_drift *d, struct vsb_result *r)
 		pthread_join(d->shepherd, NULL);
 	if (d->have_reader)
 		pthread_join(d->reader_th, NULL);
-	vsb_result_meta(r, "fold", "%s every %ld us%s%s", r->opts.fold,
+	vsb_result_meta(r, "fold", "%s every %ld us%s%s%s", r->opts.fold,
 			r->opts.fold_interval_us,
-			d->policy == VSB_FOLD_REMOTE ? " (shepherd thread, LOCK xchg" :
+			d->policy == VSB_FOLD_REMOTE ? " (shepherd thread, LOCK xchg, " :
 			d->policy == VSB_FOLD_LOCAL ? " (timer signal on each writer, this_cpu_xchg)" :
 			" (threshold folds only)",
-			d->policy != VSB_FOLD_REMOTE ? "" :
-			d->shepherd_rt > 0 ? ", SCHED_FIFO 1)" : ", normal priority: SCHED_FIFO refused)");
+			d->policy == VSB_FOLD_REMOTE ? helper_place(d, d->shepherd_rt, place,
+								  sizeof(place)) : "",
+			d->policy == VSB_FOLD_REMOTE ? ")" : "");
 	n = d->nhist;
 	if (d->have_reader && !n) {
 		/* say it rather than print a drift of zero from nothing */
@@ -383,7 +442,7 @@ void vsb_drift_stop(struct vsb_drift *d, struct vsb_result *r)
 				"%zu reader samples every %ld us (%s): |sum of per-CPU diffs| max %.0f p99 %.0f mean %.1f; "
 				"staleness max %.0f us p99 %.0f us mean %.1f us",
 				n, READER_PERIOD_NS / 1000,
-				d->reader_rt > 0 ? "SCHED_FIFO 1" : "normal priority: SCHED_FIFO refused",
+				helper_place(d, d->reader_rt, place, sizeof(place)),
 				r->drift_max, r->drift_p99,
 				r->drift_mean, r->stale_max_us, r->stale_p99_us,
 				r->stale_mean_us);

@@ -72,6 +72,20 @@ dm=$(col drift_max "$TMP/d.summary.csv")
 grep -q '^# drift: .*reader samples' "$TMP/d.csv" && ok "drift metadata line" || not_ok "drift metadata"
 [ "$(col fold "$TMP/d.csv")" = remote ] && ok "fold column" || not_ok "fold column"
 
+# the reader and the shepherd keep off the writers' CPUs when others exist
+if [ "$two" = 0-1 ]; then
+	run --variant cmpxchg-locked --cpus 0 --drift --fold remote -o "$TMP/p.csv" >/dev/null 2>&1
+	grep -q '^# drift: [1-9][0-9]* reader samples every 100 us (on CPUs 1 (no writer), ' "$TMP/p.csv" &&
+		grep -q '^# fold: remote every 1000 us (shepherd thread, LOCK xchg, on CPUs 1 (no writer), ' "$TMP/p.csv" &&
+		ok "one writer on CPU 0: reader and shepherd run on CPU 1" ||
+		not_ok "reader and shepherd off the writer's CPU" "$(grep -E '^# (drift|fold):' "$TMP/p.csv")"
+	grep -q '^# drift: .*(sharing the writers. CPUs, ' "$TMP/d.csv" &&
+		ok "writers on every CPU: the reader shares, and says so" ||
+		not_ok "the reader shares the writers' CPUs, and says so" "$(grep '^# drift:' "$TMP/d.csv")"
+else
+	skip "reader placement" "needs 2 CPUs"
+fi
+
 # in a sweep every round is a run of its own: the drift figures merge them
 printf 'variant cmpxchg-locked\ncpus %s\nfold remote\ndrift 1\nloops 500000\n' "$two" >"$TMP/d.sweep"
 "$VSB" sweep "$TMP/d.sweep" --repeat 3 -o "$TMP/ds" >/dev/null 2>"$TMP/err"
