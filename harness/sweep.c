@@ -405,7 +405,8 @@ static int wants_too_many_cpus(const struct vsb_run_opts *o)
  * value that clashes with another option, "--NAME VALUE: why" (--fold
  * remote with cmpxchg-local names fold, so the fold line is the one to
  * fix).  Captured text joins lines with ';' and warnings may come first:
- * the last part that starts with "--" is the refusal.  Returns the text
+ * the last part that starts with "--" (after "warning: " for a warning) is
+ * the refusal, or the warning when there is no refusal.  Returns the text
  * after the dashes, or NULL.
  */
 static const char *named_option(const char *msg)
@@ -415,6 +416,8 @@ static const char *named_option(const char *msg)
 	while (seg) {
 		while (*seg == ' ')
 			seg++;
+		if (!strncmp(seg, "warning: ", 9))
+			seg += 9;
 		if (!strncmp(seg, "--", 2))
 			named = seg + 2;
 		seg = strchr(seg, ';');
@@ -423,6 +426,9 @@ static const char *named_option(const char *msg)
 	}
 	return named;
 }
+
+/* the last warning the option checks gave while parsing, said once */
+static char last_parse_warning[1024];
 
 static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 		     const struct vsb_sweep_axis **axes, size_t naxes,
@@ -477,21 +483,26 @@ static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 		sw->npoints++;
 		return 0;
 	}
-	if (ret) {
-		/* point at the line of the option the message names, if any */
-		named = named_option(msg);
-		for (i = 0; named && i < naxes; i++) {
-			const char *name = vsb_run_opt_table[axes[i]->opt].name;
-			size_t n = strlen(name);
+	/* point at the line of the option the message names, if any */
+	named = msg[0] ? named_option(msg) : NULL;
+	for (i = 0; named && i < naxes; i++) {
+		const char *name = vsb_run_opt_table[axes[i]->opt].name;
+		size_t n = strlen(name);
 
-			if (!strncmp(named, name, n) &&
-			    (named[n] == ':' || named[n] == ' '))
-				line = axes[i]->line;
-		}
+		if (!strncmp(named, name, n) && (named[n] == ':' || named[n] == ' '))
+			line = axes[i]->line;
+	}
+	if (ret) {
 		point_id(p, blk, axes, naxes);
 		vsb_err("%s:%d: point %s: %s", path, line,
 			p->params[0] ? p->params : "(the only one)", msg);
 		return ret;
+	}
+	if (msg[0] && strcmp(msg, last_parse_warning)) {
+		/* a warning of the checks (not an error): once, not per point */
+		snprintf(last_parse_warning, sizeof(last_parse_warning), "%s", msg);
+		vsb_warn("%s:%d: %s", path, line,
+			 !strncmp(msg, "warning: ", 9) ? msg + 9 : msg);
 	}
 	p->line = line;
 	p->reps = p->opts.repeat;

@@ -260,6 +260,31 @@ static void test_directory(void)
 	rmdir(dir);
 }
 
+/* A warning of the checks reaches the user once, at the line it names. */
+static void test_warning(void)
+{
+	const char *f = "bench page-fault\ncpus 0\nthp always\nsize 3M\ntasks process,thread\n";
+	struct vsb_sweep sw;
+	char mode[128] = "";
+	FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+
+	if (thp) {
+		if (!fgets(mode, sizeof(mode), thp))
+			mode[0] = '\0';
+		fclose(thp);
+	}
+	if (!mode[0] || strstr(mode, "[never]")) {
+		printf("ok %d - a check's warning # SKIP THP is off here: the points skip\n", ++tap_n);
+		return;
+	}
+	TAP_OK(parse(&sw, f, strlen(f)) == 0 && sw.npoints == 2 && lines(errbuf) == 1 &&
+	       strstr(errbuf, "warning: t.sweep:3: --thp always: 3M is not a multiple of 2 MiB"),
+	       "a check's warning: said once for 2 points, at the thp line");
+	if (lines(errbuf) != 1)
+		printf("#   stderr: %s", errbuf);
+	vsb_sweep_free(&sw);
+}
+
 int main(void)
 {
 	test_product();
@@ -268,5 +293,6 @@ int main(void)
 	test_ncpus();
 	test_bad();
 	test_directory();
+	test_warning();
 	return tap_done();
 }
