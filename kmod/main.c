@@ -68,7 +68,9 @@ static int vsb_check_req(const struct vsb_ioc_run *r, size_t usize)
 	if (r->size != usize)
 		return -EINVAL;
 	if (usize == VSB_IOC_RUN_V1_SIZE) {
-		if (r->version != 1)
+		/* what ABI 2 named were reserved words then: still must be 0 */
+		if (r->version != 1 || r->fold || r->fold_interval_us ||
+		    r->quiet_workers)
 			return -EINVAL;
 		flags_ok = VSB_RUN_FLAGS_V1;
 	} else if (r->version != VSB_ABI_VERSION) {

@@ -61,7 +61,14 @@ static int vsb_pages_setup(struct vsb_ctl *c)
 {
 	unsigned int i;
 
-	c->gfp = (c->req.gfp == VSB_GFP_ATOMIC ? GFP_ATOMIC : GFP_KERNEL) |
+	/*
+	 * __GFP_NORETRY: an order <= 3 GFP_KERNEL allocation would otherwise
+	 * retry and call the OOM killer, which cannot free what our workers
+	 * hold (up to a quarter of RAM): the bench fails with -ENOMEM
+	 * instead of killing someone.  The fast path, what is measured, is
+	 * the same.
+	 */
+	c->gfp = (c->req.gfp == VSB_GFP_ATOMIC ? GFP_ATOMIC : GFP_KERNEL | __GFP_NORETRY) |
 		 __GFP_NOWARN;
 	if (c->req.order)
 		c->gfp |= __GFP_COMP;	/* as drivers (and page_bench01) do */
@@ -108,7 +115,8 @@ static void vsb_pages_teardown(struct vsb_ctl *c)
 /*
  * One timed batch.  An allocation failure ends the run with -ENOMEM,
  * after freeing what this round holds (page_bench01 returned without
- * stopping its clock; page_bench02 leaked its array).
+ * stopping its clock; page_bench02 leaked its array); so do a signal and
+ * the deadline, which are seen every VSB_PAGE_CHUNK pages.
  */
 static int vsb_pages_sample(struct vsb_worker *w, u64 loops, u64 deadline,
 			    u64 *opsp)
@@ -132,19 +140,35 @@ static int vsb_pages_sample(struct vsb_worker *w, u64 loops, u64 deadline,
 				done++;
 			}
 		} else {
+			/*
+			 * A round holds up to n pages; checking the stop and
+			 * the deadline every chunk inside it keeps the promise
+			 * of a bounded irq/preempt-off sample even when a round
+			 * zeroes gigabytes (init_on_alloc).  A round cut short
+			 * frees what it holds and counts what it did.
+			 */
 			for (i = 0; i < n; i++) {
 				page = alloc_pages(gfp, order);
 				if (unlikely(!page)) {
-					while (i)
-						__free_pages(w->held[--i], order);
 					st = -ENOMEM;
-					goto out;
+					break;
 				}
 				w->held[i] = page;
+				if (unlikely(!((i + 1) % VSB_PAGE_CHUNK)) && i + 1 < n) {
+					st = vsb_between_chunks(c, deadline);
+					if (st) {
+						i++;
+						break;
+					}
+				}
 			}
-			for (i = 0; i < n; i++)
-				__free_pages(w->held[i], order);
-			done += n;
+			for (k = 0; k < i; k++)
+				__free_pages(w->held[k], order);
+			if (st < 0)	/* -ENOMEM, a signal, the deadline */
+				goto out;
+			done += i;
+			if (st)		/* the common stop, inside a round */
+				break;
 		}
 		if (done >= loops)
 			break;

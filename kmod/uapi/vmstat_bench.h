@@ -21,9 +21,10 @@
  * drift_max, drift_p99) and appended 64 bytes to vsb_ioc_run, which
  * changes the size _IOWR encodes and so the number of VSB_IOC_RUN.  The
  * module still takes the ABI 1 request under its old number,
- * VSB_IOC_RUN_V1 (size 224, version 1, no flag above VSB_RUN_NO_PMU): a
- * zero in the renamed words means what ABI 1 meant (no fold, no reader),
- * and only the first 224 bytes are copied back.
+ * VSB_IOC_RUN_V1 (size 224, version 1, no flag above VSB_RUN_NO_PMU):
+ * the renamed in-words must be zero there, as reserved words were (zero
+ * meant no fold, no reader), and only the first 224 bytes are copied
+ * back.
  *
  * Errors: unknown ioctl -ENOTTY; bad size, version, reserved bits or
  * values -EINVAL; bad user address -EFAULT; another run in progress

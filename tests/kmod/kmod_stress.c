@@ -359,6 +359,14 @@ static void fold(void)
 	r.flags = VSB_RUN_DRIFT;
 	err = ioctl(fd, VSB_IOC_RUN_V1, &r) ? errno : 0;
 	tap(err == EINVAL, "fold: an ABI 1 request with an ABI 2 flag gets EINVAL", err);
+	req_init(&r, VSB_BENCH_COUNTER, 2000, 2, 2);
+	r.size = VSB_IOC_RUN_V1_SIZE;
+	r.version = 1;
+	r.fold = VSB_FOLD_POLICY_LOCAL;		/* a reserved word in ABI 1 */
+	r.fold_interval_us = 100;
+	err = ioctl(fd, VSB_IOC_RUN_V1, &r) ? errno : 0;
+	tap(err == EINVAL, "fold: an ABI 1 request with its reserved fold words set gets EINVAL",
+	    err);
 
 	/* the time limit with timers, shepherd and reader all running */
 	g_flags = VSB_RUN_DRIFT;
