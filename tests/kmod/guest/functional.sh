@@ -88,24 +88,34 @@ t_run "plain-fold --fold local is refused without VSB_UNSAFE_FOLD (exit 2)" 2 \
 t_run "cmpxchg-local --fold remote is refused without VSB_UNSAFE_FOLD (exit 2)" 2 \
 	"$VSB" run --backend kmod --variant cmpxchg-local --fold remote --cpus 0-1
 
+# t_miscounts DESC TRIES IF_BALANCED VARIANT FOLD: forced runs
+# (VSB_UNSAFE_FOLD=1, a fold every 10 us) until one miscounts: exit 3 and
+# "sanity: FAILED".  When all TRIES balanced, IF_BALANCED says what that
+# is: fail, or skip with the reason.
+t_miscounts() {
+	m_d=$1 m_n=$2 m_if=$3 m_t0=$(date +%s) n=0 rc=0
+	while [ $n -lt "$m_n" ]; do
+		VSB_UNSAFE_FOLD=1 "$VSB" run --backend kmod --variant "$4" --fold "$5" \
+			--fold-interval-us 10 --cpus 0-1 --loops 200000 --repeat 3 \
+			>"$T/out" 2>"$T/err"
+		rc=$? n=$((n + 1))
+		[ $rc -ne 0 ] && break
+	done
+	if [ $rc -eq 3 ] && grep -q '^sanity: FAILED' "$T/out"; then
+		t_ok "$m_d: exit 3, $(sed -n 's/^sanity: FAILED: //p' "$T/out") (try $n, $(($(date +%s) - m_t0)) s)"
+	elif [ $rc -eq 0 ] && [ "$m_if" = skip ]; then
+		t_skip "$m_d" "no lost or doubled update in $n tries: the vCPUs did not race (busy host?)"
+	else
+		{ echo "#   exit $rc after $n tries"; grep '^sanity' "$T/out"; } >>"$T/err"
+		t_fail "$m_d (exit 3)"
+	fi
+}
+
 # The proof the refusal is right: a fold timer interrupting a plain
 # read-modify-write (no irqs off) loses or doubles updates.  Under TCG
 # an interrupt lands between translation blocks, the read and the write
 # are in two of them; up to 3 tries so a quiet host cannot flake it.
-t0=$(date +%s) n=0 rc=0
-while [ $n -lt 3 ]; do
-	VSB_UNSAFE_FOLD=1 "$VSB" run --backend kmod --variant plain-fold --fold local \
-		--fold-interval-us 10 --cpus 0-1 --loops 200000 --repeat 3 >"$T/out" 2>"$T/err"
-	rc=$? n=$((n + 1))
-	[ $rc -eq 3 ] && break
-done
-if [ $rc -eq 3 ] && grep -q '^sanity: FAILED' "$T/out"; then
-	t_ok "forced unsafe plain-fold + local fold loses updates: exit 3, $(sed -n \
-		's/^sanity: FAILED: //p' "$T/out") (try $n, $(($(date +%s) - t0)) s)"
-else
-	{ echo "#   exit $rc after $n tries"; grep '^sanity' "$T/out"; } >>"$T/err"
-	t_fail "forced unsafe plain-fold + local fold loses updates (exit 3)"
-fi
+t_miscounts "forced unsafe plain-fold + local fold miscounts" 3 fail plain-fold local
 
 # And the remote one: the shepherd's xchg on another CPU lands between a
 # non-LOCK cmpxchg's load and its store (TCG translates that cmpxchg as a
@@ -114,23 +124,7 @@ fi
 # is counted twice.  Only LOCK cmpxchg (cmpxchg-locked) is safe.  The race
 # needs both vCPUs running at once; when the host never ran them together
 # in 10 tries, that is a skip with the reason, not a pass.
-t0=$(date +%s) n=0 rc=0
-while [ $n -lt 10 ]; do
-	VSB_UNSAFE_FOLD=1 "$VSB" run --backend kmod --variant cmpxchg-local --fold remote \
-		--fold-interval-us 10 --cpus 0-1 --loops 200000 --repeat 3 >"$T/out" 2>"$T/err"
-	rc=$? n=$((n + 1))
-	[ $rc -ne 0 ] && break
-done
-if [ $rc -eq 3 ] && grep -q '^sanity: FAILED' "$T/out"; then
-	t_ok "forced unsafe cmpxchg-local + remote fold miscounts: exit 3, $(sed -n \
-		's/^sanity: FAILED: //p' "$T/out") (try $n, $(($(date +%s) - t0)) s)"
-elif [ $rc -eq 0 ]; then
-	t_skip "forced unsafe cmpxchg-local + remote fold miscounts" \
-		"no lost or doubled update in $n tries: the vCPUs did not race (busy host?)"
-else
-	{ echo "#   exit $rc after $n tries"; grep '^sanity' "$T/out"; } >>"$T/err"
-	t_fail "forced unsafe cmpxchg-local + remote fold miscounts (exit 3)"
-fi
+t_miscounts "forced unsafe cmpxchg-local + remote fold miscounts" 10 skip cmpxchg-local remote
 
 # nohz_full: CPU 1's worker goes quiet after the warm-up.  A local fold
 # cannot reach its last diff (its timer is cancelled: an isolated CPU
