@@ -69,24 +69,6 @@ static void usage(FILE *f)
 		CAL_LOOPS_MIN, VSB_LOOPS_MAX, CAL_REPS_MAX);
 }
 
-/* One integer option, worded as the run options are (opts.c). */
-static int parse_range(const char *opt, const char *s, long min, long max,
-		       long *out)
-{
-	long v;
-
-	if (vsb_parse_long(s, &v)) {
-		vsb_err("%s: '%s' is not an integer", opt, s);
-		return VSB_EXIT_USAGE;
-	}
-	if (v < min || v > max) {
-		vsb_err("%s: %ld is out of range (%ld..%ld)", opt, v, min, max);
-		return VSB_EXIT_USAGE;
-	}
-	*out = v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
 {
 	static const struct option lopts[] = {
@@ -113,14 +95,14 @@ static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
 					optarg);
 				return VSB_EXIT_USAGE;
 			}
-			ret = parse_range("--cpu", optarg, 0, VSB_MAX_CPUS - 1, cpu);
+			ret = vsb_parse_long_range("--cpu", optarg, 0, VSB_MAX_CPUS - 1, cpu);
 			break;
 		case 'n':
-			ret = parse_range("--loops", optarg, CAL_LOOPS_MIN, VSB_LOOPS_MAX,
-					  loops);
+			ret = vsb_parse_long_range("--loops", optarg, CAL_LOOPS_MIN,
+						   VSB_LOOPS_MAX, loops);
 			break;
 		case 'r':
-			ret = parse_range("--repeat", optarg, 1, CAL_REPS_MAX, reps);
+			ret = vsb_parse_long_range("--repeat", optarg, 1, CAL_REPS_MAX, reps);
 			break;
 		case ':':
 			vsb_err("--%s needs a value", optopt == 'c' ? "cpu" :

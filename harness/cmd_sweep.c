@@ -81,11 +81,8 @@ int vsb_cmd_sweep(int argc, char **argv)
 			strcpy(ro.dir, optarg);
 			break;
 		case 'r':
-			if (vsb_parse_long(optarg, &v) || v < 1 || v > VSB_REPEAT_MAX) {
-				vsb_err("--repeat: '%s' is not an integer in 1..%ld", optarg,
-					VSB_REPEAT_MAX);
+			if (vsb_parse_long_range("--repeat", optarg, 1, VSB_REPEAT_MAX, &v))
 				return VSB_EXIT_USAGE;
-			}
 			ro.repeat = v;
 			break;
 		case 'R':

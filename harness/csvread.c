@@ -18,41 +18,19 @@
 
 static int slurp(const char *path, char **bufp, size_t *lenp)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, len = 0, n;
-	char *buf;
+	int e = vsb_read_whole(path, CSV_MAX_BYTES, bufp, lenp);
 
-	if (!f) {
-		vsb_err("%s: %s", path, strerror(errno));
+	if (e == EFBIG)
+		vsb_err("%s: larger than %u MiB", path, CSV_MAX_BYTES >> 20);
+	else if (e)
+		vsb_err("%s: %s", path, strerror(e));
+	if (e)
 		return VSB_EXIT_USAGE;
-	}
-	buf = vsb_zalloc(cap + 1);
-	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			if (cap >= CSV_MAX_BYTES) {
-				vsb_err("%s: larger than %u MiB", path, CSV_MAX_BYTES >> 20);
-				fclose(f);
-				free(buf);
-				return VSB_EXIT_USAGE;
-			}
-			cap *= 2;
-			buf = realloc(buf, cap + 1);
-			if (!buf) {
-				vsb_err("out of memory reading %s", path);
-				exit(VSB_EXIT_ERROR);
-			}
-		}
-	}
-	fclose(f);
-	buf[len] = '\0';
-	if (memchr(buf, '\0', len)) {
+	if (memchr(*bufp, '\0', *lenp)) {
 		vsb_err("%s: contains NUL bytes: not a vmstat-bench CSV file", path);
-		free(buf);
+		free(*bufp);
 		return VSB_EXIT_USAGE;
 	}
-	*bufp = buf;
-	*lenp = len;
 	return 0;
 }
 

@@ -232,15 +232,8 @@ int vsb_opt_set(struct vsb_run_opts *o, const struct vsb_opt *opt,
 		*(long *)field = v;
 		break;
 	case VSB_OPT_LONG:
-		if (vsb_parse_long(value, &v)) {
-			vsb_err("%s: '%s' is not an integer", where, value);
+		if (vsb_parse_long_range(where, value, opt->min, opt->max, &v))
 			return VSB_EXIT_USAGE;
-		}
-		if (v < opt->min || v > opt->max) {
-			vsb_err("%s: %ld is out of range (%ld..%ld)", where, v,
-				opt->min, opt->max);
-			return VSB_EXIT_USAGE;
-		}
 		*(long *)field = v;
 		break;
 	case VSB_OPT_CHOICE:

@@ -627,41 +627,18 @@ out:
 int vsb_sweep_parse_file(struct vsb_sweep *sw, const char *path)
 {
 	char *buf;
-	size_t len = 0, n;
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	int ret;
+	size_t len;
+	int ret, e = vsb_read_whole(path, SWEEP_MAX_BYTES, &buf, &len);
 
-	if (!f) {
+	if (e) {
 		memset(sw, 0, sizeof(*sw));
-		vsb_err("%s: %s", path, strerror(errno));
-		return VSB_EXIT_USAGE;
-	}
-	/* fopen() opens a directory; reading it fails with EISDIR */
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		memset(sw, 0, sizeof(*sw));
-		vsb_err("%s: is a directory, not a sweep file", path);
-		return VSB_EXIT_USAGE;
-	}
-	buf = vsb_zalloc(SWEEP_MAX_BYTES + 1);
-	while ((n = fread(buf + len, 1, SWEEP_MAX_BYTES + 1 - len, f)) > 0)
-		len += n;
-	if (ferror(f)) {
-		int e = errno;
-
-		fclose(f);
-		free(buf);
-		memset(sw, 0, sizeof(*sw));
-		vsb_err("%s: cannot read: %s", path, strerror(e));
-		return VSB_EXIT_USAGE;
-	}
-	fclose(f);
-	if (len > SWEEP_MAX_BYTES) {
-		memset(sw, 0, sizeof(*sw));
-		vsb_err("%s:1: larger than %u KiB: not a sweep file", path,
-			SWEEP_MAX_BYTES >> 10);
-		free(buf);
+		if (e == EISDIR)
+			vsb_err("%s: is a directory, not a sweep file", path);
+		else if (e == EFBIG)
+			vsb_err("%s:1: larger than %u KiB: not a sweep file", path,
+				SWEEP_MAX_BYTES >> 10);
+		else
+			vsb_err("%s: %s", path, strerror(e));
 		return VSB_EXIT_USAGE;
 	}
 	ret = vsb_sweep_parse_buf(sw, path, buf, len);
@@ -947,37 +924,6 @@ static void partial_save(const struct vsb_sweep_run_opts *ro,
 	}
 }
 
-static int read_whole(const char *path, char **bufp, size_t *lenp)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, len = 0, n;
-	char *buf;
-
-	if (!f)
-		return -1;
-	buf = vsb_zalloc(cap);
-	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf) {
-				vsb_err("out of memory");
-				exit(VSB_EXIT_ERROR);
-			}
-		}
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
-	*bufp = buf;
-	*lenp = len;
-	return 0;
-}
-
 static int cell_ull(const struct vsb_csv *c, size_t row, int col,
 		    unsigned long long *v)
 {
@@ -1117,8 +1063,9 @@ static int partial_load(struct vsb_sweep_point *p, const char *path, char *why,
 		snprintf(why, wlen, "a --trace point keeps no partial");
 		return -1;
 	}
-	if (read_whole(path, &orig, &olen)) {
-		snprintf(why, wlen, "cannot read it: %s", strerror(errno));
+	ret = vsb_read_whole(path, SIZE_MAX, &orig, &olen);
+	if (ret) {
+		snprintf(why, wlen, "cannot read it: %s", strerror(ret));
 		return -1;
 	}
 	capture_begin(&cap);

@@ -124,6 +124,70 @@ int vsb_read_file_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The whole of @path, NUL-terminated, into a malloc'd *@bufp.  0, or an
+ * errno: the open's or the read's, EISDIR for a directory, EFBIG past
+ * @max bytes (nothing is kept then).
+ */
+int vsb_read_whole(const char *path, size_t max, char **bufp, size_t *lenp)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, len = 0, n;
+	struct stat st;
+	char *buf;
+	int e = 0;
+
+	if (!f)
+		return errno;
+	/* fopen() opens a directory; reading it fails only later */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return EISDIR;
+	}
+	buf = vsb_zalloc(cap + 1);
+	while (!e && (n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len > max) {
+			e = EFBIG;
+		} else if (len == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap + 1);
+			if (!buf) {
+				vsb_err("out of memory reading %s", path);
+				exit(VSB_EXIT_ERROR);
+			}
+		}
+	}
+	if (!e && ferror(f))
+		e = errno ? errno : EIO;
+	fclose(f);
+	if (e) {
+		free(buf);
+		return e;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+/* @s as an integer in [@min, @max] into *@out; one line naming @opt if not. */
+int vsb_parse_long_range(const char *opt, const char *s, long min, long max, long *out)
+{
+	long v;
+
+	if (vsb_parse_long(s, &v)) {
+		vsb_err("%s: '%s' is not an integer", opt, s);
+		return VSB_EXIT_USAGE;
+	}
+	if (v < min || v > max) {
+		vsb_err("%s: %ld is out of range (%ld..%ld)", opt, v, min, max);
+		return VSB_EXIT_USAGE;
+	}
+	*out = v;
+	return 0;
+}
+
 int vsb_read_file_long(const char *path, long *out)
 {
 	char buf[64];

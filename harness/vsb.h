@@ -46,6 +46,8 @@ void *vsb_zalloc_page(size_t size);
 int vsb_parse_long(const char *s, long *out);
 int vsb_read_file_str(const char *path, char *buf, size_t len);
 int vsb_read_file_long(const char *path, long *out);
+int vsb_read_whole(const char *path, size_t max, char **bufp, size_t *lenp);
+int vsb_parse_long_range(const char *opt, const char *s, long min, long max, long *out);
 
 /* Signals: SIGINT/SIGTERM/SIGHUP set a flag the runners poll between
  * samples; nothing is written from the handler. */
