@@ -61,6 +61,7 @@ struct vsb_drift {
 	int shepherd_rt, reader_rt;	/* 1 when SCHED_FIFO took, else -errno */
 	int shepherd_up, reader_up;
 	cpu_set_t spare;		/* where the shepherd and the reader run */
+	struct vsb_cpulist spare_list;	/* the same, for the metadata */
 	int nspare;
 	struct drift_sample *hist;
 	size_t nhist;
@@ -303,37 +304,22 @@ static void spare_cpus(struct vsb_drift *d)
 	for (i = 0; i < d->n; i++)
 		if (d->cpus[i] >= 0 && d->cpus[i] < CPU_SETSIZE)
 			CPU_CLR(d->cpus[i], &d->spare);
-	d->nspare = CPU_COUNT(&d->spare);
+	d->spare_list.n = 0;
+	for (i = 0; i < CPU_SETSIZE && d->spare_list.n < VSB_MAX_CPUS; i++)
+		if (CPU_ISSET(i, &d->spare))
+			d->spare_list.cpu[d->spare_list.n++] = i;
+	d->nspare = d->spare_list.n;
 }
 
-/* "CPUs 2-3, SCHED_FIFO 1" for the metadata */
+/* "on CPUs 2-3 (no writer), SCHED_FIFO 1" for the metadata */
 static const char *helper_place(const struct vsb_drift *d, int rt, char *buf, size_t len)
 {
-	size_t off = 0;
-	int c, first = -1, prev = -2;
+	char cpus[192];
 
-	if (!d->nspare) {
-		off = (size_t)snprintf(buf, len, "sharing the writers' CPUs");
-	} else {
-		off = (size_t)snprintf(buf, len, "on CPUs ");
-		for (c = 0; c <= CPU_SETSIZE && off < len; c++) {
-			int in = c < CPU_SETSIZE && CPU_ISSET(c, &d->spare);
-
-			if (in && first < 0)
-				first = c;
-			if (!in && first >= 0) {
-				off += (size_t)snprintf(buf + off, len - off, "%s%d", prev >= 0 ? "," : "", first);
-				if (c - 1 > first)
-					off += (size_t)snprintf(buf + off, len - off, "-%d", c - 1);
-				prev = c - 1;
-				first = -1;
-			}
-		}
-		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, " (no writer)");
-	}
-	if (off < len)
-		snprintf(buf + off, len - off, ", %s",
-			 rt > 0 ? "SCHED_FIFO 1" : "normal priority: SCHED_FIFO refused");
+	vsb_cpulist_format(&d->spare_list, cpus, sizeof(cpus), ',');
+	snprintf(buf, len, "%s%s%s, %s", d->nspare ? "on CPUs " : "sharing the writers' CPUs",
+		 d->nspare ? cpus : "", d->nspare ? " (no writer)" : "",
+		 rt > 0 ? "SCHED_FIFO 1" : "normal priority: SCHED_FIFO refused");
 	return buf;
 }
 
@@ -392,7 +378,7 @@ static int cmp_u64(const void *a, const void *b)
 
 void vsb_drift_stop(struct vsb_drift *d, struct vsb_result *r)
 {
-	char place[256];
+	char place[320];
 	size_t i, n;
 
 	if (!d)
