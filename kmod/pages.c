@@ -57,6 +57,19 @@ int vsb_pages_validate(const struct vsb_ioc_run *req)
 	return 0;
 }
 
+static void vsb_pages_teardown(struct vsb_ctl *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nworkers; i++) {
+		kvfree(c->w[i].held);
+		c->w[i].held = NULL;
+	}
+	kfree(c->ev0);
+	kfree(c->ev1);
+	c->ev0 = c->ev1 = NULL;
+}
+
 static int vsb_pages_setup(struct vsb_ctl *c)
 {
 	unsigned int i;
@@ -89,27 +102,8 @@ static int vsb_pages_setup(struct vsb_ctl *c)
 	return 0;
 
 err_free:
-	for (i = 0; i < c->nworkers; i++) {
-		kvfree(c->w[i].held);
-		c->w[i].held = NULL;
-	}
-	kfree(c->ev0);
-	kfree(c->ev1);
-	c->ev0 = c->ev1 = NULL;
+	vsb_pages_teardown(c);
 	return -ENOMEM;
-}
-
-static void vsb_pages_teardown(struct vsb_ctl *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->nworkers; i++) {
-		kvfree(c->w[i].held);
-		c->w[i].held = NULL;
-	}
-	kfree(c->ev0);
-	kfree(c->ev1);
-	c->ev0 = c->ev1 = NULL;
 }
 
 /*
