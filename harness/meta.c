@@ -339,10 +339,13 @@ void vsb_meta_collect(struct vsb_result *r)
 	vsb_meta_collect_env(r);
 	vsb_result_meta(r, "clock", "%s", r->event[0] ? r->event : "rdtscp");
 	vsb_result_meta(r, "unit", "%s", r->unit);
-	if (!warned_smt) {
-		struct vsb_noise_in noise = { .build = "release", .turbo = -1 };
+	/* the one warning that depends on the run's CPUs: once per process */
+	if (!warned_smt && t && vsb_topo_smt_shared(t, &r->opts.cpus)) {
+		struct vsb_noise_in noise = { .smt_shared = 1 };
+		char buf[256];
 
-		noise.smt_shared = t && vsb_topo_smt_shared(t, &r->opts.cpus);
-		warned_smt = warn_noise(&noise) != 0;
+		warned_smt = 1;
+		vsb_meta_noise_msg(VSB_NOISE_SMT_SHARED, &noise, buf, sizeof(buf));
+		vsb_warn("%s", buf);
 	}
 }
