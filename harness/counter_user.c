@@ -121,11 +121,7 @@ static void *worker_main(void *arg)
 		VSB_MARKER_STOP("vsb-batch");
 		vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
 				    sh->pmu->cycles, t1 - t0, n1 - n0);
-		if (sched_getcpu() != w->cpu)
-			w->migrated = 1;
-		s->thread = w->index;
-		s->cpu = w->cpu;
-		s->rep = r;
+		w->migrated |= vsb_sample_place(s, w->index, w->cpu, r);
 		s->ops = sh->loops;
 		s->folds = w->cw.folds - folds0;
 	}

@@ -311,11 +311,7 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 			w->pmu_error = EIO;
 		vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
 				    sh->pmu->cycles, t1 - t0, n1 - n0);
-		if (sched_getcpu() != w->cpu)
-			w->migrated = 1;
-		s->thread = w->index;
-		s->cpu = w->cpu;
-		s->rep = r;
+		w->migrated |= vsb_sample_place(s, w->index, w->cpu, r);
 		s->ops += sh->overcount;
 	}
 	/* the others may wait in the barrier for a sample this one skipped */

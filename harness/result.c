@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,14 @@ void vsb_result_free(struct vsb_result *r)
 	r->meta = NULL;
 	r->trace = NULL;
 	r->nsamples = r->nmeta = 0;
+}
+
+int vsb_sample_place(struct vsb_sample *s, unsigned int thread, int cpu, unsigned int rep)
+{
+	s->thread = thread;
+	s->cpu = cpu;
+	s->rep = rep;
+	return sched_getcpu() != cpu;
 }
 
 void vsb_result_add(struct vsb_result *r, const struct vsb_sample *s)

@@ -77,6 +77,8 @@ struct vsb_agg_row {
 void vsb_result_init(struct vsb_result *r, const struct vsb_run_opts *o);
 void vsb_result_free(struct vsb_result *r);
 void vsb_result_add(struct vsb_result *r, const struct vsb_sample *s);
+/* After a timed batch: who and where; 1 when the worker is not on @cpu now. */
+int vsb_sample_place(struct vsb_sample *s, unsigned int thread, int cpu, unsigned int rep);
 void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src,
