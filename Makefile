@@ -49,11 +49,25 @@ ifeq ($(LIKWID),1)
 VSB_CPPFLAGS += -DLIKWID_PERFMON
 endif
 
-HARNESS_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
-HARNESS_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(HARNESS_SRCS))
-HEADERS := $(wildcard harness/*.h bench/*.h kmod/uapi/*.h)
+# The harness in layers that call downwards only (DESIGN.md, README
+# "Layout"): lib/ (what knows no bench) < benches/ < sweep/ (the runner)
+# < the commands.  Each layer compiles with the include paths of itself
+# and the layers below, and is its own archive, so an upward #include
+# fails to compile and an upward call fails `make layers`.
+LIB_SRCS := $(wildcard harness/lib/*.c)
+BENCH_SRCS := $(wildcard harness/benches/*.c)
+SWEEP_SRCS := $(wildcard harness/sweep/*.c)
+CMD_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
+LIB_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(LIB_SRCS))
+BENCH_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(BENCH_SRCS))
+SWEEP_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(SWEEP_SRCS))
+CMD_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(CMD_SRCS))
+INC_LIB := -I. -Iharness/lib -Iharness/benches -Iharness/sweep
+INC_BENCHES := $(INC_LIB) -Iharness/benches
+INC_SWEEP := $(INC_BENCHES) -Iharness/sweep
+INC_CMDS := $(INC_SWEEP) -Iharness
 # BPF tracing: built where clang/bpftool/libbpf/BTF exist, else skipped
-include harness/bpf/bpf.mk
+include harness/lib/bpf/bpf.mk
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
@@ -69,23 +83,49 @@ KMOD_TEST_BINS := $(patsubst tests/kmod/%.c,$(O)/tests-kmod/%,$(KMOD_TEST_SRCS))
 
 all: $(O)/vmstat-bench $(UNIT_BINS) $(KMOD_TEST_BINS)
 
-$(O)/obj/%.o: harness/%.c $(HEADERS)
+# -MMD -MP: each object depends on the headers it includes, no more
+DEPFLAGS = -MMD -MP
+compile = $(CC) $(CFLAGS) $(DEPFLAGS) $(VSB_CPPFLAGS) $(1) -c -o $@ $<
+
+$(O)/obj/lib/%.o: harness/lib/%.c
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(VSB_CPPFLAGS) -c -o $@ $<
+	$(Q)$(call compile,$(INC_LIB))
 
-$(O)/libvsb.a: $(HARNESS_OBJS)
+$(O)/obj/benches/%.o: harness/benches/%.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(call compile,$(INC_BENCHES))
+
+$(O)/obj/sweep/%.o: harness/sweep/%.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(call compile,$(INC_SWEEP))
+
+$(O)/obj/%.o: harness/%.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(call compile,$(INC_CMDS))
+
+$(O)/libvsb-core.a: $(LIB_OBJS)
+$(O)/libvsb-benches.a: $(BENCH_OBJS)
+$(O)/libvsb-sweep.a: $(SWEEP_OBJS)
+$(O)/libvsb-%.a:
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(O)/vmstat-bench: $(O)/obj/main.o $(O)/libvsb.a
-	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(VSB_LIBS)
+HARNESS_LIBS := $(O)/libvsb-sweep.a $(O)/libvsb-benches.a $(O)/libvsb-core.a
+# until the upward calls are gone (next commits)
+LINK_HARNESS := -Wl,--start-group $(HARNESS_LIBS) -Wl,--end-group
 
-$(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(O)/libvsb.a $(HEADERS)
+$(O)/vmstat-bench: $(O)/obj/main.o $(CMD_OBJS) $(HARNESS_LIBS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(O)/obj/main.o $(CMD_OBJS) $(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS)
+
+$(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIBS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(VSB_CPPFLAGS) -Iharness -o $@ $< $(O)/libvsb.a $(LDLIBS) $(VSB_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) $(VSB_CPPFLAGS) $(INC_SWEEP) -o $@ $< $(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS)
 
 # Helpers the in-guest kmod tests run (fuzzer, concurrency, signals); not
 # in $(O)/tests/, whose binaries tests/run.sh runs on the host.  Static,
@@ -113,16 +153,21 @@ vm-run: all
 deps:
 	$(Q)ci/deps.sh
 
-test: deps all
+# deps first, then a fresh make: the BPF and likwid checks above are read
+# when the Makefile is parsed, before `deps` could install their packages
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)VSB_BUILD_DIR=$(O) tests/run.sh
 
-run: deps all
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)VSB_BUILD_DIR=$(O) ci/run-default.sh
 
 check: deps
 	$(call msg,CPPCHECK,harness bench)
 	$(Q)cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
-		--inline-suppr --suppress=missingIncludeSystem -Iharness -Ibench \
+		--inline-suppr --suppress=missingIncludeSystem -Ibench \
+		-Iharness/lib -Iharness/benches -Iharness/sweep -I. \
 		harness bench tests/unit
 	$(Q)$(MAKE) --no-print-directory O=build-san BUILD_TYPE=sanitize \
 		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
@@ -156,3 +201,5 @@ plots: all
 clean: kmod-clean
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O) build-san
+
+-include $(wildcard $(O)/obj/*.d $(O)/obj/*/*.d $(O)/obj/*/*/*.d $(O)/tests/*.d)

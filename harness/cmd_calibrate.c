@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/counter.h"
+#include "bench/counter.h"
 #include "cmds.h"
 #include "vsb.h"
 

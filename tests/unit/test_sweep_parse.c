@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the sweep-file parser and expander (harness/sweep.c):
+ * Unit tests of the sweep-file parser and expander (harness/sweep/sweep.c):
  * cartesian products, ranges, the '|' CPU axis, blocks, and every kind
  * of bad file, which must fail with exit code 2 and exactly one
  * "file:line: ..." message before anything runs.

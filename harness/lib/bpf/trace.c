@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <linux/types.h>
 
-#include "../result.h"
+#include "result.h"
 #include "trace.h"
 #include "vmstat_trace.h"
 

@@ -31,7 +31,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "../kmod/uapi/vmstat_bench.h"
+#include "kmod/uapi/vmstat_bench.h"
 #include "benches.h"
 #include "drift.h"
 #include "kmod_client.h"

@@ -10,7 +10,7 @@
 
 #include <time.h>
 
-#include "../bench/counter.h"
+#include "bench/counter.h"
 #include "result.h"
 
 enum vsb_fold_policy {

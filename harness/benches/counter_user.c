@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/counter.h"
+#include "bench/counter.h"
 #include "benches.h"
 #include "drift.h"
 #include "pmu.h"

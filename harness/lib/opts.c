@@ -17,7 +17,7 @@
 #include "pmu.h"
 #include "sysctl.h"
 #include "topo.h"
-#include "../bench/variants.h"
+#include "bench/variants.h"
 
 #define OFF(f) offsetof(struct vsb_run_opts, f)
 #define SZ(f) sizeof(((struct vsb_run_opts *)0)->f)

@@ -35,7 +35,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../bench/prim-user.h"
+#include "bench/prim-user.h"
 #include "benches.h"
 #include "env.h"
 #include "pmu.h"

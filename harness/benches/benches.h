@@ -5,7 +5,7 @@
 #ifndef VSB_BENCHES_H
 #define VSB_BENCHES_H
 
-#include "../bench/variants.h"
+#include "bench/variants.h"
 #include "result.h"
 
 #define VSB_SIDE_LIVE	0x4u	/* the running kernel's own paths, from user space */

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../vsb.h"
+#include "vsb.h"
 
 struct vsb_result;
 

@@ -16,7 +16,7 @@
 
 #include "result.h"
 #include "bpf/trace.h"
-#include "../bench/variants.h"
+#include "bench/variants.h"
 
 void vsb_result_init(struct vsb_result *r, const struct vsb_run_opts *o)
 {
