@@ -26,6 +26,8 @@ extern const size_t vsb_bench_count;
 
 const struct vsb_bench *vsb_bench_find(const char *name);
 int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+/* check.c: the whole option set, before anything runs */
+int vsb_run_opts_finish(struct vsb_run_opts *o);
 int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r);
 
 /* counter_user.c */
@@ -34,16 +36,9 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 
 /* live.c: the running kernel's page-fault and mmap paths, from user space */
-/* /proc/vmstat counters the live benches and `trace` cross-check against */
-struct vsb_vmstat_snap {
-	unsigned long long pgfault, pgalloc, pgfree, thp_fault_alloc;
-};
-int vsb_vmstat_read(struct vsb_vmstat_snap *s);
 
 int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o);
-int vsb_live_check_size(const char *v, const char *where);
-int vsb_parse_size(const char *s, unsigned long long *out);
 
 #endif /* VSB_BENCHES_H */

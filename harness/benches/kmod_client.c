@@ -36,24 +36,6 @@
 #include "drift.h"
 #include "kmod_client.h"
 
-int vsb_kmod_abi_version(unsigned int *ver)
-{
-	struct vsb_ioc_version v;
-	int fd, err = 0;
-
-	fd = open(VSB_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	memset(&v, 0, sizeof(v));
-	v.size = sizeof(v);
-	if (ioctl(fd, VSB_IOC_VERSION, &v))
-		err = -errno;
-	else
-		*ver = v.version;
-	close(fd);
-	return err;
-}
-
 int vsb_kmod_open(int *fd)
 {
 	struct vsb_ioc_version v;

@@ -9,15 +9,6 @@
 
 #include "result.h"
 
-#define VSB_KMOD_DEVICE "/dev/vmstat_bench"
-
-/*
- * The loaded module's ABI version: 0 and *ver set, or -errno (-ENOENT:
- * not loaded, -EACCES/-EPERM: not root, -ENOTTY: not our device).
- * Prints nothing; for `vmstat-bench info` and the result metadata.
- */
-int vsb_kmod_abi_version(unsigned int *ver);
-
 /*
  * Open the device and check the version; prints one vsb_err line and
  * returns a VSB_EXIT_* code (SKIP when the module is absent or the

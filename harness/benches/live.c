@@ -81,51 +81,6 @@ struct live_shared {
 
 /* ---- sizes and checks ---- */
 
-int vsb_parse_size(const char *s, unsigned long long *out)
-{
-	unsigned long long v, mul = 1;
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	switch (*end) {
-	case 'k': case 'K':
-		mul = 1ull << 10;
-		end++;
-		break;
-	case 'm': case 'M':
-		mul = 1ull << 20;
-		end++;
-		break;
-	case 'g': case 'G':
-		mul = 1ull << 30;
-		end++;
-		break;
-	}
-	if (*end == 'i' || *end == 'B')	/* accept 64KiB, 64KB */
-		end += *end == 'i' && end[1] == 'B' ? 2 : 1;
-	if (*end || v == 0 || v > (1ull << 40) / mul)
-		return -1;
-	*out = v * mul;
-	return 0;
-}
-
-int vsb_live_check_size(const char *v, const char *where)
-{
-	unsigned long long s;
-
-	if (vsb_parse_size(v, &s)) {
-		vsb_err("%s: '%s' is not a size (bytes, or with K/M/G; at most 1024G)",
-			where, v);
-		return VSB_EXIT_USAGE;
-	}
-	return 0;
-}
-
 static int given(const struct vsb_run_opts *o, const char *name)
 {
 	int i = vsb_opt_index(name);

@@ -11,14 +11,17 @@
  * fail a run.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "kmod/uapi/vmstat_bench.h"
 #include "env.h"
-#include "kmod_client.h"
 #include "meta.h"
 #include "pmu.h"
 #include "result.h"
@@ -348,4 +351,22 @@ void vsb_meta_collect(struct vsb_result *r)
 		vsb_meta_noise_msg(VSB_NOISE_SMT_SHARED, &noise, buf, sizeof(buf));
 		vsb_warn("%s", buf);
 	}
+}
+
+int vsb_kmod_abi_version(unsigned int *ver)
+{
+	struct vsb_ioc_version v;
+	int fd, err = 0;
+
+	fd = open(VSB_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	if (ioctl(fd, VSB_IOC_VERSION, &v))
+		err = -errno;
+	else
+		*ver = v.version;
+	close(fd);
+	return err;
 }

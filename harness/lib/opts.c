@@ -12,8 +12,6 @@
 #include <string.h>
 
 #include "opts.h"
-#include "drift.h"
-#include "benches.h"
 #include "pmu.h"
 #include "sysctl.h"
 #include "topo.h"
@@ -349,124 +347,6 @@ int vsb_run_opts_parse(struct vsb_run_opts *o, int argc, char **argv)
 		return VSB_EXIT_USAGE;
 	}
 	return 0;
-}
-
-static int given(const struct vsb_run_opts *o, const char *name)
-{
-	int i = vsb_opt_index(name);
-
-	return i >= 0 && (o->given >> i) & 1;
-}
-
-/*
- * The CPU list: --cpus as written, or --ncpus workers placed by
- * --placement on this machine's topology.  Giving both is ambiguous.
- */
-static int finish_cpus(struct vsb_run_opts *o)
-{
-	const struct vsb_topo *t;
-	char err[256];
-	int n;
-
-	if (!given(o, "ncpus") && !given(o, "placement"))
-		return vsb_cpulist_parse(o->cpus_str, &o->cpus, "--cpus");
-	if (given(o, "cpus")) {
-		vsb_err("--%s: give either --cpus or --ncpus/--placement, not both",
-			given(o, "ncpus") ? "ncpus" : "placement");
-		return VSB_EXIT_USAGE;
-	}
-	t = vsb_topo_get();
-	if (!t) {
-		vsb_err("--ncpus: cannot read the CPU topology (sysfs); use --cpus");
-		return VSB_EXIT_ERROR;
-	}
-	n = strcmp(o->ncpus, "all") ? atoi(o->ncpus) : 0;
-	if (vsb_place(t, o->placement, n, (int)o->allow_oversubscribe, &o->cpus,
-		      err, sizeof(err))) {
-		vsb_err("--ncpus: %s", err);
-		return VSB_EXIT_USAGE;
-	}
-	vsb_cpulist_format(&o->cpus, o->cpus_str, sizeof(o->cpus_str), ',');
-	return 0;
-}
-
-/*
- * Checks that need more than one option, and derived fields.  Called for
- * the CLI and for every sweep point before anything runs.
- */
-int vsb_run_opts_finish(struct vsb_run_opts *o)
-{
-	const struct vsb_bench *b = vsb_bench_find(o->bench);
-	int i, ret;
-
-	if (!b) {
-		vsb_err("--bench: unknown bench '%s' (see `vmstat-bench list`)", o->bench);
-		return VSB_EXIT_USAGE;
-	}
-	o->variant_id = -1;
-	if (b->flags & VSB_BENCH_VARIANTS) {
-		for (i = 0; i < VSB_V_NR; i++)
-			if (!strcmp(vsb_variants[i].name, o->variant))
-				o->variant_id = i;
-		if (o->variant_id < 0) {
-			vsb_err("--variant: unknown variant '%s' (see `vmstat-bench list`)",
-				o->variant);
-			return VSB_EXIT_USAGE;
-		}
-	}
-	if (vsb_width_index((unsigned int)o->diff_bits) < 0) {
-		vsb_err("--diff-bits: %ld is not 8, 16 or 32", o->diff_bits);
-		return VSB_EXIT_USAGE;
-	}
-	if (o->variant_id >= 0) {
-		unsigned int f = vsb_variants[o->variant_id].flags;
-
-		if (f & VSB_VF_PCC)
-			o->diff_bits = 32;	/* percpu_counter counts are s32 */
-		if (f & VSB_VF_NOTHRESH)
-			o->threshold = 0;
-	}
-	if (o->threshold > vsb_threshold_max((unsigned int)o->diff_bits)) {
-		vsb_err("--threshold: %ld does not fit a %ld-bit diff (at most %ld)",
-			o->threshold, o->diff_bits,
-			vsb_threshold_max((unsigned int)o->diff_bits));
-		return VSB_EXIT_USAGE;
-	}
-	if (o->delta == 0) {
-		vsb_err("--delta: must not be 0");
-		return VSB_EXIT_USAGE;
-	}
-	ret = finish_cpus(o);
-	if (ret)
-		return ret;
-	ret = vsb_cpulist_check_usable(&o->cpus, "--cpus");
-	if (ret)
-		return ret;
-	if (o->quiet_workers >= o->cpus.n) {
-		vsb_err("--quiet-workers: %ld leaves no worker updating (%d CPUs)",
-			o->quiet_workers, o->cpus.n);
-		return VSB_EXIT_USAGE;
-	}
-	ret = vsb_fold_check(o);
-	if (ret)
-		return ret;
-	/* a typo in an event name is bad input; the default set may not encode */
-	if (given(o, "events")) {
-		ret = vsb_pmu_check_names(o->events, o->plm, "--events");
-		if (ret)
-			return ret;
-	}
-	if (given(o, "output") && !o->output[0]) {
-		vsb_err("--output: empty file name (leave -o out to print to stdout)");
-		return VSB_EXIT_USAGE;
-	}
-	if (!o->format[0]) {
-		const char *dot = strrchr(o->output, '.');
-
-		strcpy(o->format, dot && !strcmp(dot, ".csv") ? "csv" :
-				  dot && !strcmp(dot, ".json") ? "json" : "text");
-	}
-	return vsb_bench_check(b, o);
 }
 
 void vsb_run_opts_help(FILE *f)

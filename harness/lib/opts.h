@@ -94,7 +94,6 @@ void vsb_run_opts_defaults(struct vsb_run_opts *o);
 int vsb_opt_set(struct vsb_run_opts *o, const struct vsb_opt *opt,
 		const char *value, const char *where);
 int vsb_run_opts_parse(struct vsb_run_opts *o, int argc, char **argv);
-int vsb_run_opts_finish(struct vsb_run_opts *o);
 void vsb_opt_format(const struct vsb_run_opts *o, const struct vsb_opt *opt,
 		    char *buf, size_t len);
 void vsb_run_opts_help(FILE *f);

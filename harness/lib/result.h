@@ -97,4 +97,13 @@ void vsb_meta_collect_env(struct vsb_result *r);
 /* Module ABI hook: 0 and the version in @buf when the module answers. */
 int vsb_meta_kmod_abi(char *buf, size_t len);
 
+#define VSB_KMOD_DEVICE "/dev/vmstat_bench"
+
+/*
+ * The loaded module's ABI version: 0 and *ver set, or -errno (-ENOENT:
+ * not loaded, -EACCES/-EPERM: not root, -ENOTTY: not our device).
+ * Prints nothing; for `vmstat-bench info` and the result metadata.
+ */
+int vsb_kmod_abi_version(unsigned int *ver);
+
 #endif /* VSB_RESULT_H */
