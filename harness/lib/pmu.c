@@ -36,40 +36,6 @@ static int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
 
 /* ---- pure helpers ---- */
 
-int vsb_pmu_parse_list(const char *list, char names[][VSB_PMU_NAME_LEN],
-		       int max, int *n, const char *where)
-{
-	const char *p = list;
-
-	*n = 0;
-	if (!list || !*list || !strcmp(list, "none"))
-		return 0;
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (len == 0) {
-			vsb_err("%s: empty event name in '%s'", where, list);
-			return VSB_EXIT_USAGE;
-		}
-		if (len >= VSB_PMU_NAME_LEN) {
-			vsb_err("%s: event name '%.*s...' too long (at most %d characters)",
-				where, 20, p, VSB_PMU_NAME_LEN - 1);
-			return VSB_EXIT_USAGE;
-		}
-		if (*n == max) {
-			vsb_err("%s: at most %d events in one group", where, max);
-			return VSB_EXIT_USAGE;
-		}
-		memcpy(names[*n], p, len);
-		names[*n][len] = '\0';
-		(*n)++;
-		if (!comma)
-			return 0;
-		p = comma + 1;
-	}
-}
-
 static int is_hw_type(uint32_t type)
 {
 	/* software, tracepoint and breakpoint events exist in every guest */
@@ -144,10 +110,17 @@ enum vsb_pmu_kind vsb_pmu_event_kind(uint32_t type, uint64_t config,
 	for (i = 0; i < sizeof(up) - 1 && pfm_name[i]; i++)
 		up[i] = (char)toupper((unsigned char)pfm_name[i]);
 	up[i] = '\0';
-	/* model PMU names: reference cycles tick at the TSC rate, not core */
+	/*
+	 * Model PMU names.  Reference cycles (a REF_* umask or event) tick at
+	 * the TSC rate, not the core's.  Skylake's libpfm table spells the
+	 * SDM's CPU_CLK_UNHALTED as CPU_CLK_THREAD_UNHALTED; AMD calls core
+	 * cycles CYCLES_NOT_IN_HALT (PPR PMCx076).
+	 */
 	if (!has(up, "REF") && (has(up, "UNHALTED_CORE_CYCLES") ||
-				has(up, "CPU_CLK_UNHALTED") || has(up, "CPU_CYCLES") ||
-				!strcmp(up, "CYCLES")))
+				has(up, "CPU_CLK_UNHALTED") ||
+				has(up, "CPU_CLK_THREAD_UNHALTED") ||
+				!strcmp(up, "CYCLES_NOT_IN_HALT") ||
+				has(up, "CPU_CYCLES") || !strcmp(up, "CYCLES")))
 		return VSB_PMU_K_CYCLES;
 	if (has(up, "INST_RETIRED") || has(up, "INSTRUCTIONS_RETIRED") ||
 	    has(up, "INSTRUCTION_RETIRED") || !strcmp(up, "RETIRED_INSTRUCTIONS") ||
@@ -215,11 +188,43 @@ static int plm_mask(const char *plm)
 	return (strchr(plm, 'k') ? PFM_PLM0 : 0) | (strchr(plm, 'u') ? PFM_PLM3 : 0);
 }
 
+/*
+ * What the kind is judged by: "EVENT[:UMASK...]" from libpfm's fully
+ * qualified "pmu::EVENT:UMASK:mod=v:...", so that a reference-clock umask
+ * of a cycles event is seen.  Returns 1 when a modifier changes what is
+ * counted (edge, invert, counter mask, any-thread), making the event
+ * neither plain cycles nor plain instructions.
+ */
+static int kind_key(const char *fstr, char *key, size_t len)
+{
+	const char *p = strstr(fstr, "::");
+	size_t off = 0;
+	int altered = 0;
+
+	p = p ? p + 2 : fstr;
+	key[0] = '\0';
+	while (*p) {
+		size_t n = strcspn(p, ":");
+		const char *eq = memchr(p, '=', n);
+
+		if (!eq && off < len)
+			off += snprintf(key + off, len - off, "%s%.*s", off ? ":" : "",
+					(int)n, p);
+		else if (eq && eq - p == 1 && strchr("eict", *p) &&
+			 strtoull(eq + 1, NULL, 0))
+			altered = 1;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return altered;
+}
+
 /* Fill ev->attr, fstr and kind; returns the libpfm error code. */
 static int encode(struct vsb_pmu_event *ev, const char *plm)
 {
 	pfm_perf_encode_arg_t arg;
-	pfm_event_info_t info;
+	char key[VSB_PMU_FSTR_LEN];
 	char *fstr = NULL;
 	int ret;
 
@@ -239,11 +244,8 @@ static int encode(struct vsb_pmu_event *ev, const char *plm)
 		return ret;
 	snprintf(ev->fstr, sizeof(ev->fstr), "%s", fstr ? fstr : ev->name);
 	free(fstr);
-	memset(&info, 0, sizeof(info));
-	info.size = sizeof(info);
-	if (pfm_get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
-		info.name = NULL;
-	ev->kind = vsb_pmu_event_kind(ev->attr.type, ev->attr.config, info.name);
+	ev->kind = kind_key(ev->fstr, key, sizeof(key)) ? VSB_PMU_K_OTHER :
+		   vsb_pmu_event_kind(ev->attr.type, ev->attr.config, key);
 	/*
 	 * Not pinned: a pinned group that cannot be scheduled reads nothing;
 	 * an ordinary one is multiplexed, which we can see and scale.
@@ -319,6 +321,12 @@ void vsb_pmu_warn_vm(void)
 }
 static char cached_key[1024];
 static int cached_valid;
+
+void vsb_pmu_forget(void)
+{
+	cached_valid = 0;
+	said_nopmu = 0;
+}
 
 const char *vsb_pmu_last_verdict(void)
 {
@@ -413,8 +421,9 @@ const struct vsb_pmu_set *vsb_pmu_preflight(const char *list, const char *plm)
 		if (ret != PFM_SUCCESS) {
 			ev->verdict = VSB_PMU_UNKNOWN;
 			ev->err = ret;
-			snprintf(ev->why, sizeof(ev->why), "%s: %s (libpfm4)", ev->name,
-				 pfm_strerror(ret));
+			/* names[i], not ev->name: both would live in `cached` */
+			snprintf(ev->why, sizeof(ev->why), "%.*s: %s (libpfm4)",
+				 VSB_PMU_NAME_LEN, names[i], pfm_strerror(ret));
 			continue;
 		}
 		attr = ev->attr;

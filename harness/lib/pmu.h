@@ -87,7 +87,10 @@ int vsb_pmu_parse_list(const char *list, char names[][VSB_PMU_NAME_LEN],
 enum vsb_pmu_verdict vsb_pmu_classify(int err, uint32_t type, int paranoid,
 				      const char *name, const char *plm,
 				      char *why, size_t len);
-/* Which kind of event libpfm resolved: from the attr and libpfm's name. */
+/*
+ * Which kind of event libpfm resolved: from the attr and libpfm's
+ * "EVENT[:UMASK]" name (model events only; generic ones by config).
+ */
 enum vsb_pmu_kind vsb_pmu_event_kind(uint32_t type, uint64_t config,
 				     const char *pfm_name);
 /*
@@ -139,6 +142,11 @@ double vsb_pmu_read_cost_ns(const struct vsb_pmu_set *s);
 /* Test hook: when set, used instead of the perf_event_open syscall. */
 extern int (*vsb_pmu_open_hook)(struct perf_event_attr *attr, int pid,
 				int cpu, int group_fd, unsigned long flags);
+/*
+ * Tests: drop the cached preflight (and the once-said "no PMU" line), so
+ * the same events are opened again, e.g. after changing the open hook.
+ */
+void vsb_pmu_forget(void);
 
 /* perf_event_paranoid, or -100 when it cannot be read. */
 int vsb_pmu_paranoid(void);
