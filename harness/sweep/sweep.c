@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "benches.h"
+#include "bpf/trace.h"
 #include "csvread.h"
 #include "sweep.h"
 #include "sysctl.h"
@@ -394,7 +395,7 @@ static int wants_too_many_cpus(const struct vsb_run_opts *o)
 	long online = sysconf(_SC_NPROCESSORS_ONLN), n;
 	char v[64];
 
-	if (!opt || !(o->given & (1ull << (opt - vsb_run_opt_table))))
+	if (!opt || !vsb_opt_given(o, opt->name))
 		return 0;
 	vsb_opt_format(o, opt, v, sizeof(v));
 	return !vsb_parse_long(v, &n) && online > 0 && n > online;
@@ -766,6 +767,7 @@ static int run_chunk(struct vsb_sweep_point *p)
 		p->res.opts.repeat = p->reps;
 	} else {
 		vsb_result_merge_round(&p->res, &tmp, (unsigned int)p->done);
+		vsb_trace_merge(&p->res, &tmp);
 		vsb_result_free(&tmp);
 	}
 	p->done++;

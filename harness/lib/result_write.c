@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The three output formats of a result: CSV (raw samples, and the
+ * summary), JSON and the text table.
+ *
+ * CSV and JSON carry the metadata (`# key: value` header lines in CSV)
+ * and one row per raw sample; the CSV summary and the text table are
+ * computed from those samples.  The column lists below are an API:
+ * append, never reorder or rename.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+#include "bench/variants.h"
+
+/*
+ * The point's parameters, in front of every row.  Rows are read by column
+ * name (our readers and gnuplot's column("name") do), but a positional
+ * reader of an older file must still work: from the first published
+ * schema on, a new parameter is appended to the END of the row, after the
+ * sample and summary columns, never added here.
+ */
+static const char *const param_columns[] = {
+	"bench", "backend", "variant", "cpus", "nthreads", "threshold",
+	"diff_bits", "items", "batch", "delta", "loops", "order", "outstanding",
+	"preempt", "irqs", "gfp",
+	"size", "thp", "tasks", "sysctl", "trace",
+	"fold", "fold_interval_us", "drift", "quiet_workers",
+	"model_cpus", "model_nodes", "approach",
+};
+#define NPARAMS (sizeof(param_columns) / sizeof(param_columns[0]))
+
+static void param_value(const struct vsb_result *r, size_t i, char sep,
+			char *buf, size_t len)
+{
+	const char *col = param_columns[i];
+	char name[32];
+	char *c;
+
+	if (!strcmp(col, "cpus")) {
+		vsb_cpulist_format(&r->opts.cpus, buf, len, sep);
+		return;
+	}
+	if (!strcmp(col, "nthreads")) {
+		snprintf(buf, len, "%d", r->nthreads);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s", col);
+	for (c = name; *c; c++)
+		if (*c == '_')
+			*c = '-';
+	vsb_opt_format(&r->opts, vsb_opt_find(name), buf, len);
+}
+
+static void write_params_csv(const struct vsb_result *r, FILE *f)
+{
+	char v[256];
+	size_t i;
+
+	for (i = 0; i < NPARAMS; i++) {
+		param_value(r, i, ';', v, sizeof(v));
+		fprintf(f, "%s,", v);
+	}
+}
+
+static void write_meta_csv(const struct vsb_result *r, FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmeta; i++)
+		fprintf(f, "# %s: %s\n", r->meta[i].key, r->meta[i].val);
+	fprintf(f, "# sanity: %s\n", r->sanity);
+	fprintf(f, "# applied_total: %lld\n# counted_total: %lld\n", r->applied,
+		r->counted);
+	fprintf(f, "# migrated: %s\n", r->migrated ? "yes" : "no");
+}
+
+static void write_header_csv(FILE *f, const char *tail)
+{
+	size_t i;
+
+	for (i = 0; i < NPARAMS; i++)
+		fprintf(f, "%s,", param_columns[i]);
+	fprintf(f, "%s\n", tail);
+}
+
+#define SAMPLE_COLUMNS \
+	"thread,cpu,rep,ops,elapsed,unit,event,plm,ns,per_op,ns_per_op,folds," \
+	"cycles,instructions,ipc,multiplexed,pmu_scale,pmu_events,pmu_values"
+#define SUMMARY_COLUMNS \
+	"thread,cpu,unit,n,median,min,max,mean,stddev,cv,ns_per_op_median," \
+	"ops_per_sec_median,folds_per_op,ci_lo,ci_hi,outliers," \
+	"ops_per_sec_ci_lo,ops_per_sec_ci_hi," \
+	"cycles_per_op,instructions_per_op,ipc,mux_samples,pmu_events,pmu_per_op," \
+	"drift_max,drift_p99,drift_mean,stale_max_us,stale_p99_us,stale_mean_us"
+
+/* A number, or an empty field (gnuplot: missing) when not counted. */
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.6g", v);
+	else
+		fputc(',', f);
+}
+
+/* The PMU event names, ';'-separated so one CSV field holds them all. */
+static void csv_pmu_events(const struct vsb_result *r, FILE *f)
+{
+	int k;
+
+	fputc(',', f);
+	for (k = 0; k < r->npmu; k++)
+		fprintf(f, "%s%s", k ? ";" : "", r->pmu_event[k]);
+}
+
+/* Appended sample columns: cycles ... pmu_values, then the newline. */
+static void write_pmu_sample_csv(const struct vsb_result *r,
+				 const struct vsb_sample *s, FILE *f)
+{
+	double cyc = r->pmu_cycles >= 0 ? (double)s->pmu[r->pmu_cycles] : NAN;
+	double ins = r->pmu_instr >= 0 ? (double)s->pmu[r->pmu_instr] : NAN;
+	int k;
+
+	csv_num(f, cyc);
+	csv_num(f, ins);
+	csv_num(f, cyc > 0 ? ins / cyc : NAN);
+	fprintf(f, ",%d", s->multiplexed);
+	csv_num(f, r->npmu ? s->pmu_scale : NAN);
+	csv_pmu_events(r, f);
+	fputc(',', f);
+	for (k = 0; k < r->npmu; k++)
+		fprintf(f, "%s%llu", k ? ";" : "", (unsigned long long)s->pmu[k]);
+	fputc('\n', f);
+}
+
+static int write_csv(const struct vsb_result *r, FILE *f)
+{
+	size_t i;
+
+	write_meta_csv(r, f);
+	write_header_csv(f, SAMPLE_COLUMNS);
+	for (i = 0; i < r->nsamples; i++) {
+		const struct vsb_sample *s = &r->samples[i];
+
+		write_params_csv(r, f);
+		fprintf(f, "%u,%d,%u,%llu,%llu,%s,%s,%s,%.0f,%.6g,%.6g,%llu",
+			s->thread, s->cpu, s->rep, (unsigned long long)s->ops,
+			(unsigned long long)s->elapsed, r->unit, r->event, r->plm,
+			s->ns, (double)s->elapsed / (double)s->ops,
+			s->ns / (double)s->ops, (unsigned long long)s->folds);
+		write_pmu_sample_csv(r, s, f);
+	}
+	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
+{
+	struct vsb_agg_row *rows;
+	size_t n = vsb_result_aggregate(r, &rows), i;
+	int k;
+
+	write_meta_csv(r, f);
+	write_header_csv(f, SUMMARY_COLUMNS);
+	for (i = 0; i < n; i++) {
+		const struct vsb_agg_row *a = &rows[i];
+		char th[16], cpu[16];
+
+		snprintf(th, sizeof(th), a->thread < 0 ? "all" : "%d", a->thread);
+		snprintf(cpu, sizeof(cpu), a->cpu < 0 ? "all" : "%d", a->cpu);
+		write_params_csv(r, f);
+		fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g",
+			th, cpu, r->unit, a->cost.n, a->cost.median, a->cost.min,
+			a->cost.max, a->cost.mean, a->cost.stddev, a->cost.cv,
+			a->ns_per_op.median, a->ops_per_sec.median, a->folds_per_op);
+		/* appended: CI of the median cost, MAD outliers, CI of ops/s */
+		fprintf(f, ",%.6g,%.6g,%zu,%.6g,%.6g", a->cost.ci_lo,
+			a->cost.ci_hi, a->cost.outliers, a->ops_per_sec.ci_lo,
+			a->ops_per_sec.ci_hi);
+		/* appended: PMU medians per op */
+		csv_num(f, a->cycles_per_op);
+		csv_num(f, a->instr_per_op);
+		csv_num(f, a->ipc);
+		fprintf(f, ",%d", a->mux_samples);
+		csv_pmu_events(r, f);
+		fputc(',', f);
+		for (k = 0; k < r->npmu; k++)
+			fprintf(f, "%s%.6g", k ? ";" : "", a->pmu_per_op[k]);
+		/* appended: the drift reader's figures, per run */
+		csv_num(f, r->have_drift ? r->drift_max : NAN);
+		csv_num(f, r->have_drift ? r->drift_p99 : NAN);
+		csv_num(f, r->have_drift ? r->drift_mean : NAN);
+		csv_num(f, r->have_drift ? r->stale_max_us : NAN);
+		csv_num(f, r->have_drift ? r->stale_p99_us : NAN);
+		csv_num(f, r->have_drift ? r->stale_mean_us : NAN);
+		fputc('\n', f);
+	}
+	free(rows);
+	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+/* ---- JSON ---- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* NaN and inf are not JSON: write null. */
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_stats(FILE *f, const char *name, const struct vsb_stats *st)
+{
+	fprintf(f, "\"%s\":{\"n\":%zu,\"median\":", name, st->n);
+	json_num(f, st->median);
+	fputs(",\"min\":", f);
+	json_num(f, st->min);
+	fputs(",\"max\":", f);
+	json_num(f, st->max);
+	fputs(",\"mean\":", f);
+	json_num(f, st->mean);
+	fputs(",\"stddev\":", f);
+	json_num(f, st->stddev);
+	fputs(",\"cv\":", f);
+	json_num(f, st->cv);
+	fputc('}', f);
+}
+
+static int write_json(const struct vsb_result *r, FILE *f)
+{
+	struct vsb_agg_row *rows;
+	size_t n, i;
+	char v[256];
+
+	fputs("{\"schema_version\":1,\"meta\":{", f);
+	for (i = 0; i < r->nmeta; i++) {
+		json_str(f, r->meta[i].key);
+		fputc(':', f);
+		json_str(f, r->meta[i].val);
+		fputc(',', f);
+	}
+	fputs("\"sanity\":", f);
+	json_str(f, r->sanity);
+	fprintf(f, ",\"sanity_ok\":%s,\"migrated\":%s,\"applied_total\":%lld,"
+		"\"counted_total\":%lld",
+		r->sanity_ok ? "true" : "false", r->migrated ? "true" : "false",
+		r->applied, r->counted);
+	if (r->have_drift)
+		fprintf(f, ",\"drift_stats\":{\"samples\":%zu,\"drift_max\":%.6g,"
+			"\"drift_p99\":%.6g,\"drift_mean\":%.6g,\"stale_max_us\":%.6g,"
+			"\"stale_p99_us\":%.6g,\"stale_mean_us\":%.6g}",
+			r->drift_samples, r->drift_max, r->drift_p99, r->drift_mean,
+			r->stale_max_us, r->stale_p99_us, r->stale_mean_us);
+	fputs("},\n\"params\":{", f);
+	for (i = 0; i < NPARAMS; i++) {
+		param_value(r, i, ',', v, sizeof(v));
+		fprintf(f, "%s\"%s\":", i ? "," : "", param_columns[i]);
+		json_str(f, v);
+	}
+	fputs("},\n\"unit\":", f);
+	json_str(f, r->unit);
+	fputs(",\"event\":", f);
+	json_str(f, r->event);
+	fputs(",\"plm\":", f);
+	json_str(f, r->plm);
+	fputs(",\"pmu_events\":[", f);
+	for (i = 0; i < (size_t)r->npmu; i++) {
+		fputs(i ? "," : "", f);
+		json_str(f, r->pmu_event[i]);
+	}
+	fprintf(f, "],\"mux_samples\":%d,\"multiplexed_untrusted\":%s",
+		r->mux_samples, r->multiplexed ? "true" : "false");
+	fputs(",\n\"samples\":[", f);
+	for (i = 0; i < r->nsamples; i++) {
+		const struct vsb_sample *s = &r->samples[i];
+
+		fprintf(f, "%s\n{\"thread\":%u,\"cpu\":%d,\"rep\":%u,\"ops\":%llu,"
+			"\"elapsed\":%llu,\"ns\":%.0f,\"folds\":%llu",
+			i ? "," : "", s->thread, s->cpu, s->rep,
+			(unsigned long long)s->ops, (unsigned long long)s->elapsed,
+			s->ns, (unsigned long long)s->folds);
+		if (r->npmu) {
+			int k;
+
+			fputs(",\"pmu\":[", f);
+			for (k = 0; k < r->npmu; k++)
+				fprintf(f, "%s%llu", k ? "," : "",
+					(unsigned long long)s->pmu[k]);
+			fprintf(f, "],\"pmu_scale\":%.6g,\"multiplexed\":%d", s->pmu_scale,
+				s->multiplexed);
+		}
+		fputc('}', f);
+	}
+	fputs("],\n\"summary\":[", f);
+	n = vsb_result_aggregate(r, &rows);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s\n{\"thread\":", i ? "," : "");
+		if (rows[i].thread < 0)
+			fputs("\"all\",\"cpu\":\"all\",", f);
+		else
+			fprintf(f, "%d,\"cpu\":%d,", rows[i].thread, rows[i].cpu);
+		json_stats(f, "per_op", &rows[i].cost);
+		fputc(',', f);
+		json_stats(f, "ns_per_op", &rows[i].ns_per_op);
+		fputc(',', f);
+		json_stats(f, "ops_per_sec", &rows[i].ops_per_sec);
+		fputs(",\"folds_per_op\":", f);
+		json_num(f, rows[i].folds_per_op);
+		if (r->npmu) {
+			int k;
+
+			fputs(",\"cycles_per_op\":", f);
+			json_num(f, rows[i].cycles_per_op);
+			fputs(",\"instructions_per_op\":", f);
+			json_num(f, rows[i].instr_per_op);
+			fputs(",\"ipc\":", f);
+			json_num(f, rows[i].ipc);
+			fputs(",\"pmu_per_op\":[", f);
+			for (k = 0; k < r->npmu; k++) {
+				fputs(k ? "," : "", f);
+				json_num(f, rows[i].pmu_per_op[k]);
+			}
+			fprintf(f, "],\"mux_samples\":%d", rows[i].mux_samples);
+		}
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+	free(rows);
+	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+/* ---- text ---- */
+
+/* The parameters that matter for the point's bench, in words. */
+static void write_text_params(const struct vsb_run_opts *o, FILE *f)
+{
+	if (!strcmp(o->bench, "counter")) {
+		if (o->variant_id >= 0 && vsb_variants[o->variant_id].flags & VSB_VF_PCC)
+			fprintf(f, "batch %ld, s32 counts", o->batch);
+		else
+			fprintf(f, "threshold %ld, s%ld diffs", o->threshold, o->diff_bits);
+		fprintf(f, ", %ld item%s, delta %+ld", o->items, o->items > 1 ? "s" : "",
+			o->delta);
+		if (strcmp(o->fold, "none"))
+			fprintf(f, ", fold %s every %ld us", o->fold, o->fold_interval_us);
+		if (o->quiet_workers)
+			fprintf(f, ", %ld quiet worker%s", o->quiet_workers,
+				o->quiet_workers > 1 ? "s" : "");
+	} else if (!strncmp(o->bench, "page-alloc", 10)) {
+		fprintf(f, "order %ld, %ld outstanding, gfp %s, preempt %s, irqs %s",
+			o->order, o->outstanding, o->gfp, o->preempt, o->irqs);
+	} else if (!strcmp(o->bench, "threshold-refresh")) {
+		fprintf(f, "%s, %ld CPUs x %ld nodes", o->approach, o->model_cpus,
+			o->model_nodes);
+	} else {
+		fprintf(f, "size %s, thp %s, tasks %s", o->size, o->thp, o->tasks);
+	}
+	if (o->sysctl[0])
+		fprintf(f, ", %s", o->sysctl);
+}
+
+static int write_text(const struct vsb_result *r, FILE *f)
+{
+	const struct vsb_run_opts *o = &r->opts;
+	struct vsb_agg_row *rows;
+	size_t n, i;
+	char cpus[256];
+
+	vsb_cpulist_format(&o->cpus, cpus, sizeof(cpus), ',');
+	fprintf(f, "%s/%s", o->bench, o->backend);
+	if (o->variant_id >= 0)
+		fprintf(f, " %s", o->variant);
+	fprintf(f, " on CPU%s %s: ", o->cpus.n > 1 ? "s" : "", cpus);
+	write_text_params(o, f);
+	if (!strcmp(o->bench, "threshold-refresh"))
+		fprintf(f, "; %ld bring-ups (+%ld warm-up)\n", o->repeat, o->warmup);
+	else
+		fprintf(f, "; %ld x %ld ops per worker (+%ld warm-up)\n", o->repeat,
+			o->loops, o->warmup);
+	fprintf(f, "%6s %4s %10s %10s %10s %6s %9s %10s %9s\n", "worker", "cpu",
+		"median", "min", "max", "cv%", "ns/op", "Mops/s", "folds/op");
+	n = vsb_result_aggregate(r, &rows);
+	for (i = 0; i < n; i++) {
+		const struct vsb_agg_row *a = &rows[i];
+		char th[16], cpu[16];
+
+		snprintf(th, sizeof(th), a->thread < 0 ? "all" : "%d", a->thread);
+		snprintf(cpu, sizeof(cpu), a->cpu < 0 ? "-" : "%d", a->cpu);
+		fprintf(f, "%6s %4s %10.2f %10.2f %10.2f %6.2f %9.2f %10.1f %9.4f\n",
+			th, cpu, a->cost.median, a->cost.min, a->cost.max,
+			100 * a->cost.cv, a->ns_per_op.median,
+			a->ops_per_sec.median / 1e6, a->folds_per_op);
+	}
+	fprintf(f, "(median/min/max in %s per op over %zu repetitions; \"all\": mean cost, summed Mops/s)\n",
+		r->unit, n ? rows[0].cost.n : 0);
+	fprintf(f, "sanity: %s%s\n", r->sanity,
+		r->migrated ? "; a worker MIGRATED off its CPU" : "");
+	if (r->have_drift)
+		fprintf(f, "drift (fold %s): unfolded diffs max %.0f, p99 %.0f, mean %.1f; "
+			"staleness max %.0f us, p99 %.0f us (%zu reader samples)\n",
+			r->opts.fold, r->drift_max, r->drift_p99, r->drift_mean,
+			r->stale_max_us, r->stale_p99_us, r->drift_samples);
+	if (r->npmu && n) {
+		const struct vsb_agg_row *a = &rows[n - 1];	/* "all", or the only worker */
+		int k;
+
+		fprintf(f, "counters (median per op, plm %s):", r->plm);
+		for (k = 0; k < r->npmu; k++)
+			fprintf(f, " %s=%.4g", r->pmu_event[k], a->pmu_per_op[k]);
+		if (isfinite(a->ipc))
+			fprintf(f, " IPC=%.3f", a->ipc);
+		if (r->mux_samples)
+			fprintf(f, " [MULTIPLEXED in %d samples, scaled]", r->mux_samples);
+		fputc('\n', f);
+	}
+	free(rows);
+	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_result_write(const struct vsb_result *r, FILE *f, const char *format)
+{
+	if (!strcmp(format, "csv"))
+		return write_csv(r, f);
+	if (!strcmp(format, "json"))
+		return write_json(r, f);
+	return write_text(r, f);
+}
