@@ -117,9 +117,9 @@ static inline vsb_counter_loop_fn vsb_counter_loop(unsigned int variant,
 	static const vsb_counter_loop_fn loops[VSB_V_NR][VSB_NR_WIDTHS] = {
 #define VSB_X_LOOPS(id, n, sides, f, w, d)				\
 		[VSB_V_##id] = {					\
-			(sides) & VSB_SIDE_HERE ? vsb_loop_##id##_s8 : 0,  \
-			(sides) & VSB_SIDE_HERE ? vsb_loop_##id##_s16 : 0, \
-			(sides) & VSB_SIDE_HERE ? vsb_loop_##id##_s32 : 0, \
+			(sides) & VSB_SIDE_HERE ? vsb_loop_##id##_s8 : NULL,  \
+			(sides) & VSB_SIDE_HERE ? vsb_loop_##id##_s16 : NULL, \
+			(sides) & VSB_SIDE_HERE ? vsb_loop_##id##_s32 : NULL, \
 		},
 		VSB_COUNTER_VARIANTS(VSB_X_LOOPS)
 #undef VSB_X_LOOPS
@@ -127,11 +127,11 @@ static inline vsb_counter_loop_fn vsb_counter_loop(unsigned int variant,
 	int wi;
 
 	if (variant >= VSB_V_NR)
-		return 0;
+		return NULL;
 	if (vsb_variants[variant].flags & VSB_VF_PCC)
 		bits = 32;
 	wi = vsb_width_index(bits);
-	return wi < 0 ? 0 : loops[variant][wi];
+	return wi < 0 ? NULL : loops[variant][wi];
 }
 
 /*

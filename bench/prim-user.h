@@ -15,6 +15,7 @@
 #ifndef VSB_BENCH_PRIM_USER_H
 #define VSB_BENCH_PRIM_USER_H
 
+#include <stddef.h>	/* NULL, as <linux/types.h> gives the kernel side */
 #include <stdint.h>
 
 typedef int8_t s8;

@@ -19,8 +19,20 @@
 #
 # Environment:
 #	VSB_VM_CACHE	cache folder (default: .cache/vm under the repo root)
-#	VSB_KERNEL_ABI	pin an ABI such as 6.1.0-57 instead of following the
-#			linux-image-cloud-amd64 meta package
+#	VSB_KERNEL_ABI	which kernel; unset: the one linux-image-cloud-amd64
+#			(bookworm's 6.1) points at.  An exact ABI pins it:
+#			6.1.0-57 (bookworm's naming), 6.12.117+deb12 (the 6.12
+#			that bookworm-security carries, packaged as
+#			linux-image-6.12.117+deb12-cloud-amd64 with
+#			linux-kbuild-6.12.117+deb12).  A series (6.1, 6.12)
+#			follows that series' meta package
+#			(linux-image-6.12-cloud-amd64; for 6.1 the plain one).
+#
+# Kernels are cached side by side, one folder per release
+# (<cache>/6.1.0-57-cloud-amd64/, <cache>/6.12.117+deb12-cloud-amd64/), each
+# marked complete by a .vsb-complete file once a test module built against
+# it.  What an unpinned request resolved to is remembered in kernel.env
+# (kernel-<series>.env for a series), so later calls need no apt at all.
 #
 # Exit status: 0 ok; 1 error; 4 the kernel cannot be had here (no apt,
 # no network, not root): callers treat that as "skip".
@@ -39,7 +51,19 @@ skip() { log "SKIP: $*"; exit 4; }
 
 mkdir -p "$CACHE"
 CACHE=$(cd "$CACHE" && pwd)
-ENVFILE=$CACHE/kernel.env
+
+# What is asked for: nothing (the default meta package), a series
+# (digits and one dot: follow that series' meta package) or an exact ABI.
+REQ=${VSB_KERNEL_ABI:-}
+if [[ -z $REQ ]]; then
+	SERIES='' ENVFILE=$CACHE/kernel.env
+elif [[ $REQ =~ ^[0-9]+\.[0-9]+$ ]]; then
+	SERIES=$REQ ENVFILE=$CACHE/kernel-$REQ.env
+elif [[ $REQ =~ ^[0-9]+\.[0-9]+[.-][0-9A-Za-z.+~-]+$ ]]; then
+	SERIES='' ENVFILE=''
+else
+	die "VSB_KERNEL_ABI=$REQ: want an ABI (6.1.0-57, 6.12.117+deb12) or a series (6.1, 6.12)"
+fi
 
 # Concurrent callers (make -j, two test scripts) must not unpack into the
 # same folder at once; the second waits and then finds the cache complete.
@@ -85,29 +109,38 @@ check_toolchain() {
 	die "missing ${missing[*]} (install: apt-get install ${pkgs[*]})"
 }
 
-# The stamp holds only the release; paths are derived from $CACHE so a
+# The stamps hold only the release; paths are derived from $CACHE so a
 # moved checkout (or cache) stays valid.
 paths() {
 	KERNEL=$CACHE/$1/boot/vmlinuz-$1
 	KDIR=$CACHE/$1/usr/src/linux-headers-$1
 }
 emit() {
-	KREL=$(sed -n 's/^KREL=//p' "$ENVFILE")
-	paths "$KREL"
+	paths "$1"
 	check_toolchain "$KDIR"
 	printf 'KERNEL=%q\nKDIR=%q\n' "$KERNEL" "$KDIR"
 }
+# A release folder is complete once its test module built (.vsb-complete);
+# caches filled before that marker existed are recognised by kernel.env.
+complete() {
+	paths "$1"
+	[[ -f $KERNEL && -f $KDIR/Makefile ]] || return 1
+	[[ -f $CACHE/$1/.vsb-complete ]] && return 0
+	[[ $(sed -n 's/^KREL=//p' "$CACHE/kernel.env" 2>/dev/null) == "$1" ]]
+}
 
 # Fast path: a complete cache (written last, after the test build passed).
-if [[ -f $ENVFILE ]]; then
+if [[ -n $ENVFILE && -f $ENVFILE ]]; then
 	krel=$(sed -n 's/^KREL=//p' "$ENVFILE")
-	paths "${krel:-none}"
-	if [[ -n $krel && -f $KERNEL && -f $KDIR/Makefile ]]; then
-		emit
+	if [[ -n $krel ]] && complete "$krel"; then
+		emit "$krel"
 		exit 0
 	fi
 	log "cache incomplete, rebuilding"
 	rm -f "$ENVFILE"
+elif [[ -n $REQ && -z $SERIES ]] && complete "$REQ-$FLAVOUR"; then
+	emit "$REQ-$FLAVOUR"
+	exit 0
 fi
 
 command -v apt-get >/dev/null || skip "apt-get not available"
@@ -130,20 +163,38 @@ dep_of() {
 		sed -n "s/^ *Depends: \($2\)\$/\1/p" | head -n1
 }
 
-# Sets ABI, KREL, PKGS from the lists; fails if they do not know them.
-resolve() {
-	local img kbuild
+# The ABI a meta package points at, e.g. 6.1.0-57 or 6.12.117+deb12.
+meta_abi() {
+	local img
 
-	if [[ -n ${VSB_KERNEL_ABI:-} ]]; then
-		ABI=$VSB_KERNEL_ABI
+	img=$(dep_of "$1" "linux-image-[0-9][^ ]*-$FLAVOUR")
+	[[ -n $img ]] || return 1
+	img=${img#linux-image-}
+	printf '%s\n' "${img%-"$FLAVOUR"}"
+}
+
+# Sets ABI, KREL, PKGS from the lists; fails if they do not know them.
+# Package names by series: 6.1 (bookworm) linux-image-6.1.0-57-cloud-amd64,
+# linux-headers-6.1.0-57-{cloud-amd64,common}, linux-kbuild-6.1; 6.12
+# (bookworm-security's linux-6.12) linux-image-6.12.117+deb12-cloud-amd64,
+# linux-headers-6.12.117+deb12-{cloud-amd64,common},
+# linux-kbuild-6.12.117+deb12: the kbuild name carries the whole ABI, "+"
+# included, and the series' meta package is linux-image-6.12-cloud-amd64.
+resolve() {
+	local kbuild
+
+	if [[ -n $SERIES ]]; then
+		if ! ABI=$(meta_abi "linux-image-$SERIES-$FLAVOUR"); then
+			ABI=$(meta_abi "$META") || return 1
+			[[ $ABI == "$SERIES".* || $ABI == "$SERIES"-* ]] || return 1
+		fi
+	elif [[ -n $REQ ]]; then
+		ABI=$REQ
 	else
-		img=$(dep_of "$META" "linux-image-[0-9][^ ]*-$FLAVOUR")
-		[[ -n $img ]] || return 1
-		ABI=${img#linux-image-}
-		ABI=${ABI%-"$FLAVOUR"}
+		ABI=$(meta_abi "$META") || return 1
 	fi
 	KREL=$ABI-$FLAVOUR
-	kbuild=$(dep_of "linux-headers-$KREL" "linux-kbuild-[0-9.]*")
+	kbuild=$(dep_of "linux-headers-$KREL" "linux-kbuild-[0-9][^ ]*")
 	[[ -n $kbuild ]] || return 1
 	# The signed image package carries the bzImage at boot/vmlinuz-*;
 	# the signature is an EFI appendix that QEMU's -kernel ignores.
@@ -166,13 +217,34 @@ download() {
 	(cd "$DEBS" && apt-get download -q "${need[@]}" >&2)
 }
 
+# What the lists offer instead, for the skip line: the newest few ABIs.
+known_abis() {
+	apt-cache pkgnames linux-headers- 2>/dev/null |
+		sed -n "s/^linux-headers-\(.*\)-$FLAVOUR\$/\1/p" | sort -V |
+		tail -n 4 | paste -sd ' '
+}
+if [[ -n $SERIES ]]; then
+	what="linux-image-$SERIES-$FLAVOUR (VSB_KERNEL_ABI=$REQ)"
+elif [[ -n $REQ ]]; then
+	what="linux-image-$REQ-$FLAVOUR (VSB_KERNEL_ABI=$REQ)"
+else
+	what=$META
+fi
+unknown() { skip "the package lists know no $what kernel with headers (they have: $(known_abis))"; }
+
 if ! resolve; then
-	apt_update
-	resolve || skip "the package lists know no $META kernel with headers"
+	apt_update || true
+	resolve || unknown
+fi
+# A series or the default may resolve to a release cached already.
+if complete "$KREL"; then
+	[[ -z $ENVFILE ]] || printf 'KREL=%s\n' "$KREL" >"$ENVFILE"
+	emit "$KREL"
+	exit 0
 fi
 if ! download; then
 	apt_update || skip "apt-get download failed"
-	resolve || skip "the package lists know no $META kernel with headers"
+	resolve || unknown
 	download || skip "apt-get download ${PKGS[*]} failed"
 fi
 
@@ -238,7 +310,10 @@ make -s -C "$KDIR" M="$t" modules >"$t/log" 2>&1 || {
 
 # Keep the .debs only until the tree is proven; they are 40 MB.
 rm -rf "$DEBS"
-printf 'KREL=%s\n' "$KREL" >"$ENVFILE.tmp"
-mv "$ENVFILE.tmp" "$ENVFILE"
+touch "$ROOT/.vsb-complete"
+if [[ -n $ENVFILE ]]; then
+	printf 'KREL=%s\n' "$KREL" >"$ENVFILE.tmp"
+	mv "$ENVFILE.tmp" "$ENVFILE"
+fi
 log "cached $KREL in $ROOT"
-emit
+emit "$KREL"

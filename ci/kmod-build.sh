@@ -8,8 +8,15 @@
 # ci/kernel-cache.sh unpacks, the same kernel ci/vm-run.sh boots.  The
 # vermagic then matches the guest by construction.
 #
-# Usage: ci/kmod-build.sh [--dir MODULE_DIR] [MAKE_ARGS...]
+# Usage: ci/kmod-build.sh [--dir MODULE_DIR | --tree DIR] [MAKE_ARGS...]
 #	MODULE_DIR	default: kmod/ of this repo
+#	--tree DIR	build a copy instead: kmod/ and bench/ are mirrored into
+#			DIR/kmod and DIR/bench (cp -p: unchanged files keep their
+#			times, so kbuild rebuilds only what changed) and built
+#			there; the module is DIR/kmod/vmstat_bench.ko.  kmod/
+#			itself is left alone, so builds for several kernels (one
+#			DIR each) and the W=1/sparse check do not clobber each
+#			other nor `make kmod`.  Builds of one DIR are serialised.
 #	MAKE_ARGS	default: modules (e.g. "clean", "V=1 modules", "W=1")
 # Environment: KDIR=<build dir> to use other headers than the cache;
 # VSB_VM_CACHE as for kernel-cache.sh.
@@ -23,9 +30,22 @@ MDIR=$REPO/kmod
 
 log() { printf 'kmod-build: %s\n' "$*" >&2; }
 
+TREE=''
 if [[ ${1:-} == --dir ]]; then
 	MDIR=${2:?--dir needs a folder}
 	shift 2
+elif [[ ${1:-} == --tree ]]; then
+	TREE=${2:?--tree needs a folder}
+	shift 2
+	mkdir -p "$TREE/kmod/uapi" "$TREE/bench"
+	exec 8>"$TREE/.lock"	# held by make after the exec below
+	flock 8
+	for f in "$REPO"/kmod/Kbuild "$REPO"/kmod/Makefile "$REPO"/kmod/*.[ch]; do
+		[[ $f == *.mod.c ]] || cp -p "$f" "$TREE/kmod/"
+	done
+	cp -p "$REPO"/kmod/uapi/*.h "$TREE/kmod/uapi/"
+	cp -p "$REPO"/bench/*.h "$TREE/bench/"
+	MDIR=$TREE/kmod
 fi
 [[ -d $MDIR ]] || { log "no module folder $MDIR"; exit 1; }
 MDIR=$(cd "$MDIR" && pwd)	# kbuild wants M= absolute

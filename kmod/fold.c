@@ -12,17 +12,19 @@
  * that is why mm/vmstat.c disables irqs around __mod_zone_page_state.
  *
  * remote (the 002 proposal's vmstat_shepherd): one SCHED_FIFO kthread,
- * kept off the worker CPUs when any other CPU is online, folds every worker CPU's
- * diffs with xchg through per_cpu_ptr (vsb_counter_fold, cpu >= 0).
+ * kept off the worker CPUs when any other CPU is online, folds every
+ * worker CPU's diffs with xchg through per_cpu_ptr (vsb_counter_fold,
+ * cpu >= 0).
  * Workers are never interrupted; only a LOCKed update on their side is
  * atomic against it (cmpxchg-locked).
  *
  * quiet workers (the nohz_full CPUs of the 002 thread): the last N
  * workers do the warm-up, then stop touching the counters and sleep until
- * each sample's common stop; their fold timers are cancelled before their
- * last warm-up sample, as an isolated CPU must not be interrupted, so the
- * diff those last writes leave is what the CPU sits on.  With a local fold their last
- * diffs stay unfolded for the rest of the run; a remote fold reaches them.
+ * each sample's common stop (run.c's vsb_quiet_wait); their fold timers
+ * are cancelled before their last warm-up sample, as an isolated CPU must
+ * not be interrupted, so the diff those last writes leave is what the CPU
+ * sits on.  With a local fold their last diffs stay unfolded for the rest
+ * of the run; a remote fold reaches them.
  *
  * The reader kthread samples every 100 us the shared counters' missing
  * part: the sum of every worker CPU's diffs (drift: the error of a reader
@@ -32,7 +34,6 @@
  * here after the run and returned in the request.
  */
 #include <linux/cpumask.h>
-#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -139,21 +140,6 @@ void vsb_fold_worker_quiet(struct vsb_worker *w)
 {
 	if (w->ctl->timers_ready)
 		hrtimer_cancel(&w->fold_timer);	/* waits for a running callback */
-}
-
-/*
- * A quiet worker's sample: touch nothing until the common stop (or the
- * end of the run), sleeping so the CPU is idle like a nohz_full CPU with
- * nothing to do.  Returns 0 or the run's -errno.
- */
-int vsb_quiet_wait(struct vsb_worker *w)
-{
-	struct vsb_ctl *c = w->ctl;
-	int st;
-
-	while (!(st = vsb_check_stop(c, c->deadline)))
-		usleep_range(50, 100);
-	return st < 0 ? st : 0;
 }
 
 /* Sleep about @ns, or less when kthread_stop() comes. */

@@ -16,8 +16,6 @@
  * is read into a zeroed ABI 2 request, where the zero fold words mean
  * what ABI 1 meant, and only its 224 bytes are written back.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>

@@ -112,6 +112,23 @@ static int vsb_barrier(struct vsb_ctl *c)
 	return READ_ONCE(c->abort);
 }
 
+/*
+ * A quiet worker's sample: touch nothing until the common stop (or the
+ * end of the run), sleeping so the CPU is idle like a nohz_full CPU with
+ * nothing to do.  Returns 0 or the run's -errno.  Here, next to the stop
+ * it waits for, rather than in fold.c, which marks workers quiet: fold.c
+ * calls nothing in run.c, run.c calls fold.c's hooks.
+ */
+static int vsb_quiet_wait(struct vsb_worker *w)
+{
+	struct vsb_ctl *c = w->ctl;
+	int st;
+
+	while (!(st = vsb_check_stop(c, c->deadline)))
+		usleep_range(50, 100);
+	return st < 0 ? st : 0;
+}
+
 static void vsb_pmu_read(struct vsb_worker *w, struct vsb_pmu_snap *s)
 {
 	u64 en, run;

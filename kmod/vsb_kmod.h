@@ -8,7 +8,9 @@
  * the benches, each a vsb_bench_ops whose sample() runs one timed batch;
  * fold.c adds, to the counter bench, the fold policies (a pinned hrtimer
  * per worker CPU, or one shepherd kthread), quiet workers and the drift
- * reader kthread.
+ * reader kthread.  Calls go one way: run.c calls fold.c's hooks, fold.c
+ * calls nothing of run.c (a quiet worker's wait for the common stop is
+ * run.c's).
  */
 #ifndef VSB_KMOD_H
 #define VSB_KMOD_H
@@ -134,7 +136,6 @@ void vsb_fold_results(struct vsb_ctl *c);
 void vsb_fold_teardown(struct vsb_ctl *c);
 void vsb_fold_worker_arm(struct vsb_worker *w);	/* on the worker's CPU */
 void vsb_fold_worker_quiet(struct vsb_worker *w);
-int vsb_quiet_wait(struct vsb_worker *w);
 
 /* counter.c, pages.c */
 extern const struct vsb_bench_ops vsb_counter_ops;

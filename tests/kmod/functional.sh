@@ -6,7 +6,9 @@
 # EBUSY, EINTR within 1 s, the time limit, no kthread or page left
 # behind, the fold policies, quiet workers and the drift reader
 # (tests/kmod/guest/functional.sh), then the results that came back are
-# checked here.  About 90-120 s under TCG.
+# checked here.  About 90-120 s under TCG.  The guest kernel is the
+# default one (ci/kernel-cache.sh) or VSB_KERNEL_ABI's; functional_612.sh
+# runs this file on 6.12.
 set -uo pipefail
 . "$(dirname "$0")/vmlib.bash"
 

@@ -5,6 +5,9 @@
 # the guest's "ok - ..." / "not ok - ..." lines into numbered TAP (via
 # tests/lib.sh).  Sourced by tests/kmod/*.sh; not a test itself.
 #
+# VSB_KERNEL_ABI chooses the guest kernel (ci/kernel-cache.sh); KDIR= builds
+# the module against other headers (then they must match that kernel).
+#
 # vsb_vm_tap SCRIPT VM-RUN-ARGS...: run tests/kmod/guest/SCRIPT in a guest;
 # sets VM_RC (the runner's exit status) and VM_SECS, leaves the guest's
 # /out in $TMP/out.  Exits 4 (skip) when the VM cannot run here.
@@ -15,28 +18,54 @@ BUILD=${VSB_BUILD_DIR:-build}
 . "$REPO/tests/lib.sh"
 export TMPDIR=$TMP	# the runner's work and out folders go away with ours
 
+# The guest kernel (VSB_KERNEL_ABI picks it, see ci/kernel-cache.sh) and
+# the module built for it in a tree of its own, $BUILD/kmod/<release>/
+# (ci/kmod-build.sh --tree): tests on different kernels, or a `make kmod`
+# meanwhile, never load each other's .ko.  Sets VM_KERNEL, VM_KDIR,
+# VM_KREL and VM_KO (a copy in $TMP, taken under the tree's lock).
 vsb_vm_prepare() {
-	local rc=0 f
+	local rc=0 f kc ukdir=${KDIR:-} tree
 
 	for f in "$BUILD/vmstat-bench" "$BUILD/tests-kmod/kmod_fuzz" \
 		 "$BUILD/tests-kmod/kmod_stress"; do
 		[[ -x $REPO/$f ]] || { echo "# $f missing: run make first"; exit 1; }
 	done
-	(cd "$REPO" && KDIR=${KDIR:-} ci/kmod-build.sh -s modules) >"$TMP/build.log" 2>&1 || rc=$?
+	kc=$(cd "$REPO" && ci/kernel-cache.sh 2>"$TMP/cache.log") || rc=$?
+	if ((rc == 4)); then
+		# a TAP skip line, so tests/run.sh shows why
+		skip "guest kernel${VSB_KERNEL_ABI:+ VSB_KERNEL_ABI=$VSB_KERNEL_ABI}" \
+			"$(tail -n1 "$TMP/cache.log" | sed 's/^kernel-cache: SKIP: //')"
+		done_testing
+		exit 4
+	fi
+	if ((rc != 0)); then
+		sed 's/^/# /' "$TMP/cache.log" | tail -20
+		not_ok "guest kernel and headers (ci/kernel-cache.sh${VSB_KERNEL_ABI:+, VSB_KERNEL_ABI=$VSB_KERNEL_ABI})"
+		done_testing
+		exit 1
+	fi
+	eval "$kc"
+	VM_KERNEL=$KERNEL VM_KDIR=${ukdir:-$KDIR}
+	VM_KREL=${KERNEL##*/vmlinuz-}
+	tree=$REPO/$BUILD/kmod/$VM_KREL
+	VM_KO=$TMP/vmstat_bench.ko
+	rc=0
+	(cd "$REPO" && KDIR=$VM_KDIR ci/kmod-build.sh --tree "$tree" -s modules) \
+		>"$TMP/build.log" 2>&1 || rc=$?
 	if ((rc == 4)); then
 		echo "# SKIP: no kernel headers for the VM: $(tail -n1 "$TMP/build.log")"
 		exit 4
 	fi
-	if ((rc != 0)); then
+	if ((rc != 0)) || ! flock "$tree/.lock" cp "$tree/kmod/vmstat_bench.ko" "$VM_KO"; then
 		sed 's/^/# /' "$TMP/build.log" | tail -20
-		not_ok "module builds against the VM kernel's headers"
+		not_ok "module builds against $VM_KREL's headers"
 		done_testing
 		exit 1
 	fi
 	if grep -q 'warning:' "$TMP/build.log"; then
-		not_ok "module builds without warnings" "$(grep -m3 'warning:' "$TMP/build.log")"
+		not_ok "module builds without warnings ($VM_KREL)" "$(grep -m3 'warning:' "$TMP/build.log")"
 	else
-		ok "module builds against the VM kernel's headers, no warnings"
+		ok "module builds against $VM_KREL's headers, no warnings"
 	fi
 }
 
@@ -48,7 +77,8 @@ vsb_vm_tap() {
 	VM_RC=0
 	# shellcheck disable=SC2016  # expanded by the guest's shell
 	"$REPO/ci/vm-run.sh" "$@" --out "$TMP/out" \
-		--add "$REPO/kmod/vmstat_bench.ko" --add "$REPO/$BUILD/vmstat-bench" \
+		--kernel "$VM_KERNEL" --kdir "$VM_KDIR" \
+		--add "$VM_KO:kmod/vmstat_bench.ko" --add "$REPO/$BUILD/vmstat-bench" \
 		--add "$REPO/$BUILD/tests-kmod" --add "$REPO/tests/kmod/guest" -- \
 		'insmod kmod/vmstat_bench.ko || exit 1
 		 VSB=/vsb/'"$BUILD"'/vmstat-bench H='"$BUILD"'/tests-kmod
@@ -70,7 +100,7 @@ vsb_vm_tap() {
 		esac
 	done <"$TMP/guest.out"
 	if ((VM_RC == 0)); then
-		ok "guest ran $script without a WARN, oops or panic (${VM_SECS} s)"
+		ok "guest ($VM_KREL) ran $script without a WARN, oops or panic (${VM_SECS} s)"
 	else
 		not_ok "guest ran $script without a WARN, oops or panic (rc $VM_RC)" \
 			"$(grep -v '^ *|' "$TMP/guest.err" | tail -n 3)" \
