@@ -90,7 +90,7 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 	}
 	/* a module-only bench without an explicit --backend: the module */
 	if (!b->run_user && b->run_kmod &&
-	    !((o->given >> vsb_opt_index("backend")) & 1))
+	    !vsb_opt_given(o, "backend"))
 		strcpy(o->backend, "kmod");
 	if (!strcmp(o->backend, "auto"))
 		strcpy(o->backend, b->run_kmod && (access(VSB_DEVICE, F_OK) == 0 ||

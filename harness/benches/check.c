@@ -16,13 +16,6 @@
 #include "topo.h"
 #include "bench/variants.h"
 
-static int given(const struct vsb_run_opts *o, const char *name)
-{
-	int i = vsb_opt_index(name);
-
-	return i >= 0 && (o->given >> i) & 1;
-}
-
 /*
  * The CPU list: --cpus as written, or --ncpus workers placed by
  * --placement on this machine's topology.  Giving both is ambiguous.
@@ -33,11 +26,11 @@ static int finish_cpus(struct vsb_run_opts *o)
 	char err[256];
 	int n;
 
-	if (!given(o, "ncpus") && !given(o, "placement"))
+	if (!vsb_opt_given(o, "ncpus") && !vsb_opt_given(o, "placement"))
 		return vsb_cpulist_parse(o->cpus_str, &o->cpus, "--cpus");
-	if (given(o, "cpus")) {
+	if (vsb_opt_given(o, "cpus")) {
 		vsb_err("--%s: give either --cpus or --ncpus/--placement, not both",
-			given(o, "ncpus") ? "ncpus" : "placement");
+			vsb_opt_given(o, "ncpus") ? "ncpus" : "placement");
 		return VSB_EXIT_USAGE;
 	}
 	t = vsb_topo_get();
@@ -116,12 +109,12 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 	if (ret)
 		return ret;
 	/* a typo in an event name is bad input; the default set may not encode */
-	if (given(o, "events")) {
+	if (vsb_opt_given(o, "events")) {
 		ret = vsb_pmu_check_names(o->events, o->plm, "--events");
 		if (ret)
 			return ret;
 	}
-	if (given(o, "output") && !o->output[0]) {
+	if (vsb_opt_given(o, "output") && !o->output[0]) {
 		vsb_err("--output: empty file name (leave -o out to print to stdout)");
 		return VSB_EXIT_USAGE;
 	}

@@ -81,13 +81,6 @@ struct live_shared {
 
 /* ---- sizes and checks ---- */
 
-static int given(const struct vsb_run_opts *o, const char *name)
-{
-	int i = vsb_opt_index(name);
-
-	return i >= 0 && (o->given >> i) & 1;
-}
-
 /* "always [madvise] never" -> "madvise"; "" when THP is not built in. */
 static void thp_mode(char *buf, size_t len)
 {
@@ -134,10 +127,10 @@ int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 		return VSB_EXIT_USAGE;
 	}
 	/* a sample of the counter bench's default 10^6 loops would take hours */
-	if (!given(o, "loops"))
+	if (!vsb_opt_given(o, "loops"))
 		o->loops = pf ? LIVE_PF_LOOPS : LIVE_MMAP_LOOPS;
 	if (!pf) {
-		if (given(o, "thp") && strcmp(o->thp, "never")) {
+		if (vsb_opt_given(o, "thp") && strcmp(o->thp, "never")) {
 			vsb_err("--thp: the mmap bench never touches its mapping; "
 				"THP applies to page-fault");
 			return VSB_EXIT_USAGE;

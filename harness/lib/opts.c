@@ -161,7 +161,7 @@ static const struct {
 	{ "events", check_events },
 	{ "placement", vsb_placement_check },
 	{ "ncpus", check_ncpus },
-	{ "size", vsb_live_check_size },
+	{ "size", vsb_check_size },
 	{ "sysctl", vsb_sysctl_check_syntax },
 };
 
@@ -184,6 +184,14 @@ int vsb_opt_index(const char *name)
 		if (!strcmp(vsb_run_opt_table[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+/* 1 when option @name was set explicitly (command line or sweep file) */
+int vsb_opt_given(const struct vsb_run_opts *o, const char *name)
+{
+	int i = vsb_opt_index(name);
+
+	return i >= 0 && (o->given >> i) & 1;
 }
 
 const struct vsb_opt *vsb_opt_find(const char *name)

@@ -90,6 +90,7 @@ extern const size_t vsb_run_opt_count;
 
 const struct vsb_opt *vsb_opt_find(const char *name);
 int vsb_opt_index(const char *name);
+int vsb_opt_given(const struct vsb_run_opts *o, const char *name);
 void vsb_run_opts_defaults(struct vsb_run_opts *o);
 int vsb_opt_set(struct vsb_run_opts *o, const struct vsb_opt *opt,
 		const char *value, const char *where);

@@ -454,44 +454,7 @@ int vsb_topo_smt_shared(const struct vsb_topo *t, const struct vsb_cpulist *cl)
 
 /* ---- placement ---- */
 
-enum policy { P_COMPACT, P_SCATTER, P_CORES_FIRST, P_NODE };
-
-static int parse_policy(const char *s, enum policy *p, int *node)
-{
-	char *end;
-	long v;
-
-	if (!strcmp(s, "compact"))
-		*p = P_COMPACT;
-	else if (!strcmp(s, "scatter"))
-		*p = P_SCATTER;
-	else if (!strcmp(s, "cores-first"))
-		*p = P_CORES_FIRST;
-	else if (!strncmp(s, "node:", 5) && s[5] >= '0' && s[5] <= '9') {
-		v = strtol(s + 5, &end, 10);
-		if (*end || v < 0 || v > 65535)
-			return -1;
-		*p = P_NODE;
-		*node = (int)v;
-	} else {
-		return -1;
-	}
-	return 0;
-}
-
-int vsb_placement_check(const char *policy, const char *where)
-{
-	enum policy p;
-	int node;
-
-	if (parse_policy(policy, &p, &node)) {
-		vsb_err("%s: '%s' is not one of %s", where, policy, VSB_PLACEMENTS);
-		return VSB_EXIT_USAGE;
-	}
-	return 0;
-}
-
-static int rank_domain(const struct vsb_topo *t, enum policy p, int by_node,
+static int rank_domain(const struct vsb_topo *t, enum vsb_policy p, int by_node,
 		       const struct vsb_topo_cpu *c)
 {
 	(void)t;
@@ -548,11 +511,11 @@ int vsb_place(const struct vsb_topo *t, const char *policy, int n,
 	      char *err, size_t errlen)
 {
 	struct slot *s;
-	enum policy p;
+	enum vsb_policy p;
 	int node = -1, i, j, ns = 0, by_node;
 
 	out->n = 0;
-	if (parse_policy(policy, &p, &node)) {
+	if (vsb_place_policy_parse(policy, &p, &node)) {
 		snprintf(err, errlen, "'%s' is not one of %s", policy, VSB_PLACEMENTS);
 		return VSB_EXIT_USAGE;
 	}

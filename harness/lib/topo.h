@@ -41,6 +41,10 @@ struct vsb_topo {
 
 #define VSB_PLACEMENTS "compact|scatter|cores-first|node:N"
 
+enum vsb_policy { P_COMPACT, P_SCATTER, P_CORES_FIRST, P_NODE };
+/* 0 and the policy (and node for node:N), or -1; prints nothing */
+int vsb_place_policy_parse(const char *s, enum vsb_policy *p, int *node);
+
 /* Read sysfs below @cpu_root (/sys/devices/system/cpu) and @node_root. */
 int vsb_topo_from_sysfs(const char *cpu_root, const char *node_root,
 			struct vsb_topo *t);

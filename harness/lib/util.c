@@ -423,7 +423,7 @@ int vsb_parse_size(const char *s, unsigned long long *out)
 	return 0;
 }
 
-int vsb_live_check_size(const char *v, const char *where)
+int vsb_check_size(const char *v, const char *where)
 {
 	unsigned long long s;
 

@@ -49,7 +49,7 @@ int vsb_read_file_long(const char *path, long *out);
 int vsb_read_whole(const char *path, size_t max, char **bufp, size_t *lenp);
 int vsb_parse_long_range(const char *opt, const char *s, long min, long max, long *out);
 int vsb_parse_size(const char *s, unsigned long long *out);
-int vsb_live_check_size(const char *v, const char *where);
+int vsb_check_size(const char *v, const char *where);
 
 /* /proc/vmstat counters the live benches and `trace` cross-check against */
 struct vsb_vmstat_snap {
