@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Is NEW slower than BASE, point by point?  The data half of `compare`.
+ *
+ * Points are matched by their parameter columns; per point the samples
+ * are the per-repetition costs (the mean over workers of each
+ * repetition, as in the summary's "all" row).  A verdict needs two
+ * things: a two-sided Mann-Whitney p below alpha (the change is not
+ * chance) and a change of the medians beyond the noise floor (the
+ * change is large enough to matter on this machine).  Neither alone is
+ * enough: with many repetitions a 0.3% shift is "significant", and with
+ * few a 20% shift can be noise.  See docs/sweeps.md.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare.h"
+#include "csvread.h"
+#include "vsb.h"
+
+/*
+ * The parameter columns a result file may carry.  Columns a file lacks
+ * are skipped, columns added later (ncpus, placement) count when
+ * present.
+ */
+static size_t cmp_param_columns(const char *const **cols)
+{
+	/* TODO: from the option table */
+	static const char *const match_cols[] = {
+		"bench", "backend", "variant", "cpus", "nthreads", "ncpus", "placement",
+		"threshold", "diff_bits", "items", "batch", "delta", "order",
+		"outstanding", "preempt", "irqs", "gfp", "size", "thp", "tasks",
+		"sysctl", "fold", "fold_interval_us", "drift", "quiet_workers",
+		"model_cpus", "model_nodes", "approach",
+	};
+
+	*cols = match_cols;
+	return sizeof(match_cols) / sizeof(match_cols[0]);
+}
+
+/*
+ * What makes two rows the same point: every parameter column but these.
+ * The cost is per operation, so a quicker setting on one side still
+ * compares.
+ */
+static const char *const not_matched[] = { "loops", "repeat", "warmup" };
+
+void vsb_cmp_init(struct vsb_compare *c)
+{
+	const char *const *cols;
+	size_t n = cmp_param_columns(&cols), i, j;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < n && c->ncols < VSB_CMP_MAX_COLS; i++) {
+		for (j = 0; j < sizeof(not_matched) / sizeof(not_matched[0]); j++)
+			if (!strcmp(cols[i], not_matched[j]))
+				break;
+		if (j == sizeof(not_matched) / sizeof(not_matched[0]))
+			c->cols[c->ncols++] = cols[i];
+	}
+	c->fewest = (size_t)-1;
+}
+
+static void side_free(struct vsb_cmp_side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->pts[i].v);
+	free(s->pts);
+	s->pts = NULL;
+	s->n = 0;
+}
+
+void vsb_cmp_free(struct vsb_compare *c)
+{
+	side_free(&c->base);
+	side_free(&c->new);
+	free(c->vs);
+	c->vs = NULL;
+	c->nv = 0;
+}
+
+int vsb_cmp_col(const struct vsb_compare *c, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < c->ncols; k++)
+		if (!strcmp(c->cols[k], name))
+			return (int)k;
+	return -1;
+}
+
+/* ---- loading ---- */
+
+static struct vsb_cmp_point *side_point(struct vsb_cmp_side *s, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->pts[i].key, key))
+			return &s->pts[i];
+	s->pts = realloc(s->pts, (s->n + 1) * sizeof(*s->pts));
+	if (!s->pts) {
+		vsb_err("out of memory");
+		exit(VSB_EXIT_ERROR);
+	}
+	memset(&s->pts[s->n], 0, sizeof(s->pts[0]));
+	snprintf(s->pts[s->n].key, sizeof(s->pts[0].key), "%s", key);
+	return &s->pts[s->n++];
+}
+
+static void point_push(struct vsb_cmp_point *p, double v)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->v = realloc(p->v, p->cap * sizeof(*p->v));
+		if (!p->v) {
+			vsb_err("out of memory");
+			exit(VSB_EXIT_ERROR);
+		}
+	}
+	p->v[p->n++] = v;
+}
+
+/* The columns of one raw-sample file that loading needs. */
+struct cmp_file {
+	const char *path;
+	struct vsb_csv csv;
+	int cm[VSB_CMP_MAX_COLS];	/* by vsb_compare.cols; -1: absent */
+	int crep, cper, cunit;
+};
+
+/* Row @r's match key: the values of the columns not --ignore'd. */
+static void row_key(const struct vsb_compare *c, const struct cmp_file *f,
+		    size_t r, char *key, size_t len)
+{
+	size_t k, off = 0;
+
+	for (k = 0; k < c->ncols; k++)
+		off += snprintf(key + off, len - off, "%s|",
+				c->ignored & (1u << k) ? "" :
+				vsb_csv_cell(&f->csv, r, f->cm[k]));
+}
+
+/*
+ * The rows of one point are contiguous in our files: the first row past
+ * @r's point, and the highest repetition number on the way.
+ */
+static size_t point_end(const struct vsb_compare *c, const struct cmp_file *f,
+			size_t r, const char *key, unsigned long *maxrep)
+{
+	size_t end;
+
+	*maxrep = 0;
+	for (end = r; end < f->csv.nrows; end++) {
+		char k2[1024];
+		unsigned long rep;
+
+		row_key(c, f, end, k2, sizeof(k2));
+		if (strcmp(k2, key))
+			break;
+		rep = (unsigned long)vsb_csv_num(&f->csv, end, f->crep);
+		if (rep > *maxrep)
+			*maxrep = rep;
+	}
+	return end;
+}
+
+/* Rows [@r, @end) of @p: one sample per repetition, its workers' mean. */
+static int add_reps(struct vsb_cmp_point *p, const struct cmp_file *f,
+		    size_t r, size_t end, unsigned long maxrep)
+{
+	double *sum = vsb_zalloc((maxrep + 1) * sizeof(double));
+	double *cnt = vsb_zalloc((maxrep + 1) * sizeof(double));
+	int ret = 0;
+	size_t i;
+
+	for (i = r; i < end; i++) {
+		double rep = vsb_csv_num(&f->csv, i, f->crep);
+		double v = vsb_csv_num(&f->csv, i, f->cper);
+
+		if (isnan(rep) || isnan(v) || rep < 0) {
+			vsb_err("%s: row %zu: rep or per_op is not a number", f->path,
+				i + 1);
+			ret = VSB_EXIT_USAGE;
+			goto out;
+		}
+		sum[(size_t)rep] += v;
+		cnt[(size_t)rep] += 1;
+	}
+	for (i = 0; i <= maxrep; i++)
+		if (cnt[i] > 0)
+			point_push(p, sum[i] / cnt[i]);
+out:
+	free(sum);
+	free(cnt);
+	return ret;
+}
+
+/* The point of rows [@r, @end) on side @s, with its values and unit. */
+static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
+		     const struct cmp_file *f, size_t r, size_t end,
+		     const char *key, unsigned long maxrep)
+{
+	const char *unit = vsb_csv_cell(&f->csv, r, f->cunit);
+	struct vsb_cmp_point *p = side_point(s, key);
+	size_t k;
+
+	for (k = 0; k < c->ncols; k++)
+		snprintf(p->vals[k], sizeof(p->vals[k]), "%s",
+			 vsb_csv_cell(&f->csv, r, f->cm[k]));
+	if (p->unit[0] && strcmp(p->unit, unit)) {
+		vsb_err("%s: the same point in %s and %s units: refusing to mix",
+			f->path, p->unit, unit);
+		return VSB_EXIT_USAGE;
+	}
+	snprintf(p->unit, sizeof(p->unit), "%s", unit);
+	return add_reps(p, f, r, end, maxrep);
+}
+
+static int open_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
+		     struct cmp_file *f, const char *path)
+{
+	const char *m;
+	size_t k;
+	int ret;
+
+	f->path = path;
+	ret = vsb_csv_read(path, &f->csv);
+	if (ret)
+		return ret;
+	f->crep = vsb_csv_col(&f->csv, "rep");
+	f->cper = vsb_csv_col(&f->csv, "per_op");
+	f->cunit = vsb_csv_col(&f->csv, "unit");
+	if (f->crep < 0 || f->cper < 0 || f->cunit < 0) {
+		vsb_err("%s: no rep/per_op/unit columns: compare needs raw sample "
+			"files (the .csv, not the .summary.csv)", path);
+		vsb_csv_free(&f->csv);
+		return VSB_EXIT_USAGE;
+	}
+	for (k = 0; k < c->ncols; k++)
+		f->cm[k] = vsb_csv_col(&f->csv, c->cols[k]);
+	if (!s->cpu_model[0] && (m = vsb_csv_meta(&f->csv, "cpu_model")))
+		snprintf(s->cpu_model, sizeof(s->cpu_model), "%s", m);
+	if (!s->kernel[0] && (m = vsb_csv_meta(&f->csv, "kernel")))
+		snprintf(s->kernel, sizeof(s->kernel), "%s", m);
+	return 0;
+}
+
+/* One raw-sample CSV into @s: per point and repetition, the mean cost. */
+static int load_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
+		     const char *path)
+{
+	struct cmp_file f;
+	size_t r, end;
+	int ret;
+
+	ret = open_file(c, s, &f, path);
+	if (ret)
+		return ret;
+	for (r = 0; r < f.csv.nrows && !ret; r = end) {
+		unsigned long maxrep;
+		char key[1024];
+
+		row_key(c, &f, r, key, sizeof(key));
+		end = point_end(c, &f, r, key, &maxrep);
+		ret = add_point(c, s, &f, r, end, key, maxrep);
+	}
+	vsb_csv_free(&f.csv);
+	return ret;
+}
+
+static int is_raw_csv(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && !strcmp(name + n - 4, ".csv") &&
+	       !(n > 12 && !strcmp(name + n - 12, ".summary.csv")) &&
+	       strcmp(name, "sweep.csv") && strcmp(name, "compare.csv");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A sweep folder: the points points.txt lists as done (so stale files of
+ * an older sweep in the same place do not count).  1: no points.txt.
+ */
+static int load_sweep_dir(const struct vsb_compare *c, struct vsb_cmp_side *s,
+			  const char *path)
+{
+	char list[4096 + 16], file[8192], line[2048];
+	int ret = 0;
+	FILE *f;
+
+	snprintf(list, sizeof(list), "%s/points.txt", path);
+	f = fopen(list, "r");
+	if (!f)
+		return 1;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char *id = line, *state;
+
+		if (line[0] == '#')
+			continue;
+		state = strchr(line, '\t');
+		if (!state)
+			continue;
+		*state++ = '\0';
+		if (strncmp(state, "done\t", 5))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s.csv", path, id);
+		ret = load_file(c, s, file);
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Any other folder: every raw CSV in it, in name order. */
+static int load_plain_dir(const struct vsb_compare *c, struct vsb_cmp_side *s,
+			  const char *path)
+{
+	char file[8192], **names = NULL;
+	DIR *d = opendir(path);
+	struct dirent *de;
+	size_t n = 0, i;
+	int ret = 0;
+
+	if (!d) {
+		vsb_err("%s: cannot read the directory", path);
+		return VSB_EXIT_USAGE;
+	}
+	while ((de = readdir(d)))
+		if (is_raw_csv(de->d_name)) {
+			char **more = realloc(names, (n + 1) * sizeof(*names));
+
+			if (!more) {
+				vsb_err("out of memory");
+				exit(VSB_EXIT_ERROR);
+			}
+			names = more;
+			names[n++] = strdup(de->d_name);
+		}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++) {
+		snprintf(file, sizeof(file), "%s/%s", path, names[i]);
+		if (!ret)
+			ret = load_file(c, s, file);
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
+		 const char *path)
+{
+	struct stat st;
+	int ret;
+
+	if (stat(path, &st)) {
+		vsb_err("%s: no such file or directory", path);
+		return VSB_EXIT_USAGE;
+	}
+	s->path = path;
+	if (!S_ISDIR(st.st_mode))
+		return load_file(c, s, path);
+	ret = load_sweep_dir(c, s, path);
+	if (ret == 1)
+		ret = load_plain_dir(c, s, path);
+	if (!ret && !s->n) {
+		vsb_err("%s: no finished points with raw samples", path);
+		ret = VSB_EXIT_USAGE;
+	}
+	return ret;
+}
+
+/* ---- matching ---- */
+
+/*
+ * Label a point by what tells it apart: its variant, then the match
+ * columns that differ between points, leaving out the ones that mean
+ * nothing for it (threshold for percpu-counter, batch for the others)
+ * and cpus when nthreads already varies with it.
+ */
+static void find_varying(const struct vsb_compare *c, int *vary)
+{
+	const struct vsb_cmp_point *a = vsb_cmp_any(&c->vs[0]);
+	int kcpus = vsb_cmp_col(c, "cpus"), knth = vsb_cmp_col(c, "nthreads");
+	size_t i, k;
+
+	for (k = 0; k < c->ncols; k++)
+		for (i = 1; i < c->nv; i++)
+			if (strcmp(a->vals[k], vsb_cmp_any(&c->vs[i])->vals[k]))
+				vary[k] = 1;
+	if (kcpus >= 0 && knth >= 0 && vary[kcpus])
+		vary[knth] = 0;
+}
+
+static const char *short_name(const char *name)
+{
+	static const char *const shortname[][2] = {
+		{ "nthreads", "threads" }, { "threshold", "thr" },
+		{ "diff_bits", "bits" }, { "outstanding", "outst" },
+	};
+	size_t s;
+
+	for (s = 0; s < sizeof(shortname) / sizeof(shortname[0]); s++)
+		if (!strcmp(name, shortname[s][0]))
+			return shortname[s][1];
+	return name;
+}
+
+static void make_label(const struct vsb_compare *c, struct vsb_cmp_verdict *v,
+		       const int *vary)
+{
+	const struct vsb_cmp_point *x = vsb_cmp_any(v);
+	int kvar = vsb_cmp_col(c, "variant");
+	const char *var = kvar >= 0 ? x->vals[kvar] : "";
+	int pcc = !strcmp(var, "percpu-counter");
+	size_t off, k;
+
+	off = snprintf(v->label, sizeof(v->label), "%s", var[0] ? var : x->vals[0]);
+	for (k = 0; k < c->ncols; k++) {
+		const char *name = c->cols[k];
+
+		if (!vary[k] || (int)k == kvar || !x->vals[k][0])
+			continue;
+		if ((pcc && (!strcmp(name, "threshold") ||
+			     !strcmp(name, "diff_bits"))) ||
+		    (!pcc && !strcmp(name, "batch")))
+			continue;
+		if (off < sizeof(v->label))
+			off += snprintf(v->label + off, sizeof(v->label) - off,
+					" %s=%s", short_name(name), x->vals[k]);
+	}
+}
+
+static struct vsb_cmp_point *find_key(struct vsb_cmp_side *s, const char *key)
+{
+	struct vsb_cmp_point *found = NULL;
+	size_t j;
+
+	/* keys are unique on a side; the last one, as it always was */
+	for (j = 0; j < s->n; j++)
+		if (!strcmp(s->pts[j].key, key))
+			found = &s->pts[j];
+	return found;
+}
+
+int vsb_cmp_match(struct vsb_compare *c)
+{
+	int vary[VSB_CMP_MAX_COLS] = { 0 };
+	size_t i, j;
+
+	c->vs = vsb_zalloc((c->base.n + c->new.n) * sizeof(*c->vs));
+	c->nv = 0;
+	for (i = 0; i < c->base.n; i++) {
+		struct vsb_cmp_verdict *v = &c->vs[c->nv++];
+
+		v->b = &c->base.pts[i];
+		v->n = find_key(&c->new, v->b->key);
+	}
+	for (j = 0; j < c->new.n; j++)
+		if (!find_key(&c->base, c->new.pts[j].key))
+			c->vs[c->nv++].n = &c->new.pts[j];
+	/* units first: a mixed comparison is refused before any output */
+	for (i = 0; i < c->nv; i++) {
+		const struct vsb_cmp_verdict *v = &c->vs[i];
+
+		if (v->b && v->n && strcmp(v->b->unit, v->n->unit)) {
+			vsb_err("%s and %s measured a point in different units (%s vs %s): "
+				"refusing to compare", c->base.path, c->new.path,
+				v->b->unit, v->n->unit);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	if (c->nv)
+		find_varying(c, vary);
+	for (i = 0; i < c->nv; i++)
+		make_label(c, &c->vs[i], vary);
+	return 0;
+}
+
+/* ---- judging ---- */
+
+static double cv_of(const double *v, size_t n)
+{
+	struct vsb_stats st;
+
+	vsb_stats_compute(v, n, &st);
+	return isnan(st.cv) ? 0 : st.cv;
+}
+
+static double median_of(const struct vsb_cmp_point *p)
+{
+	struct vsb_stats st;
+
+	vsb_stats_compute(p->v, p->n, &st);
+	return st.median;
+}
+
+static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
+{
+	struct vsb_mwu mw;
+	double change;
+
+	v->mb = median_of(v->b);
+	v->mn = median_of(v->n);
+	v->ratio = v->mn / v->mb;
+	vsb_ratio_ci(v->b->v, v->b->n, v->n->v, v->n->n, VSB_BOOT_SEED,
+		     &v->lo, &v->hi);
+	vsb_mann_whitney(v->b->v, v->b->n, v->n->v, v->n->n, &mw);
+	v->p = mw.p;
+	v->exact = mw.exact;
+	v->noise = fmax(o->noise_pct / 100, fmax(cv_of(v->b->v, v->b->n),
+						  cv_of(v->n->v, v->n->n)));
+	change = v->ratio - 1;
+	if (v->p < o->alpha && fabs(change) > v->noise)
+		v->verdict = change > 0 ? "slower" : "faster";
+	else
+		v->verdict = "no-change";
+	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
+			100 * change > o->max_regression_pct;
+}
+
+void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
+{
+	size_t i;
+
+	c->nreg = c->unmatched = 0;
+	c->fewest = (size_t)-1;
+	for (i = 0; i < c->nv; i++) {
+		struct vsb_cmp_verdict *v = &c->vs[i];
+
+		v->mb = v->mn = v->ratio = v->lo = v->hi = v->p = NAN;
+		if (!v->b || !v->n) {
+			v->verdict = v->b ? "only-base" : "only-new";
+			c->unmatched++;
+			if (v->b)
+				v->mb = median_of(v->b);
+			else
+				v->mn = median_of(v->n);
+			continue;
+		}
+		judge_pair(v, o);
+		c->nreg += v->regression;
+		if (v->b->n < c->fewest)
+			c->fewest = v->b->n;
+		if (v->n->n < c->fewest)
+			c->fewest = v->n->n;
+	}
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Comparing two results point by point, as data: load each side (raw
+ * sample CSVs, or folders of them), match points by their parameter
+ * columns, judge each matched pair (ratio of medians with a bootstrap
+ * CI, Mann-Whitney p, noise floor, verdict).  Nothing here prints but
+ * the vsb_err line of an error; `compare` (harness/cmd_compare.c) turns
+ * the verdicts into its table, compare.csv, summary.md and chart.
+ */
+#ifndef VSB_COMPARE_H
+#define VSB_COMPARE_H
+
+#include <stddef.h>
+
+#define VSB_CMP_MAX_COLS	32	/* --ignore keeps one bit per column */
+#define VSB_CMP_MIN_REPS	5	/* per side, for the rank test to say much */
+
+/* One point of one side: its parameters and per-repetition costs. */
+struct vsb_cmp_point {
+	char key[1024];		/* match values joined by '|' */
+	char vals[VSB_CMP_MAX_COLS][128];	/* by vsb_compare.cols */
+	char unit[16];
+	size_t n, cap;
+	double *v;		/* per repetition: the mean over workers */
+};
+
+struct vsb_cmp_side {
+	const char *path;	/* as given, for messages and metadata */
+	size_t n;
+	struct vsb_cmp_point *pts;
+	char cpu_model[256], kernel[256];	/* the first file's */
+};
+
+/* One row of the comparison: a matched pair, or a point of one side. */
+struct vsb_cmp_verdict {
+	struct vsb_cmp_point *b, *n;	/* NULL: not on that side */
+	char label[512];
+	double mb, mn, ratio, lo, hi, p, noise;	/* NAN where not judged */
+	int exact;
+	const char *verdict;	/* slower, faster, no-change, only-base, only-new */
+	int regression;
+};
+
+struct vsb_cmp_opts {
+	double alpha;		/* Mann-Whitney significance level */
+	double noise_pct;	/* smallest change that counts, in % */
+	double max_regression_pct;
+};
+
+struct vsb_compare {
+	size_t ncols;
+	const char *cols[VSB_CMP_MAX_COLS];	/* the columns points match by */
+	unsigned int ignored;	/* bit k: cols[k] left out of the key */
+	struct vsb_cmp_side base, new;
+	size_t nv;
+	struct vsb_cmp_verdict *vs;	/* base's points in order, then new's rest */
+	/* filled by vsb_cmp_judge() */
+	size_t nreg;		/* regressions beyond max_regression_pct */
+	size_t unmatched;	/* points on one side only */
+	size_t fewest;		/* fewest repetitions of a judged side; (size_t)-1 */
+};
+
+/* The match columns; vsb_cmp_free() after any use. */
+void vsb_cmp_init(struct vsb_compare *c);
+void vsb_cmp_free(struct vsb_compare *c);
+/* Index of a match column, -1 when @name is not one. */
+int vsb_cmp_col(const struct vsb_compare *c, const char *name);
+
+/*
+ * Add @path to side @s: a raw-sample CSV; a sweep folder (the points its
+ * points.txt lists as done); or any other folder (every raw CSV in it,
+ * by name).  Repetitions of one point in several files add up.  0 or
+ * VSB_EXIT_USAGE after one vsb_err line.
+ */
+int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
+		 const char *path);
+
+/*
+ * Pair base's points with new's by key and label them.  Refuses
+ * (VSB_EXIT_USAGE) a pair measured in different units.
+ */
+int vsb_cmp_match(struct vsb_compare *c);
+
+/* Judge every matched pair; one-side points get only-base / only-new. */
+void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o);
+
+/* The point of a verdict row whose parameters describe it (base's first). */
+static inline const struct vsb_cmp_point *
+vsb_cmp_any(const struct vsb_cmp_verdict *v)
+{
+	return v->b ? v->b : v->n;
+}
+
+#endif /* VSB_COMPARE_H */

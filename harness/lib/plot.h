@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Drawing a chart through gnuplot: find the scripts (plots/), run one on
+ * a CSV into PNG and SVG, title it with the machine.  Plus the small
+ * helpers chart builders use to hand gnuplot the lists it cannot
+ * collect from a CSV by itself (core counts, variants).  Used by `plot`
+ * and by `compare -o` for its regression chart.
+ */
+#ifndef VSB_PLOT_H
+#define VSB_PLOT_H
+
+#include <stddef.h>
+
+/* Directory holding the gnuplot scripts (plots/); NULL if not found. */
+const char *vsb_plots_dir(void);
+/* 1 if gnuplot can be run. */
+int vsb_have_gnuplot(void);
+/*
+ * Run plots/<chart>.gp on @csv, writing <outdir>/<chart>.png and .svg;
+ * @vars are extra gnuplot assignments ("a='x'; b=2;").  0 or VSB_EXIT_*.
+ */
+int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
+		   const char *title, const char *vars);
+/* "cpu_model, kernel release" from a CSV's metadata, for titles. */
+void vsb_plot_title(const char *cpu_model, const char *kernel, char *buf,
+		    size_t len);
+
+#endif /* VSB_PLOT_H */
