@@ -61,9 +61,11 @@ static int sysctl_and_trace_check(struct vsb_run_opts *o)
 		return ret;
 	ret = vsb_sysctl_check(o->sysctl, "--sysctl");
 	if (ret)
+		vsb_errlog_blame("sysctl");
+	if (ret)
 		return ret;
 	if (o->trace && vsb_trace_available(why, sizeof(why))) {
-		vsb_err("--trace: %s: skipped", why);
+		vsb_err_opt("trace", "--trace: %s: skipped", why);
 		return VSB_EXIT_SKIP;
 	}
 	return 0;
@@ -81,7 +83,7 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 	/* live benches run the kernel's own paths from user space */
 	if (b->sides & VSB_SIDE_LIVE) {
 		if (!strcmp(o->backend, "kmod")) {
-			vsb_err("--backend: bench '%s' runs the live kernel from user "
+			vsb_err_opt("backend", "--backend: bench '%s' runs the live kernel from user "
 				"space: use --backend user or auto", b->name);
 			return VSB_EXIT_USAGE;
 		}
@@ -98,7 +100,7 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 	side = !strcmp(o->backend, "kmod") ? VSB_SIDE_KMOD : VSB_SIDE_USER;
 	if (!(b->sides & side) ||
 	    !(side == VSB_SIDE_KMOD ? b->run_kmod : b->run_user)) {
-		vsb_err("--backend: bench '%s' does not run on the %s backend",
+		vsb_err_opt("backend", "--backend: bench '%s' does not run on the %s backend",
 			b->name, o->backend);
 		return VSB_EXIT_USAGE;
 	}
@@ -107,7 +109,7 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 		unsigned int vside = side == VSB_SIDE_KMOD ? VSB_SIDE_KMOD : VSB_SIDE_USER;
 
 		if (!(v->sides & vside)) {
-			vsb_err("--variant: %s has no %s form: %s", v->name,
+			vsb_err_opt("variant", "--variant: %s has no %s form: %s", v->name,
 				side == VSB_SIDE_KMOD ? "module" : "user-space",
 				v->why_not);
 			return VSB_EXIT_USAGE;
@@ -115,8 +117,10 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 	}
 	if (side == VSB_SIDE_USER &&
 	    (!strcmp(o->preempt, "off") || !strcmp(o->irqs, "off"))) {
-		vsb_err("--%s off: user space cannot disable %s; use --backend kmod",
-			!strcmp(o->irqs, "off") ? "irqs" : "preempt",
+		const char *opt = !strcmp(o->irqs, "off") ? "irqs" : "preempt";
+
+		vsb_err_opt(opt, "--%s off: user space cannot disable %s; use --backend kmod",
+			opt,
 			!strcmp(o->irqs, "off") ? "interrupts" : "preemption");
 		return VSB_EXIT_USAGE;
 	}

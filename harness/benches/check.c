@@ -16,6 +16,14 @@
 #include "topo.h"
 #include "bench/variants.h"
 
+/* a refusal by a library check that took "--@opt" as its where */
+static int blame(int ret, const char *opt)
+{
+	if (ret)
+		vsb_errlog_blame(opt);
+	return ret;
+}
+
 /*
  * The CPU list: --cpus as written, or --ncpus workers placed by
  * --placement on this machine's topology.  Giving both is ambiguous.
@@ -27,21 +35,34 @@ static int finish_cpus(struct vsb_run_opts *o)
 	int n;
 
 	if (!vsb_opt_given(o, "ncpus") && !vsb_opt_given(o, "placement"))
-		return vsb_cpulist_parse(o->cpus_str, &o->cpus, "--cpus");
+		return blame(vsb_cpulist_parse(o->cpus_str, &o->cpus, "--cpus"), "cpus");
 	if (vsb_opt_given(o, "cpus")) {
-		vsb_err("--%s: give either --cpus or --ncpus/--placement, not both",
-			vsb_opt_given(o, "ncpus") ? "ncpus" : "placement");
+		const char *opt = vsb_opt_given(o, "ncpus") ? "ncpus" : "placement";
+
+		vsb_err_opt(opt, "--%s: give either --cpus or --ncpus/--placement, not both",
+			    opt);
 		return VSB_EXIT_USAGE;
 	}
 	t = vsb_topo_get();
 	if (!t) {
-		vsb_err("--ncpus: cannot read the CPU topology (sysfs); use --cpus");
+		vsb_err_opt("ncpus", "--ncpus: cannot read the CPU topology (sysfs); use --cpus");
 		return VSB_EXIT_ERROR;
 	}
-	n = strcmp(o->ncpus, "all") ? atoi(o->ncpus) : 0;
+	/* the parser that checked the value (opts.c), never a second one */
+	n = 0;
+	if (strcmp(o->ncpus, "all")) {
+		long v;
+
+		if (vsb_parse_long(o->ncpus, &v) || v < 1 || v > VSB_MAX_CPUS) {
+			vsb_err_opt("ncpus", "--ncpus: '%s' is not a worker count "
+				    "(1..%d) or 'all'", o->ncpus, VSB_MAX_CPUS);
+			return VSB_EXIT_USAGE;
+		}
+		n = (int)v;
+	}
 	if (vsb_place(t, o->placement, n, (int)o->allow_oversubscribe, &o->cpus,
 		      err, sizeof(err))) {
-		vsb_err("--ncpus: %s", err);
+		vsb_err_opt("ncpus", "--ncpus: %s", err);
 		return VSB_EXIT_USAGE;
 	}
 	vsb_cpulist_format(&o->cpus, o->cpus_str, sizeof(o->cpus_str), ',');
@@ -58,7 +79,7 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 	int i, ret;
 
 	if (!b) {
-		vsb_err("--bench: unknown bench '%s' (see `vmstat-bench list`)", o->bench);
+		vsb_err_opt("bench", "--bench: unknown bench '%s' (see `vmstat-bench list`)", o->bench);
 		return VSB_EXIT_USAGE;
 	}
 	o->variant_id = -1;
@@ -67,13 +88,13 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 			if (!strcmp(vsb_variants[i].name, o->variant))
 				o->variant_id = i;
 		if (o->variant_id < 0) {
-			vsb_err("--variant: unknown variant '%s' (see `vmstat-bench list`)",
+			vsb_err_opt("variant", "--variant: unknown variant '%s' (see `vmstat-bench list`)",
 				o->variant);
 			return VSB_EXIT_USAGE;
 		}
 	}
 	if (vsb_width_index((unsigned int)o->diff_bits) < 0) {
-		vsb_err("--diff-bits: %ld is not 8, 16 or 32", o->diff_bits);
+		vsb_err_opt("diff-bits", "--diff-bits: %ld is not 8, 16 or 32", o->diff_bits);
 		return VSB_EXIT_USAGE;
 	}
 	if (o->variant_id >= 0) {
@@ -85,23 +106,23 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 			o->threshold = 0;
 	}
 	if (o->threshold > vsb_threshold_max((unsigned int)o->diff_bits)) {
-		vsb_err("--threshold: %ld does not fit a %ld-bit diff (at most %ld)",
+		vsb_err_opt("threshold", "--threshold: %ld does not fit a %ld-bit diff (at most %ld)",
 			o->threshold, o->diff_bits,
 			vsb_threshold_max((unsigned int)o->diff_bits));
 		return VSB_EXIT_USAGE;
 	}
 	if (o->delta == 0) {
-		vsb_err("--delta: must not be 0");
+		vsb_err_opt("delta", "--delta: must not be 0");
 		return VSB_EXIT_USAGE;
 	}
 	ret = finish_cpus(o);
 	if (ret)
 		return ret;
-	ret = vsb_cpulist_check_usable(&o->cpus, "--cpus");
+	ret = blame(vsb_cpulist_check_usable(&o->cpus, "--cpus"), "cpus");
 	if (ret)
 		return ret;
 	if (o->quiet_workers >= o->cpus.n) {
-		vsb_err("--quiet-workers: %ld leaves no worker updating (%d CPUs)",
+		vsb_err_opt("quiet-workers", "--quiet-workers: %ld leaves no worker updating (%d CPUs)",
 			o->quiet_workers, o->cpus.n);
 		return VSB_EXIT_USAGE;
 	}
@@ -110,12 +131,13 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 		return ret;
 	/* a typo in an event name is bad input; the default set may not encode */
 	if (vsb_opt_given(o, "events")) {
-		ret = vsb_pmu_check_names(o->events, o->plm, "--events");
+		ret = blame(vsb_pmu_check_names(o->events, o->plm, "--events"),
+			    "events");
 		if (ret)
 			return ret;
 	}
 	if (vsb_opt_given(o, "output") && !o->output[0]) {
-		vsb_err("--output: empty file name (leave -o out to print to stdout)");
+		vsb_err_opt("output", "--output: empty file name (leave -o out to print to stdout)");
 		return VSB_EXIT_USAGE;
 	}
 	if (!o->format[0]) {

@@ -28,6 +28,7 @@
 #include "benches.h"
 #include "drift.h"
 #include "pmu.h"
+#include "window.h"
 
 struct worker {
 	struct vsb_counter_worker cw;
@@ -107,6 +108,8 @@ static void *worker_main(void *arg)
 			break;
 		if (w->quiet)
 			continue;
+		if (!w->index)	/* the sample's window, for --monitor */
+			vsb_window_begin();
 		VSB_MARKER_START("vsb-batch");
 		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
 			w->pmu_error = EIO;
@@ -119,6 +122,8 @@ static void *worker_main(void *arg)
 		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
 			w->pmu_error = EIO;
 		VSB_MARKER_STOP("vsb-batch");
+		if (!w->index)
+			vsb_window_end();
 		vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
 				    sh->pmu->cycles, t1 - t0, n1 - n0);
 		w->migrated |= vsb_sample_place(s, w->index, w->cpu, r);
@@ -295,11 +300,11 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 
 	for (i = 0; i < started && !ret; i++) {
 		if (ws[i].error) {
-			vsb_err("--cpus: cannot pin worker %d to CPU %d: %s", i,
+			vsb_err_opt("cpus", "--cpus: cannot pin worker %d to CPU %d: %s", i,
 				ws[i].cpu, strerror(ws[i].error));
 			ret = VSB_EXIT_ERROR;
 		} else if (ws[i].pmu_error) {
-			vsb_err("--events: worker %d on CPU %d cannot %s its counter group: %s",
+			vsb_err_opt("events", "--events: worker %d on CPU %d cannot %s its counter group: %s",
 				i, ws[i].cpu, ws[i].pmu_error == EIO ? "read" : "open",
 				strerror(ws[i].pmu_error));
 			ret = VSB_EXIT_ERROR;

@@ -90,19 +90,19 @@ int vsb_fold_check(const struct vsb_run_opts *o)
 		return 0;
 	v = &vsb_variants[o->variant_id];
 	if (v->flags & (VSB_VF_NOFOLD | VSB_VF_PCC | VSB_VF_NOTHRESH)) {
-		vsb_err("--fold %s: %s does not keep foldable per-CPU diffs (see vmstat-bench list)",
+		vsb_err_opt("fold", "--fold %s: %s does not keep foldable per-CPU diffs (see vmstat-bench list)",
 			o->fold, v->name);
 		return VSB_EXIT_USAGE;
 	}
 	if (getenv("VSB_UNSAFE_FOLD") && !strcmp(getenv("VSB_UNSAFE_FOLD"), "1"))
 		return 0;
 	if (policy == VSB_FOLD_LOCAL && !(v->flags & VSB_VF_LOCAL_FOLD_OK)) {
-		vsb_err("--fold local: unsafe with %s: the fold can land between its read and its write (the kernel runs it with irqs off)",
+		vsb_err_opt("fold", "--fold local: unsafe with %s: the fold can land between its read and its write (the kernel runs it with irqs off)",
 			v->name);
 		return VSB_EXIT_USAGE;
 	}
 	if (policy == VSB_FOLD_REMOTE && !(v->flags & VSB_VF_REMOTE_FOLD_OK)) {
-		vsb_err("--fold remote: unsafe with %s: only a LOCKed update is atomic against another CPU's xchg (use cmpxchg-locked)",
+		vsb_err_opt("fold", "--fold remote: unsafe with %s: only a LOCKed update is atomic against another CPU's xchg (use cmpxchg-locked)",
 			v->name);
 		return VSB_EXIT_USAGE;
 	}
@@ -399,7 +399,7 @@ void vsb_drift_stop(struct vsb_drift *d, struct vsb_result *r)
 	n = d->nhist;
 	if (d->have_reader && !n) {
 		/* say it rather than print a drift of zero from nothing */
-		vsb_warn("--drift: the reader thread took no samples: it never ran while the writers did (%s); run longer or leave a CPU free",
+		vsb_warn_opt("drift", "--drift: the reader thread took no samples: it never ran while the writers did (%s); run longer or leave a CPU free",
 			 d->reader_rt > 0 ? "even at SCHED_FIFO 1" : strerror(-d->reader_rt));
 		vsb_result_meta(r, "drift", "0 reader samples: the reader never ran during the window");
 	}

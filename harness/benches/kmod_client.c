@@ -35,6 +35,7 @@
 #include "benches.h"
 #include "drift.h"
 #include "kmod_client.h"
+#include "window.h"
 
 int vsb_kmod_open(int *fd)
 {
@@ -45,11 +46,11 @@ int vsb_kmod_open(int *fd)
 		int e = errno;
 
 		if (e == ENOENT)
-			vsb_err("--backend kmod: no %s: load the module (insmod "
+			vsb_err_opt("backend", "--backend kmod: no %s: load the module (insmod "
 				"kmod/vmstat_bench.ko) or run in a VM (make vm-run)",
 				VSB_KMOD_DEVICE);
 		else
-			vsb_err("--backend kmod: cannot open %s: %s%s", VSB_KMOD_DEVICE,
+			vsb_err_opt("backend", "--backend kmod: cannot open %s: %s%s", VSB_KMOD_DEVICE,
 				strerror(e), e == EACCES || e == EPERM ?
 				" (the device is root-only)" : "");
 		return e == ENOENT || e == EACCES || e == EPERM ?
@@ -58,12 +59,12 @@ int vsb_kmod_open(int *fd)
 	memset(&v, 0, sizeof(v));
 	v.size = sizeof(v);
 	if (ioctl(*fd, VSB_IOC_VERSION, &v)) {
-		vsb_err("--backend kmod: %s does not answer the version query: %s",
+		vsb_err_opt("backend", "--backend kmod: %s does not answer the version query: %s",
 			VSB_KMOD_DEVICE, strerror(errno));
 		goto err_close;
 	}
 	if (v.version != VSB_ABI_VERSION) {
-		vsb_err("--backend kmod: the loaded module speaks ABI %u, this harness "
+		vsb_err_opt("backend", "--backend kmod: the loaded module speaks ABI %u, this harness "
 			"ABI %d: rebuild and reload kmod/vmstat_bench.ko", v.version,
 			VSB_ABI_VERSION);
 		goto err_close;
@@ -81,28 +82,28 @@ static int run_error(const struct vsb_run_opts *o, int e)
 {
 	switch (e) {
 	case EBUSY:
-		vsb_err("--backend kmod: another run holds the module (one at a time)");
+		vsb_err_opt("backend", "--backend kmod: another run holds the module (one at a time)");
 		return VSB_EXIT_ERROR;
 	case EINTR:
 		vsb_err("interrupted: the module stopped the run, no result written");
 		return VSB_EXIT_ERROR;
 	case ETIME:
-		vsb_err("--time-limit: the run was cut after %ld s (or one batch with "
+		vsb_err_opt("time-limit", "--time-limit: the run was cut after %ld s (or one batch with "
 			"--preempt off/--irqs off passed %d ms): lower --loops or --repeat",
 			o->time_limit, VSB_ABI_ATOMIC_SAMPLE_MAX_MS);
 		return VSB_EXIT_ERROR;
 	case ENOMEM:
-		vsb_err("--order %ld: a page allocation failed in the module (memory "
+		vsb_err_opt("order", "--order %ld: a page allocation failed in the module (memory "
 			"short or fragmented; try a lower --order or --outstanding)",
 			o->order);
 		return VSB_EXIT_ERROR;
 	case EINVAL:
-		vsb_err("--backend kmod: the module refused the request (EINVAL): an "
+		vsb_err_opt("backend", "--backend kmod: the module refused the request (EINVAL): an "
 			"offline CPU in --cpus, --outstanding x 2^order x CPUs over "
 			"a quarter of RAM, or a --fold the variant does not survive?");
 		return VSB_EXIT_USAGE;
 	}
-	vsb_err("--backend kmod: run failed: %s", strerror(e));
+	vsb_err_opt("backend", "--backend kmod: run failed: %s", strerror(e));
 	return VSB_EXIT_ERROR;
 }
 
@@ -121,7 +122,7 @@ static int kmod_flags(const struct vsb_run_opts *o, int pages,
 	if (!pages)
 		return 0;
 	if (!strcmp(o->gfp, "kernel") && atomic) {
-		vsb_err("--gfp kernel: GFP_KERNEL may sleep, which --preempt off or "
+		vsb_err_opt("gfp", "--gfp kernel: GFP_KERNEL may sleep, which --preempt off or "
 			"--irqs off forbid; use --gfp atomic");
 		return VSB_EXIT_USAGE;
 	}
@@ -316,7 +317,7 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	if (ret)
 		return ret;
 	if (bench == VSB_BENCH_PAGE_ALLOC && o->cpus.n != 1) {
-		vsb_err("--cpus: page-alloc runs on one CPU (page_bench01); use "
+		vsb_err_opt("cpus", "--cpus: page-alloc runs on one CPU (page_bench01); use "
 			"--bench page-alloc-parallel for %d", o->cpus.n);
 		return VSB_EXIT_USAGE;
 	}
@@ -351,7 +352,10 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	req.cpus_ptr = (uint64_t)(uintptr_t)cpus;
 	req.samples_ptr = (uint64_t)(uintptr_t)ks;
 
-	if (ioctl(fd, VSB_IOC_RUN, &req)) {
+	vsb_window_begin();	/* the whole ioctl: warm-up and setup included */
+	ret = ioctl(fd, VSB_IOC_RUN, &req);
+	vsb_window_end();
+	if (ret) {
 		ret = run_error(o, errno);
 		goto out;
 	}

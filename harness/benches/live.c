@@ -39,6 +39,7 @@
 #include "benches.h"
 #include "env.h"
 #include "pmu.h"
+#include "window.h"
 #include "bpf/trace.h"
 
 #define LIVE_PF_LOOPS	1	/* default rounds per sample: 128 MiB is 32768 faults */
@@ -122,7 +123,7 @@ int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 
 	vsb_parse_size(o->size, &size);		/* checked when it was set */
 	if (size % page) {
-		vsb_err("--size: %s is not a multiple of the page size (%llu)",
+		vsb_err_opt("size", "--size: %s is not a multiple of the page size (%llu)",
 			o->size, page);
 		return VSB_EXIT_USAGE;
 	}
@@ -131,7 +132,7 @@ int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 		o->loops = pf ? LIVE_PF_LOOPS : LIVE_MMAP_LOOPS;
 	if (!pf) {
 		if (vsb_opt_given(o, "thp") && strcmp(o->thp, "never")) {
-			vsb_err("--thp: the mmap bench never touches its mapping; "
+			vsb_err_opt("thp", "--thp: the mmap bench never touches its mapping; "
 				"THP applies to page-fault");
 			return VSB_EXIT_USAGE;
 		}
@@ -140,20 +141,20 @@ int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 	avail = meminfo_kb("MemAvailable");
 	if (avail > 0 && size / 1024 * (unsigned long long)o->cpus.n >
 			 (unsigned long long)avail / 2) {
-		vsb_err("--size: %d workers x %s would touch more than half of the "
+		vsb_err_opt("size", "--size: %d workers x %s would touch more than half of the "
 			"%lld MiB available", o->cpus.n, o->size, avail >> 10);
 		return VSB_EXIT_USAGE;
 	}
 	if (!strcmp(o->thp, "always")) {
 		thp_mode(mode, sizeof(mode));
 		if (!mode[0] || !strcmp(mode, "never")) {
-			vsb_err("--thp always: transparent huge pages are %s (%s): skipped",
+			vsb_err_opt("thp", "--thp always: transparent huge pages are %s (%s): skipped",
 				mode[0] ? "disabled" : "not built into this kernel",
 				mode[0] ? THP_ENABLED " says never" : "no " THP_ENABLED);
 			return VSB_EXIT_SKIP;
 		}
 		if (size % (2ull << 20))
-			vsb_warn("--thp always: %s is not a multiple of 2 MiB; the "
+			vsb_warn_opt("thp", "--thp always: %s is not a multiple of 2 MiB; the "
 				 "rest is mapped with small pages", o->size);
 	}
 	return 0;
@@ -335,7 +336,7 @@ static void committed_batch(const struct vsb_run_opts *o, struct vsb_result *r,
 	vsb_result_meta(r, "mmap_committed_batch", "%s", line);
 	(void)o;
 	if (isatty(STDERR_FILENO))
-		fprintf(stderr, VSB_NAME ": mmap: vm_committed_as batch %s\n", line);
+		vsb_note("mmap: vm_committed_as batch %s", line);
 }
 
 static const char *human(unsigned long long b, char *buf, size_t len)
@@ -395,7 +396,7 @@ static void check_vmstat(struct vsb_result *r, struct live_shared *sh,
 		 done, sh->thp ? "pages touched" : "page faults",
 		 faults, allocs, done ? 100.0 * (double)(allocs - done) / (double)done : 0);
 	if (sh->thp && b->thp_fault_alloc == a->thp_fault_alloc)
-		vsb_warn("--thp always: no huge page was allocated (thp_fault_alloc "
+		vsb_warn_opt("thp", "--thp always: no huge page was allocated (thp_fault_alloc "
 			 "unchanged): the faults were small pages");
 }
 
@@ -522,10 +523,12 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	wait_for(sh, &sh->ready);
 	vsb_vmstat_read(&va);
 	vsb_trace_mark_begin();
+	vsb_window_begin();
 	t0 = vsb_now_ns();
 	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
 	wait_for(sh, &sh->done);
 	t1 = vsb_now_ns();
+	vsb_window_end();
 	vsb_trace_mark_end();
 	vsb_vmstat_read(&vb);
 
@@ -551,10 +554,10 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		if (!w->err)
 			continue;
 		if (!strcmp(w->what, "sched_setaffinity"))
-			vsb_err("--cpus: cannot pin worker %u to CPU %d: %s", i, w->cpu,
+			vsb_err_opt("cpus", "--cpus: cannot pin worker %u to CPU %d: %s", i, w->cpu,
 				strerror(w->err));
 		else if (!strcmp(w->what, "perf_event_open"))
-			vsb_err("--events: worker %u on CPU %d cannot open its counter "
+			vsb_err_opt("events", "--events: worker %u on CPU %d cannot open its counter "
 				"group: %s", i, w->cpu, strerror(w->pmu_error));
 		else
 			vsb_err("worker %u on CPU %d: %s of %s failed: %s%s", i, w->cpu,

@@ -30,7 +30,7 @@ int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	CPU_ZERO(&set);
 	CPU_SET(o->cpus.cpu[0], &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
-		vsb_err("--cpus: cannot pin to CPU %d", o->cpus.cpu[0]);
+		vsb_err_opt("cpus", "--cpus: cannot pin to CPU %d", o->cpus.cpu[0]);
 		return VSB_EXIT_ERROR;
 	}
 	r->nthreads = 1;
@@ -48,7 +48,7 @@ int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 		struct vsb_sample s;
 
 		if (vsb_refresh_model(a, ncpus, nodes, 1, &res)) {
-			vsb_err("--model-cpus: cannot map %u per-CPU units", ncpus);
+			vsb_err_opt("model-cpus", "--model-cpus: cannot map %u per-CPU units", ncpus);
 			return VSB_EXIT_ERROR;
 		}
 		if (res.iterations != want) {

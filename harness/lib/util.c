@@ -4,6 +4,8 @@
  * signal flag, and the all-or-nothing result file.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <fcntl.h>
@@ -20,12 +22,52 @@ volatile sig_atomic_t vsb_interrupted;
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, VSB_NAME ": %s", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	if (vsb_errlog_note(kind, fmt, ap))
+		return;		/* the caller words it (errlog.c) */
+	vsb_fputs_line(stderr, VSB_NAME ": ", kind, fmt, ap);
+}
+
+/*
+ * One line, always: a value the user gave (an option value with a
+ * newline, a file name with an escape sequence) is echoed with its
+ * control characters escaped here, so that no caller has to remember.
+ */
+void vsb_fputs_line(FILE *f, const char *prefix, const char *kind,
+		    const char *fmt, va_list ap)
+{
+	const unsigned char *c;
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	fprintf(f, "%s%s", prefix, kind);
+	for (c = (const unsigned char *)(msg ? msg : fmt); *c; c++) {
+		if (*c == '\n')
+			fputs("\\n", f);
+		else if (*c == '\t')
+			fputs("\\t", f);
+		else if (*c == '\r')
+			fputs("\\r", f);
+		else if (*c < 0x20 || *c == 0x7f)
+			fprintf(f, "\\x%02x", *c);
+		else
+			fputc(*c, f);
+	}
+	fputc('\n', f);
+	free(msg);
 }
 
 void vsb_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+/* information, not a problem: "vmstat-bench: what" */
+void vsb_note(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -90,20 +132,50 @@ void *vsb_zalloc_page(size_t size)
 	return p;
 }
 
-/* A whole-string base-10 (or 0x) integer; -1 on anything else. */
-int vsb_parse_long(const char *s, long *out)
+/*
+ * The one integer syntax of every option, sweep key and sysctl value:
+ * decimal, an optional '-', no '+', no spaces, no leading zeros ("0"
+ * itself is fine).  0x1 and 010 are refused rather than guessed at:
+ * strtol's base 0 read 010 as 8, and the kernel's sysctl handlers do the
+ * same, so a number that is decimal here could be octal there.  Returns
+ * the end of the digits, or NULL when @s does not start with a number
+ * in range; the caller decides what may follow (nothing, '-', ',').
+ */
+const char *vsb_scan_decimal(const char *s, long *out)
 {
+	const char *d = s && *s == '-' ? s + 1 : s;
 	char *end;
 	long v;
 
-	if (!s || !*s)
-		return -1;
+	if (!d || *d < '0' || *d > '9' || (d[0] == '0' && d[1] >= '0' && d[1] <= '9'))
+		return NULL;
 	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || *end || end == s)
-		return -1;
+	v = strtol(s, &end, 10);
+	if (errno || end == s)
+		return NULL;
 	*out = v;
-	return 0;
+	return end;
+}
+
+/* A whole string in vsb_scan_decimal's syntax; -1 on anything else. */
+int vsb_parse_long(const char *s, long *out)
+{
+	const char *end = vsb_scan_decimal(s, out);
+
+	return end && !*end ? 0 : -1;
+}
+
+/* Why @s is not an integer, for the one error line. */
+static const char *not_int_why(const char *s)
+{
+	const char *d = *s == '-' ? s + 1 : s;
+
+	if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+		return "is not a decimal integer (no hex)";
+	if (d[0] == '0' && d[1] >= '0' && d[1] <= '9')
+		return "is not a decimal integer (no leading zeros: 010 would be "
+		       "octal to strtol and to the kernel)";
+	return "is not an integer";
 }
 
 int vsb_read_file_str(const char *path, char *buf, size_t len)
@@ -124,42 +196,115 @@ int vsb_read_file_str(const char *path, char *buf, size_t len)
 }
 
 /*
- * The whole of @path, NUL-terminated, into a malloc'd *@bufp.  0, or an
- * errno: the open's or the read's, EISDIR for a directory, EFBIG past
- * @max bytes (nothing is kept then).
+ * The one way a file the user names is opened for reading (sweep files,
+ * partials, CSVs for compare and plot, the sysctl state file): without
+ * blocking (a FIFO opens at once instead of waiting for a writer), then
+ * fstat() of the descriptor itself, so what is checked is what is read,
+ * and anything but a regular file refused.  A symlink is followed (a
+ * link to a results file is fine), but a link to /dev/zero is refused
+ * because its target is a device.  @flags adds O_NOFOLLOW where a link
+ * is suspect.  Returns the descriptor, or -(errno), or -(VSB_ENOTREG +
+ * the file type) for vsb_read_strerror().
+ */
+int vsb_open_regular(const char *path, int flags, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return S_ISDIR(st->st_mode) ? -EISDIR :
+		       -(VSB_ENOTREG + (int)((st->st_mode & S_IFMT) >> 12));
+	}
+	/* reads of a regular file never block; the flag is not wanted */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/* strerror() that also names vsb_open_regular()'s refusals */
+const char *vsb_read_strerror(int e)
+{
+	mode_t t;
+
+	if (e == EFBIG)
+		return "too large to be a vmstat-bench input";
+	if (e == ELOOP)
+		return "a symbolic link (refused here)";
+	if (e < VSB_ENOTREG)
+		return strerror(e);
+	t = (mode_t)(e - VSB_ENOTREG) << 12;
+	return S_ISFIFO(t) ? "not a regular file (a FIFO)" :
+	       S_ISCHR(t) ? "not a regular file (a character device)" :
+	       S_ISBLK(t) ? "not a regular file (a block device)" :
+	       S_ISSOCK(t) ? "not a regular file (a socket)" :
+	       "not a regular file";
+}
+
+/*
+ * The whole of @path, NUL-terminated, into a malloc'd *@bufp, through
+ * vsb_open_regular().  0, or an error for vsb_read_strerror(): the
+ * open's or the read's, EISDIR, VSB_ENOTREG+type, EFBIG past @max bytes
+ * (clamped to VSB_READ_MAX; nothing is kept then).  A file that grows
+ * while it is read is cut at the cap, never read without end.
  */
 int vsb_read_whole(const char *path, size_t max, char **bufp, size_t *lenp)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, len = 0, n;
 	struct stat st;
-	char *buf;
+	int fd, e;
+
+	fd = vsb_open_regular(path, 0, &st);
+	if (fd < 0)
+		return -fd;
+	e = vsb_read_fd(fd, &st, max, bufp, lenp);
+	close(fd);
+	if (e == ENOMEM) {
+		vsb_err("out of memory reading %s", path);
+		exit(VSB_EXIT_ERROR);
+	}
+	return e;
+}
+
+/* The rest of vsb_read_whole(), for a descriptor vsb_open_regular() gave. */
+int vsb_read_fd(int fd, const struct stat *st, size_t max, char **bufp,
+		size_t *lenp)
+{
+	size_t cap = 1 << 16, len = 0;
+	ssize_t n;
+	char *buf, *nb;
 	int e = 0;
 
-	if (!f)
-		return errno;
-	/* fopen() opens a directory; reading it fails only later */
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		return EISDIR;
-	}
-	buf = vsb_zalloc(cap + 1);
-	while (!e && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
+	if (max > VSB_READ_MAX)
+		max = VSB_READ_MAX;
+	if ((unsigned long long)st->st_size > max)
+		return EFBIG;
+	buf = malloc(cap + 1);
+	if (!buf)
+		return ENOMEM;
+	while (!e && (n = read(fd, buf + len, cap - len)) != 0) {
+		if (n < 0) {
+			if (errno != EINTR)
+				e = errno;
+			continue;
+		}
+		len += (size_t)n;
 		if (len > max) {
 			e = EFBIG;
 		} else if (len == cap) {
 			cap *= 2;
-			buf = realloc(buf, cap + 1);
-			if (!buf) {
-				vsb_err("out of memory reading %s", path);
-				exit(VSB_EXIT_ERROR);
-			}
+			nb = realloc(buf, cap + 1);
+			if (!nb)
+				e = ENOMEM;
+			else
+				buf = nb;
 		}
 	}
-	if (!e && ferror(f))
-		e = errno ? errno : EIO;
-	fclose(f);
 	if (e) {
 		free(buf);
 		return e;
@@ -176,7 +321,7 @@ int vsb_parse_long_range(const char *opt, const char *s, long min, long max, lon
 	long v;
 
 	if (vsb_parse_long(s, &v)) {
-		vsb_err("%s: '%s' is not an integer", opt, s);
+		vsb_err("%s: '%s' %s", opt, s, not_int_why(s));
 		return VSB_EXIT_USAGE;
 	}
 	if (v < min || v > max) {
@@ -230,10 +375,74 @@ static void path_dir(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)(slash - path), path);
 }
 
-int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt)
+/* What is at @path if it is not a plain file or absent; NULL when fine. */
+static const char *outfile_refusal(const char *path)
 {
 	struct stat st;
+
+	if (lstat(path, &st))
+		return NULL;
+	if (S_ISREG(st.st_mode))
+		return NULL;
+	return S_ISDIR(st.st_mode) ? "a directory (give a file name)" :
+	       S_ISLNK(st.st_mode) ? "a symbolic link (the result would replace "
+				     "the link, not its target: give the real path)" :
+	       S_ISFIFO(st.st_mode) ? "a FIFO, not a regular file" :
+	       S_ISCHR(st.st_mode) ? "a character device, not a regular file" :
+	       S_ISBLK(st.st_mode) ? "a block device, not a regular file" :
+	       S_ISSOCK(st.st_mode) ? "a socket, not a regular file" :
+	       "not a regular file";
+}
+
+/*
+ * "@base.tmp<pid>-XXXXXX" of a vmstat-bench that is gone: the temporary
+ * of a SIGKILLed run, which no exit path could remove.  Only names of
+ * exactly that shape for this exact target, only regular files, and
+ * only when the pid in the name no longer exists (a live run's
+ * temporary is its own).
+ */
+static void outfile_clean_stale(const char *dir, const char *base)
+{
+	size_t bl = strlen(base);
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *p = de->d_name;
+		char *end;
+		long pid;
+		int i;
+
+		if (strncmp(p, base, bl) || strncmp(p + bl, ".tmp", 4))
+			continue;
+		p += bl + 4;
+		if (*p < '1' || *p > '9')
+			continue;
+		pid = strtol(p, &end, 10);
+		if (*end != '-' || strlen(end + 1) != 6)
+			continue;
+		for (i = 1; i <= 6 && isalnum((unsigned char)end[i]); i++)
+			;
+		if (i <= 6 || pid == (long)getpid() || pid > INT_MAX ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (!unlinkat(dirfd(d), de->d_name, 0))
+			vsb_warn("removed %s/%s, left by a killed run (pid %ld)", dir,
+				 de->d_name, pid);
+	}
+	closedir(d);
+}
+
+int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt)
+{
 	size_t n = strlen(path);
+	const char *why, *slash;
 	char dir[4096];
 	int fd;
 
@@ -248,20 +457,28 @@ int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt)
 	}
 	/*
 	 * The temporary file goes next to @path and is renamed over it at
-	 * the end: a directory there would only fail at that rename, after
-	 * the whole run.  Refuse it now.
+	 * the end: that rename would replace a device node, a FIFO or a
+	 * link with a regular file, and fail on a directory only after the
+	 * whole run.  Refuse anything but a regular file now.
 	 */
-	if (path[n - 1] == '/' || (!stat(path, &st) && S_ISDIR(st.st_mode))) {
+	if (path[n - 1] == '/') {
 		vsb_err("%s: %s is a directory (give a file name)", opt, path);
 		return VSB_EXIT_USAGE;
 	}
+	why = outfile_refusal(path);
+	if (why) {
+		vsb_err("%s: %s is %s: refused, nothing written", opt, path, why);
+		return VSB_EXIT_USAGE;
+	}
 	strcpy(o->path, path);
-	snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", path);
+	path_dir(path, dir, sizeof(dir));
+	slash = strrchr(path, '/');
+	outfile_clean_stale(dir, slash ? slash + 1 : path);
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp%ld-XXXXXX", path, (long)getpid());
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
 		int e = errno;
 
-		path_dir(path, dir, sizeof(dir));
 		if (e == ENOENT)
 			vsb_err("%s: cannot write %s: directory %s does not exist",
 				opt, path, dir);
@@ -298,6 +515,15 @@ int vsb_outfile_commit(struct vsb_outfile *o)
 	/* the rename is the commit point: no signal between it and cleanup */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
+	/* something put there during the run is not ours to replace */
+	if (outfile_refusal(o->path)) {
+		vsb_err("%s is %s now: refused, result not written", o->path,
+			outfile_refusal(o->path));
+		unlink(o->tmp);
+		o->tmp[0] = '\0';
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return VSB_EXIT_ERROR;
+	}
 	if (rename(o->tmp, o->path)) {
 		vsb_err("%s: %s", o->path, strerror(errno));
 		unlink(o->tmp);
@@ -390,16 +616,20 @@ void vsb_barrier_break(struct vsb_barrier *b)
 	__atomic_add_fetch(&b->gen, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * A byte count: vsb_scan_decimal's digits (no sign, no 0x, no leading
+ * zeros), then an optional K/M/G (binary) and an optional "B" or "iB".
+ */
 int vsb_parse_size(const char *s, unsigned long long *out)
 {
-	unsigned long long v, mul = 1;
-	char *end;
+	unsigned long long mul = 1;
+	const char *end;
+	long v;
 
-	if (!s || !*s || *s == '-')
+	if (!s || *s == '-')
 		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
+	end = vsb_scan_decimal(s, &v);
+	if (!end)
 		return -1;
 	switch (*end) {
 	case 'k': case 'K':
@@ -415,11 +645,13 @@ int vsb_parse_size(const char *s, unsigned long long *out)
 		end++;
 		break;
 	}
-	if (*end == 'i' || *end == 'B')	/* accept 64KiB, 64KB */
-		end += *end == 'i' && end[1] == 'B' ? 2 : 1;
-	if (*end || v == 0 || v > (1ull << 40) / mul)
+	if (mul > 1 && end[0] == 'i' && end[1] == 'B')	/* 64KiB */
+		end += 2;
+	else if (*end == 'B')				/* 64KB, 4096B */
+		end++;
+	if (*end || v <= 0 || (unsigned long long)v > (1ull << 40) / mul)
 		return -1;
-	*out = v * mul;
+	*out = (unsigned long long)v * mul;
 	return 0;
 }
 
@@ -428,8 +660,8 @@ int vsb_check_size(const char *v, const char *where)
 	unsigned long long s;
 
 	if (vsb_parse_size(v, &s)) {
-		vsb_err("%s: '%s' is not a size (bytes, or with K/M/G; at most 1024G)",
-			where, v);
+		vsb_err("%s: '%s' is not a size (decimal bytes, or with K/M/G; 1 byte "
+			"to 1024G)", where, v);
 		return VSB_EXIT_USAGE;
 	}
 	return 0;

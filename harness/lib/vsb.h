@@ -11,6 +11,7 @@
 #define VSB_HARNESS_H
 
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <signal.h>
@@ -40,13 +41,42 @@ enum {
 /* ---- util.c ---- */
 void vsb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vsb_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- errlog.c: messages recorded for a caller that words them ---- */
+struct vsb_errlog {
+	char text[1024];	/* every message, ';'-joined, "warning: " kept */
+	char opt[40];		/* the option the last refusal (else warning) names */
+	int opt_is_err;
+};
+void vsb_errlog_begin(struct vsb_errlog *log);
+void vsb_errlog_end(struct vsb_errlog *log);
+int vsb_errlog_note(const char *kind, const char *fmt, va_list ap);
+/* vsb_err/vsb_warn about option --@opt (named without dashes) */
+void vsb_errlog_blame(const char *opt);
+void vsb_err_opt(const char *opt, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void vsb_warn_opt(const char *opt, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void *vsb_zalloc(size_t size);
 void *vsb_zalloc_aligned(size_t size);
 void *vsb_zalloc_page(size_t size);
+void vsb_fputs_line(FILE *f, const char *prefix, const char *kind,
+		    const char *fmt, va_list ap);
+/* decimal only, optional '-', no leading zeros (util.c says why) */
+const char *vsb_scan_decimal(const char *s, long *out);
 int vsb_parse_long(const char *s, long *out);
 int vsb_read_file_str(const char *path, char *buf, size_t len);
 int vsb_read_file_long(const char *path, long *out);
+/* Files the user names: regular files only, size-capped (util.c) */
+#define VSB_READ_MAX	(256u << 20)	/* no input is larger */
+#define VSB_ENOTREG	0x10000		/* + (st_mode & S_IFMT) >> 12 */
+struct stat;
+int vsb_open_regular(const char *path, int flags, struct stat *st);
 int vsb_read_whole(const char *path, size_t max, char **bufp, size_t *lenp);
+int vsb_read_fd(int fd, const struct stat *st, size_t max, char **bufp,
+		size_t *lenp);
+const char *vsb_read_strerror(int e);
 int vsb_parse_long_range(const char *opt, const char *s, long min, long max, long *out);
 int vsb_parse_size(const char *s, unsigned long long *out);
 int vsb_check_size(const char *v, const char *where);
@@ -70,7 +100,7 @@ void vsb_install_signal_handlers(void);
  */
 struct vsb_outfile {
 	char path[4096];
-	char tmp[4096 + 16];
+	char tmp[4096 + 32];	/* PATH.tmp<pid>-XXXXXX */
 	FILE *f;
 };
 int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt);

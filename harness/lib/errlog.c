@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A caller that words a library's refusal itself (the sweep: "FILE:LINE:
+ * point P: why", at the line of the option the refusal names) records
+ * the messages instead of printing them: between vsb_errlog_begin() and
+ * vsb_errlog_end(), vsb_err() and vsb_warn() append their text to the
+ * log, and vsb_err_opt()/vsb_warn_opt() also note which option they are
+ * about.  The option is said by the code that refuses, never read back
+ * out of the text.  One log at a time, on the main thread (the checks
+ * and the runners' messages all come from it).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vsb.h"
+
+static struct vsb_errlog *active;
+
+void vsb_errlog_begin(struct vsb_errlog *log)
+{
+	memset(log, 0, sizeof(*log));
+	active = log;
+}
+
+void vsb_errlog_end(struct vsb_errlog *log)
+{
+	if (active == log)
+		active = NULL;
+}
+
+/* util.c's printer asks here first: 1 when the message was recorded */
+int vsb_errlog_note(const char *kind, const char *fmt, va_list ap)
+{
+	size_t n;
+
+	if (!active)
+		return 0;
+	n = strlen(active->text);
+	if (n && n < sizeof(active->text) - 1)
+		active->text[n++] = ';';	/* one line, as it would have been */
+	if (n < sizeof(active->text) - 1) {
+		n += (size_t)snprintf(active->text + n, sizeof(active->text) - n,
+				      "%s", kind);
+		if (n < sizeof(active->text) - 1)
+			vsnprintf(active->text + n, sizeof(active->text) - n, fmt, ap);
+	}
+	return 1;
+}
+
+static void note_opt(const char *opt, int is_err)
+{
+	if (!active)
+		return;
+	/* a refusal outranks a warning as the line to point at */
+	if (is_err || !active->opt_is_err) {
+		snprintf(active->opt, sizeof(active->opt), "%s", opt);
+		active->opt_is_err = is_err;
+	}
+}
+
+/* the refusal just recorded was about --@opt (it was worded by a check
+ * that was handed "--@opt" as its where) */
+void vsb_errlog_blame(const char *opt)
+{
+	note_opt(opt, 1);
+}
+
+void vsb_err_opt(const char *opt, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	note_opt(opt, 1);
+	vsb_err("%s", buf);
+}
+
+void vsb_warn_opt(const char *opt, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	note_opt(opt, 0);
+	vsb_warn("%s", buf);
+}

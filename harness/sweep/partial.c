@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A sweep's unfinished points on disk (DIR/<id>.csv.partial) for
+ * --resume: written after every round, read back only when they rebuild
+ * exactly what was written.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvread.h"
+#include "sweep_int.h"
+
+/* ---- partial points: the repetitions so far, for --resume ---- */
+
+/*
+ * Every round ends with each unfinished point's merged result so far in
+ * DIR/<id>.csv.partial (also written when the sweep is interrupted), so
+ * that --resume continues a point instead of starting it again.  The
+ * file is the point's raw CSV, written by the same writer as <id>.csv,
+ * plus sweep_partial_* metadata with what that CSV holds only rounded or
+ * not at all (the sanity verdict, the exact totals and drift figures,
+ * which PMU event is cycles).  Reading it back must rebuild a result
+ * that writes the very same bytes, or the point starts over: a partial
+ * is trusted only when nothing was lost.  The name does not end in
+ * ".csv", so compare and plot never take it for a result.
+ *
+ * --trace points keep no partial: their window counts (per-CPU arrays)
+ * are not in the CSV, and a point continued without them would
+ * under-count.
+ */
+
+static int partial_text(const struct vsb_result *res, const char *id, long done,
+			long reps, char **text, size_t *len)
+{
+	static struct vsb_result r;
+	FILE *f;
+	int ret;
+
+	r = *res;
+	r.metacap = res->nmeta + 4;
+	r.meta = vsb_zalloc(r.metacap * sizeof(*r.meta));
+	if (res->nmeta)
+		memcpy(r.meta, res->meta, res->nmeta * sizeof(*r.meta));
+	vsb_result_meta(&r, "sweep_partial_point", "%s", id);
+	vsb_result_meta(&r, "sweep_partial_rounds", "%ld of %ld", done, reps);
+	vsb_result_meta(&r, "sweep_partial_state",
+			"sanity_ok=%d migrated=%d applied=%lld counted=%lld nthreads=%d "
+			"npmu=%d pmu_cycles=%d pmu_instr=%d mux_samples=%d multiplexed=%d",
+			r.sanity_ok, r.migrated, r.applied, r.counted, r.nthreads,
+			r.npmu, r.pmu_cycles, r.pmu_instr, r.mux_samples, r.multiplexed);
+	vsb_result_meta(&r, "sweep_partial_drift",
+			"have=%d samples=%zu max=%.17g p99=%.17g mean=%.17g "
+			"stale_max=%.17g stale_p99=%.17g stale_mean=%.17g",
+			r.have_drift, r.drift_samples, r.drift_max, r.drift_p99,
+			r.drift_mean, r.stale_max_us, r.stale_p99_us, r.stale_mean_us);
+	*text = NULL;
+	*len = 0;
+	f = open_memstream(text, len);
+	if (!f) {
+		free(r.meta);
+		vsb_err("out of memory");
+		return VSB_EXIT_ERROR;
+	}
+	ret = vsb_result_write(&r, f, "csv");
+	if (fclose(f))
+		ret = VSB_EXIT_ERROR;
+	free(r.meta);
+	if (ret) {
+		free(*text);
+		*text = NULL;
+	}
+	return ret;
+}
+
+void vsb_sweep_partial_remove(const struct vsb_sweep_run_opts *ro,
+			      const struct vsb_sweep_point *p)
+{
+	char path[4096];
+
+	if (!vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX))
+		unlink(path);
+}
+
+/* A write that fails costs only resumability: a warning, and on we go. */
+void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
+			    const struct vsb_sweep_point *p)
+{
+	struct vsb_outfile o;
+	struct vsb_errlog log;
+	const char *msg = log.text;
+	char path[4096];
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (p->opts.trace)
+		return;
+	vsb_errlog_begin(&log);
+	ret = vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX);
+	ret = ret ?: partial_text(&p->res, p->id, p->done, p->reps, &text, &len);
+	ret = ret ?: vsb_outfile_open(&o, path, "-o");
+	if (!ret) {
+		if (fwrite(text, 1, len, o.f) != len) {
+			vsb_err("%s: write failed: %s", path, strerror(errno));
+			vsb_outfile_abort(&o);
+			ret = VSB_EXIT_ERROR;
+		} else {
+			ret = vsb_outfile_commit(&o);
+		}
+	}
+	vsb_errlog_end(&log);
+	free(text);
+	if (ret) {
+		vsb_sweep_progress_clear();
+		vsb_warn("%s: its repetitions so far are not saved (--resume would run "
+			 "them again): %s", p->id, msg[0] ? msg : "write failed");
+	}
+}
+
+static int cell_ull(const struct vsb_csv *c, size_t row, int col,
+		    unsigned long long *v)
+{
+	const char *s = vsb_csv_cell(c, row, col);
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+/* Up to @max ';'-separated fields of @s into @out (modified); the count. */
+static int split_semi(char *s, char **out, int max)
+{
+	int n = 0;
+
+	if (!*s)
+		return 0;
+	for (;;) {
+		char *semi = strchr(s, ';');
+
+		if (n < max)
+			out[n] = s;
+		n++;
+		if (!semi)
+			return n;
+		*semi = '\0';
+		s = semi + 1;
+	}
+}
+
+/* Samples of a partial CSV into @r; NULL, or what is wrong. */
+static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r,
+				   long rounds)
+{
+	enum { THREAD, CPU, REP, OPS, ELAPSED, UNIT, EVENT, PLM, NS, FOLDS, MUX,
+	       SCALE, EVENTS, VALUES, NCOLS };
+	static const char *const names[NCOLS] = { "thread", "cpu", "rep", "ops",
+		"elapsed", "unit", "event", "plm", "ns", "folds", "multiplexed",
+		"pmu_scale", "pmu_events", "pmu_values" };
+	char buf[VSB_PMU_MAX * (VSB_PMU_FSTR_LEN + 1) + 64], *f[VSB_PMU_MAX + 1];
+	int col[NCOLS], k, n;
+	size_t i;
+
+	for (k = 0; k < NCOLS; k++) {
+		col[k] = vsb_csv_col(c, names[k]);
+		if (col[k] < 0)
+			return "a column is missing";
+	}
+	if (!c->nrows)
+		return "it holds no samples";
+	snprintf(r->unit, sizeof(r->unit), "%s", vsb_csv_cell(c, 0, col[UNIT]));
+	snprintf(r->event, sizeof(r->event), "%s", vsb_csv_cell(c, 0, col[EVENT]));
+	snprintf(r->plm, sizeof(r->plm), "%s", vsb_csv_cell(c, 0, col[PLM]));
+	snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, 0, col[EVENTS]));
+	n = split_semi(buf, f, VSB_PMU_MAX + 1);
+	if (n != r->npmu)
+		return "its PMU events do not match its state line";
+	for (k = 0; k < n; k++) {
+		if (strlen(f[k]) >= sizeof(r->pmu_event[k]))
+			return "a PMU event name is too long";
+		strcpy(r->pmu_event[k], f[k]);
+	}
+	for (i = 0; i < c->nrows; i++) {
+		struct vsb_sample s;
+		unsigned long long v;
+		long l;
+		double d;
+
+		memset(&s, 0, sizeof(s));
+		if (cell_ull(c, i, col[THREAD], &v) || v > VSB_MAX_CPUS)
+			return "a bad thread cell";
+		s.thread = (unsigned int)v;
+		if (vsb_parse_long(vsb_csv_cell(c, i, col[CPU]), &l) || l < -1 ||
+		    l >= VSB_MAX_CPUS)
+			return "a bad cpu cell";
+		s.cpu = (int)l;
+		if (cell_ull(c, i, col[REP], &v) || v >= (unsigned long long)rounds)
+			return "a repetition number beyond its rounds";
+		s.rep = (unsigned int)v;
+		if (cell_ull(c, i, col[OPS], &v) || !v)
+			return "a bad ops cell";
+		s.ops = v;
+		if (cell_ull(c, i, col[ELAPSED], &v))
+			return "a bad elapsed cell";
+		s.elapsed = v;
+		d = vsb_csv_num(c, i, col[NS]);
+		if (!isfinite(d) || d < 0)
+			return "a bad ns cell";
+		s.ns = d;
+		if (cell_ull(c, i, col[FOLDS], &v))
+			return "a bad folds cell";
+		s.folds = v;
+		if (cell_ull(c, i, col[MUX], &v) || v > 1)
+			return "a bad multiplexed cell";
+		s.multiplexed = (int)v;
+		d = vsb_csv_num(c, i, col[SCALE]);
+		s.pmu_scale = isfinite(d) ? d : 1.0;
+		snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, i, col[VALUES]));
+		if (split_semi(buf, f, VSB_PMU_MAX + 1) != r->npmu)
+			return "a row's PMU values do not match its events";
+		for (k = 0; k < r->npmu; k++) {
+			char *end;
+
+			errno = 0;
+			s.pmu[k] = strtoull(f[k], &end, 10);
+			if (*end || errno || !*f[k])
+				return "a bad PMU value";
+		}
+		vsb_result_add(r, &s);
+	}
+	return NULL;
+}
+
+/*
+ * Continue @p from @path: 1 when there is no such file, 0 when p->res
+ * and p->done now hold its repetitions, -1 (and @why) when it cannot be
+ * trusted.
+ */
+int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *why,
+			   size_t wlen)
+{
+	static struct vsb_result r;
+	struct vsb_csv c;
+	struct vsb_errlog log;
+	char msg[512], *orig = NULL, *text = NULL;
+	const char *v, *bad = NULL;
+	size_t olen = 0, tlen = 0, i;
+	long k = 0, reps = 0;
+	int ret;
+
+	if (!vsb_sweep_exists(path))
+		return 1;
+	if (p->opts.trace) {
+		snprintf(why, wlen, "a --trace point keeps no partial");
+		return -1;
+	}
+	ret = vsb_read_whole(path, SIZE_MAX, &orig, &olen);
+	if (ret) {
+		snprintf(why, wlen, "cannot read it: %s", strerror(ret));
+		return -1;
+	}
+	vsb_errlog_begin(&log);
+	ret = vsb_csv_read(path, &c);
+	vsb_errlog_end(&log);
+	if (ret) {
+		snprintf(why, wlen, "%s", log.text[0] ? log.text : "not a CSV file");
+		free(orig);
+		return -1;
+	}
+	vsb_result_init(&r, &p->opts);
+	r.opts.repeat = p->reps;
+	v = vsb_csv_meta(&c, "sweep_partial_point");
+	if (!v || strcmp(v, p->id))
+		bad = "it belongs to another point";
+	v = vsb_csv_meta(&c, "sweep_partial_rounds");
+	if (!bad && (!v || sscanf(v, "%ld of %ld", &k, &reps) != 2 || k < 1))
+		bad = "no valid sweep_partial_rounds line";
+	if (!bad && k > p->reps) {
+		snprintf(msg, sizeof(msg), "it holds %ld repetitions, more than the "
+			 "%ld this run wants", k, p->reps);
+		bad = msg;
+	}
+	v = vsb_csv_meta(&c, "sweep_partial_state");
+	if (!bad && (!v || sscanf(v, "sanity_ok=%d migrated=%d applied=%lld counted=%lld "
+				  "nthreads=%d npmu=%d pmu_cycles=%d pmu_instr=%d "
+				  "mux_samples=%d multiplexed=%d",
+				  &r.sanity_ok, &r.migrated, &r.applied, &r.counted,
+				  &r.nthreads, &r.npmu, &r.pmu_cycles, &r.pmu_instr,
+				  &r.mux_samples, &r.multiplexed) != 10 ||
+		     r.npmu < 0 || r.npmu > VSB_PMU_MAX ||
+		     r.pmu_cycles < -1 || r.pmu_cycles >= r.npmu ||
+		     r.pmu_instr < -1 || r.pmu_instr >= r.npmu))
+		bad = "no valid sweep_partial_state line";
+	v = vsb_csv_meta(&c, "sweep_partial_drift");
+	if (!bad && (!v || sscanf(v, "have=%d samples=%zu max=%lg p99=%lg mean=%lg "
+				  "stale_max=%lg stale_p99=%lg stale_mean=%lg",
+				  &r.have_drift, &r.drift_samples, &r.drift_max,
+				  &r.drift_p99, &r.drift_mean, &r.stale_max_us,
+				  &r.stale_p99_us, &r.stale_mean_us) != 8))
+		bad = "no valid sweep_partial_drift line";
+	v = vsb_csv_meta(&c, "sanity");
+	if (!bad && !v)
+		bad = "no sanity line";
+	if (!bad) {
+		snprintf(r.sanity, sizeof(r.sanity), "%s", v);
+		bad = partial_samples(&c, &r, k);
+	}
+	/* the metadata in file order, less what the writer adds from fields */
+	for (i = 0; !bad && i < c.nmeta; i++) {
+		const char *key = c.meta[i].key;
+
+		if (strcmp(key, "sanity") && strcmp(key, "applied_total") &&
+		    strcmp(key, "counted_total") && strcmp(key, "migrated") &&
+		    strncmp(key, "sweep_partial", 13))
+			vsb_result_meta(&r, key, "%s", c.meta[i].val);
+	}
+	vsb_csv_free(&c);
+	if (!bad && (partial_text(&r, p->id, k, reps, &text, &tlen) ||
+		     tlen != olen || memcmp(text, orig, olen)))
+		bad = "it does not read back to the same file";
+	free(text);
+	free(orig);
+	if (bad) {
+		snprintf(why, wlen, "%s", bad);
+		vsb_result_free(&r);
+		return -1;
+	}
+	p->res = r;
+	memset(&r, 0, sizeof(r));
+	p->res.opts.repeat = p->reps;
+	p->done = k;
+	p->saved = k;
+	p->resumed = k;
+	return 0;
+}
+

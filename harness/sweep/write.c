@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a sweep writes besides each point's result pair: sweep.csv (one
+ * summary row per point), points.txt, meta.txt and failed.txt, and the
+ * partial files of the points not yet finished (persist).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvread.h"
+#include "sweep_int.h"
+
+/*
+ * After each round and on an interrupt: points that finished get their
+ * result files (and lose their partial), unfinished ones that ran since
+ * the last call get their partial rewritten.
+ */
+void vsb_sweep_persist(const struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sw->npoints; i++) {
+		struct vsb_sweep_point *p = &sw->points[i];
+
+		if (p->state != VSB_PT_PENDING || !p->done ||
+		    (p->done == p->saved && p->done < p->reps))
+			continue;
+		if (p->done >= p->reps) {
+			vsb_sweep_progress_clear();
+			ret = vsb_sweep_write_point(sw, p, ro);
+			if (ret) {
+				p->state = VSB_PT_FAILED;
+				p->status = ret;
+				snprintf(p->err, sizeof(p->err), "writing its result failed");
+			} else {
+				p->state = VSB_PT_DONE;
+				p->untrusted = !p->res.sanity_ok || p->res.migrated;
+				vsb_sweep_partial_remove(ro, p);
+			}
+		} else {
+			vsb_sweep_partial_save(ro, p);
+		}
+		p->saved = p->done;
+	}
+}
+
+/* "partial": pending with repetitions so far (in its .csv.partial) */
+const char *vsb_sweep_state_name(const struct vsb_sweep_point *p)
+{
+	switch (p->state) {
+	case VSB_PT_DONE:
+		return "done";
+	case VSB_PT_FAILED:
+		return "failed";
+	case VSB_PT_SKIPPED:
+		return "skipped";
+	default:
+		return p->done && !p->opts.trace ? "partial" : "not-run";
+	}
+}
+
+/*
+ * sweep.csv: one row per finished point, read back from its summary
+ * file (so points kept by --resume count too): the "all" row, or the
+ * only row of a one-worker point, with the point id in front.
+ */
+int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw,
+			      const struct vsb_sweep_run_opts *ro, FILE *f)
+{
+	char path[4096];
+	size_t i, r, k, nrows = 0;
+	int header = 0;
+
+	for (i = 0; i < sw->npoints; i++) {
+		const struct vsb_sweep_point *p = &sw->points[i];
+		struct vsb_csv c;
+		int th;
+
+		if (p->state != VSB_PT_DONE)
+			continue;
+		if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".summary.csv") ||
+		    vsb_csv_read(path, &c))
+			return VSB_EXIT_ERROR;
+		th = vsb_csv_col(&c, "thread");
+		if (!header) {
+			for (k = 0; k < c.nmeta; k++)
+				if (strncmp(c.meta[k].key, "sweep_", 6) &&
+				    strcmp(c.meta[k].key, "sanity") &&
+				    strcmp(c.meta[k].key, "migrated"))
+					fprintf(f, "# %s: %s\n", c.meta[k].key, c.meta[k].val);
+			fprintf(f, "# sweep_name: %s\n", sw->name);
+			fputs("point", f);
+			for (k = 0; k < c.ncols; k++)
+				fprintf(f, ",%s", c.cols[k]);
+			fputc('\n', f);
+			header = 1;
+		}
+		for (r = 0; r < c.nrows; r++) {
+			if (c.nrows > 1 && strcmp(vsb_csv_cell(&c, r, th), "all"))
+				continue;
+			fputs(p->id, f);
+			for (k = 0; k < c.ncols; k++)
+				fprintf(f, ",%s", c.rows[r][k]);
+			fputc('\n', f);
+			nrows++;
+		}
+		vsb_csv_free(&c);
+	}
+	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_sweep_write_text_file(const char *dir, const char *name,
+			      const struct vsb_sweep *sw,
+			      const struct vsb_sweep_run_opts *ro, double secs)
+{
+	struct vsb_outfile o;
+	char path[4096];
+	size_t i;
+	int ret;
+
+	ret = vsb_sweep_path_join(path, sizeof(path), dir, name, "");
+	ret = ret ?: vsb_outfile_open(&o, path, "-o");
+	if (ret)
+		return ret;
+	if (!strcmp(name, "points.txt")) {
+		fprintf(o.f, "# point id\tstate\tparameters (axes of %s)\n", sw->path);
+		for (i = 0; i < sw->npoints; i++)
+			fprintf(o.f, "%s\t%s\t%s\n", sw->points[i].id,
+				vsb_sweep_state_name(&sw->points[i]), sw->points[i].params);
+	} else if (!strcmp(name, "failed.txt")) {
+		fprintf(o.f, "# points that did not finish: id, state, exit status, why\n");
+		for (i = 0; i < sw->npoints; i++) {
+			const struct vsb_sweep_point *p = &sw->points[i];
+
+			if (p->state == VSB_PT_FAILED || p->state == VSB_PT_SKIPPED)
+				fprintf(o.f, "%s\t%s\t%d\t%s\n", p->id,
+					vsb_sweep_state_name(p), p->status, p->err);
+		}
+	} else if (!strcmp(name, "meta.txt")) {
+		const struct vsb_sweep_point *first = NULL;
+
+		for (i = 0; i < sw->npoints && !first; i++)
+			if (sw->points[i].state == VSB_PT_DONE && sw->points[i].res.nmeta)
+				first = &sw->points[i];
+		fprintf(o.f, "sweep: %s\nname: %s\npoints: %zu\n", sw->path, sw->name,
+			sw->npoints);
+		fprintf(o.f, "dropped_points: %zu (more CPUs than online)\n", sw->ndropped);
+		fprintf(o.f, "repeat_override: %ld\nshuffle_seed: %llu\nresume: %s\n",
+			ro->repeat, (unsigned long long)ro->shuffle_seed,
+			ro->resume ? "yes" : "no");
+		fprintf(o.f, "seconds: %.1f\n", secs);
+		for (i = 0; first && i < first->res.nmeta; i++)
+			if (strncmp(first->res.meta[i].key, "sweep", 5))
+				fprintf(o.f, "%s: %s\n", first->res.meta[i].key,
+					first->res.meta[i].val);
+	} else {
+		ret = vsb_sweep_write_sweep_csv(sw, ro, o.f);
+	}
+	if (ret) {
+		vsb_outfile_abort(&o);
+		return ret;
+	}
+	return vsb_outfile_commit(&o);
+}
+
