@@ -28,6 +28,7 @@ static const struct vsb_cmd cmds[] = {
 	{ "trace", vsb_cmd_trace,
 	  "BPF: vmstat_update work per CPU, its durations, page allocations by order" },
 	{ "restore", vsb_cmd_restore, "put back sysctls a killed run left changed" },
+	{ "db", vsb_cmd_db, "the result store: import results, export a run, list what is stored" },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

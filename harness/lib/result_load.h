@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Loading one raw-sample result file for the store: the `# key: value`
+ * metadata, the header row, and every sample row checked before anything
+ * is written (cell counts, numbers, one unit per point).  Unlike
+ * csvread.c, which splits every cell of every row into its own array,
+ * this keeps one pointer per row into the file's buffer, so a file of a
+ * million samples costs the file plus 12 bytes a row; cells are cut out
+ * of a row on demand.  The point of a row is its parameter columns, every
+ * column before `thread` (the same prefix result.c writes first).
+ */
+#ifndef VSB_RESULT_LOAD_H
+#define VSB_RESULT_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "csvread.h"
+
+#define VSB_RL_MAX_BYTES (1024u << 20)
+#define VSB_RL_MAX_COLS 256
+
+struct vsb_rl_point {
+	char *prefix;		/* the row's parameter cells, comma-joined */
+	char *key;		/* canonical: name=value,... in header order */
+	char unit[16];
+	size_t nsamples;
+};
+
+/* One cell of a row: not NUL-terminated, the row's commas stay. */
+struct vsb_rl_cell {
+	const char *s;
+	size_t len;
+};
+
+struct vsb_rl_file {
+	char path[4096];
+	char *buf;			/* the file; rows point into it */
+	size_t len;
+	uint64_t hash;			/* FNV-1a 64 of the bytes as read */
+	char content_id[24];		/* "c-" and the hash in hex */
+	size_t nmeta;
+	struct vsb_csv_meta *meta;	/* in file order */
+	char *header;			/* the header row, as written */
+	size_t ncols;
+	char *cols[VSB_RL_MAX_COLS];	/* names, NUL-terminated copies */
+	size_t nparam;			/* columns before `thread` */
+	/* sample columns; -1 where the file has none (optional ones) */
+	int c_thread, c_cpu, c_rep, c_ops, c_elapsed, c_unit;
+	int c_per_op, c_ns_per_op, c_cycles, c_instr, c_pmu_events, c_pmu_values;
+	size_t nrows;
+	char **rows;			/* NUL-terminated lines, commas kept */
+	uint32_t *row_point;		/* index into points */
+	size_t npoints;
+	struct vsb_rl_point *points;
+};
+
+/*
+ * 0, or VSB_EXIT_USAGE after one line naming the file (and line) when it
+ * is not a complete raw-sample result, VSB_EXIT_ERROR when unreadable.
+ */
+int vsb_rl_load(const char *path, struct vsb_rl_file *f);
+void vsb_rl_free(struct vsb_rl_file *f);
+const char *vsb_rl_meta(const struct vsb_rl_file *f, const char *key);
+/* Cut row @i into @cells (f->ncols of them). */
+void vsb_rl_cells(const struct vsb_rl_file *f, size_t i, struct vsb_rl_cell *cells);
+/* The row from column `thread` on, comma-joined, and its length. */
+const char *vsb_rl_tail(const struct vsb_rl_file *f, size_t i, size_t *len);
+
+/* FNV-1a 64: content ids and fingerprints (not cryptographic: a store
+ * is fed by its owners, the hash only tells equal content apart). */
+uint64_t vsb_fnv1a64(const void *p, size_t n, uint64_t h);
+#define VSB_FNV_INIT 0xcbf29ce484222325ull
+
+/* 1 when @path names a file that is not a raw result by its name:
+ * FILE.summary.csv, sweep.csv, a .partial. */
+int vsb_rl_is_derived_name(const char *path);
+
+#endif /* VSB_RESULT_LOAD_H */

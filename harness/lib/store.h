@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The result store: raw samples of many runs, machines and kernels in one
+ * database, SQLite by default and PostgreSQL for a fleet, with one schema
+ * and one set of queries behind a small table of backend operations.
+ *
+ * A store is named by a URL: a path or sqlite:PATH, or postgresql://...
+ * (postgres://... too, handed to libpq as is).  Default: $VSB_DB, else
+ * results/vmstat-bench.db.  Opening checks the schema version and brings
+ * an older store up to date (the migrations are an ordered list of SQL
+ * steps in store.c); a newer store is refused with both versions named.
+ *
+ * Identity: a run is one result file.  Its id is the file's `# run_id:`
+ * line, or where that is missing (older results) "c-" and a hash of the
+ * file's bytes, so the same file imported twice is stored once.  A
+ * machine is a fingerprint of stable fields (store_import.c), a kernel
+ * its release, version string and config line, a point its parameter
+ * columns (every column before `thread`).
+ *
+ * Every function prints one line on failure and returns VSB_EXIT_*.
+ */
+#ifndef VSB_STORE_H
+#define VSB_STORE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "result_load.h"
+
+#define VSB_STORE_DEFAULT "results/vmstat-bench.db"
+#define VSB_STORE_SCHEMA 1	/* the newest schema this build knows */
+
+struct vsb_store;
+
+enum vsb_store_mode {
+	VSB_STORE_READ,		/* the store must exist */
+	VSB_STORE_WRITE,	/* create it when missing */
+};
+
+/* @url NULL: $VSB_DB, else VSB_STORE_DEFAULT.  The URL in use, for messages. */
+const char *vsb_store_url(const char *url);
+/*
+ * Open and check or migrate the schema.  VSB_EXIT_SKIP when this build
+ * lacks the backend's library (the line says which), VSB_EXIT_USAGE for
+ * a store that is not one (corrupt, foreign, newer schema: left as it
+ * was), VSB_EXIT_ERROR when it cannot be reached.
+ */
+int vsb_store_open(const char *url, enum vsb_store_mode mode, struct vsb_store **sp);
+void vsb_store_close(struct vsb_store *s);
+const char *vsb_store_backend(const struct vsb_store *s);	/* "sqlite", "postgresql" */
+
+/* Transactions; vsb_store_begin() takes the write lock (waits for it). */
+int vsb_store_begin(struct vsb_store *s);
+int vsb_store_commit(struct vsb_store *s);
+void vsb_store_rollback(struct vsb_store *s);
+
+/* ---- import (store_import.c) ---- */
+enum vsb_import_result {
+	VSB_IMPORT_STORED,
+	VSB_IMPORT_DUPLICATE,	/* the same run (same bytes) is already stored */
+};
+struct vsb_import_info {
+	enum vsb_import_result result;
+	char run_id[128];
+	size_t nsamples, npoints;
+	char machine[24];	/* fingerprint */
+	char missing[256];	/* machine fields the result did not carry */
+};
+/* One loaded file in its own transaction: all of it or nothing. */
+int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,
+		     struct vsb_import_info *info);
+/*
+ * For `run --db` and `sweep --db`: load every path (a result file, or a
+ * directory whose raw results are taken, summaries, sweep.csv and
+ * partial points left out), refuse all of them with exit 2 if one is
+ * bad, then import each; prints one line per file unless @quiet.
+ */
+int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int quiet);
+
+/* The machine fields of a result's metadata, for the fingerprint. */
+#define VSB_MACHINE_FIELDS 9
+struct vsb_machine_id {
+	char val[VSB_MACHINE_FIELDS][256];	/* "" where unknown */
+	int from_host[VSB_MACHINE_FIELDS];	/* read here at import time */
+	char fingerprint[24];			/* "m-" and 16 hex digits */
+	char missing[256];			/* names, space-separated */
+};
+extern const char *const vsb_machine_field_names[VSB_MACHINE_FIELDS];
+/*
+ * @meta_get(@ctx, key) reads the result's metadata.  With @allow_host,
+ * fields the result lacks are read from this host (/proc/cpuinfo,
+ * /proc/meminfo), and only when the result's cpu_model is this host's:
+ * a result copied from another machine never gets this one's microcode.
+ * Unit tests pass 0 so the answer depends on the metadata alone.
+ */
+void vsb_machine_identify(const char *(*meta_get)(const void *ctx, const char *key),
+			  const void *ctx, int allow_host, struct vsb_machine_id *m);
+
+/* ---- queries (store_query.c) ---- */
+int vsb_store_list(struct vsb_store *s, FILE *out);
+/* Every point with the number of runs that have it, keys in full. */
+int vsb_store_list_points(struct vsb_store *s, FILE *out);
+/* The raw CSV of one run: metadata lines, header, rows as imported.
+ * @run_id: a run id or a unique prefix of one; NULL: the last imported. */
+int vsb_store_export(struct vsb_store *s, const char *run_id, FILE *out);
+
+/*
+ * The history of one point (`history`, later): every stored run that has
+ * it, oldest first (by the run's start date, then import order).  The
+ * samples are per repetition, the mean over the run's workers of per_op
+ * in that repetition (as compare and the summary's "all" row count), in
+ * repetition order; median is theirs.
+ */
+struct vsb_series_run {
+	char run_id[128];
+	char machine[24];	/* fingerprint */
+	char cpu_model[128];
+	char kernel[128];	/* release */
+	char revision[64];	/* harness git revision */
+	char date[32];		/* the run's # date: */
+	char unit[16];
+	size_t n;
+	double *samples;
+	double median;
+};
+struct vsb_series {
+	char point_key[1024];
+	size_t n;
+	struct vsb_series_run *runs;
+};
+/* @point_key: the canonical key (name=value,... as `db list --points`
+ * shows); @machine: a fingerprint to keep to, or NULL for all. */
+int vsb_store_series(struct vsb_store *s, const char *point_key,
+		     const char *machine, struct vsb_series *out);
+void vsb_series_free(struct vsb_series *se);
+
+#endif /* VSB_STORE_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the result store: the operations each backend (store_sqlite.c,
+ * store_pg.c) provides, and the store handle the shared code
+ * (store.c, store_import.c, store_query.c) works through.  SQL is
+ * written once, with `?` placeholders and RETURNING, which both SQLite
+ * (3.35 on) and PostgreSQL take; the PostgreSQL backend renumbers the
+ * placeholders to $1, $2, ...  Not for use outside the store.
+ */
+#ifndef VSB_STORE_BE_H
+#define VSB_STORE_BE_H
+
+#include "store.h"
+
+struct vsb_db;
+struct vsb_stmt;
+
+struct vsb_store_ops {
+	const char *name;
+	/* replaces %PK% in the schema: an integer key the database assigns */
+	const char *pk;
+	/* replaces %CLUSTERED% after a table kept in its primary key's order */
+	const char *clustered;
+	/* a query of one count: is table ?1 there */
+	const char *table_exists_sql;
+	/* a query of one count: how many tables in the store's schema */
+	const char *count_tables_sql;
+	/* run after begin() by a migration, to keep two migrators apart;
+	 * NULL where begin() already excludes other writers */
+	const char *schema_lock_sql;
+	/* VSB_EXIT_*, one line printed on failure */
+	int (*open)(const char *target, enum vsb_store_mode mode, struct vsb_db **db);
+	void (*close)(struct vsb_db *db);
+	/* statements without parameters or results; 0 or -1 */
+	int (*exec)(struct vsb_db *db, const char *sql);
+	/* BEGIN that holds the write lock until commit (waits for it) */
+	int (*begin)(struct vsb_db *db);
+	const char *(*errmsg)(struct vsb_db *db);
+	int (*prepare)(struct vsb_db *db, const char *sql, struct vsb_stmt **st);
+	/* @len -1: NUL-terminated; @s must stay valid until the statement is
+	 * stepped and reset (SQLite binds it without a copy) */
+	void (*bind_text)(struct vsb_stmt *st, int i, const char *s, int len);
+	void (*bind_int)(struct vsb_stmt *st, int i, long long v);
+	void (*bind_double)(struct vsb_stmt *st, int i, double v);
+	void (*bind_null)(struct vsb_stmt *st, int i);
+	/* 1 a row, 0 done, -1 error (errmsg says) */
+	int (*step)(struct vsb_stmt *st);
+	int (*col_null)(struct vsb_stmt *st, int i);
+	const char *(*col_text)(struct vsb_stmt *st, int i);	/* "" for NULL */
+	long long (*col_int)(struct vsb_stmt *st, int i);
+	double (*col_double)(struct vsb_stmt *st, int i);
+	void (*reset)(struct vsb_stmt *st);	/* keeps the bindings' slots */
+	void (*finalize)(struct vsb_stmt *st);
+};
+
+extern const struct vsb_store_ops vsb_store_sqlite_ops;
+extern const struct vsb_store_ops vsb_store_pg_ops;
+
+struct vsb_store {
+	const struct vsb_store_ops *ops;
+	struct vsb_db *db;
+	char url[4096];
+	int in_txn;
+};
+
+/* store.c: prepare or print "store: WHAT: error" and return -1 */
+int vsb_store_prepare(struct vsb_store *s, const char *what, const char *sql,
+		      struct vsb_stmt **st);
+int vsb_store_fail(struct vsb_store *s, const char *what);	/* VSB_EXIT_ERROR */
+/* JSON string of @n bytes of @s (quotes included) appended to *buf */
+void vsb_json_str(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
+void vsb_buf_add(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
+
+#endif /* VSB_STORE_BE_H */

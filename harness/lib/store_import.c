@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Importing result files into the store.  A file is loaded and checked
+ * completely (result_load.c) before the store is opened; then each file
+ * goes in as one transaction: its machine, kernel and points (shared
+ * with earlier runs, inserted when new), its run row, every sample.  A
+ * killed import leaves the transaction uncommitted, so nothing of it.
+ *
+ * Two importers at once: SQLite queues them at BEGIN IMMEDIATE; with
+ * PostgreSQL both run, the shared rows go in with ON CONFLICT DO
+ * NOTHING and are then read back, and the run's unique id makes the
+ * later of two importers of one file find it stored.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "vsb.h"
+#include "store_be.h"
+
+struct imp {
+	struct vsb_store *s;
+	const struct vsb_rl_file *f;
+	struct vsb_import_info *info;
+	long long machine, kernel, run;
+	long long *point;	/* f->npoints ids */
+};
+
+static const char *rl_meta_get(const void *ctx, const char *key)
+{
+	return vsb_rl_meta(ctx, key);
+}
+
+/* INSERT .. ON CONFLICT DO NOTHING, then the row's id by its key (?1). */
+static int upsert(struct imp *im, const char *what, const char *ins,
+		  const char *sel, const char *const *vals, int n, long long *id)
+{
+	const struct vsb_store_ops *o = im->s->ops;
+	struct vsb_stmt *st;
+	int i, rc;
+
+	if (vsb_store_prepare(im->s, what, ins, &st))
+		return VSB_EXIT_ERROR;
+	for (i = 0; i < n; i++)
+		o->bind_text(st, i + 1, vals[i], -1);
+	rc = o->step(st);
+	if (rc < 0)
+		vsb_store_fail(im->s, what);
+	o->finalize(st);
+	if (rc < 0 || vsb_store_prepare(im->s, what, sel, &st))
+		return VSB_EXIT_ERROR;
+	o->bind_text(st, 1, vals[0], -1);
+	rc = o->step(st);
+	if (rc == 1)
+		*id = o->col_int(st, 0);
+	o->finalize(st);
+	return rc == 1 ? 0 : vsb_store_fail(im->s, what);
+}
+
+static int put_machine(struct imp *im)
+{
+	struct vsb_machine_id m;
+	size_t len = 0, cap = 0;
+	char *json = NULL;
+	const char *vals[4];
+	int k, ret;
+
+	vsb_machine_identify(rl_meta_get, im->f, 1, &m);
+	vsb_buf_add(&json, &len, &cap, "{", 1);
+	for (k = 0; k < VSB_MACHINE_FIELDS; k++) {
+		if (!*m.val[k])
+			continue;
+		if (len > 1)
+			vsb_buf_add(&json, &len, &cap, ",", 1);
+		vsb_json_str(&json, &len, &cap, vsb_machine_field_names[k],
+			     strlen(vsb_machine_field_names[k]));
+		vsb_buf_add(&json, &len, &cap, ":", 1);
+		vsb_json_str(&json, &len, &cap, m.val[k], strlen(m.val[k]));
+	}
+	vsb_buf_add(&json, &len, &cap, "}", 1);
+	vals[0] = m.fingerprint;
+	vals[1] = m.val[1];
+	vals[2] = json;
+	vals[3] = m.missing;
+	ret = upsert(im, "storing the machine",
+		     "INSERT INTO machine (fingerprint, cpu_model, fields, missing) "
+		     "VALUES (?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING",
+		     "SELECT id FROM machine WHERE fingerprint = ?", vals, 4, &im->machine);
+	snprintf(im->info->machine, sizeof(im->info->machine), "%s", m.fingerprint);
+	snprintf(im->info->missing, sizeof(im->info->missing), "%s", m.missing);
+	free(json);
+	return ret;
+}
+
+/* `# kernel: Linux RELEASE VERSION... MACHINE` (uname -srvm) */
+static int put_kernel(struct imp *im)
+{
+	const char *line = vsb_rl_meta(im->f, "kernel");
+	const char *cfg = vsb_rl_meta(im->f, "kernel_config");
+	char release[128] = "unknown", version[512] = "", fp[24], ch[24];
+	const char *vals[5];
+	uint64_t h;
+
+	if (!cfg)
+		cfg = "";
+	if (line) {
+		const char *sp = strchr(line, ' '), *last = strrchr(line, ' ');
+
+		if (sp && sscanf(sp, " %127s", release) == 1) {
+			const char *v = strstr(sp, release) + strlen(release);
+
+			while (*v == ' ')
+				v++;
+			if (last && last > v)
+				snprintf(version, sizeof(version), "%.*s",
+					 (int)(last - v), v);
+		}
+	}
+	h = vsb_fnv1a64(cfg, strlen(cfg), VSB_FNV_INIT);
+	snprintf(ch, sizeof(ch), "%016llx", (unsigned long long)h);
+	h = vsb_fnv1a64(line ? line : "", line ? strlen(line) : 0, h);
+	snprintf(fp, sizeof(fp), "k-%016llx", (unsigned long long)h);
+	vals[0] = fp;
+	vals[1] = release;
+	vals[2] = version;
+	vals[3] = ch;
+	vals[4] = cfg;
+	return upsert(im, "storing the kernel",
+		      "INSERT INTO kernel (fingerprint, release, version, config_hash, config) "
+		      "VALUES (?, ?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING",
+		      "SELECT id FROM kernel WHERE fingerprint = ?", vals, 5, &im->kernel);
+}
+
+static int put_points(struct imp *im)
+{
+	const struct vsb_rl_file *f = im->f;
+	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
+	size_t i, j, row = 0;
+	int ret = 0;
+
+	im->point = vsb_zalloc(f->npoints * sizeof(*im->point));
+	for (i = 0; i < f->npoints && !ret; i++) {
+		size_t len = 0, cap = 0;
+		char *json = NULL;
+		const char *vals[2];
+
+		while (f->row_point[row] != i)
+			row++;		/* the first row of the point */
+		vsb_rl_cells(f, row, cells);
+		vsb_buf_add(&json, &len, &cap, "{", 1);
+		for (j = 0; j < f->nparam; j++) {
+			vsb_buf_add(&json, &len, &cap, j ? "," : "", j ? 1 : 0);
+			vsb_json_str(&json, &len, &cap, f->cols[j], strlen(f->cols[j]));
+			vsb_buf_add(&json, &len, &cap, ":", 1);
+			vsb_json_str(&json, &len, &cap, cells[j].s, cells[j].len);
+		}
+		vsb_buf_add(&json, &len, &cap, "}", 1);
+		vals[0] = f->points[i].key;
+		vals[1] = json;
+		ret = upsert(im, "storing a point",
+			     "INSERT INTO point (key, params) VALUES (?, ?) "
+			     "ON CONFLICT (key) DO NOTHING",
+			     "SELECT id FROM point WHERE key = ?", vals, 2, &im->point[i]);
+		free(json);
+	}
+	return ret;
+}
+
+/* The content hash of run @run_id if stored (into @hash), else "". */
+static int stored_hash(struct imp *im, const char *run_id, char *hash, size_t len)
+{
+	const struct vsb_store_ops *o = im->s->ops;
+	struct vsb_stmt *st;
+	int rc;
+
+	*hash = '\0';
+	if (vsb_store_prepare(im->s, "looking up the run",
+			      "SELECT content_hash FROM run WHERE run_id = ?", &st))
+		return VSB_EXIT_ERROR;
+	o->bind_text(st, 1, run_id, -1);
+	rc = o->step(st);
+	if (rc == 1)
+		snprintf(hash, len, "%s", o->col_text(st, 0));
+	o->finalize(st);
+	return rc < 0 ? vsb_store_fail(im->s, "looking up the run") : 0;
+}
+
+static char *env_json(const struct vsb_rl_file *f)
+{
+	size_t i, len = 0, cap = 0;
+	char *json = NULL;
+
+	vsb_buf_add(&json, &len, &cap, "{", 1);
+	for (i = 0; i < f->nmeta; i++) {
+		vsb_buf_add(&json, &len, &cap, ",", i ? 1 : 0);
+		vsb_json_str(&json, &len, &cap, f->meta[i].key, strlen(f->meta[i].key));
+		vsb_buf_add(&json, &len, &cap, ":", 1);
+		vsb_json_str(&json, &len, &cap, f->meta[i].val, strlen(f->meta[i].val));
+	}
+	vsb_buf_add(&json, &len, &cap, "}", 1);
+	return json;
+}
+
+/* Checks the run is new; inserts its row.  1: stored already. */
+static int put_run(struct imp *im)
+{
+	const struct vsb_store_ops *o = im->s->ops;
+	const struct vsb_rl_file *f = im->f;
+	const char *m, *run_id = im->info->run_id;
+	char hash[64], now[32], src[PATH_MAX];
+	struct vsb_stmt *st;
+	time_t t = time(NULL);
+	char *env;
+	int rc;
+
+	rc = stored_hash(im, run_id, hash, sizeof(hash));
+	if (rc || *hash)
+		goto stored;
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	if (!realpath(f->path, src))
+		snprintf(src, sizeof(src), "%s", f->path);
+	if (vsb_store_prepare(im->s, "storing the run",
+			      "INSERT INTO run (run_id, content_hash, machine, kernel, "
+			      "git_revision, started, command, env, columns, source, "
+			      "nsamples, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+			      "ON CONFLICT (run_id) DO NOTHING RETURNING id", &st))
+		return VSB_EXIT_ERROR;
+	env = env_json(f);
+	o->bind_text(st, 1, run_id, -1);
+	o->bind_text(st, 2, f->content_id, -1);
+	o->bind_int(st, 3, im->machine);
+	o->bind_int(st, 4, im->kernel);
+	o->bind_text(st, 5, (m = vsb_rl_meta(f, "git_revision")) ? m : "", -1);
+	o->bind_text(st, 6, (m = vsb_rl_meta(f, "date")) ? m : "", -1);
+	o->bind_text(st, 7, (m = vsb_rl_meta(f, "command")) ? m : "", -1);
+	o->bind_text(st, 8, env, -1);
+	o->bind_text(st, 9, f->header, -1);
+	o->bind_text(st, 10, src, -1);
+	o->bind_int(st, 11, (long long)f->nrows);
+	o->bind_text(st, 12, now, -1);
+	rc = o->step(st);
+	if (rc == 1)
+		im->run = o->col_int(st, 0);
+	o->finalize(st);
+	free(env);
+	if (rc < 0)
+		return vsb_store_fail(im->s, "storing the run");
+	if (rc == 1)
+		return 0;
+	/* PostgreSQL: another importer committed it after the lookup */
+	rc = stored_hash(im, run_id, hash, sizeof(hash));
+stored:
+	if (rc)
+		return rc;
+	if (strcmp(hash, f->content_id)) {
+		vsb_err("%s: run id %s is already stored, from a different file "
+			"(content %s, this one %s): not stored", f->path, run_id, hash,
+			f->content_id);
+		return VSB_EXIT_USAGE;
+	}
+	return 1;
+}
+
+static void bind_num(const struct vsb_store_ops *o, struct vsb_stmt *st, int i,
+		     const struct vsb_rl_cell *cells, int col)
+{
+	char *end;
+	double v;
+
+	if (col < 0 || !cells[col].len) {
+		o->bind_null(st, i);
+		return;
+	}
+	v = strtod(cells[col].s, &end);
+	if (end != cells[col].s + cells[col].len)
+		o->bind_null(st, i);
+	else
+		o->bind_double(st, i, v);
+}
+
+static void bind_opt_text(const struct vsb_store_ops *o, struct vsb_stmt *st, int i,
+			  const struct vsb_rl_cell *cells, int col)
+{
+	if (col < 0 || !cells[col].len)
+		o->bind_null(st, i);
+	else
+		o->bind_text(st, i, cells[col].s, (int)cells[col].len);
+}
+
+static int put_samples(struct imp *im)
+{
+	const struct vsb_store_ops *o = im->s->ops;
+	const struct vsb_rl_file *f = im->f;
+	struct vsb_rl_cell c[VSB_RL_MAX_COLS];
+	const int ints[] = { f->c_thread, f->c_cpu, f->c_rep, f->c_ops, f->c_elapsed };
+	struct vsb_stmt *st;
+	size_t i, k;
+	int rc = 0;
+
+	if (vsb_store_prepare(im->s, "storing samples",
+			      "INSERT INTO sample (run, seq, point, thread, cpu, rep, ops, "
+			      "elapsed, unit, per_op, ns_per_op, cycles, instructions, "
+			      "pmu_events, pmu_values, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+			      "?, ?, ?, ?, ?, ?, ?, ?)", &st))
+		return VSB_EXIT_ERROR;
+	o->bind_int(st, 1, im->run);
+	for (i = 0; i < f->nrows && rc >= 0; i++) {
+		vsb_rl_cells(f, i, c);
+		o->bind_int(st, 2, (long long)i);
+		o->bind_int(st, 3, im->point[f->row_point[i]]);
+		for (k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+			o->bind_int(st, 4 + (int)k, strtoll(c[ints[k]].s, NULL, 10));
+		o->bind_text(st, 9, c[f->c_unit].s, (int)c[f->c_unit].len);
+		bind_num(o, st, 10, c, f->c_per_op);
+		bind_num(o, st, 11, c, f->c_ns_per_op);
+		bind_num(o, st, 12, c, f->c_cycles);
+		bind_num(o, st, 13, c, f->c_instr);
+		bind_opt_text(o, st, 14, c, f->c_pmu_events);
+		bind_opt_text(o, st, 15, c, f->c_pmu_values);
+		o->bind_text(st, 16, c[f->nparam].s, -1);	/* the rest of the row */
+		rc = o->step(st);
+		o->reset(st);
+	}
+	if (rc < 0)
+		vsb_store_fail(im->s, "storing samples");
+	o->finalize(st);
+	return rc < 0 ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,
+		     struct vsb_import_info *info)
+{
+	struct imp im = { .s = s, .f = f, .info = info };
+	const char *rid = vsb_rl_meta(f, "run_id");
+	int ret;
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->run_id, sizeof(info->run_id), "%s",
+		 rid && *rid ? rid : f->content_id);
+	info->nsamples = f->nrows;
+	info->npoints = f->npoints;
+	ret = vsb_store_begin(s);
+	if (ret)
+		return ret;
+	ret = put_machine(&im);
+	if (!ret)
+		ret = put_kernel(&im);
+	if (!ret)
+		ret = put_run(&im);
+	if (ret == 1) {
+		info->result = VSB_IMPORT_DUPLICATE;
+		vsb_store_rollback(s);
+		free(im.point);
+		return 0;
+	}
+	if (!ret)
+		ret = put_points(&im);
+	if (!ret)
+		ret = put_samples(&im);
+	free(im.point);
+	if (ret)
+		goto err_rollback;
+	return vsb_store_commit(s);
+
+err_rollback:
+	vsb_store_rollback(s);
+	return ret;
+}
+
+struct pathlist {
+	char **v;
+	size_t n, cap;
+};
+
+static void pl_add(struct pathlist *pl, const char *dir, const char *name)
+{
+	char *p;
+
+	if (pl->n == pl->cap) {
+		pl->cap = pl->cap ? 2 * pl->cap : 16;
+		pl->v = realloc(pl->v, pl->cap * sizeof(*pl->v));
+		if (!pl->v) {
+			vsb_err("out of memory");
+			exit(VSB_EXIT_ERROR);
+		}
+	}
+	if (asprintf(&p, "%s%s%s", dir ? dir : "", dir ? "/" : "", name) < 0) {
+		vsb_err("out of memory");
+		exit(VSB_EXIT_ERROR);
+	}
+	pl->v[pl->n++] = p;
+}
+
+static int raw_csv(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 4 && !strcmp(d->d_name + n - 4, ".csv") &&
+	       !vsb_rl_is_derived_name(d->d_name);
+}
+
+/* A folder's raw results (sorted), or the file itself. */
+static int expand(const char *path, struct pathlist *pl)
+{
+	struct dirent **names;
+	struct stat sb;
+	int i, n;
+
+	if (stat(path, &sb)) {
+		vsb_err("%s: %m", path);
+		return VSB_EXIT_USAGE;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		if (vsb_rl_is_derived_name(path)) {
+			vsb_err("%s: a summary, sweep table or unfinished point, not raw "
+				"samples: import the raw result file or its folder", path);
+			return VSB_EXIT_USAGE;
+		}
+		pl_add(pl, NULL, path);
+		return 0;
+	}
+	n = scandir(path, &names, raw_csv, alphasort);
+	if (n < 0) {
+		vsb_err("%s: %m", path);
+		return VSB_EXIT_USAGE;
+	}
+	for (i = 0; i < n; i++) {
+		pl_add(pl, path, names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+	if (!n) {
+		vsb_err("%s: no raw result files (*.csv) in this folder", path);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void report(const struct vsb_rl_file *f, const struct vsb_import_info *in)
+{
+	if (in->result == VSB_IMPORT_DUPLICATE) {
+		printf("%s: run %s already stored\n", f->path, in->run_id);
+		return;
+	}
+	printf("%s: stored run %s: %zu samples, %zu point%s, machine %s%s%s%s\n",
+	       f->path, in->run_id, in->nsamples, in->npoints,
+	       in->npoints == 1 ? "" : "s", in->machine,
+	       *in->missing ? " (fingerprint of what the result carries; missing: " : "",
+	       in->missing, *in->missing ? ")" : "");
+}
+
+int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int quiet)
+{
+	struct pathlist pl = { 0 };
+	struct vsb_rl_file *files = NULL;
+	struct vsb_import_info info;
+	struct vsb_store *s = NULL;
+	size_t i, loaded = 0;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		ret = expand(paths[i], &pl);
+	if (ret)
+		goto out;
+	/* every file checked before the store is touched */
+	files = vsb_zalloc((pl.n ? pl.n : 1) * sizeof(*files));
+	for (loaded = 0; loaded < pl.n && !ret; loaded++)
+		ret = vsb_rl_load(pl.v[loaded], &files[loaded]);
+	if (ret) {
+		loaded--;	/* the failed one freed itself */
+		goto out;
+	}
+	ret = vsb_store_open(url, VSB_STORE_WRITE, &s);
+	for (i = 0; i < pl.n && !ret; i++) {
+		ret = vsb_store_import(s, &files[i], &info);
+		if (!ret && !quiet)
+			report(&files[i], &info);
+	}
+out:
+	vsb_store_close(s);
+	for (i = 0; i < loaded; i++)
+		vsb_rl_free(&files[i]);
+	free(files);
+	for (i = 0; i < pl.n; i++)
+		free(pl.v[i]);
+	free(pl.v);
+	return ret;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PostgreSQL backend of the result store, through libpq: a server
+ * many machines import into.  The URL goes to PQconnectdb() as is
+ * (postgresql://user@host/db, ?host=/run/dir for a Unix socket).
+ *
+ * Statements are prepared server-side once per import and run with text
+ * parameters; the shared SQL's `?` placeholders are renumbered to $n
+ * here.  Importers do not lock each other out: machines, kernels, points
+ * and runs go in with ON CONFLICT DO NOTHING, so two importers of
+ * overlapping files both finish and the second finds the run stored.
+ * Only migrations serialise, on a transaction-scoped advisory lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vsb.h"
+#include "store_be.h"
+
+#ifdef VSB_HAVE_PG
+#include <libpq-fe.h>
+
+#define MAX_PARAMS 32
+
+struct vsb_db {
+	PGconn *c;
+	unsigned int nstmt;	/* names of prepared statements: s1, s2, ... */
+	char err[512];
+};
+
+struct vsb_stmt {
+	struct vsb_db *d;
+	char name[16];
+	int nparams;
+	char *val[MAX_PARAMS];	/* NULL: SQL NULL */
+	size_t cap[MAX_PARAMS];
+	PGresult *res;
+	int row, nrows;
+};
+
+/* libpq's messages end in newlines and may run on: keep the first line */
+static void set_err(struct vsb_db *d, const char *msg)
+{
+	size_t n = strcspn(msg, "\n");
+
+	snprintf(d->err, sizeof(d->err), "%.*s", (int)n, msg);
+}
+
+static void quiet_notice(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;	/* "relation already exists, skipping" and the like */
+}
+
+static int pg_open(const char *target, enum vsb_store_mode mode, struct vsb_db **dbp)
+{
+	struct vsb_db *d = vsb_zalloc(sizeof(*d));
+
+	(void)mode;	/* the server's database exists or the connection fails */
+	d->c = PQconnectdb(target);
+	if (!d->c || PQstatus(d->c) != CONNECTION_OK) {
+		set_err(d, d->c ? PQerrorMessage(d->c) : "out of memory");
+		vsb_err("store: cannot reach PostgreSQL: %s", d->err);
+		PQfinish(d->c);
+		free(d);
+		return VSB_EXIT_ERROR;
+	}
+	PQsetNoticeProcessor(d->c, quiet_notice, NULL);
+	*dbp = d;
+	return 0;
+}
+
+static void pg_close(struct vsb_db *d)
+{
+	if (!d)
+		return;
+	PQfinish(d->c);
+	free(d);
+}
+
+static int pg_exec(struct vsb_db *d, const char *sql)
+{
+	PGresult *r = PQexec(d->c, sql);
+	int st = PQresultStatus(r), ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+
+	if (!ok)
+		set_err(d, PQresultErrorMessage(r));
+	PQclear(r);
+	return ok ? 0 : -1;
+}
+
+static int pg_begin(struct vsb_db *d)
+{
+	return pg_exec(d, "BEGIN");
+}
+
+static const char *pg_errmsg(struct vsb_db *d)
+{
+	return d->err;
+}
+
+/* `?` to `$n`: the store's SQL has no `?` inside string literals */
+static char *renumber(const char *sql, int *nparams)
+{
+	char *out = vsb_zalloc(strlen(sql) * 4 + 1), *o = out;
+	int n = 0;
+
+	for (; *sql; sql++) {
+		if (*sql == '?')
+			o += sprintf(o, "$%d", ++n);
+		else
+			*o++ = *sql;
+	}
+	*nparams = n;
+	return out;
+}
+
+static int pg_prepare(struct vsb_db *d, const char *sql, struct vsb_stmt **stp)
+{
+	struct vsb_stmt *st = vsb_zalloc(sizeof(*st));
+	char *q = renumber(sql, &st->nparams);
+	PGresult *r;
+	int ok;
+
+	st->d = d;
+	snprintf(st->name, sizeof(st->name), "s%u", ++d->nstmt);
+	r = PQprepare(d->c, st->name, q, 0, NULL);
+	ok = PQresultStatus(r) == PGRES_COMMAND_OK && st->nparams <= MAX_PARAMS;
+	if (!ok)
+		set_err(d, st->nparams > MAX_PARAMS ? "too many parameters" :
+			PQresultErrorMessage(r));
+	PQclear(r);
+	free(q);
+	if (!ok) {
+		free(st);
+		return -1;
+	}
+	*stp = st;
+	return 0;
+}
+
+static char *slot(struct vsb_stmt *st, int i, size_t need)
+{
+	i--;
+	if (i < 0 || i >= MAX_PARAMS)
+		abort();	/* a placeholder the SQL does not have */
+	if (st->cap[i] < need + 1) {
+		free(st->val[i]);
+		st->cap[i] = need + 32;
+		st->val[i] = vsb_zalloc(st->cap[i]);
+	}
+	return st->val[i];
+}
+
+static void pg_bind_text(struct vsb_stmt *st, int i, const char *s, int len)
+{
+	size_t n = len < 0 ? strlen(s) : (size_t)len;
+	char *v = slot(st, i, n);
+
+	memcpy(v, s, n);
+	v[n] = '\0';
+}
+
+static void pg_bind_int(struct vsb_stmt *st, int i, long long v)
+{
+	snprintf(slot(st, i, 24), 25, "%lld", v);
+}
+
+static void pg_bind_double(struct vsb_stmt *st, int i, double v)
+{
+	/* %.17g reads back as the same double */
+	snprintf(slot(st, i, 32), 33, "%.17g", v);
+}
+
+static void pg_bind_null(struct vsb_stmt *st, int i)
+{
+	if (i < 1 || i > MAX_PARAMS)
+		abort();
+	free(st->val[i - 1]);
+	st->val[i - 1] = NULL;
+	st->cap[i - 1] = 0;
+}
+
+static int pg_step(struct vsb_stmt *st)
+{
+	if (!st->res) {
+		int s;
+
+		st->res = PQexecPrepared(st->d->c, st->name, st->nparams,
+					 (const char *const *)st->val, NULL, NULL, 0);
+		s = PQresultStatus(st->res);
+		if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
+			set_err(st->d, PQresultErrorMessage(st->res));
+			return -1;
+		}
+		st->row = 0;
+		st->nrows = PQntuples(st->res);
+		return st->nrows ? 1 : 0;
+	}
+	return ++st->row < st->nrows ? 1 : 0;
+}
+
+static int pg_col_null(struct vsb_stmt *st, int i)
+{
+	return PQgetisnull(st->res, st->row, i);
+}
+
+static const char *pg_col_text(struct vsb_stmt *st, int i)
+{
+	return PQgetvalue(st->res, st->row, i);
+}
+
+static long long pg_col_int(struct vsb_stmt *st, int i)
+{
+	return strtoll(PQgetvalue(st->res, st->row, i), NULL, 10);
+}
+
+static double pg_col_double(struct vsb_stmt *st, int i)
+{
+	return strtod(PQgetvalue(st->res, st->row, i), NULL);
+}
+
+static void pg_reset(struct vsb_stmt *st)
+{
+	PQclear(st->res);
+	st->res = NULL;
+}
+
+static void pg_finalize(struct vsb_stmt *st)
+{
+	char sql[48];
+	int i;
+
+	pg_reset(st);
+	snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
+	PQclear(PQexec(st->d->c, sql));	/* fails harmlessly in an aborted txn */
+	for (i = 0; i < MAX_PARAMS; i++)
+		free(st->val[i]);
+	free(st);
+}
+
+const struct vsb_store_ops vsb_store_pg_ops = {
+	.name = "postgresql",
+	.pk = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+	.clustered = "",
+	.table_exists_sql = "SELECT count(*) FROM information_schema.tables "
+			    "WHERE table_schema = current_schema() AND table_name = ?",
+	.count_tables_sql = "SELECT count(*) FROM information_schema.tables "
+			    "WHERE table_schema = current_schema()",
+	.schema_lock_sql = "SELECT pg_advisory_xact_lock(7631586203)",
+	.open = pg_open,
+	.close = pg_close,
+	.exec = pg_exec,
+	.begin = pg_begin,
+	.errmsg = pg_errmsg,
+	.prepare = pg_prepare,
+	.bind_text = pg_bind_text,
+	.bind_int = pg_bind_int,
+	.bind_double = pg_bind_double,
+	.bind_null = pg_bind_null,
+	.step = pg_step,
+	.col_null = pg_col_null,
+	.col_text = pg_col_text,
+	.col_int = pg_col_int,
+	.col_double = pg_col_double,
+	.reset = pg_reset,
+	.finalize = pg_finalize,
+};
+#endif /* VSB_HAVE_PG */

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the result store: `db list` (machines, kernels, runs),
+ * `db export` (a run's raw CSV as it was imported), and the series of
+ * one point across runs that `history` charts and judges.  Export builds
+ * each row from its point's parameter cells and the row's stored rest,
+ * and the metadata lines from the run's environment record, so a file
+ * imported and exported again has the same lines in the same order.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vsb.h"
+#include "store_be.h"
+
+/* Decode the JSON string at *p (at its opening quote) into @out. */
+static int json_unstr(const char **p, char **out, size_t *len, size_t *cap)
+{
+	const char *s = *p + 1;
+
+	*len = 0;
+	vsb_buf_add(out, len, cap, "", 0);
+	for (; *s && *s != '"'; s++) {
+		char c = *s;
+
+		if (c == '\\') {
+			unsigned int u;
+
+			s++;
+			c = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s == 'r' ? '\r' :
+			    *s == 'b' ? '\b' : *s == 'f' ? '\f' : *s;
+			if (*s == 'u') {
+				if (sscanf(s + 1, "%4x", &u) != 1 || u > 0x7f)
+					return -1;	/* the store writes \u only below 0x20 */
+				c = (char)u;
+				s += 4;
+			}
+		}
+		vsb_buf_add(out, len, cap, &c, 1);
+	}
+	if (*s != '"')
+		return -1;
+	*p = s + 1;
+	return 0;
+}
+
+/* Call @fn for each "key":"value" of the flat object @json, in order. */
+static int json_pairs(const char *json, void (*fn)(void *ctx, const char *k, const char *v),
+		      void *ctx)
+{
+	char *k = NULL, *v = NULL;
+	size_t kl, kc = 0, vl, vc = 0;
+	const char *p = strchr(json, '{');
+	int ret = -1;
+
+	while (p && *p && *p != '}') {
+		p = strchr(p, '"');
+		if (!p || json_unstr(&p, &k, &kl, &kc))
+			goto out;
+		p = strchr(p, '"');
+		if (!p || json_unstr(&p, &v, &vl, &vc))
+			goto out;
+		fn(ctx, k, v);
+		p += strspn(p, " ,");
+	}
+	ret = p ? 0 : -1;
+out:
+	free(k);
+	free(v);
+	return ret;
+}
+
+static void print_meta(void *ctx, const char *k, const char *v)
+{
+	fprintf(ctx, "# %s: %s\n", k, v);
+}
+
+struct prefix {
+	char *buf;
+	size_t len, cap;
+};
+
+static void add_cell(void *ctx, const char *k, const char *v)
+{
+	struct prefix *p = ctx;
+
+	(void)k;
+	vsb_buf_add(&p->buf, &p->len, &p->cap, v, strlen(v));
+	vsb_buf_add(&p->buf, &p->len, &p->cap, ",", 1);
+}
+
+/* The run's row id and its env/columns, by id, unique prefix or latest. */
+static int find_run(struct vsb_store *s, const char *run_id, struct vsb_stmt **st)
+{
+	const char *q = run_id ?
+		"SELECT id, run_id, env, columns FROM run WHERE run_id = ? OR "
+		"substr(run_id, 1, length(CAST(? AS TEXT))) = ? ORDER BY run_id = ? DESC, id LIMIT 2" :
+		"SELECT id, run_id, env, columns FROM run ORDER BY id DESC LIMIT 1";
+	const struct vsb_store_ops *o = s->ops;
+	int rc, exact;
+
+	if (vsb_store_prepare(s, "finding the run", q, st))
+		return VSB_EXIT_ERROR;
+	if (run_id)
+		for (int i = 1; i <= 4; i++)
+			o->bind_text(*st, i, run_id, -1);
+	rc = o->step(*st);
+	if (rc < 0)
+		return vsb_store_fail(s, "finding the run");
+	if (!rc) {
+		vsb_err("%s: %s", s->url, run_id ? "no such run (see db list)" :
+			"no runs stored yet");
+		return VSB_EXIT_USAGE;
+	}
+	exact = run_id && !strcmp(o->col_text(*st, 1), run_id);
+	if (exact || !run_id)
+		return 0;
+	/* a prefix: it must name one run; then back to that run's row */
+	if (o->step(*st) == 1) {
+		vsb_err("%s: run id prefix '%s' is ambiguous (see db list)", s->url, run_id);
+		return VSB_EXIT_USAGE;
+	}
+	o->reset(*st);
+	return o->step(*st) == 1 ? 0 : vsb_store_fail(s, "finding the run");
+}
+
+static int export_rows(struct vsb_store *s, long long run, FILE *out)
+{
+	const struct vsb_store_ops *o = s->ops;
+	struct prefix pre = { 0 };
+	long long last = -1;
+	struct vsb_stmt *st;
+	int rc;
+
+	if (vsb_store_prepare(s, "reading samples",
+			      "SELECT s.point, p.params, s.cells FROM sample s JOIN point p "
+			      "ON p.id = s.point WHERE s.run = ? ORDER BY s.seq", &st))
+		return VSB_EXIT_ERROR;
+	o->bind_int(st, 1, run);
+	while ((rc = o->step(st)) == 1) {
+		if (o->col_int(st, 0) != last) {
+			last = o->col_int(st, 0);
+			pre.len = 0;
+			if (json_pairs(o->col_text(st, 1), add_cell, &pre)) {
+				vsb_err("store: point %lld: unreadable parameters", last);
+				rc = -2;
+				break;
+			}
+		}
+		fwrite(pre.buf, 1, pre.len, out);
+		fputs(o->col_text(st, 2), out);
+		fputc('\n', out);
+	}
+	if (rc == -1)
+		vsb_store_fail(s, "reading samples");
+	o->finalize(st);
+	free(pre.buf);
+	return rc ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_store_export(struct vsb_store *s, const char *run_id, FILE *out)
+{
+	const struct vsb_store_ops *o = s->ops;
+	struct vsb_stmt *st = NULL;
+	long long run;
+	int ret = find_run(s, run_id, &st);
+
+	if (ret)
+		goto out;
+	run = o->col_int(st, 0);
+	if (json_pairs(o->col_text(st, 2), print_meta, out)) {
+		vsb_err("store: run %s: unreadable environment record", o->col_text(st, 1));
+		ret = VSB_EXIT_ERROR;
+		goto out;
+	}
+	fprintf(out, "%s\n", o->col_text(st, 3));
+	ret = export_rows(s, run, out);
+out:
+	if (st)
+		o->finalize(st);
+	return ret;
+}
+
+/* Run @sql and print each row's columns with @fmt's widths. */
+static int table(struct vsb_store *s, FILE *out, const char *title,
+		 const char *const *heads, const int *widths, int ncol, const char *sql)
+{
+	const struct vsb_store_ops *o = s->ops;
+	struct vsb_stmt *st;
+	int i, rc, rows = 0;
+
+	if (vsb_store_prepare(s, title, sql, &st))
+		return VSB_EXIT_ERROR;
+	fprintf(out, "%s:\n ", title);
+	for (i = 0; i < ncol; i++)
+		fprintf(out, " %-*s", widths[i], heads[i]);
+	fputc('\n', out);
+	while ((rc = o->step(st)) == 1) {
+		fputc(' ', out);
+		for (i = 0; i < ncol; i++)
+			fprintf(out, " %-*s", widths[i], o->col_text(st, i));
+		fputc('\n', out);
+		rows++;
+	}
+	if (!rows)
+		fprintf(out, "  (none)\n");
+	if (rc < 0)
+		vsb_store_fail(s, title);
+	o->finalize(st);
+	fputc('\n', out);
+	return rc < 0 ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_store_list(struct vsb_store *s, FILE *out)
+{
+	static const char *const mh[] = { "machine", "runs", "cpu model", "missing fields" };
+	static const int mw[] = { 18, 5, 28, 0 };
+	static const char *const kh[] = { "kernel", "runs", "release", "config" };
+	static const int kw[] = { 18, 5, 32, 0 };
+	static const char *const rh[] = { "run", "date", "machine", "kernel",
+					  "revision", "samples", "source" };
+	static const int rw[] = { 18, 20, 18, 24, 16, 8, 0 };
+	int ret;
+
+	ret = table(s, out, "machines", mh, mw, 4,
+		    "SELECT m.fingerprint, (SELECT count(*) FROM run r WHERE r.machine = m.id), "
+		    "m.cpu_model, m.missing FROM machine m ORDER BY m.id");
+	if (!ret)
+		ret = table(s, out, "kernels", kh, kw, 4,
+			    "SELECT k.fingerprint, (SELECT count(*) FROM run r WHERE "
+			    "r.kernel = k.id), k.release, k.config_hash FROM kernel k "
+			    "ORDER BY k.id");
+	if (!ret)
+		ret = table(s, out, "runs", rh, rw, 7,
+			    "SELECT r.run_id, r.started, m.fingerprint, k.release, "
+			    "r.git_revision, r.nsamples, r.source FROM run r "
+			    "JOIN machine m ON m.id = r.machine "
+			    "JOIN kernel k ON k.id = r.kernel ORDER BY r.id");
+	return ret;
+}
+
+int vsb_store_list_points(struct vsb_store *s, FILE *out)
+{
+	static const char *const ph[] = { "runs", "point" };
+	static const int pw[] = { 5, 0 };
+
+	return table(s, out, "points", ph, pw, 2,
+		     "SELECT (SELECT count(DISTINCT x.run) FROM sample x WHERE "
+		     "x.point = p.id), p.key FROM point p ORDER BY p.id");
+}
+
+static struct vsb_series_run *series_run(struct vsb_series *se,
+					 const struct vsb_store_ops *o, struct vsb_stmt *st)
+{
+	struct vsb_series_run *r;
+
+	if (se->n && !strcmp(se->runs[se->n - 1].run_id, o->col_text(st, 0)))
+		return &se->runs[se->n - 1];
+	se->runs = realloc(se->runs, (se->n + 1) * sizeof(*se->runs));
+	if (!se->runs) {
+		vsb_err("out of memory");
+		exit(VSB_EXIT_ERROR);
+	}
+	r = &se->runs[se->n++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->run_id, sizeof(r->run_id), "%s", o->col_text(st, 0));
+	snprintf(r->machine, sizeof(r->machine), "%s", o->col_text(st, 1));
+	snprintf(r->cpu_model, sizeof(r->cpu_model), "%s", o->col_text(st, 2));
+	snprintf(r->kernel, sizeof(r->kernel), "%s", o->col_text(st, 3));
+	snprintf(r->revision, sizeof(r->revision), "%s", o->col_text(st, 4));
+	snprintf(r->date, sizeof(r->date), "%s", o->col_text(st, 5));
+	snprintf(r->unit, sizeof(r->unit), "%s", o->col_text(st, 6));
+	return r;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void series_medians(struct vsb_series *se)
+{
+	size_t i;
+
+	for (i = 0; i < se->n; i++) {
+		struct vsb_series_run *r = &se->runs[i];
+		double *v = vsb_zalloc(r->n * sizeof(*v));
+
+		memcpy(v, r->samples, r->n * sizeof(*v));
+		qsort(v, r->n, sizeof(*v), cmp_double);
+		r->median = r->n ? vsb_median_sorted(v, r->n) : NAN;
+		free(v);
+	}
+}
+
+int vsb_store_series(struct vsb_store *s, const char *point_key,
+		     const char *machine, struct vsb_series *se)
+{
+	const struct vsb_store_ops *o = s->ops;
+	struct vsb_stmt *st;
+	int rc;
+
+	memset(se, 0, sizeof(*se));
+	snprintf(se->point_key, sizeof(se->point_key), "%s", point_key);
+	if (vsb_store_prepare(s, "reading the series",
+			      "SELECT r.run_id, m.fingerprint, m.cpu_model, k.release, "
+			      "r.git_revision, r.started, s.unit, s.rep, avg(s.per_op) "
+			      "FROM sample s JOIN point p ON p.id = s.point "
+			      "JOIN run r ON r.id = s.run JOIN machine m ON m.id = r.machine "
+			      "JOIN kernel k ON k.id = r.kernel "
+			      "WHERE p.key = ? AND (CAST(? AS TEXT) = '' OR m.fingerprint = ?) "
+			      "GROUP BY r.id, r.run_id, m.fingerprint, m.cpu_model, k.release, "
+			      "r.git_revision, r.started, s.unit, s.rep "
+			      "ORDER BY r.started, r.id, s.rep", &st))
+		return VSB_EXIT_ERROR;
+	o->bind_text(st, 1, point_key, -1);
+	o->bind_text(st, 2, machine ? machine : "", -1);
+	o->bind_text(st, 3, machine ? machine : "", -1);
+	while ((rc = o->step(st)) == 1) {
+		struct vsb_series_run *r = series_run(se, o, st);
+
+		if (o->col_null(st, 8))
+			continue;	/* no per_op in this repetition */
+		r->samples = realloc(r->samples, (r->n + 1) * sizeof(double));
+		if (!r->samples) {
+			vsb_err("out of memory");
+			exit(VSB_EXIT_ERROR);
+		}
+		r->samples[r->n++] = o->col_double(st, 8);
+	}
+	if (rc < 0)
+		vsb_store_fail(s, "reading the series");
+	o->finalize(st);
+	if (rc < 0) {
+		vsb_series_free(se);
+		return VSB_EXIT_ERROR;
+	}
+	series_medians(se);
+	return 0;
+}
+
+void vsb_series_free(struct vsb_series *se)
+{
+	size_t i;
+
+	for (i = 0; i < se->n; i++)
+		free(se->runs[i].samples);
+	free(se->runs);
+	memset(se, 0, sizeof(*se));
+}

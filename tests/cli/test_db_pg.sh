@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `vmstat-bench db` on a real PostgreSQL: a throwaway server from
+# Debian's postgresql package (initdb, pg_ctl) in a temporary folder,
+# run as an unprivileged user, listening on a Unix socket there only (no
+# TCP).  Imports a run and a sweep over postgresql://...?host=DIR,
+# counts a second import once, lists, exports a run back, runs two
+# importers at once, refuses a newer schema; the server is stopped and
+# removed at the end, whatever happened.
+. "$(dirname "$0")/../lib.sh"
+
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ] || [ ! -x "$PGBIN/pg_ctl" ] || [ ! -x "$PGBIN/psql" ]; then
+	echo "# PostgreSQL server binaries missing (/usr/lib/postgresql/*/bin/initdb, pg_ctl): apt-get install postgresql"
+	exit 4
+fi
+"$VSB" db list --db "postgresql:///x?host=$TMP/none" >/dev/null 2>"$TMP/probe.err"
+if [ $? -eq 4 ]; then echo "# $(cat "$TMP/probe.err")"; exit 4; fi
+
+# the server refuses to run as root: as nobody, in a folder nobody owns
+PGT=$(mktemp -d /tmp/vsb-pg.XXXXXX)
+as_pg() { "$@"; }
+if [ "$(id -u)" -eq 0 ]; then
+	chown nobody "$PGT"
+	as_pg() { runuser -u nobody -- "$@"; }
+fi
+chmod 755 "$PGT"
+cleanup() {
+	as_pg "$PGBIN/pg_ctl" -D "$PGT/data" -m immediate stop >/dev/null 2>&1
+	rm -rf "$PGT" "$TMP"
+}
+trap cleanup EXIT
+
+as_pg "$PGBIN/initdb" -D "$PGT/data" -A trust -U vsb --no-sync >"$TMP/initdb.log" 2>&1 ||
+	{ echo "# initdb failed: $(tail -2 "$TMP/initdb.log")"; exit 4; }
+as_pg "$PGBIN/pg_ctl" -D "$PGT/data" -l "$PGT/log" -w -t 30 \
+	-o "-c listen_addresses='' -k $PGT -c fsync=off" start >/dev/null 2>&1 ||
+	{ echo "# the throwaway server did not start: $(tail -2 "$PGT/log")"; exit 4; }
+ok "throwaway PostgreSQL started (Unix socket in $PGT, no TCP)"
+
+URL="postgresql:///postgres?host=$PGT&user=vsb"
+psq() { "$PGBIN/psql" -X -Atq "$URL" -c "$1"; }
+counts() { psq "SELECT (SELECT count(*) FROM run) || '/' || (SELECT count(*) FROM sample)"; }
+rows() { grep -v '^#' "$1"; }
+
+mkdir -p "$TMP/run"
+"$VSB" run --loops 2000 --repeat 3 --warmup 0 --events none -o "$TMP/run/one.csv" >/dev/null 2>&1 ||
+	{ echo "# run failed: cannot make a result to import"; exit 1; }
+printf 'variant cmpxchg-local, atomic-global\nloops 3000\nrepeat 2\n' >"$TMP/s.sweep"
+"$VSB" sweep "$TMP/s.sweep" -o "$TMP/sw" >/dev/null 2>&1
+nsw=$(ls "$TMP/sw"/*.csv | grep -vc -e summary -e '/sweep.csv')
+
+expect_exit 0 "import a run over the socket" "$VSB" db import --db "$URL" "$TMP/run/one.csv"
+expect_exit 0 "import a sweep folder" "$VSB" db import --db "$URL" "$TMP/sw"
+[ "$(counts)" = "$((1 + nsw))/$((3 + 2 * nsw))" ] && ok "runs and samples stored" || not_ok "counts" "$(counts)"
+[ "$(psq 'SELECT value FROM vsb_meta')" = 1 ] && ok "schema version recorded" || not_ok "schema version"
+expect_exit 0 "the same files again" "$VSB" db import --db "$URL" "$TMP/run/one.csv" "$TMP/sw"
+[ "$(grep -c 'already stored' "$TMP/out")" -eq $((1 + nsw)) ] && [ "$(counts)" = "$((1 + nsw))/$((3 + 2 * nsw))" ] &&
+	ok "... already stored, counted once" || not_ok "counted once" "$(counts)" "$(cat "$TMP/out")"
+
+expect_exit 0 "list" "$VSB" db list --db "$URL"
+grep -q '^machines:' "$TMP/out" && grep -q '^runs:' "$TMP/out" && grep -q '(postgresql)' "$TMP/out" &&
+	ok "list shows machines and runs" || not_ok "list" "$(head -5 "$TMP/out")"
+id=$(psq "SELECT run_id FROM run WHERE source LIKE '%one.csv'")
+expect_exit 0 "export a run" "$VSB" db export --db "$URL" --run "$id" -o "$TMP/back.csv"
+cmp -s "$TMP/run/one.csv" "$TMP/back.csv" && ok "round trip: the file back, byte for byte" ||
+	not_ok "round trip" "$(diff "$TMP/run/one.csv" "$TMP/back.csv" | head -3)"
+
+# two importers at once, different and overlapping files
+row=$(rows "$TMP/run/one.csv" | sed -n 2p)
+for i in 1 2 3 4 5 6; do
+	{ grep '^#' "$TMP/run/one.csv" | sed "s/^# date: .*/# date: 2030-01-0${i}T00:00:00Z/"
+	  rows "$TMP/run/one.csv" | head -1
+	  echo "$row" | awk -F, -v OFS=, '{ for (i = 0; i < 2000; i++) { $31 = i; print } }'
+	} >"$TMP/c$i.csv"
+done
+before=$(psq "SELECT count(*) FROM run")
+"$VSB" db import --db "$URL" "$TMP"/c{1,2,3,4}.csv >"$TMP/a.out" 2>&1 & a=$!
+"$VSB" db import --db "$URL" "$TMP"/c{6,5,4,3}.csv >"$TMP/b.out" 2>&1 & b=$!
+wait $a; ra=$?
+wait $b; rb=$?
+[ $ra -eq 0 ] && [ $rb -eq 0 ] && ok "two importers at once: both exit 0" ||
+	not_ok "concurrent importers" "exit $ra, $rb" "$(cat "$TMP/a.out" "$TMP/b.out")"
+n=$(psq "SELECT count(*) FROM run r WHERE r.started LIKE '2030-%' AND
+	(SELECT count(*) FROM sample s WHERE s.run = r.id) = 2000")
+[ "$n" = 6 ] && [ "$(psq 'SELECT count(*) FROM run')" = $((before + 6)) ] &&
+	ok "... 6 runs, each with all its samples once" || not_ok "concurrent counts" "$n" "$(counts)"
+[ "$(psq 'SELECT count(*) FROM machine')" = 1 ] && ok "... one machine row" || not_ok "machines"
+
+awk -F, -v OFS=, '!/^#/ && ++n == 3 { $34 = "ns" } 1' "$TMP/run/one.csv" >"$TMP/mixed.csv"
+before=$(counts)
+expect_exit 2 "mixed units on one point: exit 2" "$VSB" db import --db "$URL" "$TMP/mixed.csv"
+psq "UPDATE vsb_meta SET value = '7' WHERE key = 'schema_version'"
+expect_usage_error "a newer schema: exit 2, both versions named" "version 7 .*\\(1\\)" \
+	"$VSB" db import --db "$URL" "$TMP/c1.csv"
+psq "UPDATE vsb_meta SET value = '1' WHERE key = 'schema_version'"
+[ "$(counts)" = "$before" ] && ok "nothing stored by the refused imports" || not_ok "stored" "$(counts)"
+done_testing

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the result store's pure parts and its series query:
+ * the loader's points, keys and refusals, the machine fingerprint from
+ * metadata alone, and (with SQLite) the per-repetition series of a
+ * point across two runs, oldest first, as `history` will read it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vsb.h"
+#include "store.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/vsb-store-test.XXXXXX";
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[4][256];
+	static int k;
+	FILE *f;
+
+	k = (k + 1) % 4;
+	snprintf(path[k], sizeof(path[k]), "%s/%s", dir, name);
+	f = fopen(path[k], "w");
+	fputs(text, f);
+	fclose(f);
+	return path[k];
+}
+
+#define HDR "bench,variant,thread,cpu,rep,ops,elapsed,unit,per_op\n"
+static const char two_points[] =
+	"# date: 2030-01-02T00:00:00Z\n# cpu_model: Test CPU\n# kernel: Linux 6.1.0 #1 SMP x86_64\n"
+	HDR
+	"counter,a,0,0,0,100,1000,tsc,10\ncounter,a,1,1,0,100,3000,tsc,30\n"
+	"counter,a,0,0,1,100,2000,tsc,20\ncounter,a,1,1,1,100,2000,tsc,20\n"
+	"counter,b,0,0,0,100,500,ns,5\n";
+
+static void test_load(void)
+{
+	struct vsb_rl_file f;
+	size_t len;
+
+	TAP_OK(!vsb_rl_load(write_file("a.csv", two_points), &f), "a small result loads");
+	TAP_OK(f.nrows == 5 && f.npoints == 2 && f.nparam == 2, "5 rows, 2 points, 2 parameter columns");
+	TAP_OK(!strcmp(f.points[0].key, "bench=counter,variant=a") &&
+	       !strcmp(f.points[1].unit, "ns"), "point keys are name=value, units per point");
+	TAP_OK(!strcmp(vsb_rl_tail(&f, 1, &len), "1,1,0,100,3000,tsc,30"), "the row's tail from thread on");
+	TAP_OK(!strncmp(f.content_id, "c-", 2) && strlen(f.content_id) == 18, "a content id");
+	vsb_rl_free(&f);
+	TAP_OK(vsb_rl_load(write_file("m.csv", HDR "x,a,0,0,0,1,1,tsc,1\nx,a,0,0,1,1,1,ns,1\n"), &f) ==
+	       VSB_EXIT_USAGE, "two units on one point: refused");
+	TAP_OK(vsb_rl_load(write_file("s.csv", "point,median\n1,2\n"), &f) == VSB_EXIT_USAGE,
+	       "a file without sample columns: refused");
+	TAP_OK(vsb_rl_load(write_file("n.csv", HDR "x,a,0,zero,0,1,1,tsc,1\n"), &f) == VSB_EXIT_USAGE,
+	       "a cpu that is not a number: refused");
+	TAP_OK(vsb_rl_is_derived_name("d/x.summary.csv") && vsb_rl_is_derived_name("sweep.csv") &&
+	       vsb_rl_is_derived_name("p.csv.partial") && !vsb_rl_is_derived_name("x.csv"),
+	       "summaries, sweep.csv and partial points are not raw results");
+}
+
+static const char *meta_a(const void *ctx, const char *key)
+{
+	(void)ctx;
+	if (!strcmp(key, "cpu_model"))
+		return "Test CPU";
+	if (!strcmp(key, "topology"))
+		return "1 socket x 2 cores x 1 thread, 1 NUMA node, 2 CPUs; L1d 32K/1";
+	return !strcmp(key, "hypervisor") ? "yes" : NULL;
+}
+
+static const char *meta_b(const void *ctx, const char *key)
+{
+	/* the same machine, caches described differently */
+	if (!strcmp(key, "topology"))
+		return "1 socket x 2 cores x 1 thread, 1 NUMA node, 2 CPUs";
+	return meta_a(ctx, key);
+}
+
+static void test_machine(void)
+{
+	struct vsb_machine_id a, b;
+
+	vsb_machine_identify(meta_a, NULL, 0, &a);
+	vsb_machine_identify(meta_b, NULL, 0, &b);
+	TAP_OK(!strcmp(a.fingerprint, b.fingerprint), "fingerprint: the topology without its caches");
+	TAP_OK(strstr(a.missing, "cpu_microcode") && strstr(a.missing, "mem_total") &&
+	       !strstr(a.missing, "cpu_model "), "missing fields named: %s", a.missing);
+}
+
+static void test_series(void)
+{
+#ifdef VSB_HAVE_SQLITE
+	char url[300], *paths[2];
+	struct vsb_store *s;
+	struct vsb_series se;
+	char older[sizeof(two_points)];
+
+	memcpy(older, two_points, sizeof(two_points));
+	memcpy(strstr(older, "2030-01-02"), "2029", 4);
+	paths[0] = strdup(write_file("new.csv", two_points));
+	paths[1] = strdup(write_file("old.csv", older));
+	snprintf(url, sizeof(url), "sqlite:%s/t.db", dir);
+	TAP_OK(!vsb_store_import_paths(url, paths, 2, 1), "two runs imported");
+	TAP_OK(!vsb_store_open(url, VSB_STORE_READ, &s), "store opens");
+	TAP_OK(!vsb_store_series(s, "bench=counter,variant=a", NULL, &se) && se.n == 2,
+	       "series of a point: 2 runs");
+	TAP_OK(se.n == 2 && !strncmp(se.runs[0].date, "2029", 4), "oldest first");
+	TAP_OK(se.n == 2 && se.runs[1].n == 2 && se.runs[1].samples[0] == 20 &&
+	       se.runs[1].samples[1] == 20, "per repetition: mean over workers");
+	TAP_NEAR(se.n == 2 ? se.runs[1].median : 0, 20, 1e-9, "the run's median");
+	TAP_OK(se.n == 2 && !strcmp(se.runs[0].kernel, "6.1.0") && !strcmp(se.runs[0].unit, "tsc"),
+	       "kernel release and unit");
+	vsb_series_free(&se);
+	TAP_OK(!vsb_store_series(s, "bench=counter,variant=a", "m-none", &se) && se.n == 0,
+	       "another machine: no runs");
+	vsb_series_free(&se);
+	vsb_store_close(s);
+	free(paths[0]);
+	free(paths[1]);
+#else
+	printf("ok %d - series # SKIP built without SQLite\n", ++tap_n);
+#endif
+}
+
+int main(void)
+{
+	char cmd[300];
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_load();
+	test_machine();
+	test_series();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		printf("# could not remove %s\n", dir);
+	return tap_done();
+}
