@@ -29,6 +29,8 @@ static const struct vsb_cmd cmds[] = {
 	  "BPF: vmstat_update work per CPU, its durations, page allocations by order" },
 	{ "restore", vsb_cmd_restore, "put back sysctls a killed run left changed" },
 	{ "db", vsb_cmd_db, "the result store: import results, export a run, list what is stored" },
+	{ "history", vsb_cmd_history,
+	  "each point across stored runs: trend charts, change points, --check gate" },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

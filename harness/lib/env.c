@@ -27,6 +27,24 @@ static int has_flag(const char *line, const char *flag)
 	return 0;
 }
 
+/* vendor, family, model, stepping, microcode: 1 when @line was one */
+static int id_field(const char *line, const char *v, struct vsb_cpuinfo *ci)
+{
+	if (!strncmp(line, "vendor_id", 9))
+		snprintf(ci->vendor, sizeof(ci->vendor), "%s", v);
+	else if (!strncmp(line, "cpu family", 10))
+		ci->family = atoi(v);
+	else if (!strncmp(line, "model\t", 6) || !strncmp(line, "model :", 7))
+		ci->model_id = atoi(v);
+	else if (!strncmp(line, "stepping", 8))
+		ci->stepping = atoi(v);
+	else if (!strncmp(line, "microcode", 9))
+		snprintf(ci->microcode, sizeof(ci->microcode), "%s", v);
+	else
+		return 0;
+	return 1;
+}
+
 int vsb_env_parse_cpuinfo(const char *path, struct vsb_cpuinfo *ci)
 {
 	char line[8192];
@@ -35,6 +53,9 @@ int vsb_env_parse_cpuinfo(const char *path, struct vsb_cpuinfo *ci)
 
 	memset(ci, 0, sizeof(*ci));
 	snprintf(ci->model, sizeof(ci->model), "unknown");
+	snprintf(ci->vendor, sizeof(ci->vendor), "unknown");
+	snprintf(ci->microcode, sizeof(ci->microcode), "unknown");
+	ci->family = ci->model_id = ci->stepping = -1;
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -49,6 +70,8 @@ int vsb_env_parse_cpuinfo(const char *path, struct vsb_cpuinfo *ci)
 		v[strcspn(v, "\n")] = '\0';
 		if (!strncmp(line, "processor", 9))
 			ci->nproc++;
+		else if (ci->nproc <= 1 && id_field(line, v, ci))
+			continue;	/* the first CPU's identity speaks for all */
 		else if (!strncmp(line, "model name", 10) && !strcmp(ci->model, "unknown"))
 			snprintf(ci->model, sizeof(ci->model), "%s", v);
 		else if (!flags_seen && !strncmp(line, "flags", 5)) {

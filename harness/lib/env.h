@@ -12,6 +12,10 @@
 
 struct vsb_cpuinfo {
 	char model[256];
+	/* the stable identity of the part, for the store's machine fingerprint */
+	char vendor[32];		/* vendor_id: GenuineIntel, AuthenticAMD */
+	int family, model_id, stepping;	/* -1 when absent */
+	char microcode[32];
 	int nproc;			/* "processor" lines */
 	int hypervisor;			/* CPUID hypervisor bit: running in a VM */
 	int constant_tsc, nonstop_tsc, tsc_known_freq;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -209,6 +210,23 @@ static unsigned int warn_noise(const struct vsb_noise_in *in)
 	return m;
 }
 
+/*
+ * What the result store fingerprints a machine by (db import): fields
+ * that stay put across boots and kernels, never bogomips or the host
+ * name.  RAM in whole GiB, as firmware reservations move MemTotal by a
+ * few MB between kernels.
+ */
+static void machine_identity(struct vsb_result *r, const struct vsb_cpuinfo *ci,
+			     long long ram_kb)
+{
+	vsb_result_meta(r, "cpu_vendor", "%s", ci->vendor);
+	vsb_result_meta(r, "cpu_family", "%d", ci->family);
+	vsb_result_meta(r, "cpu_model_id", "%d", ci->model_id);
+	vsb_result_meta(r, "cpu_stepping", "%d", ci->stepping);
+	vsb_result_meta(r, "cpu_microcode", "%s", ci->microcode);
+	vsb_result_meta(r, "mem_total", "%lld GiB", (ram_kb + (1 << 19)) >> 20);
+}
+
 void vsb_meta_collect_env(struct vsb_result *r)
 {
 	static int warned;
@@ -317,6 +335,7 @@ void vsb_meta_collect_env(struct vsb_result *r)
 		vsb_result_meta(r, "vm_committed_as_batch", "unknown");
 	vsb_meta_kmod_abi(buf, sizeof(buf));
 	vsb_result_meta(r, "module", "%s", buf);
+	machine_identity(r, &ci, ram_kb);
 
 	if (warned)
 		return;
@@ -328,6 +347,28 @@ void vsb_meta_collect_env(struct vsb_result *r)
 	noise.hypervisor = ci.hypervisor;
 	noise.core_pmu = core_pmu;
 	warn_noise(&noise);
+}
+
+/*
+ * A result's identity: 128 random bits, so that a file imported twice
+ * counts once and two files never share one (db import; a sweep's
+ * points each get their own).
+ */
+static void run_id(struct vsb_result *r)
+{
+	unsigned char b[16];
+	char hex[33];
+	int i;
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		uint64_t t = vsb_now_ns() ^ ((uint64_t)getpid() << 32);
+
+		memcpy(b, &t, sizeof(t));
+		memcpy(b + 8, &r, sizeof(r) < 8 ? sizeof(r) : 8);
+	}
+	for (i = 0; i < 16; i++)
+		snprintf(hex + 2 * i, 3, "%02x", b[i]);
+	vsb_result_meta(r, "run_id", "%s", hex);
 }
 
 void vsb_meta_collect(struct vsb_result *r)
@@ -351,6 +392,7 @@ void vsb_meta_collect(struct vsb_result *r)
 		vsb_meta_noise_msg(VSB_NOISE_SMT_SHARED, &noise, buf, sizeof(buf));
 		vsb_warn("%s", buf);
 	}
+	run_id(r);
 }
 
 int vsb_kmod_abi_version(unsigned int *ver)

@@ -30,7 +30,14 @@ EOF
 nsw=$(ls "$TMP/sw"/*.csv | grep -vc -e summary -e '/sweep.csv')
 
 expect_exit 0 "import a run" "$VSB" db import --db "$DB" "$TMP/run/one.csv"
-grep -q "stored run c-" "$TMP/out" && ok "it says what it stored" || not_ok "it says what it stored" "$(cat "$TMP/out")"
+rid=$(sed -n 's/^# run_id: //p' "$TMP/run/one.csv")
+[ -n "$rid" ] && grep -q "stored run $rid" "$TMP/out" && ok "it says what it stored, under the file's run id" ||
+	not_ok "it says what it stored" "$(cat "$TMP/out")"
+# an older result without a run id gets one from its content
+grep -v '^# run_id:' "$TMP/run/one.csv" >"$TMP/old.csv"
+"$VSB" db import --db "$TMP/old.db" "$TMP/old.csv" >"$TMP/out" 2>&1
+grep -q "stored run c-" "$TMP/out" && ok "a result without a run id: one from its content" ||
+	not_ok "content run id" "$(cat "$TMP/out")"
 [ "$(counts)" = "1/3" ] && ok "1 run, 3 samples" || not_ok "1 run, 3 samples" "$(counts)"
 expect_exit 0 "import the sweep folder" "$VSB" db import --db "$DB" "$TMP/sw"
 [ "$(counts)" = "$((1 + nsw))/$((3 + 2 * nsw))" ] && ok "one run per sweep point, summaries left out" ||
@@ -72,7 +79,8 @@ VSB_DB=$TMP/env.db "$VSB" db import "$TMP/run/one.csv" >/dev/null 2>&1
 hdr=$(grep -c '^#' "$TMP/run/one.csv")
 row=$(rows "$TMP/run/one.csv" | sed -n 2p)
 for i in 1 2 3 4 5 6; do
-	{ grep '^#' "$TMP/run/one.csv" | sed "s/^# date: .*/# date: 2030-01-0${i}T00:00:00Z/"
+	{ grep '^#' "$TMP/run/one.csv" | sed -e "s/^# date: .*/# date: 2030-01-0${i}T00:00:00Z/" \
+		-e "s/^# run_id: .*/# run_id: crafted-c$i/"
 	  rows "$TMP/run/one.csv" | head -1
 	  echo "$row" | awk -F, -v OFS=, '{ for (i = 0; i < 20000; i++) { $31 = i; print } }'
 	} >"$TMP/c$i.csv"
@@ -89,7 +97,8 @@ wait $b; rb=$?
 # killed half way: the store holds the run whole or not at all
 DB=$TMP/kill.db
 "$VSB" db import --db "$DB" "$TMP/c1.csv" >/dev/null 2>&1
-{ grep '^#' "$TMP/run/one.csv"; rows "$TMP/run/one.csv" | head -1
+{ grep '^#' "$TMP/run/one.csv" | sed "s/^# run_id: .*/# run_id: crafted-big/"
+  rows "$TMP/run/one.csv" | head -1
   echo "$row" | awk -F, -v OFS=, '{ for (i = 0; i < 600000; i++) { $31 = i; print } }'; } >"$TMP/big.csv"
 "$VSB" db import --db "$DB" "$TMP/big.csv" >/dev/null 2>&1 & k=$!
 sleep 1.2

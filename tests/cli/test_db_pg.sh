@@ -70,7 +70,8 @@ cmp -s "$TMP/run/one.csv" "$TMP/back.csv" && ok "round trip: the file back, byte
 # two importers at once, different and overlapping files
 row=$(rows "$TMP/run/one.csv" | sed -n 2p)
 for i in 1 2 3 4 5 6; do
-	{ grep '^#' "$TMP/run/one.csv" | sed "s/^# date: .*/# date: 2030-01-0${i}T00:00:00Z/"
+	{ grep '^#' "$TMP/run/one.csv" | sed -e "s/^# date: .*/# date: 2030-01-0${i}T00:00:00Z/" \
+		-e "s/^# run_id: .*/# run_id: crafted-c$i/"
 	  rows "$TMP/run/one.csv" | head -1
 	  echo "$row" | awk -F, -v OFS=, '{ for (i = 0; i < 2000; i++) { $31 = i; print } }'
 	} >"$TMP/c$i.csv"

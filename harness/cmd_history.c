@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `vmstat-bench history`: every stored point's series across runs (one
+ * per point and machine), its change points and trend chart, and with
+ * --check the CI gate on the newest entry.  Options are checked before
+ * the store is opened; every series is read and checked (mixed units)
+ * before anything is written; each file is written whole or not at all.
+ * The series themselves are built in harness/lib/history.c.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "vsb.h"
+#include "cmds.h"
+#include "history.h"
+#include "plot.h"
+#include "store.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: vmstat-bench history [--db URL] [--machine M] [--where KEY=VALUE,...]\n"
+"                            [--by kernel|revision|date] [--check] [-o DIR]\n"
+"\n"
+"Each stored point's history: one series per point and machine, one entry\n"
+"per run (median cost per op, bootstrap 95%% CI of the median), change points\n"
+"of the entries' medians (E-Divisive means, permutation p <= %g).\n"
+"\n"
+"  -d, --db URL        the store [$VSB_DB, else %s]\n"
+"  -m, --machine M     one machine: a fingerprint or a unique prefix (db list)\n"
+"  -w, --where K=V,... only points whose parameter K is V (a key repeated:\n"
+"                      any of its values); may be given more than once\n"
+"  -b, --by ORDER      date (default), kernel (version order, 6.1.0-9 <\n"
+"                      6.1.0-57 < 6.12.100), revision (by first run; date within)\n"
+"  -c, --check         exit 1 when the newest entry of a series is a significant\n"
+"                      regression against the segment before it (p < %g, over\n"
+"                      %g%% and 3 standard errors), naming each\n"
+"  -o, --output DIR    write index.html, summary.md, summary.csv and, per series,\n"
+"                      NN-POINT/history.csv, .png and .svg (needed without --check)\n"
+"  -h, --help          this text\n"
+"\n"
+"examples:\n"
+"  vmstat-bench history -o results/history\n"
+"  vmstat-bench history --by kernel --where variant=this-cpu-add,cpus=0 -o h\n"
+"  vmstat-bench history --check --db ci.db -o ci/out/history\n"
+"\n"
+"exit status: 0 ok, 1 error or (--check) a regression, 2 bad usage or input\n"
+"(unknown --by or --where key, no such machine, empty store, mixed units on a\n"
+"point), 4 this build lacks the store's library.\n",
+		VSB_CP_ALPHA, VSB_STORE_DEFAULT, VSB_CP_CHECK_ALPHA, 100 * VSB_CP_THRESHOLD);
+}
+
+#define MAX_WHERE 64
+
+struct hist_opts {
+	const char *url, *machine, *outdir;
+	enum vsb_hist_by by;
+	int check;
+	size_t nwhere;
+	char *wkey[MAX_WHERE], *wval[MAX_WHERE];
+	char *wbuf[MAX_WHERE];
+};
+
+/* Does @s start "NAME=" (a parameter name)? */
+static int starts_key(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	return *s == '=';
+}
+
+/*
+ * K=V,K=V: a comma starts a new pair only when NAME= follows, so a
+ * value may hold commas (cpus=0,2,variant=x).
+ */
+static int parse_where(struct hist_opts *o, const char *arg)
+{
+	char *buf = strdup(arg), *p = buf;
+
+	if (!buf || o->nwhere == MAX_WHERE)
+		goto err;
+	o->wbuf[o->nwhere] = buf;
+	if (!starts_key(p))
+		goto err;
+	while (p && o->nwhere < MAX_WHERE) {
+		char *eq = strchr(p, '='), *c = eq;
+
+		while ((c = strchr(c + 1, ',')) && !starts_key(c + 1))
+			;
+		if (c)
+			*c = '\0';
+		*eq = '\0';
+		o->wkey[o->nwhere] = p;
+		o->wval[o->nwhere++] = eq + 1;
+		o->wbuf[o->nwhere] = NULL;
+		p = c ? c + 1 : NULL;
+	}
+	if (!p)
+		return 0;
+err:
+	vsb_err("history: --where '%s': want KEY=VALUE[,KEY=VALUE...]", arg);
+	return VSB_EXIT_USAGE;
+}
+
+static int parse(int argc, char **argv, struct hist_opts *o)
+{
+	static const struct option longs[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "machine", required_argument, NULL, 'm' },
+		{ "where", required_argument, NULL, 'w' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:m:w:b:co:h", longs, NULL)) != -1) {
+		switch (c) {
+		case 'd': o->url = optarg; break;
+		case 'm': o->machine = optarg; break;
+		case 'o': o->outdir = optarg; break;
+		case 'c': o->check = 1; break;
+		case 'w':
+			if (parse_where(o, optarg))
+				return VSB_EXIT_USAGE;
+			break;
+		case 'b':
+			if (vsb_hist_by_parse(optarg, &o->by)) {
+				vsb_err("history: --by '%s': want kernel, revision or date", optarg);
+				return VSB_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			vsb_err("history: unknown or incomplete option '%s' (see history --help)",
+				argv[optind - 1]);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		vsb_err("history: unexpected argument '%s'", argv[optind]);
+		return VSB_EXIT_USAGE;
+	}
+	if ((o->url && !*o->url) || (o->machine && !*o->machine) ||
+	    (o->outdir && !*o->outdir)) {
+		vsb_err("history: an empty --db, --machine or --output");
+		return VSB_EXIT_USAGE;
+	}
+	if (!o->outdir && !o->check) {
+		vsb_err("history: name an output folder with -o DIR (or gate with --check)");
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* All that was read: the store's series (owned) and ours (borrowing). */
+struct hist {
+	struct vsb_hist_point *pts;
+	size_t npts;
+	struct vsb_series **se;		/* one per selected point */
+	size_t nse;
+	struct vsb_hist_series **hs;	/* per selected point, per machine */
+	size_t *nhs;
+	char **label;			/* per selected point */
+	char machine[24];
+};
+
+/* Every --where key must be some stored point's parameter. */
+static int check_where(const struct hist_opts *o, const struct hist *h)
+{
+	char val[512];
+	size_t i, j;
+
+	for (i = 0; i < o->nwhere; i++) {
+		for (j = 0; j < h->npts; j++)
+			if (vsb_hist_param(h->pts[j].params, o->wkey[i], val, sizeof(val)) == 1)
+				break;
+		if (j == h->npts) {
+			vsb_err("history: --where: no stored point has a parameter '%s' "
+				"(see db list --points)", o->wkey[i]);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Each key given must match one of its values. */
+static int where_match(const struct hist_opts *o, const char *params)
+{
+	char val[512];
+	size_t i, j;
+
+	for (i = 0; i < o->nwhere; i++) {
+		int any = 0, hit = 0;
+
+		for (j = 0; j < o->nwhere; j++) {
+			if (strcmp(o->wkey[j], o->wkey[i]))
+				continue;
+			any = 1;
+			if (vsb_hist_param(params, o->wkey[j], val, sizeof(val)) == 1 &&
+			    !strcmp(val, o->wval[j]))
+				hit = 1;
+		}
+		if (any && !hit)
+			return 0;
+	}
+	return 1;
+}
+
+/* --machine: an exact fingerprint or a unique prefix. */
+static int resolve_machine(struct vsb_store *s, const char *want, char *fp, size_t len)
+{
+	struct vsb_hist_machine *ms;
+	size_t n, i, hits = 0;
+	int ret = vsb_hist_machines(s, &ms, &n);
+
+	for (i = 0; !ret && i < n; i++) {
+		if (!strcmp(ms[i].fingerprint, want)) {
+			hits = 1;
+			snprintf(fp, len, "%s", ms[i].fingerprint);
+			break;
+		}
+		if (!strncmp(ms[i].fingerprint, want, strlen(want)) && !hits++)
+			snprintf(fp, len, "%s", ms[i].fingerprint);
+	}
+	free(ms);
+	if (!ret && hits != 1) {
+		vsb_err("history: --machine '%s': %s (see db list)", want,
+			hits ? "ambiguous prefix" : "no such machine");
+		ret = VSB_EXIT_USAGE;
+	}
+	return ret;
+}
+
+
+static void *grow(void *p, size_t n, size_t size)
+{
+	p = realloc(p, n * size);
+	if (!p) {
+		vsb_err("out of memory");
+		exit(VSB_EXIT_ERROR);
+	}
+	return p;
+}
+
+/* Does @name's value differ between the selected points? */
+static int varies(const struct hist *h, const char *name, const char *val)
+{
+	char other[512];
+	size_t i;
+
+	for (i = 0; i < h->nse; i++)
+		if (vsb_hist_param(h->label[i], name, other, sizeof(other)) != 1 ||
+		    strcmp(other, val))
+			return 1;
+	return 0;
+}
+
+/*
+ * A short name for each selected point: bench and variant, the CPUs,
+ * and every parameter whose value differs between the selected points
+ * (the full key is long: every option of the option table).  The
+ * params JSON sits in label[] until every label is made.
+ */
+static void make_labels(struct hist *h)
+{
+	char **out = grow(NULL, h->nse ?: 1, sizeof(*out));
+	char key[256], val[512];
+	size_t i;
+
+	for (i = 0; i < h->nse; i++) {
+		const char *p = strchr(h->label[i], '{');
+		char lab[1024] = "";
+		size_t len = 0;
+
+		while (vsb_hist_param_next(&p, key, sizeof(key), val, sizeof(val)) == 1 &&
+		       len < sizeof(lab) - 1) {
+			int plain = !strcmp(key, "bench") || !strcmp(key, "variant");
+
+			if (!plain && strcmp(key, "cpus") && !varies(h, key, val))
+				continue;
+			len += (size_t)snprintf(lab + len, sizeof(lab) - len, "%s%s%s%s",
+						len ? " " : "", plain ? "" : key,
+						plain ? "" : "=", val);
+		}
+		out[i] = strdup(len ? lab : h->se[i]->point_key);
+	}
+	for (i = 0; i < h->nse; i++) {
+		free(h->label[i]);
+		h->label[i] = out[i];
+	}
+	free(out);
+}
+
+/* Read the selected points' series and build their histories. */
+static int load_series(struct vsb_store *s, const struct hist_opts *o, struct hist *h)
+{
+	const char *u1, *u2;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < h->npts; i++) {
+		struct vsb_series se;
+
+		if (!where_match(o, h->pts[i].params))
+			continue;
+		ret = vsb_store_series(s, h->pts[i].key, h->machine[0] ? h->machine : NULL, &se);
+		if (ret)
+			return ret;
+		if (vsb_hist_mixed_units(&se, &u1, &u2)) {
+			vsb_err("history: point %s: mixed units (%s and %s): refusing to "
+				"chart or judge them as one series", se.point_key, u1, u2);
+			vsb_series_free(&se);
+			return VSB_EXIT_USAGE;
+		}
+		h->se = grow(h->se, h->nse + 1, sizeof(*h->se));
+		h->hs = grow(h->hs, h->nse + 1, sizeof(*h->hs));
+		h->nhs = grow(h->nhs, h->nse + 1, sizeof(*h->nhs));
+		h->label = grow(h->label, h->nse + 1, sizeof(*h->label));
+		/* one allocation per series: the histories point into it */
+		h->se[h->nse] = grow(NULL, 1, sizeof(se));
+		*h->se[h->nse] = se;
+		h->label[h->nse] = strdup(h->pts[i].params);
+		ret = vsb_hist_build(h->se[h->nse], o->by, &h->hs[h->nse], &h->nhs[h->nse]);
+		h->nse++;
+		if (ret) {
+			vsb_err("history: point %s: %s", se.point_key, strerror(-ret));
+			return VSB_EXIT_ERROR;
+		}
+	}
+	return 0;
+}
+
+static int load(const struct hist_opts *o, struct hist *h)
+{
+	struct vsb_store *s;
+	size_t i, n = 0;
+	int ret = vsb_store_open(o->url, VSB_STORE_READ, &s);
+
+	if (ret)
+		return ret;
+	ret = vsb_hist_points(s, &h->pts, &h->npts);
+	if (!ret && !h->npts) {
+		vsb_err("history: %s holds no runs (vmstat-bench db import first)",
+			vsb_store_url(o->url));
+		ret = VSB_EXIT_USAGE;
+	}
+	ret = ret ?: check_where(o, h);
+	if (!ret && o->machine)
+		ret = resolve_machine(s, o->machine, h->machine, sizeof(h->machine));
+	ret = ret ?: load_series(s, o, h);
+	vsb_store_close(s);
+	for (i = 0; i < h->nse; i++)
+		n += h->nhs[i];
+	if (!ret && !n) {
+		vsb_err("history: no stored run matches the --where and --machine given");
+		ret = VSB_EXIT_USAGE;
+	}
+	if (!ret)
+		make_labels(h);
+	return ret;
+}
+
+static void hist_free(struct hist *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nse; i++) {
+		vsb_hist_free(h->hs[i], h->nhs[i]);
+		vsb_series_free(h->se[i]);
+		free(h->se[i]);
+		free(h->label[i]);
+	}
+	free(h->se);
+	free(h->hs);
+	free(h->nhs);
+	free(h->label);
+	vsb_hist_points_free(h->pts, h->npts);
+}
+
+/* ---- output ---- */
+
+/* "NN-label[_machine]" with file-name-safe characters only */
+static void series_dir(struct vsb_hist_out *os, size_t i, int machines)
+{
+	size_t k = (size_t)snprintf(os->dir, sizeof(os->dir), "%02zu-", i + 1);
+	const char *s;
+
+	for (s = os->label; *s && k < 96; s++) {
+		char c = *s;
+
+		os->dir[k++] = isalnum((unsigned char)c) || c == '-' || c == '.' ? c :
+			       c == '=' ? '-' : '_';
+	}
+	if (machines)
+		k += (size_t)snprintf(os->dir + k, sizeof(os->dir) - k, "_%.10s",
+				      os->hs->machine);
+	os->dir[k] = '\0';
+}
+
+/* Every (point, machine) series in one list, in point then machine order. */
+static struct vsb_hist_out *flatten(const struct hist *h, size_t *n)
+{
+	struct vsb_hist_out *os = NULL;
+	int machines = 0, charts = vsb_have_gnuplot();
+	size_t i, j, m = 0;
+
+	for (i = 0; i < h->nse; i++)
+		for (j = 0; j < h->nhs[i]; j++) {
+			os = grow(os, m + 1, sizeof(*os));
+			memset(&os[m], 0, sizeof(*os));
+			os[m].hs = &h->hs[i][j];
+			os[m].label = h->label[i];
+			os[m].has_chart = charts;
+			machines |= strcmp(os[m].hs->machine, os[0].hs->machine) != 0;
+			m++;
+		}
+	for (i = 0; i < m; i++)
+		series_dir(&os[i], i, machines);
+	*n = m;
+	return os;
+}
+
+typedef int (*writer_fn)(FILE *f, const struct vsb_hist_out *os, size_t n,
+			 enum vsb_hist_by by, const char *url);
+
+/* OUTDIR/NAME through @fn, whole or not at all */
+static int write_file(const char *outdir, const char *name, writer_fn fn,
+		      const struct vsb_hist_out *os, size_t n, enum vsb_hist_by by,
+		      const char *url)
+{
+	struct vsb_outfile of;
+	char path[4400];
+
+	snprintf(path, sizeof(path), "%s/%s", outdir, name);
+	if (vsb_outfile_open(&of, path, "-o"))
+		return VSB_EXIT_USAGE;
+	if (fn(of.f, os, n, by, url)) {
+		vsb_err("history: %s: write failed", path);
+		vsb_outfile_abort(&of);
+		return VSB_EXIT_ERROR;
+	}
+	return vsb_outfile_commit(&of);
+}
+
+static int write_outputs(const char *outdir, const struct vsb_hist_out *os, size_t n,
+			 enum vsb_hist_by by, const char *url)
+{
+	char path[4400];
+	size_t i;
+	int ret = 0;
+
+	if (mkdir(outdir, 0755) && errno != EEXIST) {
+		vsb_err("history: -o %s: %s", outdir, strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	if (n && !os[0].has_chart)
+		vsb_warn("gnuplot not found: no trend charts (apt-get install gnuplot-nox)");
+	for (i = 0; i < n && !ret; i++) {
+		snprintf(path, sizeof(path), "%s/%s", outdir, os[i].dir);
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			vsb_err("history: %s: %s", path, strerror(errno));
+			return VSB_EXIT_ERROR;
+		}
+		snprintf(path, sizeof(path), "%s/history.csv", os[i].dir);
+		ret = write_file(outdir, path, vsb_hist_write_series_csv, &os[i], 1, by, url);
+		if (!ret && os[i].has_chart)
+			ret = vsb_hist_chart(outdir, &os[i], by);
+	}
+	ret = ret ?: write_file(outdir, "summary.csv", vsb_hist_write_summary_csv, os, n, by, url);
+	ret = ret ?: write_file(outdir, "summary.md", vsb_hist_write_summary_md, os, n, by, url);
+	return ret ?: write_file(outdir, "index.html", vsb_hist_write_html, os, n, by, url);
+}
+
+/* The text report: each series, its change points, its verdict. */
+static void report(const struct vsb_hist_out *os, size_t n, enum vsb_hist_by by)
+{
+	char v[160];
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct vsb_hist_series *hs = os[i].hs;
+
+		vsb_hist_verdict_line(hs, v, sizeof(v));
+		printf("%s on %s: %zu entries by %s, %zu change point%s; %s\n", os[i].label,
+		       hs->machine, hs->n, vsb_hist_by_name(by), hs->ncp,
+		       hs->ncp == 1 ? "" : "s", v);
+		for (k = 0; k < hs->ncp; k++) {
+			const struct vsb_cp *c = &hs->cp[k];
+			const struct vsb_series_run *a = hs->e[c->index - 1].run,
+						    *b = hs->e[c->index].run;
+
+			printf("  change at entry %zu: %s (%s, %s) -> %s (%s, %s): %.4g -> %.4g "
+			       "%s, %+.1f%%, p %.3g\n", c->index, a->kernel, a->revision,
+			       a->date, b->kernel, b->revision, b->date, c->before, c->after,
+			       hs->unit, 100 * c->rel_change, c->p_value);
+		}
+	}
+}
+
+static int gate(const struct vsb_hist_out *os, size_t n)
+{
+	size_t i, nreg = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct vsb_cp_verdict *v = &os[i].hs->verdict;
+
+		if (!v->regression)
+			continue;
+		nreg++;
+		fprintf(stderr, "history --check: REGRESSION: %s on %s: newest entry %+.1f%% "
+			"(%.4g -> %.4g %s, %s rule, p %.3g) since entry %zu\n", os[i].label,
+			os[i].hs->machine, 100 * v->rel_change, v->base, v->newest,
+			os[i].hs->unit, v->rule == VSB_CP_RULE_SEGMENT ? "segment" : "tail",
+			v->p_value, v->new_start);
+	}
+	if (!nreg)
+		printf("history --check: no regression in %zu series\n", n);
+	return nreg ? VSB_EXIT_ERROR : VSB_EXIT_OK;
+}
+
+int vsb_cmd_history(int argc, char **argv)
+{
+	struct hist_opts o = { .by = VSB_HIST_BY_DATE };
+	struct hist h = { 0 };
+	struct vsb_hist_out *os = NULL;
+	size_t n = 0, i;
+	int ret = parse(argc, argv, &o);
+
+	if (ret)
+		goto out;
+	ret = load(&o, &h);
+	if (ret)
+		goto out_free;
+	os = flatten(&h, &n);
+	report(os, n, o.by);
+	if (o.outdir)
+		ret = write_outputs(o.outdir, os, n, o.by, vsb_store_url(o.url));
+	if (o.check && !ret)
+		ret = gate(os, n);
+out_free:
+	free(os);
+	hist_free(&h);
+out:
+	for (i = 0; i < MAX_WHERE && o.wbuf[i]; i++)
+		free(o.wbuf[i]);
+	return ret < 0 ? VSB_EXIT_OK : ret;
+}

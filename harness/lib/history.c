@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Building a point's history (history.h): runs split by machine, put in
+ * kernel, revision or date order, summarised per entry (median and
+ * bootstrap 95% CI of its repetitions), then searched for change points
+ * on the entries' medians (changepoint.c) and judged by the --check rule.
+ * An entry is one run: several runs on one kernel stay apart, so a noisy
+ * run shows as such and the change-point search sees every measurement.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vsb.h"
+#include "history.h"
+
+static const char *const by_names[] = {
+	[VSB_HIST_BY_DATE] = "date",
+	[VSB_HIST_BY_KERNEL] = "kernel",
+	[VSB_HIST_BY_REVISION] = "revision",
+};
+
+int vsb_hist_by_parse(const char *s, enum vsb_hist_by *by)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(by_names) / sizeof(by_names[0]); i++)
+		if (s && !strcmp(s, by_names[i])) {
+			*by = (enum vsb_hist_by)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *vsb_hist_by_name(enum vsb_hist_by by)
+{
+	return by_names[by];
+}
+
+static int is_rc(const char *s)
+{
+	return s[0] == '-' && s[1] == 'r' && s[2] == 'c';
+}
+
+/*
+ * By hand: dpkg's comparison lives in libdpkg (static, unstable API) and
+ * libapt-pkg (C++), and glibc's strverscmp() puts 6.2 before 6.2-rc3.
+ */
+int vsb_kernel_vercmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			size_t la, lb;
+
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (la = 0; isdigit((unsigned char)a[la]); la++)
+				;
+			for (lb = 0; isdigit((unsigned char)b[lb]); lb++)
+				;
+			if (la != lb)
+				return la < lb ? -1 : 1;	/* more digits: larger */
+			if (memcmp(a, b, la))
+				return memcmp(a, b, la);
+			a += la;
+			b += lb;
+			continue;
+		}
+		/* a release candidate comes before whatever else follows */
+		if (is_rc(a) != is_rc(b))
+			return is_rc(a) ? -1 : 1;
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return 0;
+}
+
+int vsb_hist_mixed_units(const struct vsb_series *se, const char **u1, const char **u2)
+{
+	size_t i;
+
+	for (i = 1; i < se->n; i++)
+		if (strcmp(se->runs[i].unit, se->runs[0].unit)) {
+			*u1 = se->runs[0].unit;
+			*u2 = se->runs[i].unit;
+			return 1;
+		}
+	return 0;
+}
+
+/* The sort key of an entry: a group (kernel, revision) then the date. */
+struct ord {
+	struct vsb_hist_entry e;
+	const char *first;	/* revision order: its revision's first date */
+	size_t pos;		/* stability */
+	enum vsb_hist_by by;
+};
+
+static int cmp_ord(const void *pa, const void *pb)
+{
+	const struct ord *a = pa, *b = pb;
+	const struct vsb_series_run *ra = a->e.run, *rb = b->e.run;
+	int c = 0;
+
+	if (a->by == VSB_HIST_BY_KERNEL)
+		c = vsb_kernel_vercmp(ra->kernel, rb->kernel);
+	else if (a->by == VSB_HIST_BY_REVISION)
+		c = strcmp(a->first, b->first) ?: strcmp(ra->revision, rb->revision);
+	if (!c)
+		c = strcmp(ra->date, rb->date);
+	return c ?: (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+void vsb_hist_order(struct vsb_hist_entry *e, size_t n, enum vsb_hist_by by)
+{
+	struct ord *o = vsb_zalloc((n ?: 1) * sizeof(*o));
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		o[i] = (struct ord){ .e = e[i], .pos = i, .by = by,
+				     .first = e[i].run->date };
+		/* O(n^2) only over distinct revisions' runs: fine for 1000s */
+		for (j = 0; by == VSB_HIST_BY_REVISION && j < n; j++)
+			if (!strcmp(e[j].run->revision, e[i].run->revision) &&
+			    strcmp(e[j].run->date, o[i].first) < 0)
+				o[i].first = e[j].run->date;
+	}
+	qsort(o, n, sizeof(*o), cmp_ord);
+	for (i = 0; i < n; i++)
+		e[i] = o[i].e;
+	free(o);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Each entry's segment median: the median of the medians between cuts. */
+static void segment_medians(struct vsb_hist_series *hs, const double *med)
+{
+	double *tmp = vsb_zalloc(hs->n * sizeof(*tmp));
+	size_t a = 0, k, i;
+
+	for (k = 0; k <= hs->ncp; k++) {
+		size_t e = k < hs->ncp ? hs->cp[k].index : hs->n;
+		double m;
+
+		memcpy(tmp, med + a, (e - a) * sizeof(*tmp));
+		qsort(tmp, e - a, sizeof(*tmp), cmp_double);
+		m = vsb_median_sorted(tmp, e - a);
+		for (i = a; i < e; i++)
+			hs->e[i].seg_median = m;
+		if (k < hs->ncp)
+			hs->e[e].cp = k + 1;
+		a = e;
+	}
+	free(tmp);
+}
+
+int vsb_hist_analyse(struct vsb_hist_series *hs)
+{
+	double *med = vsb_zalloc((hs->n ?: 1) * sizeof(*med));
+	size_t i;
+	int ret;
+
+	for (i = 0; i < hs->n; i++) {
+		struct vsb_hist_entry *e = &hs->e[i];
+		double *s = vsb_zalloc(e->run->n * sizeof(*s));
+
+		memcpy(s, e->run->samples, e->run->n * sizeof(*s));
+		qsort(s, e->run->n, sizeof(*s), cmp_double);
+		e->median = vsb_median_sorted(s, e->run->n);
+		vsb_median_ci(s, e->run->n, VSB_BOOT_SEED, &e->ci_lo, &e->ci_hi);
+		e->cp = 0;
+		med[i] = e->median;
+		free(s);
+	}
+	memset(&hs->verdict, 0, sizeof(hs->verdict));
+	ret = vsb_changepoints(med, hs->n, VSB_CP_ALPHA, VSB_CP_PERMUTATIONS,
+			       VSB_CP_SEED, VSB_CP_MIN_SEGMENT, hs->cp,
+			       VSB_HIST_MAX_CP, &hs->ncp);
+	if (!ret && hs->n)
+		segment_medians(hs, med);
+	if (!ret && hs->n)
+		ret = vsb_cp_newest_regression(med, hs->n, hs->cp, hs->ncp,
+					       VSB_CP_THRESHOLD, VSB_CP_TAIL,
+					       VSB_CP_CHECK_ALPHA, &hs->verdict);
+	free(med);
+	return ret;
+}
+
+/* The series of @machine in @hs[0..*n), appended when new. */
+static struct vsb_hist_series *series_of(struct vsb_hist_series **hs, size_t *n,
+					 const struct vsb_series *se,
+					 const struct vsb_series_run *r)
+{
+	struct vsb_hist_series *s;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*hs)[i].machine, r->machine))
+			return &(*hs)[i];
+	s = realloc(*hs, (*n + 1) * sizeof(**hs));
+	if (!s)
+		return NULL;
+	*hs = s;
+	s = &s[(*n)++];
+	memset(s, 0, sizeof(*s));
+	s->point_key = se->point_key;
+	snprintf(s->machine, sizeof(s->machine), "%s", r->machine);
+	snprintf(s->cpu_model, sizeof(s->cpu_model), "%s", r->cpu_model);
+	snprintf(s->unit, sizeof(s->unit), "%s", r->unit);
+	s->e = calloc(se->n, sizeof(*s->e));
+	return s->e ? s : NULL;
+}
+
+int vsb_hist_build(const struct vsb_series *se, enum vsb_hist_by by,
+		   struct vsb_hist_series **out, size_t *nout)
+{
+	struct vsb_hist_series *hs = NULL;
+	const char *u1, *u2;
+	size_t i, n = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (vsb_hist_mixed_units(se, &u1, &u2))
+		return -EINVAL;
+	for (i = 0; i < se->n; i++) {
+		struct vsb_hist_series *s;
+
+		if (!se->runs[i].n)
+			continue;	/* no per_op in any repetition */
+		s = series_of(&hs, &n, se, &se->runs[i]);
+		if (!s) {
+			ret = -ENOMEM;
+			goto err_free;
+		}
+		s->e[s->n++].run = &se->runs[i];
+	}
+	for (i = 0; i < n && !ret; i++) {
+		vsb_hist_order(hs[i].e, hs[i].n, by);
+		ret = vsb_hist_analyse(&hs[i]);
+	}
+	if (ret)
+		goto err_free;
+	*out = hs;
+	*nout = n;
+	return 0;
+err_free:
+	vsb_hist_free(hs, n);
+	return ret;
+}
+
+void vsb_hist_free(struct vsb_hist_series *hs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(hs[i].e);
+	free(hs);
+}

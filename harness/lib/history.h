@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The history of a point across runs, for `vmstat-bench history`: the
+ * store's runs of one point split into one series per machine, ordered
+ * by kernel version, harness revision or date, each entry's median with
+ * a bootstrap 95% CI, the change points of the entries' medians and the
+ * --check verdict on the newest entry.
+ *
+ * Data in, data out: the input is a struct vsb_series as the store
+ * returns it (plain arrays, which unit tests build by hand), nothing
+ * here prints or touches a database, and the same input gives the same
+ * output on every machine (fixed bootstrap and permutation seeds).
+ * The queries that find points and machines (history_query.c) and the
+ * HTML page (history_html.c) are declared here too.
+ */
+#ifndef VSB_HISTORY_H
+#define VSB_HISTORY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "changepoint.h"
+#include "store.h"
+
+enum vsb_hist_by {
+	VSB_HIST_BY_DATE,	/* the run's # date: */
+	VSB_HIST_BY_KERNEL,	/* kernel release, version-aware; date within one */
+	VSB_HIST_BY_REVISION,	/* revisions by their first run; date within one */
+};
+/* "kernel", "revision", "date" -> @by; -1 for anything else. */
+int vsb_hist_by_parse(const char *s, enum vsb_hist_by *by);
+const char *vsb_hist_by_name(enum vsb_hist_by by);
+
+/*
+ * Order two kernel releases: runs of digits compare as numbers, the rest
+ * byte by byte, and "-rcN" comes before the release it leads to, so
+ * 6.1.0-9 < 6.1.0-57 < 6.12.100+deb12 and 6.2-rc3 < 6.2 < 6.2.1.
+ * <0, 0, >0 as strcmp.
+ */
+int vsb_kernel_vercmp(const char *a, const char *b);
+
+#define VSB_HIST_MAX_CP 64	/* change points kept per series */
+
+struct vsb_hist_entry {
+	const struct vsb_series_run *run;	/* borrowed from the store's series */
+	double median, ci_lo, ci_hi;		/* of the run's repetitions */
+	double seg_median;	/* median of the medians of its segment */
+	size_t cp;		/* 1 + index into cp[] when a segment starts here */
+};
+
+struct vsb_hist_series {
+	const char *point_key;		/* borrowed */
+	char machine[24];		/* fingerprint */
+	char cpu_model[128];
+	char unit[16];
+	size_t n;
+	struct vsb_hist_entry *e;	/* in history order */
+	size_t ncp;
+	struct vsb_cp cp[VSB_HIST_MAX_CP];	/* found at VSB_CP_ALPHA */
+	struct vsb_cp_verdict verdict;	/* the --check rule, VSB_CP_CHECK_ALPHA */
+};
+
+/*
+ * The two different units of @se's runs into @u1/@u2 and 1, or 0 when
+ * every run has the same unit (history refuses a mixed point).
+ */
+int vsb_hist_mixed_units(const struct vsb_series *se, const char **u1, const char **u2);
+
+/* Sort entries into history order (stable: equal keys keep their order). */
+void vsb_hist_order(struct vsb_hist_entry *e, size_t n, enum vsb_hist_by by);
+
+/*
+ * Per-entry statistics, change points and the verdict of a series whose
+ * entries are in order (e[i].run set, everything else computed).
+ * Returns 0 or -EINVAL (a non-finite median).
+ */
+int vsb_hist_analyse(struct vsb_hist_series *hs);
+
+/*
+ * Split @se into one series per machine (in the order the machines
+ * first appear), leave out runs without samples, order and analyse
+ * each.  The result borrows from @se: free it first.  Returns 0,
+ * -EINVAL for mixed units or a bad value, -ENOMEM.
+ */
+int vsb_hist_build(const struct vsb_series *se, enum vsb_hist_by by,
+		   struct vsb_hist_series **out, size_t *nout);
+void vsb_hist_free(struct vsb_hist_series *hs, size_t n);
+
+/* ---- history_query.c: what the store holds, for selecting series ---- */
+struct vsb_hist_point {
+	char *key;		/* canonical point key */
+	char *params;		/* its parameters as the store keeps them (JSON) */
+};
+struct vsb_hist_machine {
+	char fingerprint[24];
+	char cpu_model[128];
+};
+/* Every stored point, in the order they were first stored. */
+int vsb_hist_points(struct vsb_store *s, struct vsb_hist_point **pts, size_t *n);
+void vsb_hist_points_free(struct vsb_hist_point *pts, size_t n);
+int vsb_hist_machines(struct vsb_store *s, struct vsb_hist_machine **ms, size_t *n);
+/*
+ * The value of @name in a point's parameter object into @val; 1 found,
+ * 0 not a parameter of this point, -1 unreadable.
+ */
+int vsb_hist_param(const char *params, const char *name, char *val, size_t len);
+/*
+ * The parameters one by one: *@pos starts at the object ("{..."); 1 and
+ * the next pair in @key/@val, 0 at the end, -1 unreadable.
+ */
+int vsb_hist_param_next(const char **pos, char *key, size_t klen, char *val,
+			size_t vlen);
+
+/* ---- history_out.c, history_html.c: the files of -o DIR ---- */
+struct vsb_hist_out {
+	const struct vsb_hist_series *hs;
+	const char *label;	/* the point, short */
+	char dir[160];		/* its folder under DIR: history.csv and the chart */
+	int has_chart;
+};
+/*
+ * Each writer: @n series @os, ordered @by, from the store @url; 0, or -1
+ * when writing failed.  The series CSV takes one series (@n 1).
+ */
+int vsb_hist_write_series_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
+			      enum vsb_hist_by by, const char *url);
+int vsb_hist_write_summary_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
+			       enum vsb_hist_by by, const char *url);
+int vsb_hist_write_summary_md(FILE *f, const struct vsb_hist_out *os, size_t n,
+			      enum vsb_hist_by by, const char *url);
+int vsb_hist_write_html(FILE *f, const struct vsb_hist_out *os, size_t n,
+			enum vsb_hist_by by, const char *url);
+/* Draw @os's trend chart from DIR/<dir>/history.csv: 0 or VSB_EXIT_*. */
+int vsb_hist_chart(const char *outdir, const struct vsb_hist_out *os, enum vsb_hist_by by);
+/* "newest entry: ..." the --check verdict in words */
+void vsb_hist_verdict_line(const struct vsb_hist_series *hs, char *buf, size_t len);
+
+#endif /* VSB_HISTORY_H */

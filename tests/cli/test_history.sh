@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `vmstat-bench history` on a real SQLite store.  One real run of the
+# counter bench is the template; histories with a known shape are made
+# from it by rewriting its run_id, date, kernel and git_revision lines
+# and scaling its elapsed/ns/per_op columns (no kernels re-run):
+#   step: 16 runs on 8 Debian kernels (6.1.0-9 ... 6.12.120+deb12), the
+#         6.12 ones 30% slower, dates interleaved so that only the kernel
+#         order shows one step: found between 6.1.0-57 and 6.12.100,
+#         --check exits 1;
+#   flat: 16 runs with the same wobble and no step: no change point,
+#         --check exits 0.
+# Then the outputs (PNG, SVG, summary.csv, index.html rendered in
+# headless Chromium with every chart loaded) and bad input (mixed
+# units, unknown --by or --where key, empty store: exit 2).
+. "$(dirname "$0")/../lib.sh"
+
+if ! "$VSB" run --bench counter --variant this-cpu-add --cpus 0 --loops 2000 --repeat 5 \
+	-o "$TMP/base.csv" >/dev/null 2>"$TMP/run.err"; then
+	echo "# $(tail -1 "$TMP/run.err")"
+	not_ok "template run"
+	done_testing
+	exit 1
+fi
+"$VSB" db import --db "$TMP/probe.db" "$TMP/base.csv" >/dev/null 2>"$TMP/probe.err"
+if [ $? -eq 4 ]; then
+	echo "1..0 # SKIP $(cat "$TMP/probe.err")"
+	exit 4
+fi
+
+# craft DST RUN_ID DATE KERNEL REV FACTOR [UNIT]: the template, rewritten
+craft() {
+	awk -v rid="$2" -v date="$3" -v kern="$4" -v rev="$5" -v f="$6" -v unit="${7:-}" \
+	    -F, -v OFS=, '
+	/^# run_id:/ { next }
+	/^# date:/ { print "# date: " date; print "# run_id: " rid; next }
+	/^# kernel:/ { print "# kernel: Linux " kern " #1 SMP PREEMPT_DYNAMIC Debian x86_64"; next }
+	/^# git_revision:/ { print "# git_revision: " rev; next }
+	/^# unit:/ { if (unit != "") { print "# unit: " unit; next } }
+	/^#/ { print; next }
+	!hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	{
+		$c["elapsed"] = sprintf("%d", $c["elapsed"] * f)
+		$c["ns"] = sprintf("%d", $c["ns"] * f)
+		$c["per_op"] = sprintf("%.4f", $c["per_op"] * f)
+		$c["ns_per_op"] = sprintf("%.4f", $c["ns_per_op"] * f)
+		if (unit != "") $c["unit"] = unit
+		print
+	}' "$TMP/base.csv" >"$1"
+}
+
+K=(6.1.0-9-cloud-amd64 6.1.0-10-cloud-amd64 6.1.0-47-cloud-amd64 6.1.0-57-cloud-amd64
+   6.12.100+deb12-cloud-amd64 6.12.101+deb12-cloud-amd64 6.12.110+deb12-cloud-amd64
+   6.12.120+deb12-cloud-amd64)
+mkdir -p "$TMP/step" "$TMP/flat"
+for i in $(seq 0 15); do
+	# even runs on days 1-8, odd ones on days 9-16: in date order the
+	# kernels go up twice, so only --by kernel sees a single step
+	if [ $((i % 2)) -eq 0 ]; then d=$((1 + i / 2)); else d=$((9 + i / 2)); fi
+	wob=$(awk -v i="$i" 'BEGIN { print 1 + 0.004 * ((i * 37) % 7 - 3) }')
+	slow=$(awk -v w="$wob" -v i="$i" 'BEGIN { print (i < 8 ? 1 : 1.3) * w }')
+	date=$(printf '2026-01-%02dT10:00:00Z' "$d")
+	craft "$TMP/step/s$i.csv" "step-$i" "$date" "${K[$((i / 2))]}" "rev$((i / 4))" "$slow"
+	craft "$TMP/flat/f$i.csv" "flat-$i" "$date" "${K[$((i / 2))]}" "rev$((i / 4))" "$wob"
+done
+check "import the step history" "$VSB" db import --db "$TMP/step.db" "$TMP/step"
+check "import the flat history" "$VSB" db import --db "$TMP/flat.db" "$TMP/flat"
+
+# ---- the step, by kernel ----
+out="$TMP/out-step"
+expect_exit 0 "history --by kernel -o" "$VSB" history --db "$TMP/step.db" --by kernel -o "$out"
+cp "$TMP/out" "$TMP/step.txt"
+sdir=$(ls -d "$out"/01-* 2>/dev/null | head -1)
+rows() { grep -v '^#' "$1" | tail -n +2; }
+[ "$(rows "$out/summary.csv" | wc -l)" -eq 1 ] && ok "step: one change point" ||
+	not_ok "step: one change point" "$(cat "$out/summary.csv")"
+cp_line=$(rows "$out/summary.csv")
+[[ "$cp_line" == *",7,step-"*",6.1.0-57-cloud-amd64,"*",8,step-"*",6.12.100+deb12-cloud-amd64,"* ]] &&
+	ok "step: found between 6.1.0-57 and 6.12.100+deb12 (entries 7 -> 8)" ||
+	not_ok "step: found between 6.1.0-57 and 6.12.100+deb12" "$cp_line"
+rel=$(echo "$cp_line" | awk -F, '{ print $(NF - 2) }')
+awk -v r="$rel" 'BEGIN { exit !(r > 0.27 && r < 0.33) }' && ok "step: relative size +30% ($rel)" ||
+	not_ok "step: relative size +30%" "got $rel"
+first=$(rows "$sdir/history.csv" | head -3 | cut -d, -f3 | tr '\n' ' ')
+[ "$first" = "6.1.0-9-cloud-amd64 6.1.0-9-cloud-amd64 6.1.0-10-cloud-amd64 " ] &&
+	ok "by kernel: version order (6.1.0-9 before 6.1.0-10)" || not_ok "by kernel: version order" "$first"
+expect_exit 1 "history --check --by kernel: the newest entry regressed" \
+	"$VSB" history --db "$TMP/step.db" --by kernel --check
+grep -q 'REGRESSION: counter this-cpu-add cpus=0 on m-' "$TMP/err" &&
+	ok "--check names the series" || not_ok "--check names the series" "$(cat "$TMP/err")"
+expect_exit 0 "history --by revision" "$VSB" history --db "$TMP/step.db" --by revision -o "$TMP/out-rev"
+expect_exit 0 "history (by date)" "$VSB" history --db "$TMP/step.db" -o "$TMP/out-date"
+
+# ---- the flat history ----
+expect_exit 0 "flat: history --by kernel --check exits 0" \
+	"$VSB" history --db "$TMP/flat.db" --by kernel --check -o "$TMP/out-flat"
+[ "$(rows "$TMP/out-flat/summary.csv" | wc -l)" -eq 0 ] && ok "flat: no change point" ||
+	not_ok "flat: no change point" "$(cat "$TMP/out-flat/summary.csv")"
+
+# ---- outputs ----
+if command -v python3 >/dev/null; then
+	check "summary.csv parses (21 columns, RFC 4180)" python3 -c '
+import csv, sys
+rows = list(csv.reader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+assert rows[0][0] == "series" and len(rows) == 2, rows
+assert all(len(r) == 21 for r in rows), [len(r) for r in rows]
+assert rows[1][1].startswith("bench=counter,"), rows[1][1]
+' "$out/summary.csv"
+else
+	skip "summary.csv parses" "python3 not installed"
+fi
+if command -v gnuplot >/dev/null; then
+	[ "$(head -c 8 "$sdir/history.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+		ok "trend chart: a PNG" || not_ok "trend chart: a PNG" "$sdir"
+	if command -v xmllint >/dev/null; then
+		check "trend chart: well-formed SVG" xmllint --noout "$sdir/history.svg"
+	else
+		grep -q '</svg>' "$sdir/history.svg" && ok "trend chart: an SVG" || not_ok "trend chart: an SVG"
+	fi
+else
+	skip "trend charts" "gnuplot not installed"
+fi
+grep -q 'newest entry is a regression' "$out/index.html" && ok "index.html: the verdict" ||
+	not_ok "index.html: the verdict"
+
+chrome=$(command -v chromium || command -v chromium-browser)
+if [ -z "$chrome" ]; then
+	skip "index.html in headless Chromium" "chromium not installed (apt-get install chromium)"
+elif ! command -v gnuplot >/dev/null; then
+	skip "index.html in headless Chromium" "no charts without gnuplot"
+else
+	opts=(--headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome")
+	timeout 60 "$chrome" "${opts[@]}" --dump-dom "file://$out/index.html" >"$TMP/dom" 2>/dev/null
+	srcs=$(grep -o '<img src="[^"]*"' "$TMP/dom" | sed 's/<img src="//; s/"$//')
+	nimg=0 missing=
+	for s in $srcs; do
+		nimg=$((nimg + 1))
+		[ -s "$out/$s" ] && grep -q '</svg>' "$out/$s" || missing="$missing $s"
+	done
+	[ "$nimg" -eq 1 ] && [ -z "$missing" ] && ok "Chromium: every chart of index.html loads ($nimg)" ||
+		not_ok "Chromium: every chart of index.html loads" "$nimg images, missing:$missing"
+	timeout 60 "$chrome" "${opts[@]}" --screenshot="$TMP/shot.png" --window-size=1200,2000 \
+		"file://$out/index.html" >/dev/null 2>&1
+	[ -s "$TMP/shot.png" ] && ok "Chromium: index.html renders" ||
+		not_ok "Chromium: index.html renders"
+fi
+
+# ---- bad input ----
+craft "$TMP/m1.csv" mix-1 2026-02-01T00:00:00Z 6.1.0-9-cloud-amd64 r 1
+craft "$TMP/m2.csv" mix-2 2026-02-02T00:00:00Z 6.1.0-9-cloud-amd64 r 1 ns
+"$VSB" db import --db "$TMP/mixed.db" "$TMP/m1.csv" "$TMP/m2.csv" >/dev/null 2>&1
+expect_usage_error "mixed units on a point: exit 2 naming it" 'point bench=counter.*mixed units' \
+	"$VSB" history --db "$TMP/mixed.db" -o "$TMP/out-mixed"
+[ ! -e "$TMP/out-mixed" ] && ok "mixed units: nothing written" || not_ok "mixed units: nothing written"
+expect_usage_error "unknown --by" "--by 'week'" \
+	"$VSB" history --db "$TMP/step.db" --by week -o "$TMP/x"
+expect_usage_error "--where with an unknown key" "no stored point has a parameter 'colour'" \
+	"$VSB" history --db "$TMP/step.db" --where colour=red -o "$TMP/x"
+expect_usage_error "--where matching nothing" "no stored run matches" \
+	"$VSB" history --db "$TMP/step.db" --where variant=none -o "$TMP/x"
+expect_usage_error "unknown --machine" "no such machine" \
+	"$VSB" history --db "$TMP/step.db" --machine m-nothere -o "$TMP/x"
+expect_usage_error "no -o and no --check" "-o DIR" "$VSB" history --db "$TMP/step.db"
+if command -v sqlite3 >/dev/null; then
+	sqlite3 "$TMP/empty.db" 'VACUUM'
+	expect_usage_error "empty store" "holds no runs" \
+		"$VSB" history --db "$TMP/empty.db" -o "$TMP/x"
+else
+	skip "empty store" "sqlite3 (the CLI) not installed"
+fi
+
+# ---- the CI step (ci/history) on ci/regression's runs, when there are some ----
+reg="$VSB_ROOT/ci/out/regression"
+if [ -d "$reg/a1" ]; then
+	mkdir -p "$TMP/reg" && cp -r "$reg/a1" "$reg/a2" "$TMP/reg/" &&
+		cp -r "$reg/b-base" "$reg/b-new" "$TMP/reg/" 2>/dev/null
+	VSB="$VSB" "$VSB_ROOT/ci/history" "$TMP/reg" >"$TMP/ci.out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$TMP/ci.out"
+	[ $rc -eq 0 ] && [ -s "$TMP/reg/history/index.html" ] && [ -s "$TMP/reg/history/summary.csv" ] &&
+		ok "ci/history: ci/regression's runs imported, history and --check ran" ||
+		not_ok "ci/history on ci/regression's runs" "exit $rc"
+else
+	skip "ci/history on ci/regression's runs" "no ci/out/regression yet (tests/cli/test_regression.sh makes it)"
+fi
+done_testing
