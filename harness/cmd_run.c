@@ -6,11 +6,18 @@
  * created (as a temporary) before anything runs, so bad input costs no
  * time and leaves nothing behind; the result is renamed into place only
  * once completely written, so an interrupted run leaves no file at all.
+ *
+ * --monitor (monitor.c, docs/monitors.md) needs -o FILE: its series goes
+ * beside the result as FILE.monitor.csv (results.csv -> results.monitor.csv),
+ * created with it and committed with it; the table's footer and the
+ * result's metadata get the monitor's summary.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "benches.h"
 #include "cmds.h"
+#include "monitor.h"
 
 /* results.csv -> results.summary.csv */
 static void summary_path(const char *path, char *buf, size_t len)
@@ -28,8 +35,9 @@ int vsb_cmd_run(int argc, char **argv)
 	static struct vsb_run_opts o;
 	static struct vsb_result r;
 	struct vsb_outfile out, sum;
-	int ret, want_summary;
-	char spath[4096 + 16];
+	struct vsb_monitor *mon = NULL;
+	int ret, want_summary, mon_done = 0;
+	char spath[4096 + 16], mpath[4096 + 16];
 
 	vsb_run_opts_defaults(&o);
 	ret = vsb_run_opts_parse(&o, argc, argv);
@@ -39,6 +47,11 @@ int vsb_cmd_run(int argc, char **argv)
 	if (ret)
 		return ret;
 
+	if (o.monitor[0] && !o.output[0]) {
+		vsb_err("--monitor: needs -o FILE (the series is written beside it, "
+			"as FILE.monitor.csv)");
+		return VSB_EXIT_USAGE;
+	}
 	want_summary = o.output[0] && !strcmp(o.format, "csv");
 	if (o.output[0]) {
 		ret = vsb_outfile_open(&out, o.output, "--output");
@@ -55,10 +68,23 @@ int vsb_cmd_run(int argc, char **argv)
 	}
 
 	vsb_install_signal_handlers();
+	if (o.monitor[0]) {
+		vsb_monitor_path(o.output, mpath, sizeof(mpath));
+		ret = vsb_monitor_start(&mon, o.monitor, &o.cpus, mpath);
+		if (ret)
+			goto err_abort;
+	}
 	ret = vsb_bench_run(&o, &r);
 	if (!ret && vsb_interrupted) {
 		vsb_err("interrupted: no result written");
 		ret = VSB_EXIT_ERROR;
+	}
+	/* the series is committed before the result that names it */
+	if (mon) {
+		int mret = vsb_monitor_stop(mon, ret ? NULL : &r);
+
+		ret = ret ? ret : mret;
+		mon_done = !ret;
 	}
 	if (ret)
 		goto err_abort;
@@ -76,6 +102,7 @@ int vsb_cmd_run(int argc, char **argv)
 		if (ret)
 			goto err_abort;
 		vsb_result_write(&r, stdout, "text");
+		vsb_monitor_print_summary(&r, stdout);
 	} else {
 		ret = vsb_result_write(&r, stdout, o.format);
 	}
@@ -94,6 +121,8 @@ int vsb_cmd_run(int argc, char **argv)
 	return ret;
 
 err_abort:
+	if (mon_done)	/* no series without the result it belongs to */
+		unlink(mpath);
 	if (o.output[0]) {
 		vsb_outfile_abort(&out);
 		if (want_summary)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monitor.h"
 #include "opts.h"
 #include "pmu.h"
 #include "sysctl.h"
@@ -125,7 +126,8 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	  VSB_OPTF_SWEEP },
 	{ "gfp", 0, VSB_OPT_CHOICE, OFF(gfp), SZ(gfp), 0, 0, "auto",
 	  "auto|kernel|atomic", "FLAGS",
-	  "kmod page-alloc: GFP_KERNEL or GFP_ATOMIC (auto: atomic with preempt/irqs off)",
+	  "kmod page-alloc: kernel (GFP_KERNEL) or atomic (GFP_ATOMIC); auto: atomic "
+	  "with preempt/irqs off",
 	  VSB_OPTF_SWEEP },
 	{ "time-limit", 0, VSB_OPT_LONG, OFF(time_limit), 0, 1, 600, "60", NULL, "S",
 	  "kmod: a longer run is cut with an error (max 600 s)", VSB_OPTF_SWEEP },
@@ -150,6 +152,10 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	  "every-online", "every-online|deferred|per-node", "HOW",
 	  "threshold-refresh: today's refresh at each online, the 004 patch's one "
 	  "deferred refresh, or the review's per-node values", VSB_OPTF_SWEEP },
+	/* not a sweep key: its commas would make it an axis (monitor.c) */
+	{ "monitor", 0, VSB_OPT_STR, OFF(monitor), SZ(monitor), 0, 0, "", NULL,
+	  "LIST[:INT]", "sample vmstat,interrupts,stat,zoneinfo,buddyinfo,loadavg,trace "
+	  "every INT (1 s; >= 100ms) into FILE.monitor.csv beside -o FILE", 0 },
 };
 const size_t vsb_run_opt_count = sizeof(vsb_run_opt_table) / sizeof(vsb_run_opt_table[0]);
 
@@ -163,6 +169,7 @@ static const struct {
 	{ "ncpus", check_ncpus },
 	{ "size", vsb_check_size },
 	{ "sysctl", vsb_sysctl_check_syntax },
+	{ "monitor", vsb_monitor_check },
 };
 
 static int check_value(const struct vsb_opt *opt, const char *value,

@@ -64,6 +64,8 @@ struct vsb_run_opts {
 	long model_cpus;
 	long model_nodes;
 	char approach[16];	/* every-online | deferred | per-node */
+	/* monitors during the run (monitor.c): "" off, else LIST[:INTERVAL] */
+	char monitor[128];
 
 	/* derived by vsb_run_opts_finish() */
 	struct vsb_cpulist cpus;

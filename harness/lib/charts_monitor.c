@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The chart of a monitor series (FILE.monitor.csv, monitor.c): the rates
+ * that explain a cost, over time, with the timed windows shaded.  The
+ * long-format file holds counters as read; gnuplot cannot difference a
+ * sum of rows by time by itself, so the rates between consecutive
+ * samples are derived here (each as a flat segment over its interval) into a small wide table (time, pgalloc/s,
+ * pgfree/s, interrupts/s on the workers' CPUs, steal/softirq/system % of
+ * the workers' CPUs, vmstat_update/s) and the windows into another, both
+ * beside the chart, and plots/monitor.gp draws them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "charts_monitor.h"
+#include "plot.h"
+#include "vsb.h"
+
+/* per sample time: the sums the rates come from */
+struct msample {
+	double t, pgalloc, pgfree, irq, total, steal, softirq, system, vmu;
+	unsigned int have;	/* 1 vmstat, 2 interrupts, 4 stat, 8 trace */
+};
+
+struct mseries {
+	struct msample *s;
+	size_t n, cap;
+	double win[2 * 4096];	/* begin, end pairs */
+	size_t nwin;
+	unsigned char *worker;
+	char header[256];
+};
+
+static struct msample *at(struct mseries *m, double t)
+{
+	if (m->n && m->s[m->n - 1].t == t)
+		return &m->s[m->n - 1];
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 256;
+		m->s = realloc(m->s, m->cap * sizeof(*m->s));
+		if (!m->s) {
+			vsb_err("out of memory");
+			exit(VSB_EXIT_ERROR);
+		}
+	}
+	memset(&m->s[m->n], 0, sizeof(m->s[0]));
+	m->s[m->n].t = t;
+	return &m->s[m->n++];
+}
+
+static int worker_cpu(const struct mseries *m, int cpu)
+{
+	return cpu >= 0 && cpu < VSB_MAX_CPUS && m->worker[cpu];
+}
+
+static void add_row(struct mseries *m, double t, const char *src, const char *key,
+		    int cpu, double v)
+{
+	struct msample *s;
+
+	if (!strcmp(src, "workers")) {
+		if (cpu >= 0 && cpu < VSB_MAX_CPUS)
+			m->worker[cpu] = 1;
+		return;
+	}
+	if (!strcmp(src, "window")) {
+		if (m->nwin < sizeof(m->win) / sizeof(m->win[0]) &&
+		    (m->nwin % 2 == 0) == !strcmp(key, "begin"))
+			m->win[m->nwin++] = t;
+		return;
+	}
+	s = at(m, t);
+	if (!strcmp(src, "vmstat")) {
+		s->have |= 1;
+		if (!strncmp(key, "pgalloc_", 8))
+			s->pgalloc += v;
+		else if (!strcmp(key, "pgfree"))
+			s->pgfree += v;
+	} else if (!strcmp(src, "interrupts") && !strcmp(key, "total") &&
+		   worker_cpu(m, cpu)) {
+		s->have |= 2;
+		s->irq += v;
+	} else if (!strcmp(src, "stat") && worker_cpu(m, cpu)) {
+		s->have |= 4;
+		s->total += v;
+		s->steal += strcmp(key, "steal") ? 0 : v;
+		s->softirq += strcmp(key, "softirq") ? 0 : v;
+		s->system += strcmp(key, "system") ? 0 : v;
+	} else if (!strcmp(src, "trace") && !strcmp(key, "vmstat_update_per_s") &&
+		   cpu < 0) {
+		s->have |= 8;
+		s->vmu = v;
+	}
+}
+
+static int read_series(const char *path, struct mseries *m)
+{
+	char line[1024], src[32], key[128];
+	FILE *f = fopen(path, "r");
+	int cpu, header = 0;
+	double t, v;
+
+	if (!f) {
+		vsb_err("plot: cannot open %s: %s", path, strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#') {
+			if (!m->header[0] && !strncmp(line, "# vmstat-bench monitor: ", 24))
+				snprintf(m->header, sizeof(m->header), "%.*s",
+					 (int)strcspn(line + 24, "\n"), line + 24);
+			continue;
+		}
+		if (!header++) {
+			if (strncmp(line, "time,source,key,cpu,value", 25))
+				break;
+			continue;
+		}
+		if (sscanf(line, "%lf,%31[^,],%127[^,],%d,%lf", &t, src, key, &cpu, &v) == 5)
+			add_row(m, t, src, key, cpu, v);
+	}
+	fclose(f);
+	if (header < 1 || !m->n) {
+		vsb_err("plot: %s is not a monitor series (time,source,key,cpu,value)", path);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* the largest value of each rate column (-1: none), for the scales */
+static double colmax[7];
+
+static void rate(FILE *f, int col, int ok, double num, double den)
+{
+	double v = num / den;
+
+	if (ok && den > 0) {
+		fprintf(f, ",%.6g", v);
+		if (v > colmax[col])
+			colmax[col] = v;
+	} else {
+		fputs(",nan", f);
+	}
+}
+
+/* the rates between consecutive samples, at the middle of each interval */
+static int write_rates(const struct mseries *m, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+
+	for (i = 0; i < 7; i++)
+		colmax[i] = -1;
+	if (!f) {
+		vsb_err("plot: cannot write %s: %s", path, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	fputs("time,pgalloc_s,pgfree_s,irq_s,steal_pct,softirq_pct,system_pct,vmstat_update_s\n", f);
+	for (i = 1; i < m->n; i++) {
+		const struct msample *a = &m->s[i - 1], *b = &m->s[i];
+		double dt = b->t - a->t, dst = b->total - a->total;
+		unsigned int h = a->have & b->have;
+		int end;
+
+		/* a rate holds over its whole interval: a row at each end */
+		for (end = 0; end < 2; end++) {
+			fprintf(f, "%.6f", end ? b->t : a->t);
+			rate(f, 0, h & 1, b->pgalloc - a->pgalloc, dt);
+			rate(f, 1, h & 1, b->pgfree - a->pgfree, dt);
+			rate(f, 2, h & 2, b->irq - a->irq, dt);
+			rate(f, 3, h & 4, 100 * (b->steal - a->steal), dst);
+			rate(f, 4, h & 4, 100 * (b->softirq - a->softirq), dst);
+			rate(f, 5, h & 4, 100 * (b->system - a->system), dst);
+			rate(f, 6, b->have & 8, b->vmu, 1);
+			fputc('\n', f);
+		}
+	}
+	return fclose(f) ? VSB_EXIT_ERROR : 0;
+}
+
+static int write_windows(const struct mseries *m, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+
+	if (!f) {
+		vsb_err("plot: cannot write %s: %s", path, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	fputs("begin,end\n", f);
+	for (i = 0; i + 1 < m->nwin; i += 2)
+		fprintf(f, "%.6f,%.6f\n", m->win[i], m->win[i + 1]);
+	return fclose(f) ? VSB_EXIT_ERROR : 0;
+}
+
+/*
+ * vsb_plot_chart() names its output after the script (monitor.png) and
+ * says so on stdout; a sweep has one series per point, so the chart is
+ * renamed after its series and that "wrote" line would be wrong: stdout
+ * is held back for the call (errors go to stderr).  A plot.c entry that
+ * takes the output name would make this unnecessary.
+ */
+static int plot_quiet(const char *rates, const char *outdir, const char *title,
+		      const char *vars)
+{
+	int saved, null, ret;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDOUT_FILENO);
+	ret = vsb_plot_chart("monitor", rates, outdir, title, vars);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	if (null >= 0)
+		close(null);
+	return ret;
+}
+
+/* "dir/x.monitor.csv" -> "x" */
+static void stem(const char *csv, char *buf, size_t len)
+{
+	char *copy = strdup(csv), *b = basename(copy);
+	size_t n = strlen(b);
+
+	if (n > 12 && !strcmp(b + n - 12, ".monitor.csv"))
+		b[n - 12] = '\0';
+	snprintf(buf, len, "%s", b);
+	free(copy);
+}
+
+int vsb_chart_monitor(const char *csv, const char *outdir)
+{
+	static const char *const ext[] = { "png", "svg" };
+	struct mseries m = { 0 };
+	char name[256], rates[4096 + 300], wins[4096 + 300], vars[8192 + 700];
+	char title[600], from[4096 + 64], to[4096 + 300];
+	int ret, i;
+
+	m.worker = vsb_zalloc(VSB_MAX_CPUS);
+	ret = read_series(csv, &m);
+	if (ret)
+		goto out;
+	stem(csv, name, sizeof(name));
+	snprintf(rates, sizeof(rates), "%s/%s.monitor-rates.csv", outdir, name);
+	snprintf(wins, sizeof(wins), "%s/%s.monitor-windows.csv", outdir, name);
+	ret = write_rates(&m, rates);
+	if (!ret)
+		ret = write_windows(&m, wins);
+	if (ret)
+		goto out;
+	snprintf(title, sizeof(title), "%s: %s", name, m.header[0] ? m.header : "monitor");
+	snprintf(vars, sizeof(vars), "windowfile='%s'; nwin=%zu; tmin=%g; tmax=%g; "
+		 "array cmax[7] = [%g, %g, %g, %g, %g, %g, %g];", wins, m.nwin / 2,
+		 m.nwin && m.win[0] < m.s[0].t ? m.win[0] : m.s[0].t,
+		 m.nwin && m.win[m.nwin - 1] > m.s[m.n - 1].t ? m.win[m.nwin - 1] : m.s[m.n - 1].t,
+		 colmax[0], colmax[1], colmax[2], colmax[3], colmax[4], colmax[5], colmax[6]);
+	ret = plot_quiet(rates, outdir, title, vars);
+	for (i = 0; i < 2 && !ret; i++) {	/* one chart per series: name it */
+		snprintf(from, sizeof(from), "%s/monitor.%s", outdir, ext[i]);
+		snprintf(to, sizeof(to), "%s/%s.monitor.%s", outdir, name, ext[i]);
+		if (rename(from, to)) {
+			vsb_err("plot: cannot rename %s: %s", from, strerror(errno));
+			ret = VSB_EXIT_ERROR;
+		} else if (i == 0) {
+			printf("wrote %s and .svg\n", to);
+		}
+	}
+out:
+	free(m.s);
+	free(m.worker);
+	return ret;
+}
+
+int vsb_chart_monitors(const char *dir, const char *outdir, int *drawn)
+{
+	char pat[4096 + 32];
+	glob_t g;
+	size_t i;
+	int ret = 0;
+
+	*drawn = 0;
+	snprintf(pat, sizeof(pat), "%s/*.monitor.csv", dir);
+	if (glob(pat, 0, NULL, &g))
+		return 0;	/* none (or unreadable: the caller's checks say so) */
+	for (i = 0; i < g.gl_pathc && !ret; i++) {
+		ret = vsb_chart_monitor(g.gl_pathv[i], outdir);
+		*drawn += !ret;
+	}
+	globfree(&g);
+	return ret;
+}
