@@ -7,6 +7,7 @@
  * harness/lib/charts*.c, the gnuplot driver harness/lib/plot.c.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "charts.h"
+#include "charts_monitor.h"
 #include "cmds.h"
 #include "plot.h"
 #include "vsb.h"
@@ -23,6 +25,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: vmstat-bench plot DIR [-o OUTDIR]\n"
+"       vmstat-bench plot FILE.monitor.csv [-o OUTDIR]\n"
 "\n"
 "Draw gnuplot charts (PNG and SVG) of what DIR holds, titled with the machine\n"
 "and kernel; a chart is drawn only when the results have its axis:\n"
@@ -44,6 +47,9 @@ static void usage(FILE *f)
 "                 and node count, next to the 004 seed's estimate\n"
 " hotplug-summary.csv (ci/hotplug-scaling.sh):\n"
 "  hotplug.png    vmstat_cpu_online() time vs vCPUs, per node count\n"
+" FILE.monitor.csv (run or sweep --monitor, in DIR or given alone):\n"
+"  FILE.monitor.png  pgalloc/pgfree, interrupts on the workers' CPUs and\n"
+"                 steal/softirq/system over time, timed windows shaded\n"
 "Error bars are bootstrap 95%% CIs of the median.\n"
 "\n"
 "options:\n"
@@ -55,6 +61,55 @@ static void usage(FILE *f)
 "  vmstat-bench plot results/thr\n"
 "\n"
 "exit status: 0 ok, 1 gnuplot failed, 2 bad input, 4 gnuplot missing.\n");
+}
+
+#define MONITOR_SUFFIX ".monitor.csv"
+
+static int is_monitor_file(const char *path)
+{
+	size_t n = strlen(path), k = strlen(MONITOR_SUFFIX);
+	struct stat st;
+
+	return n > k && !strcmp(path + n - k, MONITOR_SUFFIX) &&
+	       !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static int has_monitor_files(const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name), k = strlen(MONITOR_SUFFIX);
+
+		found = n > k && !strcmp(e->d_name + n - k, MONITOR_SUFFIX);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* `plot FILE.monitor.csv [-o DIR]`: DIR defaults to the file's folder */
+static int plot_monitor_file(const char *file, const char *outdir)
+{
+	char dir[4096];
+	const char *slash = strrchr(file, '/');
+
+	if (!vsb_have_gnuplot()) {
+		vsb_err("plot: gnuplot not found: install it (apt-get install gnuplot-nox)");
+		return VSB_EXIT_SKIP;
+	}
+	if (!outdir) {
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) : 1,
+			 slash ? file : ".");
+		outdir = dir;
+	}
+	if (mkdir(outdir, 0755) && errno != EEXIST) {
+		vsb_err("-o: cannot create %s: %s", outdir, strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	return vsb_chart_monitor(file, outdir);
 }
 
 /* what DIR can hold, and what draws it */
@@ -78,7 +133,7 @@ int vsb_cmd_plot(int argc, char **argv)
 	};
 	const char *outdir = NULL, *dir;
 	char path[4096 + 32];
-	int c, ret = 0, any = 0;
+	int c, ret = 0, any = 0, drawn = 0;
 	size_t i;
 
 	opterr = 0;
@@ -102,12 +157,15 @@ int vsb_cmd_plot(int argc, char **argv)
 		return VSB_EXIT_USAGE;
 	}
 	dir = argv[optind];
+	if (is_monitor_file(dir))
+		return plot_monitor_file(dir, outdir);
 	if (!outdir)
 		outdir = dir;
 	for (i = 0; i < NINPUTS; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, inputs[i].file);
 		any |= access(path, R_OK) == 0;
 	}
+	any |= has_monitor_files(dir);
 	if (!any) {
 		vsb_err("%s: no sweep.csv, compare.csv, refresh.csv or hotplug-summary.csv: "
 			"give a `sweep -o` or `compare -o` directory", dir);
@@ -126,5 +184,8 @@ int vsb_cmd_plot(int argc, char **argv)
 		if (access(path, R_OK) == 0)
 			ret = inputs[i].draw(path, outdir);
 	}
+	/* a sweep's or a run folder's FILE.monitor.csv series, one chart each */
+	if (!ret)
+		ret = vsb_chart_monitors(dir, outdir, &drawn);
 	return ret;
 }

@@ -127,4 +127,24 @@ else
 fi
 rm -rf "$d"
 
+# plot: the series alone, and a folder holding it
+if command -v gnuplot >/dev/null; then
+	"$VSB" plot "$m" -o "$TMP/pl1" >/dev/null 2>"$TMP/err" &&
+		[ -s "$TMP/pl1/x.monitor.png" ] && [ -s "$TMP/pl1/x.monitor.svg" ] &&
+		head -c 8 "$TMP/pl1/x.monitor.png" | grep -q PNG &&
+		grep -q '</svg>' "$TMP/pl1/x.monitor.svg" &&
+		ok "plot FILE.monitor.csv draws PNG and SVG" ||
+		not_ok "plot FILE.monitor.csv" "$(cat "$TMP/err")" "$(ls "$TMP/pl1" 2>&1)"
+	"$VSB" plot "$TMP" -o "$TMP/pl2" >/dev/null 2>"$TMP/err" &&
+		[ -s "$TMP/pl2/x.monitor.png" ] && ok "plot DIR draws the series it holds" ||
+		not_ok "plot DIR with a monitor series" "$(cat "$TMP/err")"
+	# the window rows the chart shades are the file's windows
+	nw=$(awk -F, '$2 == "window" && $3 == "begin"' "$m" | wc -l)
+	nc=$(grep -vc '^#\|^start\|^begin' "$TMP/pl1/x.monitor-windows.csv" 2>/dev/null || echo 0)
+	[ "$nw" -gt 0 ] && [ "$nc" -ge "$nw" ] && ok "the chart shades every timed window ($nw)" ||
+		not_ok "windows charted" "file $nw, chart $nc" "$(head -3 "$TMP/pl1/x.monitor-windows.csv")"
+else
+	skip "plot of a monitor series" "gnuplot not installed"
+fi
+
 done_testing
