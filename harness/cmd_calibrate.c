@@ -79,47 +79,34 @@ static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
 		{ 0 }
 	};
 	static struct vsb_cpulist cl;
+	struct vsb_getopt g = VSB_GETOPT("calibrate", "+c:n:r:", lopts, usage, argc, argv);
+	const char *arg;
 	int c, ret = 0;
 	long v;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:c:n:r:h", lopts, NULL)) != -1) {
+	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
 		switch (c) {
-		case 'h':
-			usage(stdout);
-			return -1;
 		case 'c':
-			if (vsb_parse_long(optarg, &v)) {
+			if (vsb_parse_long(arg, &v)) {
 				vsb_err("--cpu: '%s' is not a CPU number (calibrate pins to one CPU)",
-					optarg);
+					arg);
 				return VSB_EXIT_USAGE;
 			}
-			ret = vsb_parse_long_range("--cpu", optarg, 0, VSB_MAX_CPUS - 1, cpu);
+			ret = vsb_parse_long_range("--cpu", arg, 0, VSB_MAX_CPUS - 1, cpu);
 			break;
 		case 'n':
-			ret = vsb_parse_long_range("--loops", optarg, CAL_LOOPS_MIN,
+			ret = vsb_parse_long_range("--loops", arg, CAL_LOOPS_MIN,
 						   VSB_LOOPS_MAX, loops);
 			break;
 		case 'r':
-			ret = vsb_parse_long_range("--repeat", optarg, 1, CAL_REPS_MAX, reps);
+			ret = vsb_parse_long_range("--repeat", arg, 1, CAL_REPS_MAX, reps);
 			break;
-		case ':':
-			vsb_err("--%s needs a value", optopt == 'c' ? "cpu" :
-				optopt == 'n' ? "loops" : "repeat");
-			return VSB_EXIT_USAGE;
-		default:
-			if (optopt)
-				vsb_err("calibrate: unknown option '-%c' (see calibrate --help)",
-					optopt);
-			else
-				vsb_err("calibrate: unknown option '%s' (see calibrate --help)",
-					argv[optind - 1]);
-			return VSB_EXIT_USAGE;
 		}
 		if (ret)
 			return ret;
 	}
+	if (c < 0)
+		return c == VSB_GETOPT_HELP ? -1 : VSB_EXIT_USAGE;
 	if (optind < argc) {
 		char extra[256];
 		size_t off = 0;

@@ -66,33 +66,28 @@ static int parse(int argc, char **argv, struct db_opts *o, const char *sub)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct vsb_getopt g = VSB_GETOPT("db", "d:R:o:p", longs, usage, argc, argv);
+	const char *arg;
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:R:o:ph", longs, NULL)) != -1) {
+	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
 		switch (c) {
 		case 'd':
-			o->url = optarg;
+			o->url = arg;
 			break;
 		case 'R':
-			o->run = optarg;
+			o->run = arg;
 			break;
 		case 'o':
-			o->out = optarg;
+			o->out = arg;
 			break;
 		case 'p':
 			o->points = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			vsb_err("db %s: unknown or incomplete option '%s' (see db --help)",
-				sub, argv[optind - 1]);
-			return VSB_EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return c == VSB_GETOPT_HELP ? -1 : VSB_EXIT_USAGE;
 	if ((o->run || o->out) && strcmp(sub, "export")) {
 		vsb_err("db %s: --run and --output belong to db export", sub);
 		return VSB_EXIT_USAGE;

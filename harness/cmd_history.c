@@ -121,35 +121,30 @@ static int parse(int argc, char **argv, struct hist_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct vsb_getopt g = VSB_GETOPT("history", "d:m:w:b:co:", longs, usage, argc, argv);
+	const char *arg;
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:m:w:b:co:h", longs, NULL)) != -1) {
+	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
 		switch (c) {
-		case 'd': o->url = optarg; break;
-		case 'm': o->machine = optarg; break;
-		case 'o': o->outdir = optarg; break;
+		case 'd': o->url = arg; break;
+		case 'm': o->machine = arg; break;
+		case 'o': o->outdir = arg; break;
 		case 'c': o->check = 1; break;
 		case 'w':
-			if (parse_where(o, optarg))
+			if (parse_where(o, arg))
 				return VSB_EXIT_USAGE;
 			break;
 		case 'b':
-			if (vsb_hist_by_parse(optarg, &o->by)) {
-				vsb_err("history: --by '%s': want kernel, revision or date", optarg);
+			if (vsb_hist_by_parse(arg, &o->by)) {
+				vsb_err("history: --by '%s': want kernel, revision or date", arg);
 				return VSB_EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			vsb_err("history: unknown or incomplete option '%s' (see history --help)",
-				argv[optind - 1]);
-			return VSB_EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return c == VSB_GETOPT_HELP ? -1 : VSB_EXIT_USAGE;
 	if (optind < argc) {
 		vsb_err("history: unexpected argument '%s'", argv[optind]);
 		return VSB_EXIT_USAGE;

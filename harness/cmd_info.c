@@ -89,42 +89,37 @@ int vsb_cmd_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct vsb_getopt g = VSB_GETOPT("info", "+e:", lopts, help, argc, argv);
+	const char *arg;
 	static struct vsb_result r;
 	char events[512] = INFO_EVENTS, plm[4] = "ku";
 	const struct vsb_pmu_set *s;
 	int c, ret;
 	size_t i;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+he:", lopts, NULL)) != -1) {
+	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
 		switch (c) {
-		case 'h':
-			help(stdout);
-			return VSB_EXIT_OK;
 		case 'e':
-			if (strlen(optarg) >= sizeof(events)) {
+			if (strlen(arg) >= sizeof(events)) {
 				vsb_err("--events: value too long");
 				return VSB_EXIT_USAGE;
 			}
-			strcpy(events, optarg);
+			strcpy(events, arg);
 			ret = vsb_pmu_check_names(events, plm, "--events");
 			if (ret)
 				return ret;
 			break;
 		case 'p':
-			if (strcmp(optarg, "k") && strcmp(optarg, "u") && strcmp(optarg, "ku")) {
-				vsb_err("--plm: '%s' is not one of k|u|ku", optarg);
+			if (strcmp(arg, "k") && strcmp(arg, "u") && strcmp(arg, "ku")) {
+				vsb_err("--plm: '%s' is not one of k|u|ku", arg);
 				return VSB_EXIT_USAGE;
 			}
-			strcpy(plm, optarg);
+			strcpy(plm, arg);
 			break;
-		default:
-			vsb_err("info: unknown or incomplete option '%s' (see --help)",
-				argv[optind - 1]);
-			return VSB_EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return vsb_getopt_status(c);
 	if (optind < argc) {
 		vsb_err("info: unexpected argument '%s'", argv[optind]);
 		return VSB_EXIT_USAGE;

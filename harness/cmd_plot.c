@@ -131,27 +131,17 @@ int vsb_cmd_plot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *outdir = NULL, *dir;
+	struct vsb_getopt g = VSB_GETOPT("plot", "o:", lopts, usage, argc, argv);
+	const char *outdir = NULL, *dir, *arg;
 	char path[4096 + 32];
 	int c, ret = 0, any = 0, drawn = 0;
 	size_t i;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			outdir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return VSB_EXIT_OK;
-		default:
-			vsb_err("unknown or incomplete option '%s' (see plot --help)",
-				argv[optind - 1]);
-			return VSB_EXIT_USAGE;
-		}
-	}
+	while ((c = vsb_getopt_next(&g, &arg)) > 0)
+		if (c == 'o')
+			outdir = arg;
+	if (c < 0)
+		return vsb_getopt_status(c);
 	if (argc - optind != 1) {
 		vsb_err("plot: needs one result directory (see plot --help)");
 		return VSB_EXIT_USAGE;

@@ -6,6 +6,7 @@
  * now, by hand or from a boot script.
  */
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -21,20 +22,28 @@ static void usage(FILE *f)
 "and remove the file.  Nothing to do is not an error.\n"
 "\n"
 "options:\n"
-"  --force    restore even if the run that wrote the file looks alive\n"
+"  --force    restore even while the run that wrote the file is alive and\n"
+"             holds its lock (a hung run)\n"
 "  -h, --help this text\n"
 "\n"
 "examples:\n"
 "  vmstat-bench restore\n"
 "  vmstat-bench restore --force     # the run that changed them hangs (kill -STOP)\n"
 "\n"
-"exit status: 0 restored or nothing to do, 1 a value could not be written,\n"
-"4 not root.\n", VSB_SYSCTL_STATE_DEFAULT);
+"The file is only read if it is a regular file (never a link, device or\n"
+"FIFO), and only that file is removed, after every value reads back\n"
+"byte for byte as it was.\n"
+"\n"
+"exit status: 0 restored or nothing to do, 1 a value could not be written\n"
+"or a running vmstat-bench holds the sysctls, 2 the state file is not a\n"
+"regular file or is damaged (left as it is), 4 not root.\n",
+		VSB_SYSCTL_STATE_DEFAULT);
 }
 
 int vsb_cmd_restore(int argc, char **argv)
 {
 	int i, force = 0, ret;
+	struct stat st;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -48,7 +57,8 @@ int vsb_cmd_restore(int argc, char **argv)
 		vsb_err("restore: unknown argument '%s' (see restore --help)", argv[i]);
 		return VSB_EXIT_USAGE;
 	}
-	if (access(vsb_sysctl_state_path(), F_OK)) {
+	/* lstat: a dangling link there is refused by recover, not "nothing" */
+	if (lstat(vsb_sysctl_state_path(), &st)) {
 		printf("restore: nothing to restore (no %s)\n", vsb_sysctl_state_path());
 		return VSB_EXIT_OK;
 	}

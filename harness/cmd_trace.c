@@ -185,38 +185,32 @@ int vsb_cmd_trace(int argc, char **argv)
 	};
 	static struct vsb_trace_snap a, b, d;
 	static struct vsb_cpulist cl, online;
+	struct vsb_getopt g = VSB_GETOPT("trace", "+d:c:", lopts, usage, argc, argv);
 	struct vsb_vmstat_snap va, vb;
-	const char *cpus = NULL;
+	const char *cpus = NULL, *arg;
 	double duration = -1;
 	uint64_t limit_ns, start;
 	int c, ret, status = 0;
 	enum stop_reason why = STOP_NONE;
 	char *end, buf[1024];
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:c:h", lopts, NULL)) != -1) {
+	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
 		switch (c) {
 		case 'd':
-			duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(duration > 0) || duration > 86400) {
+			duration = strtod(arg, &end);
+			if (*end || end == arg || !(duration > 0) || duration > 86400) {
 				vsb_err("--duration: '%s' is not a number of seconds in (0, 86400]",
-					optarg);
+					arg);
 				return VSB_EXIT_USAGE;
 			}
 			break;
 		case 'c':
-			cpus = optarg;
+			cpus = arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return VSB_EXIT_OK;
-		default:
-			vsb_err("trace: unknown or incomplete option '%s' (see trace --help)",
-				argv[optind - 1]);
-			return VSB_EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return vsb_getopt_status(c);
 	ret = online_cpus(&online);
 	if (ret)
 		return ret;

@@ -50,7 +50,7 @@ static long vsb_ioc_version(void __user *up)
 		return -EINVAL;
 	v.version = VSB_ABI_VERSION;
 	v.nr_cpu_ids = nr_cpu_ids;
-	v.caps = VSB_CAP_IRQ_DISABLE | VSB_CAP_PERCPU_COUNTER;
+	v.caps = VSB_CAP_IRQ_DISABLE | VSB_CAP_PERCPU_COUNTER | VSB_CAP_DISTURB;
 	v.loops_max = VSB_ABI_LOOPS_MAX;
 	if (copy_to_user(up, &v, sizeof(v)))
 		return -EFAULT;
@@ -74,7 +74,10 @@ static int vsb_check_req(const struct vsb_ioc_run *r, size_t usize)
 	} else if (r->version != VSB_ABI_VERSION) {
 		return -EINVAL;
 	}
-	if (r->reserved_in32 ||
+	/* the sample stride: ABI 2's 80 bytes (0 says the same) or all */
+	if ((r->sample_size && r->sample_size != VSB_IOC_SAMPLE_V2_SIZE &&
+	     r->sample_size != sizeof(struct vsb_ioc_sample)) ||
+	    (usize == VSB_IOC_RUN_V1_SIZE && r->sample_size) ||
 	    !vsb_zero(r->reserved_in, ARRAY_SIZE(r->reserved_in)))
 		return -EINVAL;
 	/* out fields must come in zeroed: catches a stale or foreign struct */
@@ -143,8 +146,7 @@ static long vsb_ioc_run(void __user *up, size_t usize)
 	/* fail before running, not after, when the results cannot be stored */
 	ret = -EFAULT;
 	if (clear_user(u64_to_user_ptr(req.samples_ptr),
-		       (size_t)req.ncpus * req.repeat *
-		       sizeof(struct vsb_ioc_sample)))
+		       (size_t)req.ncpus * req.repeat * vsb_sample_stride(&req)))
 		goto err_free_mask;
 
 	ret = -EBUSY;

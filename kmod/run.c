@@ -29,10 +29,16 @@
  * then only waits for each common stop; the shepherd and reader
  * kthreads are created with the workers and stopped, and every timer
  * cancelled, before the sanity check reads the slots, on every path.
+ *
+ * Around each batch, next to the PMU reads and outside the timed (and
+ * irq/preempt-off) section, a worker snapshots what else used its CPU:
+ * its own involuntary switches and run delay, and the CPU's steal and
+ * interrupt counts (issue 11; the harness judges and retries).
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/kernel_stat.h>
 #include <linux/kthread.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
@@ -140,11 +146,63 @@ static void vsb_pmu_read(struct vsb_worker *w, struct vsb_pmu_snap *s)
 	s->instr = perf_event_read_value(w->ev_instr, &en, &run);
 }
 
+struct vsb_dist_snap {
+	u64 nivcsw, run_delay, steal, irqs;
+};
+
+/*
+ * Interrupts on @cpu so far: kstat's irqs_sum counts the generic irqs
+ * (devices); x86 counts its local APIC timer, IPIs and NMIs apart, in
+ * irq_stat, as /proc/interrupts' LOC, RES, CAL, TLB... lines show.
+ */
+static u64 vsb_cpu_irqs(unsigned int cpu)
+{
+	u64 n = kstat_cpu_irqs_sum(cpu);
+#ifdef CONFIG_X86
+	const irq_cpustat_t *st = &per_cpu(irq_stat, cpu);
+
+	n += READ_ONCE(st->__nmi_count) + READ_ONCE(st->x86_platform_ipis) +
+	     READ_ONCE(st->apic_irq_work_irqs) + READ_ONCE(st->irq_tlb_count);
+#ifdef CONFIG_X86_LOCAL_APIC
+	n += READ_ONCE(st->apic_timer_irqs);
+#endif
+#ifdef CONFIG_SMP
+	n += READ_ONCE(st->irq_resched_count) + READ_ONCE(st->irq_call_count);
+#endif
+#endif
+	return n;
+}
+
+/* On the worker's own CPU, outside the timed section. */
+static void vsb_dist_snap(struct vsb_worker *w, struct vsb_dist_snap *d)
+{
+	d->nivcsw = READ_ONCE(current->nivcsw);
+#ifdef CONFIG_SCHED_INFO
+	d->run_delay = READ_ONCE(current->sched_info.run_delay);
+#else
+	d->run_delay = 0;
+#endif
+	d->steal = READ_ONCE(kcpustat_cpu(w->cpu).cpustat[CPUTIME_STEAL]);
+	d->irqs = vsb_cpu_irqs(w->cpu);
+}
+
+static void vsb_dist_fill(struct vsb_ioc_sample *s, const struct vsb_dist_snap *a,
+			  const struct vsb_dist_snap *b)
+{
+	s->nivcsw = b->nivcsw - a->nivcsw;
+	s->run_delay_ns = b->run_delay - a->run_delay;
+	s->steal_ns = b->steal - a->steal;
+	s->irqs = b->irqs - a->irqs;
+	if (IS_ENABLED(CONFIG_SCHED_INFO))
+		s->flags |= VSB_SAMPLE_RUN_DELAY;
+}
+
 static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 {
 	struct vsb_ctl *c = w->ctl;
 	u32 fl = c->req.flags;
 	struct vsb_pmu_snap pa = {}, pb = {};
+	struct vsb_dist_snap da, db;
 	unsigned long irqflags = 0;
 	u64 deadline = c->deadline, folds0 = w->cw.folds, ops = 0;
 	u64 t0, t1, n0, n1;
@@ -159,6 +217,7 @@ static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 	 * may sleep), so those counts include the irq disable and enable
 	 * themselves: a handful of cycles on a batch of thousands.
 	 */
+	vsb_dist_snap(w, &da);
 	vsb_pmu_read(w, &pa);
 	if (fl & (VSB_RUN_IRQS_OFF | VSB_RUN_PREEMPT_OFF))
 		deadline = min(deadline, local_clock() + c->atomic_max_ns);
@@ -176,6 +235,7 @@ static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 	else if (fl & VSB_RUN_PREEMPT_OFF)
 		preempt_enable();
 	vsb_pmu_read(w, &pb);
+	vsb_dist_snap(w, &db);
 
 	/* first one done ends everybody's window */
 	if (!READ_ONCE(c->stop))
@@ -193,6 +253,7 @@ static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 		s->cycles = t1 - t0;
 		s->ns = n1 - n0;
 		s->folds = w->cw.folds - folds0;
+		vsb_dist_fill(s, &da, &db);
 		if (raw_smp_processor_id() != w->cpu)
 			s->flags |= VSB_SAMPLE_MIGRATED;
 		if (w->ev_cycles) {
@@ -324,6 +385,24 @@ static void vsb_stop_workers(struct vsb_ctl *c, unsigned int n)
 }
 
 /*
+ * The samples into the user's buffer at its stride: whole, or ABI 2's
+ * first 80 bytes of each for a client that asked for those.
+ */
+static int vsb_copy_samples(const struct vsb_ioc_run *req,
+			    const struct vsb_ioc_sample *s, size_t n)
+{
+	size_t stride = vsb_sample_stride(req), i;
+	void __user *to = u64_to_user_ptr(req->samples_ptr);
+
+	if (stride == sizeof(*s))
+		return copy_to_user(to, s, n * sizeof(*s)) ? -EFAULT : 0;
+	for (i = 0; i < n; i++)
+		if (copy_to_user(to + i * stride, &s[i], stride))
+			return -EFAULT;
+	return 0;
+}
+
+/*
  * Run @req on @cpus (already checked: distinct, below nr_cpu_ids) and
  * fill its out fields and the user's sample buffer.  Called with the
  * run mutex held.
@@ -437,8 +516,7 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 		}
 		c->req.nsamples = nout;
 		c->req.elapsed_ns = ktime_get_ns() - t_start;
-		if (copy_to_user(u64_to_user_ptr(req->samples_ptr), c->samples,
-				 nout * sizeof(*c->samples)))
+		if (vsb_copy_samples(req, c->samples, nout))
 			ret = -EFAULT;
 		else
 			*req = c->req;

@@ -120,6 +120,12 @@ struct vsb_ctl {
 	struct completion done;
 };
 
+/* Bytes per sample in the user's buffer (main.c checked sample_size). */
+static inline size_t vsb_sample_stride(const struct vsb_ioc_run *req)
+{
+	return req->sample_size ? req->sample_size : VSB_IOC_SAMPLE_V2_SIZE;
+}
+
 /* run.c */
 int vsb_run(struct vsb_ioc_run *req, const u32 *cpus);
 void vsb_abort(struct vsb_ctl *c, int err);

@@ -16,6 +16,16 @@
  * it is pinned and read just outside each timed batch, so the hot loop
  * never touches shared state or makes a system call.  `elapsed` is core
  * cycles when the group has them, else the TSC, else nanoseconds.
+ *
+ * Disturbances (disturb.h): each worker snapshots its switches, run
+ * delay, CPU, steal and interrupts after the start barrier and after the
+ * batch, outside the timed window, and judges its sample.  The next
+ * barrier makes every worker's verdict visible; each worker then
+ * settles the attempt itself from the same verdicts (so all reach the
+ * same fate without another barrier): keep it, drop the repetition, or
+ * time it again.  An attempt's sample lives in att[attempt & 1] until
+ * settled: a peer may still read attempt k's while this worker times
+ * k + 1, never k + 2 (a barrier lies between).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +54,11 @@ struct worker {
 	struct vsb_local_fold lf;
 	struct vsb_pmu_group pmu;
 	struct vsb_sample *samples;
+	unsigned int nkept;		/* samples[0 .. nkept) settled as kept */
+	struct vsb_sample att[2];	/* the attempts being settled, by parity */
+	struct vsb_disturb_src dsrc;
+	struct vsb_disturb_counts dc;	/* every worker's copy is the same */
+	double warm_batch_ns;		/* one warm-up batch, 0 without warm-up */
 	struct shared_state *sh;
 } __attribute__((aligned(VSB_CACHELINE)));
 
@@ -58,14 +73,121 @@ struct shared_state {
 	const struct vsb_pmu_set *pmu;
 	enum vsb_unit unit;
 	struct vsb_drift *drift;	/* fold policy and reader, or NULL */
+	struct worker *ws;		/* every worker, for the verdicts */
+	int nworkers;
+	int dist_policy;		/* enum vsb_disturb_policy */
 };
+
+static void warm_up(struct worker *w)
+{
+	struct shared_state *sh = w->sh;
+	uint64_t t0 = vsb_now_ns();
+	unsigned int r;
+
+	for (r = 0; r < sh->warmup; r++)
+		sh->loop(&w->cw, &sh->params, sh->loops);
+	if (sh->warmup)
+		w->warm_batch_ns = (double)(vsb_now_ns() - t0) / sh->warmup;
+	w->ops_done = sh->warmup * sh->loops;
+	w->cw.folds = 0;
+	if (w->quiet)	/* an isolated CPU: nothing may interrupt it now */
+		vsb_local_fold_disarm(&w->lf);
+	if (w->dc.on)	/* only the reads a batch this long can afford */
+		vsb_disturb_fit(&w->dsrc, w->warm_batch_ns);
+}
+
+/* One timed batch into @s, the disturbance snapshots outside it. */
+static void time_batch(struct worker *w, struct vsb_sample *s, unsigned int slot)
+{
+	struct shared_state *sh = w->sh;
+	uint64_t folds0 = w->cw.folds, t0, t1, n0, n1;
+	struct vsb_pmu_reading pa, pb;
+	struct vsb_disturb_snap da, db;
+
+	memset(s, 0, sizeof(*s));
+	if (w->dc.on)
+		vsb_disturb_snap(&w->dsrc, &da);
+	if (!w->index)	/* the sample's window, for --monitor */
+		vsb_window_begin();
+	VSB_MARKER_START("vsb-batch");
+	if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
+		w->pmu_error = EIO;
+	n0 = vsb_now_ns();
+	t0 = vsb_rdtscp();
+	sh->loop(&w->cw, &sh->params, sh->loops);
+	t1 = vsb_rdtscp();
+	n1 = vsb_now_ns();
+	w->ops_done += sh->loops;
+	if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
+		w->pmu_error = EIO;
+	VSB_MARKER_STOP("vsb-batch");
+	if (!w->index)
+		vsb_window_end();
+	if (w->dc.on)
+		vsb_disturb_snap(&w->dsrc, &db);
+	vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
+			    sh->pmu->cycles, t1 - t0, n1 - n0);
+	w->migrated |= vsb_sample_place(s, w->index, w->cpu, slot);
+	s->ops = sh->loops;
+	s->folds = w->cw.folds - folds0;
+	if (w->dc.on) {
+		vsb_disturb_diff(&w->dsrc, &da, &db, s);
+		s->disturbed = vsb_disturb_judge(s, &vsb_disturb_default_bounds);
+	}
+}
+
+/* Attempt @att is over on every worker: its fate, from all verdicts. */
+static enum vsb_disturb_fate settle(struct worker *w, unsigned int att)
+{
+	struct shared_state *sh = w->sh;
+	unsigned int n = 0, nd = 0;
+	int i;
+
+	if (!w->dc.on)
+		return VSB_FATE_KEEP;
+	for (i = 0; i < sh->nworkers; i++) {
+		if (sh->ws[i].quiet)
+			continue;
+		n++;
+		nd += (unsigned int)vsb_disturb_add(&w->dc, &sh->ws[i].att[att & 1]);
+	}
+	return vsb_disturb_settle(&w->dc, n, nd);
+}
+
+/*
+ * The timed repetitions: each starts at a barrier, which also ends the
+ * previous attempt, settled here.  Kept and dropped attempts complete a
+ * repetition; a retried one is timed again.
+ */
+static void timed_loop(struct worker *w)
+{
+	struct shared_state *sh = w->sh;
+	unsigned int done = 0, att = 0;
+
+	for (;;) {
+		if (vsb_barrier_wait(&sh->barrier, NULL))
+			break;
+		if (att) {
+			enum vsb_disturb_fate f = settle(w, att - 1);
+
+			if (f == VSB_FATE_KEEP && !w->quiet)
+				w->samples[w->nkept++] = w->att[(att - 1) & 1];
+			if (f != VSB_FATE_RETRY)
+				done++;
+		}
+		if (done >= sh->repeat)
+			break;
+		if (!w->quiet)
+			time_batch(w, &w->att[att & 1], w->nkept);
+		att++;
+	}
+}
 
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct shared_state *sh = w->sh;
 	cpu_set_t set;
-	unsigned int r;
 
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
@@ -86,6 +208,9 @@ static void *worker_main(void *arg)
 	/* after pinning, on this thread: pid 0 / cpu -1 follows the thread */
 	if (!w->error && sh->pmu->nactive && vsb_pmu_group_open(sh->pmu, &w->pmu))
 		w->pmu_error = errno ? errno : EIO;
+	vsb_disturb_counts_init(&w->dc, sh->dist_policy, sh->repeat);
+	if (w->dc.on && !w->error)
+		vsb_disturb_open(&w->dsrc, w->cpu);
 	if (w->error || w->pmu_error)	/* nobody may start: the run would be unpinned */
 		vsb_barrier_break(&sh->barrier);
 	VSB_MARKER_THREADINIT();
@@ -93,45 +218,11 @@ static void *worker_main(void *arg)
 
 	if (vsb_barrier_wait(&sh->barrier, NULL))
 		goto out;
-	for (r = 0; r < sh->warmup; r++)
-		sh->loop(&w->cw, &sh->params, sh->loops);
-	w->ops_done = sh->warmup * sh->loops;
-	w->cw.folds = 0;
-	if (w->quiet)	/* an isolated CPU: nothing may interrupt it now */
-		vsb_local_fold_disarm(&w->lf);
-	for (r = 0; r < sh->repeat; r++) {
-		struct vsb_sample *s = &w->samples[r];
-		uint64_t folds0 = w->cw.folds, t0, t1, n0, n1;
-		struct vsb_pmu_reading pa, pb;
-
-		if (vsb_barrier_wait(&sh->barrier, NULL))
-			break;
-		if (w->quiet)
-			continue;
-		if (!w->index)	/* the sample's window, for --monitor */
-			vsb_window_begin();
-		VSB_MARKER_START("vsb-batch");
-		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
-			w->pmu_error = EIO;
-		n0 = vsb_now_ns();
-		t0 = vsb_rdtscp();
-		sh->loop(&w->cw, &sh->params, sh->loops);
-		t1 = vsb_rdtscp();
-		n1 = vsb_now_ns();
-		w->ops_done += sh->loops;
-		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
-			w->pmu_error = EIO;
-		VSB_MARKER_STOP("vsb-batch");
-		if (!w->index)
-			vsb_window_end();
-		vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
-				    sh->pmu->cycles, t1 - t0, n1 - n0);
-		w->migrated |= vsb_sample_place(s, w->index, w->cpu, r);
-		s->ops = sh->loops;
-		s->folds = w->cw.folds - folds0;
-	}
-	vsb_barrier_wait(&sh->barrier, NULL);
+	warm_up(w);
+	timed_loop(w);
 out:
+	if (w->dsrc.buf)
+		vsb_disturb_close(&w->dsrc);
 	vsb_local_fold_disarm(&w->lf);
 	vsb_pmu_group_close(&w->pmu);
 	return NULL;
@@ -235,6 +326,33 @@ static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
 	VSB_MARKER_INIT();
 }
 
+/*
+ * The kept samples in repetition order, and the disturbance accounting
+ * (the same in every worker: the first busy one's).  Nothing kept (every
+ * repetition dropped) is untrustworthy.
+ */
+static int collect(struct vsb_result *r, struct worker *ws, int n)
+{
+	const struct worker *w0 = &ws[0];
+	unsigned int rep;
+	int i;
+
+	for (rep = 0; rep < w0->nkept; rep++)
+		for (i = 0; i < n; i++)
+			if (!ws[i].quiet)
+				vsb_result_add(r, &ws[i].samples[rep]);
+	r->dist = w0->dc;
+	if (r->dist.on)
+		vsb_disturb_describe(&w0->dsrc, w0->warm_batch_ns, r->dist.sources,
+				     sizeof(r->dist.sources));
+	vsb_disturb_report(r, 1);
+	if (w0->nkept)
+		return 0;
+	vsb_err_opt("disturbed", "--disturbed drop: all %u repetitions were disturbed, "
+		    "nothing left to report (--disturbed retry or keep)", w0->sh->repeat);
+	return VSB_EXIT_UNTRUSTED;
+}
+
 int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct shared_state *sh;
@@ -257,10 +375,15 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	sh->diff_bytes = (size_t)o->items * (bits / 8);
 	sh->barrier.n = (unsigned int)n;
 	sh->tsc_hz = vsb_tsc_hz();
+	sh->dist_policy = vsb_disturb_parse_policy(o->disturbed);
+	if (sh->dist_policy < 0)
+		sh->dist_policy = VSB_DISTURB_RETRY;
 
 	shared = vsb_zalloc_page((size_t)o->items * sizeof(*shared));
 	pcc = vsb_zalloc_page((size_t)o->items * sizeof(*pcc));
 	ws = vsb_zalloc_aligned((size_t)n * sizeof(*ws));
+	sh->ws = ws;
+	sh->nworkers = n;
 
 	r->nthreads = n - (int)o->quiet_workers;
 	set_unit(o, r, sh);
@@ -315,13 +438,9 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 		ret = VSB_EXIT_ERROR;
 	}
 	if (!ret) {
-		unsigned int rep;
 		int bad = 0;
 
-		for (rep = 0; rep < sh->repeat; rep++)
-			for (i = 0; i < n; i++)
-				if (!ws[i].quiet)
-					vsb_result_add(r, &ws[i].samples[rep]);
+		ret = collect(r, ws, n);
 		for (i = 0; i < n; i++) {
 			r->migrated |= ws[i].migrated;
 			bad += ws[i].affinity_bad;

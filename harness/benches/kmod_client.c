@@ -20,6 +20,13 @@
  * VSB_RUN_UNSAFE_FOLD), and the reader's figures the module computes fill
  * the same drift and staleness fields as harness/drift.c does.
  *
+ * Disturbances (disturb.h): a module with VSB_CAP_DISTURB fills each
+ * sample's switches, run delay, steal and interrupts when the request's
+ * sample_size asks for the whole sample.  The harness judges them, and
+ * --disturbed retry times the disturbed repetitions again in a further
+ * request of just those (each with its own warm-up), at most
+ * VSB_DISTURB_RETRIES_PER_REP rounds per repetition.
+ *
  * The ioctl sleeps interruptibly in the kernel: SIGINT makes the module
  * stop every worker within one chunk and return EINTR, which ends the run
  * with no result written.
@@ -156,7 +163,7 @@ static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
 	}
 #if defined(__x86_64__) || defined(__i386__)
 	snprintf(r->unit, sizeof(r->unit), "tsc");
-	snprintf(r->event, sizeof(r->event), "get_cycles() (rdtsc, in the module)");
+	snprintf(r->event, sizeof(r->event), "get_cycles() (rdtsc) in the module");
 #else
 	snprintf(r->unit, sizeof(r->unit), "ns");
 	snprintf(r->event, sizeof(r->event), "ktime_get_ns() (in the module)");
@@ -168,44 +175,92 @@ static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
 			strerror(-req->pmu_error));
 }
 
-static void set_samples(const struct vsb_run_opts *o, struct vsb_result *r,
-			const struct vsb_ioc_run *req,
-			const struct vsb_ioc_sample *ks)
+/* One module sample as the harness's, judged when @dist. */
+static void conv_sample(const struct vsb_result *r, const struct vsb_ioc_sample *k,
+			int dist, struct vsb_sample *s)
 {
-	unsigned int i;
-
-	for (i = 0; i < req->nsamples; i++) {
-		const struct vsb_ioc_sample *k = &ks[i];
-		struct vsb_sample s;
-
-		memset(&s, 0, sizeof(s));
-		s.thread = k->thread;
-		s.cpu = (int)k->cpu;
-		s.rep = k->rep;
-		s.ops = k->ops;
-		s.ns = (double)k->ns;
-		s.folds = k->folds;
-		s.pmu_scale = 1.0;
-		if (r->npmu) {
-			s.pmu_scale = k->pmu_enabled ?
-				      (double)k->pmu_running / (double)k->pmu_enabled : 1.0;
-			s.multiplexed = !!(k->flags & VSB_SAMPLE_MULTIPLEXED);
-			/* scaled like the user backend: value * enabled / running */
-			s.pmu[0] = s.multiplexed && k->pmu_running ?
-				   (uint64_t)((double)k->pmu_cycles / s.pmu_scale) :
-				   k->pmu_cycles;
-			s.pmu[1] = s.multiplexed && k->pmu_running ?
-				   (uint64_t)((double)k->pmu_instr / s.pmu_scale) :
-				   k->pmu_instr;
-		}
-		s.elapsed = !strcmp(r->unit, "cycles") ? s.pmu[0] :
-			    !strcmp(r->unit, "tsc") ? k->cycles : k->ns;
-		if (k->flags & VSB_SAMPLE_MIGRATED)
-			r->migrated = 1;
-		vsb_result_add(r, &s);
+	memset(s, 0, sizeof(*s));
+	s->thread = k->thread;
+	s->cpu = (int)k->cpu;
+	s->rep = k->rep;
+	s->ops = k->ops;
+	s->ns = (double)k->ns;
+	s->folds = k->folds;
+	s->pmu_scale = 1.0;
+	if (r->npmu) {
+		s->pmu_scale = k->pmu_enabled ?
+			       (double)k->pmu_running / (double)k->pmu_enabled : 1.0;
+		s->multiplexed = !!(k->flags & VSB_SAMPLE_MULTIPLEXED);
+		/* scaled like the user backend: value * enabled / running */
+		s->pmu[0] = s->multiplexed && k->pmu_running ?
+			    (uint64_t)((double)k->pmu_cycles / s->pmu_scale) :
+			    k->pmu_cycles;
+		s->pmu[1] = s->multiplexed && k->pmu_running ?
+			    (uint64_t)((double)k->pmu_instr / s->pmu_scale) :
+			    k->pmu_instr;
 	}
-	/* the module pins its kthreads itself: no affinity to read back */
-	vsb_result_note_workers(r, -1, (int)o->allow_multiplex);
+	s->elapsed = !strcmp(r->unit, "cycles") ? s->pmu[0] :
+		     !strcmp(r->unit, "tsc") ? k->cycles : k->ns;
+	if (!dist)
+		return;
+	s->dist_valid = VSB_DIST_SWITCH | VSB_DIST_MIGRATED | VSB_DIST_STEAL |
+			VSB_DIST_IRQS;
+	if (k->flags & VSB_SAMPLE_RUN_DELAY)
+		s->dist_valid |= VSB_DIST_RUNDELAY;
+	s->nivcsw = k->nivcsw;
+	s->migrations = !!(k->flags & VSB_SAMPLE_MIGRATED);
+	s->run_delay_ns = k->run_delay_ns;
+	s->steal_ns = k->steal_ns;
+	s->irqs = k->irqs;
+	s->disturbed = vsb_disturb_judge(s, &vsb_disturb_default_bounds);
+}
+
+/* Retries owed, and how often each repetition was tried. */
+struct pending {
+	unsigned int n;		/* repetitions the next request times */
+	unsigned int *tries;
+	unsigned int nkept;	/* repetitions in the result so far */
+};
+
+/*
+ * One request's samples (worker-major: worker i, repetition k at
+ * i * repeat + k), settled repetition by repetition: kept ones enter
+ * the result, numbered in the order kept, dropped ones do not, retried
+ * ones stay owed in @p.
+ */
+static void settle_samples(struct vsb_result *r, const struct vsb_ioc_run *req,
+			   const struct vsb_ioc_sample *ks, struct pending *p)
+{
+	unsigned int nw = req->ncpus - req->quiet_workers, n = p->n, m = 0, k, i;
+	struct vsb_sample *s = vsb_zalloc(nw * sizeof(*s));
+
+	for (k = 0; k < n; k++) {
+		enum vsb_disturb_fate f;
+		unsigned int nd = 0;
+
+		for (i = 0; i < nw; i++) {
+			const struct vsb_ioc_sample *q = &ks[(size_t)i * req->repeat + k];
+
+			conv_sample(r, q, !!req->sample_size, &s[i]);
+			if (q->flags & VSB_SAMPLE_MIGRATED)
+				r->migrated = 1;
+			if (r->dist.on)
+				nd += (unsigned int)vsb_disturb_add(&r->dist, &s[i]);
+		}
+		r->dist.retries_rep = p->tries[k];
+		f = vsb_disturb_settle(&r->dist, nw, nd);
+		if (f == VSB_FATE_RETRY)
+			p->tries[m++] = r->dist.retries_rep;
+		if (f != VSB_FATE_KEEP)
+			continue;
+		for (i = 0; i < nw; i++) {
+			s[i].rep = p->nkept;
+			vsb_result_add(r, &s[i]);
+		}
+		p->nkept++;
+	}
+	p->n = m;
+	free(s);
 }
 
 static void set_sanity(struct vsb_result *r, const struct vsb_ioc_run *req)
@@ -216,15 +271,29 @@ static void set_sanity(struct vsb_result *r, const struct vsb_ioc_run *req)
 	if (req->bench == VSB_BENCH_COUNTER) {
 		r->applied = req->applied;
 		r->counted = req->counted;
+		/*
+		 * "ok" is about the counts (counted == applied), not about
+		 * the work announced: the module's common stop ends every
+		 * worker's sample when the first finishes --loops, so fewer
+		 * updates than workers x (warm-up + repeat) x loops is the
+		 * rule; say how many were done, so nobody reads the header's
+		 * figure as what ran.
+		 */
 		if (ok)
 			snprintf(r->sanity, sizeof(r->sanity),
-				 "ok: %s = %lld applied (module, %u workers, delta %+d)",
+				 "ok: %s = %lld applied (module, %u workers, delta %+d): "
+				 "%lld of the %llu updates announced were done (common "
+				 "stop: the first worker to finish ends each sample)",
 				 vsb_variants[req->variant].flags & VSB_VF_NOFOLD ?
 				 "every per-CPU diff (mod 2^bits)" :
 				 vsb_variants[req->variant].flags & VSB_VF_PCC ?
 				 "percpu_counter_sum()" :
 				 "shared counters + per-CPU diffs",
-				 (long long)req->applied, req->ncpus, req->delta);
+				 (long long)req->applied, req->ncpus, req->delta,
+				 req->delta ? (long long)req->applied / req->delta : 0,
+				 (unsigned long long)req->loops *
+				 (req->warmup + req->repeat) *
+				 (req->ncpus - req->quiet_workers));
 		else
 			snprintf(r->sanity, sizeof(r->sanity),
 				 "FAILED: item %u: counted %lld, applied %lld (module)",
@@ -300,11 +369,105 @@ static void set_drift(const struct vsb_run_opts *o, struct vsb_result *r,
 			r->stale_mean_us);
 }
 
+/* The module's capabilities (VSB_CAP_*), 0 when it does not say. */
+static unsigned int kmod_caps(int fd)
+{
+	struct vsb_ioc_version v;
+
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	return ioctl(fd, VSB_IOC_VERSION, &v) ? 0 : v.caps;
+}
+
+/* --disturbed against what the module can report; sets sample_size. */
+static void kmod_disturb_setup(const struct vsb_run_opts *o, struct vsb_result *r,
+			       int fd, struct vsb_ioc_run *req)
+{
+	int policy = vsb_disturb_parse_policy(o->disturbed);
+
+	if (policy < 0)
+		policy = VSB_DISTURB_RETRY;
+	if (policy != VSB_DISTURB_OFF && !(kmod_caps(fd) & VSB_CAP_DISTURB)) {
+		vsb_warn_opt("disturbed", "--disturbed: the loaded module does not report "
+			     "disturbances (no VSB_CAP_DISTURB): rebuild and reload it");
+		policy = VSB_DISTURB_OFF;
+	}
+	vsb_disturb_counts_init(&r->dist, policy, (unsigned long)req->repeat);
+	if (policy == VSB_DISTURB_OFF)
+		return;
+	req->sample_size = sizeof(struct vsb_ioc_sample);
+	snprintf(r->dist.sources, sizeof(r->dist.sources),
+		 "the module, around each batch on the worker's CPU: current->nivcsw, "
+		 "sched_info.run_delay, kcpustat steal, kstat irqs_sum + x86 irq_stat "
+		 "(APIC timer, IPIs, NMIs)");
+}
+
+/*
+ * The first request, then one per round of retries owed (each timing
+ * only those repetitions).  The first request's unit, drift and
+ * metadata stand; the sanity check must pass in every request.
+ */
+static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
+		       int fd, struct vsb_ioc_run *req)
+{
+	struct pending p = { .n = req->repeat };
+	struct vsb_ioc_sample *ks;
+	long long applied = 0, counted = 0;
+	unsigned long long run_ns = 0;
+	unsigned int round;
+	int ret = 0, ok = 1;
+
+	kmod_disturb_setup(o, r, fd, req);
+	p.tries = vsb_zalloc(req->repeat * sizeof(*p.tries));
+	ks = vsb_zalloc((size_t)req->ncpus * req->repeat * sizeof(*ks));
+	req->samples_ptr = (uint64_t)(uintptr_t)ks;
+	for (round = 0; p.n; round++) {
+		struct vsb_ioc_run q = *req;
+
+		q.repeat = p.n;
+		q.samples_cap = q.ncpus * q.repeat;
+		vsb_window_begin();	/* the whole ioctl: warm-up and setup included */
+		ret = ioctl(fd, VSB_IOC_RUN, &q);
+		vsb_window_end();
+		if (ret) {
+			ret = run_error(o, errno);
+			break;
+		}
+		if (!round) {
+			r->nthreads = (int)(q.ncpus - q.quiet_workers);
+			set_unit(o, r, &q);
+			set_drift(o, r, &q);
+		}
+		settle_samples(r, &q, ks, &p);
+		if (ok) {
+			set_sanity(r, &q);
+			ok = r->sanity_ok;
+		}
+		applied += r->applied;
+		counted += r->counted;
+		run_ns += q.elapsed_ns;
+	}
+	free(ks);
+	free(p.tries);
+	if (ret)
+		return ret;
+	r->applied = applied;
+	r->counted = counted;
+	vsb_result_meta(r, "kmod_run_ns", "%llu over %u request%s (setup, kthreads and "
+			"checks included)", run_ns, round, round > 1 ? "s" : "");
+	vsb_result_note_workers(r, -1, (int)o->allow_multiplex);
+	vsb_disturb_report(r, 1);
+	if (p.nkept)
+		return 0;
+	vsb_err_opt("disturbed", "--disturbed drop: all %u repetitions were disturbed, "
+		    "nothing left to report (--disturbed retry or keep)", req->repeat);
+	return VSB_EXIT_UNTRUSTED;
+}
+
 static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		    unsigned int bench)
 {
 	int pages = bench != VSB_BENCH_COUNTER;
-	struct vsb_ioc_sample *ks;
 	struct vsb_ioc_run req;
 	uint32_t *cpus;
 	int fd, ret, i;
@@ -346,35 +509,19 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	if (ret)
 		return ret;
 	cpus = vsb_zalloc(req.ncpus * sizeof(*cpus));
-	ks = vsb_zalloc((size_t)req.samples_cap * sizeof(*ks));
 	for (i = 0; i < o->cpus.n; i++)
 		cpus[i] = (uint32_t)o->cpus.cpu[i];
 	req.cpus_ptr = (uint64_t)(uintptr_t)cpus;
-	req.samples_ptr = (uint64_t)(uintptr_t)ks;
-
-	vsb_window_begin();	/* the whole ioctl: warm-up and setup included */
-	ret = ioctl(fd, VSB_IOC_RUN, &req);
-	vsb_window_end();
-	if (ret) {
-		ret = run_error(o, errno);
-		goto out;
+	ret = kmod_rounds(o, r, fd, &req);
+	if (!ret) {
+		vsb_result_meta(r, "kmod_abi", "%d", VSB_ABI_VERSION);
+		vsb_result_meta(r, "kmod_timed_loop", "preempt %s, irqs %s%s%s",
+				req.flags & VSB_RUN_PREEMPT_OFF ? "off" : "on",
+				req.flags & VSB_RUN_IRQS_OFF ? "off" : "on",
+				pages ? ", gfp " : "", pages ? r->opts.gfp : "");
+		vsb_result_meta(r, "kmod_window", "common stop: the first worker to finish "
+				"--loops ends every worker's sample; ops per sample vary");
 	}
-	r->nthreads = (int)(req.ncpus - req.quiet_workers);
-	set_unit(o, r, &req);
-	set_samples(o, r, &req, ks);
-	set_sanity(r, &req);
-	set_drift(o, r, &req);
-	vsb_result_meta(r, "kmod_abi", "%d", VSB_ABI_VERSION);
-	vsb_result_meta(r, "kmod_timed_loop", "preempt %s, irqs %s%s%s",
-			req.flags & VSB_RUN_PREEMPT_OFF ? "off" : "on",
-			req.flags & VSB_RUN_IRQS_OFF ? "off" : "on",
-			pages ? ", gfp " : "", pages ? r->opts.gfp : "");
-	vsb_result_meta(r, "kmod_run_ns", "%llu (setup, kthreads and checks included)",
-			(unsigned long long)req.elapsed_ns);
-	vsb_result_meta(r, "kmod_window", "common stop: the first worker to finish "
-			"--loops ends every worker's sample; ops per sample vary");
-out:
-	free(ks);
 	free(cpus);
 	close(fd);
 	return ret;

@@ -174,6 +174,21 @@ static void fail(struct live_shared *sh, struct live_worker *w, const char *what
 }
 
 /*
+ * Stop requests reach inside a sample: the parent turns a signal into
+ * sh->stop, and a worker looks at it every LIVE_STOP_EVERY pages or
+ * mmap pairs (well under a millisecond of work, and a load of a line
+ * nobody writes until then, so the timed loop does not notice), never
+ * only between samples: a sample of a large --loops or --size lasts
+ * minutes.  A stopped sample is incomplete and the run writes nothing.
+ */
+#define LIVE_STOP_EVERY	256
+
+static inline int stop_requested(struct live_shared *sh)
+{
+	return __atomic_load_n(&sh->stop, __ATOMIC_RELAXED);
+}
+
+/*
  * One sample's work; returns the operations done (page faults, or
  * mmap+munmap pairs).  The stores go through a volatile pointer so the
  * compiler cannot drop them: each one is a write fault on a fresh page.
@@ -182,11 +197,15 @@ static unsigned long long do_ops(struct live_shared *sh, struct live_worker *w,
 				 unsigned long long loops)
 {
 	unsigned long long i, ops = 0;
-	size_t off;
+	size_t off, n;
 
 	for (i = 0; i < loops; i++) {
-		volatile char *p = mmap(NULL, sh->size, PROT_READ | PROT_WRITE,
-					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		volatile char *p;
+
+		if (i % LIVE_STOP_EVERY == 0 && stop_requested(sh))
+			break;
+		p = mmap(NULL, sh->size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (p == MAP_FAILED) {
 			fail(sh, w, "mmap");
@@ -198,9 +217,13 @@ static unsigned long long do_ops(struct live_shared *sh, struct live_worker *w,
 				munmap((void *)p, sh->size);
 				break;
 			}
-			for (off = 0; off < sh->size; off += sh->page)
+			for (off = 0, n = 0; off < sh->size; off += sh->page, n++) {
+				if (n % LIVE_STOP_EVERY == LIVE_STOP_EVERY - 1 &&
+				    stop_requested(sh))
+					break;
 				p[off] = 1;
-			ops += sh->size / sh->page;
+			}
+			ops += n;
 		} else {
 			ops++;
 		}

@@ -20,10 +20,11 @@ static int slurp(const char *path, char **bufp, size_t *lenp)
 {
 	int e = vsb_read_whole(path, CSV_MAX_BYTES, bufp, lenp);
 
+	/* regular files only, size-capped: vsb_read_whole() is the one reader */
 	if (e == EFBIG)
 		vsb_err("%s: larger than %u MiB", path, CSV_MAX_BYTES >> 20);
 	else if (e)
-		vsb_err("%s: %s", path, strerror(e));
+		vsb_err("%s: %s", path, vsb_read_strerror(e));
 	if (e)
 		return VSB_EXIT_USAGE;
 	if (memchr(*bufp, '\0', *lenp)) {

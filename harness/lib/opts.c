@@ -45,119 +45,155 @@ static int check_ncpus(const char *v, const char *where)
 
 const struct vsb_opt vsb_run_opt_table[] = {
 	{ "bench", 'b', VSB_OPT_STR, OFF(bench), SZ(bench), 0, 0, "counter",
-	  NULL, "NAME", "benchmark to run (see `vmstat-bench list`)", VSB_OPTF_SWEEP },
+	  NULL, "NAME", "benchmark to run (see `vmstat-bench list`)", VSB_OPTF_SWEEP, 1 },
 	{ "variant", 'V', VSB_OPT_STR, OFF(variant), SZ(variant), 0, 0,
 	  "cmpxchg-local", NULL, "NAME", "counter update variant (see `vmstat-bench list`)",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 3 },
 	{ "backend", 'B', VSB_OPT_CHOICE, OFF(backend), SZ(backend), 0, 0, "user",
 	  "user|kmod|auto", "WHERE",
 	  "user: harness threads; kmod: the kernel module; auto: kmod if loaded",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 2 },
 	{ "cpus", 'c', VSB_OPT_CPUS, OFF(cpus_str), SZ(cpus_str), 0, 0, NULL,
 	  NULL, "LIST", "one pinned worker per CPU, e.g. 0-3,8 (default: first allowed CPU)",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 4 },
 	{ "threshold", 't', VSB_OPT_LONG, OFF(threshold), 0, 0, (1L << 31) - 3,
 	  "125", NULL, "N", "fold when |diff| > N; at most 125/32765/2^31-3 for 8/16/32-bit diffs",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 6 },
 	{ "diff-bits", 'w', VSB_OPT_LONG, OFF(diff_bits), 0, 8, 32, "8", NULL,
-	  "8|16|32", "width of the per-CPU diff (vm_stat_diff is s8)", VSB_OPTF_SWEEP },
+	  "8|16|32", "width of the per-CPU diff (vm_stat_diff is s8)", VSB_OPTF_SWEEP, 7 },
 	{ "items", 'k', VSB_OPT_LONG, OFF(items), 0, 1, VSB_ITEMS_MAX, "1", NULL,
-	  "K", "counters updated round-robin (zone stat items)", VSB_OPTF_SWEEP },
+	  "K", "counters updated round-robin (zone stat items)", VSB_OPTF_SWEEP, 8 },
 	{ "batch", 0, VSB_OPT_LONG, OFF(batch), 0, 1, VSB_BATCH_MAX, "32", NULL,
 	  "N", "percpu-counter batch (percpu_counter_batch is max(32, 2*ncpus))",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 9 },
 	{ "delta", 'd', VSB_OPT_LONG, OFF(delta), 0, -VSB_DELTA_MAX, VSB_DELTA_MAX,
 	  "1", NULL, "N", "added per update; +-1 are inc/dec with the kernel's overstep",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 10 },
 	{ "loops", 'n', VSB_OPT_LONG, OFF(loops), 0, 1, VSB_LOOPS_MAX, "1000000",
-	  NULL, "N", "operations per timed sample, per worker (max 10^9)", VSB_OPTF_SWEEP },
+	  NULL, "N", "operations per timed sample, per worker (max 10^9)", VSB_OPTF_SWEEP, 11 },
 	{ "repeat", 'r', VSB_OPT_LONG, OFF(repeat), 0, 1, VSB_REPEAT_MAX, "10", NULL,
-	  "R", "timed samples per worker (max 1000)", VSB_OPTF_SWEEP },
+	  "R", "timed samples per worker (max 1000)", VSB_OPTF_SWEEP, 0 },
 	{ "warmup", 'W', VSB_OPT_LONG, OFF(warmup), 0, 0, VSB_WARMUP_MAX, "2", NULL,
-	  "W", "untimed samples before the first timed one (max 100)", VSB_OPTF_SWEEP },
+	  "W", "untimed samples before the first timed one (max 100)", VSB_OPTF_SWEEP, 0 },
 	{ "output", 'o', VSB_OPT_STR, OFF(output), SZ(output), 0, 0, "", NULL,
-	  "FILE", "write results to FILE (complete or not at all); table still on stdout", 0 },
+	  "FILE", "write results to FILE (complete or not at all); table still on stdout", 0, 0 },
 	{ "format", 'f', VSB_OPT_CHOICE, OFF(format), SZ(format), 0, 0, NULL,
-	  "text|csv|json", "FMT", "output format (default: from -o's suffix, else text)", 0 },
+	  "text|csv|json", "FMT", "output format (default: from -o's suffix, else text)", 0, 0 },
 	{ "order", 0, VSB_OPT_LONG, OFF(order), 0, 0, 10, "0", NULL, "N",
-	  "page order for page-alloc benches (0..10)", VSB_OPTF_SWEEP },
+	  "page order for page-alloc benches (0..10)", VSB_OPTF_SWEEP, 12 },
 	{ "outstanding", 0, VSB_OPT_LONG, OFF(outstanding), 0, 0, 8192, "0", NULL,
 	  "N", "page-alloc: keep N pages allocated before freeing (page_bench02)",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 13 },
 	/* not a sweep key: its commas would make it an axis */
 	{ "events", 'e', VSB_OPT_STR, OFF(events), SZ(events), 0, 0,
 	  VSB_PMU_DEFAULT_EVENTS, NULL, "LIST",
 	  "libpfm4 events counted per batch, one group, e.g. perf::TASK-CLOCK; none: off",
-	  0 },
+	  0, 0 },
 	{ "plm", 0, VSB_OPT_CHOICE, OFF(plm), SZ(plm), 0, 0, "ku", "k|u|ku", "k|u|ku",
 	  "privilege levels the events count (kernel on purpose: the cost is there)",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 0 },
 	{ "allow-multiplex", 0, VSB_OPT_FLAG, OFF(allow_multiplex), 0, 0, 1, NULL,
-	  NULL, "", "accept multiplexed (scaled) counters instead of exit 3", 0 },
+	  NULL, "", "accept multiplexed (scaled) counters instead of exit 3", 0, 0 },
 	{ "placement", 0, VSB_OPT_STR, OFF(placement), SZ(placement), 0, 0,
 	  "cores-first", NULL, "POLICY",
-	  "with --ncpus: " VSB_PLACEMENTS, VSB_OPTF_SWEEP },
+	  "with --ncpus: " VSB_PLACEMENTS, VSB_OPTF_SWEEP, 0 },
 	{ "ncpus", 'N', VSB_OPT_STR, OFF(ncpus), SZ(ncpus), 0, 0, "1", NULL, "N|all",
-	  "N workers placed by --placement (instead of --cpus)", VSB_OPTF_SWEEP },
+	  "N workers placed by --placement (instead of --cpus)", VSB_OPTF_SWEEP, 0 },
 	{ "allow-oversubscribe", 0, VSB_OPT_FLAG, OFF(allow_oversubscribe), 0, 0, 1,
-	  NULL, NULL, "", "let --ncpus exceed the usable CPUs (workers share CPUs)", 0 },
+	  NULL, NULL, "", "let --ncpus exceed the usable CPUs (workers share CPUs)", 0, 0 },
 	/* live benches (live.c), sysctls (sysctl.c), tracing (bpf/trace.c) */
 	{ "size", 0, VSB_OPT_STR, OFF(size), SZ(size), 0, 0, "128M", NULL, "BYTES",
-	  "page-fault/mmap: mapping size per worker (K/M/G suffixes)", VSB_OPTF_SWEEP },
+	  "page-fault/mmap: mapping size per worker (K/M/G suffixes)", VSB_OPTF_SWEEP, 17 },
 	{ "thp", 0, VSB_OPT_CHOICE, OFF(thp), SZ(thp), 0, 0, "never", "never|always",
 	  "never|always", "page-fault: transparent huge pages for the mapping (madvise)",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 18 },
 	{ "tasks", 0, VSB_OPT_CHOICE, OFF(tasks), SZ(tasks), 0, 0, "process",
 	  "process|thread", "process|thread",
 	  "live benches: workers are processes (own mm) or threads (one shared mm)",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 19 },
 	{ "sysctl", 0, VSB_OPT_STR, OFF(sysctl), SZ(sysctl), 0, 0, "", NULL,
 	  "NAME=V", "set a sysctl for the run, restored after (root); a sweep axis "
-	  "in sweep files: sysctl vm.numa_stat=0,1", VSB_OPTF_SWEEP },
+	  "in sweep files: sysctl vm.numa_stat=0,1", VSB_OPTF_SWEEP, 20 },
 	{ "trace", 0, VSB_OPT_FLAG, OFF(trace), 0, 0, 1, NULL, NULL, "",
 	  "count vmstat work and page allocations with BPF into the metadata (root)",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 21 },
 	/* kernel module backend (kmod_client.c) */
 	{ "preempt", 0, VSB_OPT_CHOICE, OFF(preempt), SZ(preempt), 0, 0, "on", "on|off",
 	  "on|off", "kmod: off runs each timed batch under preempt_disable()",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 14 },
 	{ "irqs", 0, VSB_OPT_CHOICE, OFF(irqs), SZ(irqs), 0, 0, "on", "on|off",
 	  "on|off", "kmod: off runs each timed batch under local_irq_save()",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 15 },
 	{ "gfp", 0, VSB_OPT_CHOICE, OFF(gfp), SZ(gfp), 0, 0, "auto",
 	  "auto|kernel|atomic", "FLAGS",
 	  "kmod page-alloc: kernel (GFP_KERNEL) or atomic (GFP_ATOMIC); auto: atomic "
 	  "with preempt/irqs off",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 16 },
 	{ "time-limit", 0, VSB_OPT_LONG, OFF(time_limit), 0, 1, 600, "60", NULL, "S",
-	  "kmod: a longer run is cut with an error (max 600 s)", VSB_OPTF_SWEEP },
+	  "kmod: a longer run is cut with an error (max 600 s)", VSB_OPTF_SWEEP, 0 },
 	{ "fold", 0, VSB_OPT_CHOICE, OFF(fold), SZ(fold), 0, 0, "none",
 	  "none|local|remote", "POLICY",
 	  "who else folds the diffs: local = each writer on a timer (vmstat_update), "
-	  "remote = a shepherd thread with xchg (the 002 proposal)", VSB_OPTF_SWEEP },
+	  "remote = a shepherd thread with xchg (the 002 proposal)", VSB_OPTF_SWEEP, 22 },
 	{ "fold-interval-us", 0, VSB_OPT_LONG, OFF(fold_interval_us), 0, 10, 10000000,
 	  "1000", NULL, "US", "period of the local or remote fold (10 us .. 10 s)",
-	  VSB_OPTF_SWEEP },
+	  VSB_OPTF_SWEEP, 23 },
 	{ "drift", 0, VSB_OPT_FLAG, OFF(drift), 0, 0, 1, NULL, NULL, "",
 	  "sample the shared counters every 100 us: drift (sum of unfolded diffs) "
-	  "and staleness", VSB_OPTF_SWEEP },
+	  "and staleness", VSB_OPTF_SWEEP, 24 },
 	{ "quiet-workers", 0, VSB_OPT_LONG, OFF(quiet_workers), 0, 0, VSB_MAX_CPUS - 1,
 	  "0", NULL, "N", "the last N workers stop updating once timing starts and are "
-	  "never interrupted (nohz_full CPUs)", VSB_OPTF_SWEEP },
+	  "never interrupted (nohz_full CPUs)", VSB_OPTF_SWEEP, 25 },
 	{ "model-cpus", 0, VSB_OPT_LONG, OFF(model_cpus), 0, 1, 4096, "1024", NULL,
-	  "N", "threshold-refresh: CPUs the modelled machine brings online", VSB_OPTF_SWEEP },
+	  "N", "threshold-refresh: CPUs the modelled machine brings online", VSB_OPTF_SWEEP, 26 },
 	{ "model-nodes", 0, VSB_OPT_LONG, OFF(model_nodes), 0, 1, 64, "1", NULL,
-	  "N", "threshold-refresh: NUMA nodes of the modelled machine", VSB_OPTF_SWEEP },
+	  "N", "threshold-refresh: NUMA nodes of the modelled machine", VSB_OPTF_SWEEP, 27 },
 	{ "approach", 0, VSB_OPT_CHOICE, OFF(approach), SZ(approach), 0, 0,
 	  "every-online", "every-online|deferred|per-node", "HOW",
 	  "threshold-refresh: today's refresh at each online, the 004 patch's one "
-	  "deferred refresh, or the review's per-node values", VSB_OPTF_SWEEP },
+	  "deferred refresh, or the review's per-node values", VSB_OPTF_SWEEP, 28 },
 	/* not a sweep key: its commas would make it an axis (monitor.c) */
 	{ "monitor", 0, VSB_OPT_STR, OFF(monitor), SZ(monitor), 0, 0, "", NULL,
 	  "LIST[:INT]", "sample vmstat,interrupts,stat,zoneinfo,buddyinfo,loadavg,trace "
-	  "every INT (1 s; >= 100ms) into FILE.monitor.csv beside -o FILE", 0 },
+	  "every INT (1 s; >= 100ms) into FILE.monitor.csv beside -o FILE", 0, 0 },
+	{ "disturbed", 0, VSB_OPT_CHOICE, OFF(disturbed), SZ(disturbed), 0, 0, "retry",
+	  "retry|keep|drop|off", "FATE",
+	  "a sample whose batch saw an involuntary switch, migration, run delay, steal "
+	  "or an interrupt burst: time it again (3 times at most), keep it marked, drop "
+	  "it; off: no bookkeeping", VSB_OPTF_SWEEP, 0 },
 };
 const size_t vsb_run_opt_count = sizeof(vsb_run_opt_table) / sizeof(vsb_run_opt_table[0]);
+
+/* `given` has a bit per row */
+_Static_assert(sizeof(vsb_run_opt_table) / sizeof(vsb_run_opt_table[0]) <=
+	       8 * sizeof(((struct vsb_run_opts *)0)->given),
+	       "more run options than bits in vsb_run_opts.given");
+
+/* the derived parameter column: workers, from the CPU list */
+#define COL_NTHREADS	5
+
+size_t vsb_param_columns(struct vsb_param_col *cols, size_t max)
+{
+	size_t i, n = 0, pos;
+
+	for (pos = 1; n < max; pos++) {
+		const struct vsb_opt *opt = NULL;
+		char *c;
+
+		for (i = 0; i < vsb_run_opt_count && !opt; i++)
+			if (vsb_run_opt_table[i].col == pos)
+				opt = &vsb_run_opt_table[i];
+		if (!opt && pos != COL_NTHREADS)
+			break;
+		snprintf(cols[n].name, sizeof(cols[n].name), "%s",
+			 opt ? opt->name : "nthreads");
+		for (c = cols[n].name; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		cols[n++].opt = opt;
+	}
+	return n;
+}
 
 /* Syntax checks of string options beyond their length, by option name. */
 static const struct {

@@ -66,6 +66,8 @@ struct vsb_run_opts {
 	char approach[16];	/* every-online | deferred | per-node */
 	/* monitors during the run (monitor.c): "" off, else LIST[:INTERVAL] */
 	char monitor[128];
+	/* what becomes of a disturbed sample (disturb.c): retry|keep|drop|off */
+	char disturbed[8];
 
 	/* derived by vsb_run_opts_finish() */
 	struct vsb_cpulist cpus;
@@ -85,7 +87,22 @@ struct vsb_opt {
 	const char *metavar;
 	const char *help;
 	unsigned int flags;
+	/*
+	 * Position of the option's parameter column in result files (1 =
+	 * first), 0 for none.  Result writers and compare's matching both
+	 * read the columns from here, so the two cannot drift apart.
+	 */
+	unsigned int col;
 };
+
+/* One parameter column of a result file, in file order. */
+struct vsb_param_col {
+	char name[32];			/* CSV name: the option's, '-' as '_' */
+	const struct vsb_opt *opt;	/* NULL for derived ones (nthreads) */
+};
+#define VSB_PARAM_COLS_MAX	64
+/* The parameter columns in file order; returns how many. */
+size_t vsb_param_columns(struct vsb_param_col *cols, size_t max);
 
 extern const struct vsb_opt vsb_run_opt_table[];
 extern const size_t vsb_run_opt_count;

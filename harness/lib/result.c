@@ -111,8 +111,8 @@ static double note_multiplexed(struct vsb_result *r, int allow_multiplex)
  * every round and not just the first: sanity fails if any round's did,
  * the applied and counted totals add up (each round balanced, so the sums
  * balance), a migration or untrusted multiplexing anywhere marks the
- * point, and the drift figures keep the worst max and p99 and the
- * sample-weighted means.  The --trace windows are the tracer's to add
+ * point, the disturbance counts add up, and the drift figures keep the
+ * worst max and p99 and the sample-weighted means.  The --trace windows are the tracer's to add
  * up (vsb_trace_merge), called by the sweep runner beside this.
  */
 void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src,
@@ -138,6 +138,10 @@ void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src
 		note_multiplexed(dst, (int)dst->opts.allow_multiplex);
 	dst->applied += src->applied;
 	dst->counted += src->counted;
+	if (src->dist.on) {
+		vsb_disturb_merge(&dst->dist, &src->dist);
+		vsb_disturb_report(dst, 0);	/* each round warned for itself */
+	}
 	if (!src->have_drift || !n1)
 		return;
 	if (!dst->have_drift || !n0) {

@@ -7,6 +7,7 @@
 #ifndef VSB_RESULT_H
 #define VSB_RESULT_H
 
+#include "disturb.h"
 #include "opts.h"
 #include "pmu.h"
 
@@ -22,6 +23,14 @@ struct vsb_sample {
 	uint64_t pmu[VSB_PMU_MAX];	/* in the order of vsb_result.pmu_event */
 	double pmu_scale;	/* time_running / time_enabled, 1 = never multiplexed */
 	int multiplexed;	/* pmu_scale < 1: values are extrapolated */
+	/* appended: what else ran on the CPU during the batch (disturb.h) */
+	uint64_t nivcsw;	/* involuntary context switches of the worker */
+	uint64_t migrations;	/* CPU changes seen (before/after the batch) */
+	uint64_t run_delay_ns;	/* runnable but not running */
+	uint64_t steal_ns;	/* steal time of its CPU */
+	uint64_t irqs;		/* interrupts on its CPU */
+	unsigned int dist_valid;	/* VSB_DIST_* measured */
+	unsigned int disturbed;	/* VSB_DIST_* past their bound */
 };
 
 struct vsb_trace_snap;
@@ -58,6 +67,7 @@ struct vsb_result {
 	int pmu_cycles, pmu_instr;	/* index into pmu_event, -1 if not counted */
 	int mux_samples;		/* samples whose counters were multiplexed */
 	int multiplexed;		/* mux_samples and no --allow-multiplex: exit 3 */
+	struct vsb_disturb_counts dist;	/* --disturbed accounting */
 };
 
 /* One aggregate row: thread -1 is "all workers together". */

@@ -21,47 +21,40 @@
  * name (our readers and gnuplot's column("name") do), but a positional
  * reader of an older file must still work: from the first published
  * schema on, a new parameter is appended to the END of the row, after the
- * sample and summary columns, never added here.
+ * sample and summary columns, never added here.  Which options are
+ * columns, and where, is said by the option table (vsb_opt.col).
  */
-static const char *const param_columns[] = {
-	"bench", "backend", "variant", "cpus", "nthreads", "threshold",
-	"diff_bits", "items", "batch", "delta", "loops", "order", "outstanding",
-	"preempt", "irqs", "gfp",
-	"size", "thp", "tasks", "sysctl", "trace",
-	"fold", "fold_interval_us", "drift", "quiet_workers",
-	"model_cpus", "model_nodes", "approach",
-};
-#define NPARAMS (sizeof(param_columns) / sizeof(param_columns[0]))
-
-static void param_value(const struct vsb_result *r, size_t i, char sep,
-			char *buf, size_t len)
+static const struct vsb_param_col *param_columns(size_t *n)
 {
-	const char *col = param_columns[i];
-	char name[32];
-	char *c;
+	static struct vsb_param_col cols[VSB_PARAM_COLS_MAX];
+	static size_t ncols;
 
-	if (!strcmp(col, "cpus")) {
-		vsb_cpulist_format(&r->opts.cpus, buf, len, sep);
-		return;
-	}
-	if (!strcmp(col, "nthreads")) {
+	if (!ncols)
+		ncols = vsb_param_columns(cols, VSB_PARAM_COLS_MAX);
+	*n = ncols;
+	return cols;
+}
+
+static void param_value(const struct vsb_result *r, const struct vsb_param_col *col,
+			char sep, char *buf, size_t len)
+{
+	if (!col->opt)				/* nthreads */
 		snprintf(buf, len, "%d", r->nthreads);
-		return;
-	}
-	snprintf(name, sizeof(name), "%s", col);
-	for (c = name; *c; c++)
-		if (*c == '_')
-			*c = '-';
-	vsb_opt_format(&r->opts, vsb_opt_find(name), buf, len);
+	else if (!strcmp(col->opt->name, "cpus"))	/* as run, not as given */
+		vsb_cpulist_format(&r->opts.cpus, buf, len, sep);
+	else
+		vsb_opt_format(&r->opts, col->opt, buf, len);
 }
 
 static void write_params_csv(const struct vsb_result *r, FILE *f)
 {
+	const struct vsb_param_col *cols;
 	char v[256];
-	size_t i;
+	size_t i, n;
 
-	for (i = 0; i < NPARAMS; i++) {
-		param_value(r, i, ';', v, sizeof(v));
+	cols = param_columns(&n);
+	for (i = 0; i < n; i++) {
+		param_value(r, &cols[i], ';', v, sizeof(v));
 		fprintf(f, "%s,", v);
 	}
 }
@@ -80,22 +73,27 @@ static void write_meta_csv(const struct vsb_result *r, FILE *f)
 
 static void write_header_csv(FILE *f, const char *tail)
 {
-	size_t i;
+	const struct vsb_param_col *cols;
+	size_t i, n;
 
-	for (i = 0; i < NPARAMS; i++)
-		fprintf(f, "%s,", param_columns[i]);
+	cols = param_columns(&n);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s,", cols[i].name);
 	fprintf(f, "%s\n", tail);
 }
 
 #define SAMPLE_COLUMNS \
 	"thread,cpu,rep,ops,elapsed,unit,event,plm,ns,per_op,ns_per_op,folds," \
-	"cycles,instructions,ipc,multiplexed,pmu_scale,pmu_events,pmu_values"
+	"cycles,instructions,ipc,multiplexed,pmu_scale,pmu_events,pmu_values," \
+	"nivcsw,migrations,run_delay_ns,steal_ns,cpu_irqs,disturbed"
 #define SUMMARY_COLUMNS \
 	"thread,cpu,unit,n,median,min,max,mean,stddev,cv,ns_per_op_median," \
 	"ops_per_sec_median,folds_per_op,ci_lo,ci_hi,outliers," \
 	"ops_per_sec_ci_lo,ops_per_sec_ci_hi," \
 	"cycles_per_op,instructions_per_op,ipc,mux_samples,pmu_events,pmu_per_op," \
-	"drift_max,drift_p99,drift_mean,stale_max_us,stale_p99_us,stale_mean_us"
+	"drift_max,drift_p99,drift_mean,stale_max_us,stale_p99_us,stale_mean_us," \
+	"disturbed_policy,disturbed,kept_disturbed,dropped,retried,attempts," \
+	"time_lost_pct"
 
 /* A number, or an empty field (gnuplot: missing) when not counted. */
 static void csv_num(FILE *f, double v)
@@ -116,7 +114,7 @@ static void csv_pmu_events(const struct vsb_result *r, FILE *f)
 		fprintf(f, "%s%s", k ? ";" : "", r->pmu_event[k]);
 }
 
-/* Appended sample columns: cycles ... pmu_values, then the newline. */
+/* Appended sample columns: cycles ... pmu_values. */
 static void write_pmu_sample_csv(const struct vsb_result *r,
 				 const struct vsb_sample *s, FILE *f)
 {
@@ -133,7 +131,45 @@ static void write_pmu_sample_csv(const struct vsb_result *r,
 	fputc(',', f);
 	for (k = 0; k < r->npmu; k++)
 		fprintf(f, "%s%llu", k ? ";" : "", (unsigned long long)s->pmu[k]);
-	fputc('\n', f);
+}
+
+/* One disturbance field: empty where the sample did not measure it. */
+static void csv_dist(FILE *f, unsigned int valid, unsigned int bit, uint64_t v)
+{
+	if (valid & bit)
+		fprintf(f, ",%llu", (unsigned long long)v);
+	else
+		fputc(',', f);
+}
+
+/*
+ * Appended sample columns: nivcsw ... irqs, and `disturbed`, the reasons
+ * ';'-joined ("switch;run-delay"), "no", or empty with --disturbed off.
+ */
+static void write_dist_sample_csv(const struct vsb_result *r,
+				  const struct vsb_sample *s, FILE *f)
+{
+	static const char *const names[VSB_DIST_NREASONS] = {
+		"switch", "migration", "run-delay", "steal", "irqs",
+	};
+	unsigned int v = r->dist.on ? s->dist_valid : 0;
+	int i, first = 1;
+
+	csv_dist(f, v, VSB_DIST_SWITCH, s->nivcsw);
+	csv_dist(f, v, VSB_DIST_MIGRATED, s->migrations);
+	csv_dist(f, v, VSB_DIST_RUNDELAY, s->run_delay_ns);
+	csv_dist(f, v, VSB_DIST_STEAL, s->steal_ns);
+	csv_dist(f, v, VSB_DIST_IRQS, s->irqs);
+	fputc(',', f);
+	if (!r->dist.on)
+		return;
+	for (i = 0; i < VSB_DIST_NREASONS; i++)
+		if (s->disturbed & (1u << i)) {
+			fprintf(f, "%s%s", first ? "" : ";", names[i]);
+			first = 0;
+		}
+	if (first)
+		fputs("no", f);
 }
 
 static int write_csv(const struct vsb_result *r, FILE *f)
@@ -152,8 +188,22 @@ static int write_csv(const struct vsb_result *r, FILE *f)
 			s->ns, (double)s->elapsed / (double)s->ops,
 			s->ns / (double)s->ops, (unsigned long long)s->folds);
 		write_pmu_sample_csv(r, s, f);
+		write_dist_sample_csv(r, s, f);
+		fputc('\n', f);
 	}
 	return ferror(f) ? VSB_EXIT_ERROR : 0;
+}
+
+/* Appended summary columns: the run's disturbance counts (empty when off). */
+static void write_dist_summary_csv(const struct vsb_disturb_counts *c, FILE *f)
+{
+	if (!c->on) {
+		fprintf(f, ",off,,,,,,");
+		return;
+	}
+	fprintf(f, ",%s,%lu,%lu,%lu,%lu,%lu", vsb_disturb_policy_name(c->policy),
+		c->disturbed, c->kept_disturbed, c->dropped, c->retried, c->attempts);
+	csv_num(f, 100 * vsb_disturb_lost_share(c));
 }
 
 int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
@@ -195,6 +245,7 @@ int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
 		csv_num(f, r->have_drift ? r->stale_max_us : NAN);
 		csv_num(f, r->have_drift ? r->stale_p99_us : NAN);
 		csv_num(f, r->have_drift ? r->stale_mean_us : NAN);
+		write_dist_summary_csv(&r->dist, f);
 		fputc('\n', f);
 	}
 	free(rows);
@@ -247,8 +298,9 @@ static void json_stats(FILE *f, const char *name, const struct vsb_stats *st)
 
 static int write_json(const struct vsb_result *r, FILE *f)
 {
+	const struct vsb_param_col *cols;
 	struct vsb_agg_row *rows;
-	size_t n, i;
+	size_t n, i, ncols;
 	char v[256];
 
 	fputs("{\"schema_version\":1,\"meta\":{", f);
@@ -270,10 +322,19 @@ static int write_json(const struct vsb_result *r, FILE *f)
 			"\"stale_p99_us\":%.6g,\"stale_mean_us\":%.6g}",
 			r->drift_samples, r->drift_max, r->drift_p99, r->drift_mean,
 			r->stale_max_us, r->stale_p99_us, r->stale_mean_us);
+	if (r->dist.on)
+		fprintf(f, ",\"disturbed_stats\":{\"policy\":\"%s\",\"attempts\":%lu,"
+			"\"disturbed\":%lu,\"kept\":%lu,\"kept_disturbed\":%lu,"
+			"\"dropped\":%lu,\"retried\":%lu,\"time_lost_pct\":%.6g}",
+			vsb_disturb_policy_name(r->dist.policy), r->dist.attempts,
+			r->dist.disturbed, r->dist.kept, r->dist.kept_disturbed,
+			r->dist.dropped, r->dist.retried,
+			100 * vsb_disturb_lost_share(&r->dist));
 	fputs("},\n\"params\":{", f);
-	for (i = 0; i < NPARAMS; i++) {
-		param_value(r, i, ',', v, sizeof(v));
-		fprintf(f, "%s\"%s\":", i ? "," : "", param_columns[i]);
+	cols = param_columns(&ncols);
+	for (i = 0; i < ncols; i++) {
+		param_value(r, &cols[i], ',', v, sizeof(v));
+		fprintf(f, "%s\"%s\":", i ? "," : "", cols[i].name);
 		json_str(f, v);
 	}
 	fputs("},\n\"unit\":", f);
@@ -308,6 +369,14 @@ static int write_json(const struct vsb_result *r, FILE *f)
 			fprintf(f, "],\"pmu_scale\":%.6g,\"multiplexed\":%d", s->pmu_scale,
 				s->multiplexed);
 		}
+		if (r->dist.on)
+			fprintf(f, ",\"nivcsw\":%llu,\"migrations\":%llu,\"run_delay_ns\":%llu,"
+				"\"steal_ns\":%llu,\"irqs\":%llu,\"dist_valid\":%u,"
+				"\"disturbed\":%u", (unsigned long long)s->nivcsw,
+				(unsigned long long)s->migrations,
+				(unsigned long long)s->run_delay_ns,
+				(unsigned long long)s->steal_ns,
+				(unsigned long long)s->irqs, s->dist_valid, s->disturbed);
 		fputc('}', f);
 	}
 	fputs("],\n\"summary\":[", f);
@@ -419,6 +488,12 @@ static int write_text(const struct vsb_result *r, FILE *f)
 			"staleness max %.0f us, p99 %.0f us (%zu reader samples)\n",
 			r->opts.fold, r->drift_max, r->drift_p99, r->drift_mean,
 			r->stale_max_us, r->stale_p99_us, r->drift_samples);
+	if (r->dist.on) {
+		char line[512];
+
+		vsb_disturb_format(&r->dist, line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
 	if (r->npmu && n) {
 		const struct vsb_agg_row *a = &rows[n - 1];	/* "all", or the only worker */
 		int k;

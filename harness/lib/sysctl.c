@@ -2,16 +2,28 @@
 /*
  * Sysctls as run parameters: check, save, apply, restore.
  *
- * The one rule is that a run never leaves the machine changed.  The
- * original value of every sysctl is written to a state file (fsynced,
- * renamed into place) *before* the sysctl is first changed; an atexit
- * handler puts every value back on the normal way out and on errors,
- * and SIGINT/SIGTERM/SIGHUP only set vsb_interrupted, so they end the
- * run through that same way out.  SIGKILL cannot be caught: the state
- * file is what the next start (vsb_sysctl_recover() from the bench
- * check) or `vmstat-bench restore` uses to undo it.  The file names the
- * process that owns it (pid and start time, so a reused pid does not
- * look alive) and is removed once everything is back.
+ * The one rule is that a run never leaves the machine changed.
+ *
+ * Ownership is exclusive: a run that changes a sysctl holds a POSIX
+ * record lock on STATE.lock from before it reads the first original
+ * until every value is back, so two runs started a millisecond apart
+ * cannot both record an original (the second would record the first's
+ * new value as the original).  The second is refused: "in use by pid
+ * N", exit 1.  A record lock, not flock(): it belongs to the process,
+ * is not inherited by forked workers, and dies with the process, so a
+ * SIGKILLed run frees it at once and F_GETLK names the holder.
+ *
+ * The original value of every sysctl is written to the state file
+ * (whole, whatever its length, control characters escaped, fsynced and
+ * renamed into place through vsb_outfile) *before* the sysctl is first
+ * changed; an atexit handler puts every value back on the normal way
+ * out and on errors, and SIGINT/SIGTERM/SIGHUP only set vsb_interrupted,
+ * so they end the run through that same way out.  Every write-back is
+ * read back and compared byte for byte.  SIGKILL cannot be caught: the
+ * state file is what the next start (vsb_sysctl_recover() from the
+ * bench check) or `vmstat-bench restore` uses, under the same lock, to
+ * undo it.  A state file that is not a regular file is refused and left
+ * as it is; only the file this process wrote (or read) is ever removed.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -25,14 +37,9 @@
 
 #include "result.h"
 #include "sysctl.h"
+#include "sysctl_int.h"
 
-struct sysctl_ent {
-	char name[VSB_SYSCTL_NAME_MAX];
-	char orig[VSB_SYSCTL_VAL_MAX];	/* as read before the first change */
-	int changed;			/* the live value may differ from orig */
-};
-
-static struct sysctl_ent ents[VSB_SYSCTL_MAX];
+static struct vsb_sysctl_saved ents[VSB_SYSCTL_MAX];
 static int nents;
 static int atexit_done;
 
@@ -44,7 +51,7 @@ const char *vsb_sysctl_state_path(void)
 }
 
 /* "vm.numa_stat" -> "/proc/sys/vm/numa_stat"; -1 on a malformed name. */
-static int sysctl_path(const char *name, char *buf, size_t len)
+int vsb_sysctl_path(const char *name, char *buf, size_t len)
 {
 	const char *c;
 	size_t i = 0;
@@ -93,7 +100,7 @@ int vsb_sysctl_check_syntax(const char *spec, const char *where)
 			"NAME=VALUE", where, spec);
 		return VSB_EXIT_USAGE;
 	}
-	if (split_spec(spec, name, val) || sysctl_path(name, path, sizeof(path))) {
+	if (split_spec(spec, name, val) || vsb_sysctl_path(name, path, sizeof(path))) {
 		vsb_err("%s: '%s' is not NAME=VALUE with a dotted sysctl name "
 			"(e.g. vm.numa_stat=0)", where, spec);
 		return VSB_EXIT_USAGE;
@@ -125,39 +132,87 @@ static int is_int(const char *s, long *v)
 	return !vsb_parse_long(s, v);
 }
 
+/*
+ * The whole value of a sysctl, whatever its length, into a malloc'd
+ * *@out; the kernel's one trailing newline dropped.  0 or an errno.
+ */
+static int read_value(const char *path, char **out)
+{
+	size_t len;
+	char *buf;
+	int e = vsb_read_whole(path, VSB_SYSCTL_READ_MAX, &buf, &len);
+
+	if (e)
+		return e;
+	if (strlen(buf) != len) {
+		free(buf);
+		return EINVAL;
+	}
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	*out = buf;
+	return 0;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(vsb_zalloc(n), s, n);
+}
+
 /* Same number of fields as the current value, integers where it has them. */
 static int value_fits(const char *cur, const char *val)
 {
-	char a[VSB_SYSCTL_VAL_MAX], b[VSB_SYSCTL_VAL_MAX];
+	char *a = xstrdup(cur), *b = xstrdup(val);
 	char *sa, *sb, *ta, *tb;
+	int fits;
 	long v;
 
-	snprintf(a, sizeof(a), "%s", cur);
-	snprintf(b, sizeof(b), "%s", val);
 	ta = strtok_r(a, " \t", &sa);
 	tb = strtok_r(b, " \t", &sb);
 	while (ta && tb) {
 		if (is_int(ta, &v) && !is_int(tb, &v))
-			return 0;
+			break;
 		ta = strtok_r(NULL, " \t", &sa);
 		tb = strtok_r(NULL, " \t", &sb);
 	}
-	return !ta && !tb;
+	fits = !ta && !tb;
+	free(a);
+	free(b);
+	return fits;
+}
+
+static int check_known(const char *name, const char *val, const char *where)
+{
+	size_t i;
+	long v;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (strcmp(known[i].name, name))
+			continue;
+		if (!is_int(val, &v) || v < known[i].min || v > known[i].max ||
+		    (!strcmp(name, "vm.percpu_pagelist_high_fraction") && v && v < 8)) {
+			vsb_err("%s: '%s' is not a valid %s: %s", where, val, name,
+				known[i].why);
+			return VSB_EXIT_USAGE;
+		}
+		return 0;
+	}
+	return -1;
 }
 
 int vsb_sysctl_check(const char *spec, const char *where)
 {
 	char name[VSB_SYSCTL_NAME_MAX], val[VSB_SYSCTL_VAL_MAX], path[256];
-	char cur[VSB_SYSCTL_VAL_MAX];
 	struct stat st;
-	size_t i;
-	long v;
-	int ret = vsb_sysctl_check_syntax(spec, where);
+	char *cur;
+	int ret = vsb_sysctl_check_syntax(spec, where), e;
 
 	if (ret || !*spec)
 		return ret;
 	split_spec(spec, name, val);
-	sysctl_path(name, path, sizeof(path));
+	vsb_sysctl_path(name, path, sizeof(path));
 	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
 		vsb_err("%s: unknown sysctl '%s' (no %s)", where, name, path);
 		return VSB_EXIT_USAGE;
@@ -170,27 +225,19 @@ int vsb_sysctl_check(const char *spec, const char *where)
 		vsb_err("%s: sysctl '%s' is read-only", where, name);
 		return VSB_EXIT_USAGE;
 	}
-	if (vsb_read_file_str(path, cur, sizeof(cur))) {
-		vsb_err("%s: cannot read %s: %s", where, path, strerror(errno));
+	e = read_value(path, &cur);
+	if (e) {
+		vsb_err("%s: cannot read %s: %s", where, path, vsb_read_strerror(e));
 		return VSB_EXIT_USAGE;
 	}
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		if (strcmp(known[i].name, name))
-			continue;
-		if (!is_int(val, &v) || v < known[i].min || v > known[i].max ||
-		    (!strcmp(name, "vm.percpu_pagelist_high_fraction") && v && v < 8)) {
-			vsb_err("%s: '%s' is not a valid %s: %s", where, val, name,
-				known[i].why);
-			return VSB_EXIT_USAGE;
-		}
-		return 0;
-	}
-	if (!value_fits(cur, val)) {
+	ret = check_known(name, val, where);
+	if (ret < 0 && !value_fits(cur, val)) {
 		vsb_err("%s: '%s' does not look like a value of %s (now '%s')", where,
 			val, name, cur);
-		return VSB_EXIT_USAGE;
+		ret = VSB_EXIT_USAGE;
 	}
-	return 0;
+	free(cur);
+	return ret < 0 ? 0 : ret;
 }
 
 char *vsb_sysctl_axis_token(const char *first, char *tok, char *buf, size_t len)
@@ -204,105 +251,67 @@ char *vsb_sysctl_axis_token(const char *first, char *tok, char *buf, size_t len)
 	return buf;
 }
 
-/* ---- the state file ---- */
+/* ---- reading, writing and verifying a value ---- */
 
-/* Field 22 of /proc/PID/stat: distinguishes a reused pid. */
-static unsigned long long proc_start_time(long pid)
+#define WRITE_DIFFERS	(-1)	/* written, but reads back otherwise */
+
+/*
+ * Write @val to sysctl @name in one write() and read it back: with
+ * @exact (a restore) the read-back must be byte-identical to @val; a
+ * new value may be reformatted by its handler, but an integer must come
+ * back as the same integer (a clamp is ERANGE).  0, an errno, or
+ * WRITE_DIFFERS with the read-back in *@back (malloc'd) when @back.
+ */
+static int write_sysctl(const char *name, const char *val, int exact, char **back)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (vsb_read_file_str(path, buf, sizeof(buf)))
-		return 0;
-	p = strrchr(buf, ')');	/* the command name may hold spaces */
-	for (i = 2; p && i < 22; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	return t;
-}
-
-static int mkdir_parent(const char *path)
-{
-	char dir[4096], *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return 0;
-	*slash = '\0';
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
-/* Write every saved original, atomically: a reader sees all or the old. */
-static int state_write(void)
-{
-	const char *path = vsb_sysctl_state_path();
-	char tmp[4096 + 16];
-	FILE *f;
-	int fd, i;
-
-	if (mkdir_parent(path))
-		goto err;
-	snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto err;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		goto err;
-	}
-	fprintf(f, "# vmstat-bench: sysctl values to put back (`vmstat-bench restore`)\n");
-	fprintf(f, "pid %ld %llu\n", (long)getpid(), proc_start_time(getpid()));
-	for (i = 0; i < nents; i++)
-		fprintf(f, "%s\t%s\n", ents[i].name, ents[i].orig);
-	if (fflush(f) || fsync(fd) || ferror(f)) {
-		fclose(f);
-		unlink(tmp);
-		goto err;
-	}
-	fclose(f);
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		goto err;
-	}
-	return 0;
-err:
-	vsb_err("--sysctl: cannot write the state file %s: %s (nothing changed)",
-		path, strerror(errno));
-	return VSB_EXIT_ERROR;
-}
-
-static int write_sysctl(const char *name, const char *val)
-{
-	char path[256], back[VSB_SYSCTL_VAL_MAX];
+	size_t len = strlen(val);
+	char path[256], *got = NULL;
 	int fd, err = 0;
 	ssize_t n;
+	long a, b;
 
-	if (sysctl_path(name, path, sizeof(path)))
+	if (vsb_sysctl_path(name, path, sizeof(path)))
 		return EINVAL;
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
-	n = write(fd, val, strlen(val));
-	if (n < 0 || (size_t)n != strlen(val))
+	/* an empty string value is written as its newline */
+	n = len ? write(fd, val, len) : write(fd, "\n", 1);
+	if (n < 0 || (size_t)n != (len ? len : 1))
 		err = n < 0 ? errno : EIO;
 	if (close(fd) && !err)
 		err = errno;
-	/* the handler may clamp or ignore: what counts is what reads back */
-	if (!err && !vsb_read_file_str(path, back, sizeof(back)) && value_fits(back, val)) {
-		long a, b;
-
-		if (is_int(back, &a) && is_int(val, &b) && a != b)
-			err = ERANGE;
-	}
+	if (err)
+		return err;
+	err = read_value(path, &got);
+	if (err)
+		return err;
+	if (exact ? strcmp(got, val) != 0 :
+	    value_fits(got, val) && is_int(got, &a) && is_int(val, &b) && a != b)
+		err = exact ? WRITE_DIFFERS : ERANGE;
+	if (err == WRITE_DIFFERS && back)
+		*back = got;
+	else
+		free(got);
 	return err;
+}
+
+/* Put @val back exactly; one error line naming @name when not.  0 or 1. */
+int vsb_sysctl_restore_one(const char *name, const char *val, const char *where)
+{
+	char *back = NULL;
+	int err = write_sysctl(name, val, 1, &back);
+
+	if (err == WRITE_DIFFERS)
+		vsb_err("%s: restored %s but it reads back as '%s', not the original "
+			"'%s'; %s keeps the original", where, name, back, val,
+			vsb_sysctl_state_path());
+	else if (err)
+		vsb_err("%s: cannot restore %s='%s': %s; %s keeps it "
+			"(`vmstat-bench restore`)", where, name, val, strerror(err),
+			vsb_sysctl_state_path());
+	free(back);
+	return !!err;
 }
 
 static void restore_at_exit(void)
@@ -312,29 +321,28 @@ static void restore_at_exit(void)
 
 int vsb_sysctl_restore_all(void)
 {
-	int i, err, bad = 0;
+	int i, bad = 0;
 
 	for (i = 0; i < nents; i++) {
 		if (!ents[i].changed)
 			continue;
-		err = write_sysctl(ents[i].name, ents[i].orig);
-		if (err) {
-			vsb_err("cannot restore %s=%s: %s; the state file %s keeps it "
-				"(`vmstat-bench restore`)", ents[i].name, ents[i].orig,
-				strerror(err), vsb_sysctl_state_path());
+		if (vsb_sysctl_restore_one(ents[i].name, ents[i].orig, "--sysctl")) {
 			bad = 1;
 			continue;
 		}
 		ents[i].changed = 0;
 	}
 	if (nents && !bad) {
-		unlink(vsb_sysctl_state_path());
+		vsb_sysctl_state_remove();
+		for (i = 0; i < nents; i++)
+			free(ents[i].orig);
 		nents = 0;
+		vsb_sysctl_lock_release();
 	}
 	return bad ? VSB_EXIT_ERROR : 0;
 }
 
-static struct sysctl_ent *find(const char *name)
+static struct vsb_sysctl_saved *find(const char *name)
 {
 	int i;
 
@@ -344,11 +352,65 @@ static struct sysctl_ent *find(const char *name)
 	return NULL;
 }
 
+/* The first change of @name in this process: lock, save, then change. */
+static struct vsb_sysctl_saved *save_original(const char *name, int *ret)
+{
+	char path[256];
+	struct vsb_sysctl_saved *e;
+	long holder;
+	int err;
+
+	*ret = VSB_EXIT_USAGE;
+	if (nents == VSB_SYSCTL_MAX) {
+		vsb_err("--sysctl: more than %d different sysctls in one run",
+			VSB_SYSCTL_MAX);
+		return NULL;
+	}
+	*ret = VSB_EXIT_ERROR;
+	holder = vsb_sysctl_lock_take();
+	if (holder) {
+		if (holder > 0)
+			vsb_err("--sysctl: %s: sysctls are in use by pid %ld (another "
+				"vmstat-bench holds %s.lock): try again when it ends",
+				name, holder, vsb_sysctl_state_path());
+		else
+			vsb_err("--sysctl: cannot lock %s.lock: %s (nothing changed)",
+				vsb_sysctl_state_path(), strerror(errno));
+		return NULL;
+	}
+	/* a run killed since our check left a state file: undo it first */
+	if (!nents && vsb_sysctl_recover_locked(0, 0))
+		return NULL;
+	e = &ents[nents];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	vsb_sysctl_path(name, path, sizeof(path));
+	err = read_value(path, &e->orig);
+	if (err) {
+		vsb_err("--sysctl: cannot read %s: %s", path, vsb_read_strerror(err));
+		return NULL;
+	}
+	nents++;
+	*ret = vsb_sysctl_state_write(ents, nents);
+	if (*ret) {
+		free(e->orig);
+		nents--;
+		return NULL;
+	}
+	if (!atexit_done) {
+		atexit(restore_at_exit);
+		atexit_done = 1;
+	}
+	/* a signal now must end the run through the restoring exit */
+	vsb_install_signal_handlers();
+	return e;
+}
+
 int vsb_sysctl_enter(const char *spec, struct vsb_result *r)
 {
-	char name[VSB_SYSCTL_NAME_MAX] = "", val[VSB_SYSCTL_VAL_MAX], path[256];
-	struct sysctl_ent *e;
-	int i, err;
+	char name[VSB_SYSCTL_NAME_MAX] = "", val[VSB_SYSCTL_VAL_MAX];
+	struct vsb_sysctl_saved *e;
+	int i, err, ret;
 
 	if (*spec && split_spec(spec, name, val))
 		return VSB_EXIT_USAGE;	/* vsb_sysctl_check() said so already */
@@ -356,124 +418,30 @@ int vsb_sysctl_enter(const char *spec, struct vsb_result *r)
 	for (i = 0; i < nents; i++) {
 		if (!ents[i].changed || !strcmp(ents[i].name, name))
 			continue;
-		err = write_sysctl(ents[i].name, ents[i].orig);
-		if (err) {
-			vsb_err("cannot restore %s=%s: %s", ents[i].name, ents[i].orig,
-				strerror(err));
+		if (vsb_sysctl_restore_one(ents[i].name, ents[i].orig, "--sysctl"))
 			return VSB_EXIT_ERROR;
-		}
 		ents[i].changed = 0;
 	}
 	if (!*spec)
 		return 0;
 	e = find(name);
-	if (!e) {
-		if (nents == VSB_SYSCTL_MAX) {
-			vsb_err("--sysctl: more than %d different sysctls in one run",
-				VSB_SYSCTL_MAX);
-			return VSB_EXIT_USAGE;
-		}
-		e = &ents[nents];
-		memset(e, 0, sizeof(*e));
-		snprintf(e->name, sizeof(e->name), "%s", name);
-		sysctl_path(name, path, sizeof(path));
-		if (vsb_read_file_str(path, e->orig, sizeof(e->orig))) {
-			vsb_err("--sysctl: cannot read %s: %s", path, strerror(errno));
-			return VSB_EXIT_ERROR;
-		}
-		/* a tab-separated file: keep multi-field values on one line */
-		for (i = 0; e->orig[i]; i++)
-			if (e->orig[i] == '\t' || e->orig[i] == '\n')
-				e->orig[i] = ' ';
-		nents++;
-		if (state_write()) {
-			nents--;
-			return VSB_EXIT_ERROR;
-		}
-		if (!atexit_done) {
-			atexit(restore_at_exit);
-			atexit_done = 1;
-		}
-		/* a signal now must end the run through the restoring exit */
-		vsb_install_signal_handlers();
-	}
+	if (!e && !(e = save_original(name, &ret)))
+		return ret;
 	e->changed = 1;
-	err = write_sysctl(name, val);
+	err = write_sysctl(name, val, 0, NULL);
 	if (err) {
 		vsb_err("--sysctl: the kernel refused %s=%s: %s", name, val,
 			strerror(err));
 		return err == EINVAL || err == ERANGE ? VSB_EXIT_USAGE : VSB_EXIT_ERROR;
 	}
-	if (r)
-		vsb_result_meta(r, "sysctl_applied", "%s=%s (original %s, restored on exit)",
-				name, val, e->orig);
-	return 0;
-}
+	if (r) {
+		char *o = vsb_sysctl_escaped(e->orig);
 
-/* ---- recovery ---- */
-
-int vsb_sysctl_recover(int force, int quiet_if_alive)
-{
-	const char *path = vsb_sysctl_state_path();
-	char line[VSB_SYSCTL_NAME_MAX + VSB_SYSCTL_VAL_MAX + 8];
-	unsigned long long start = 0;
-	int bad = 0, n = 0, err;
-	long pid = 0;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *tab;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0] == '#' || !line[0])
-			continue;
-		if (!strncmp(line, "pid ", 4)) {
-			if (sscanf(line + 4, "%ld %llu", &pid, &start) < 1)
-				pid = 0;
-			/* our own file (a second check in this process) */
-			if (pid == (long)getpid()) {
-				fclose(f);
-				return 0;
-			}
-			if (pid > 0 && !force && kill((pid_t)pid, 0) == 0 &&
-			    proc_start_time(pid) == start) {
-				fclose(f);
-				if (quiet_if_alive)
-					return 0;
-				vsb_err("sysctls are changed by a running vmstat-bench (pid %ld, "
-					"state file %s): wait for it to end", pid, path);
-				return VSB_EXIT_ERROR;
-			}
-			continue;
-		}
-		tab = strchr(line, '\t');
-		if (!tab)
-			continue;
-		*tab = '\0';
-		if (geteuid() != 0) {
-			vsb_err("a killed run left %s changed (original %s in %s): run "
-				"`sudo vmstat-bench restore`", line, tab + 1, path);
-			fclose(f);
-			return VSB_EXIT_SKIP;
-		}
-		err = write_sysctl(line, tab + 1);
-		if (err) {
-			vsb_err("cannot restore %s=%s from %s: %s", line, tab + 1, path,
-				strerror(err));
-			bad = 1;
-		} else {
-			vsb_warn("restored %s=%s, left changed by an earlier run (pid %ld) "
-				 "that did not finish", line, tab + 1, pid);
-			n++;
-		}
+		vsb_result_meta(r, "sysctl_applied", "%s=%s (original %.200s%s, "
+				"restored on exit)", name, val, o,
+				strlen(o) > 200 ? "..." : "");
+		free(o);
 	}
-	fclose(f);
-	if (bad)
-		return VSB_EXIT_ERROR;
-	unlink(path);
-	(void)n;
 	return 0;
 }
+

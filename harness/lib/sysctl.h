@@ -4,7 +4,9 @@
  * anything runs, applied just before a bench runs, and put back on every
  * way out.  The original values are written to a state file before the
  * first change, so that even a SIGKILLed run is undone by the next start
- * or by `vmstat-bench restore`.
+ * or by `vmstat-bench restore`.  A run that changes sysctls owns them
+ * exclusively (a lock held until they are back); values are kept and
+ * restored byte for byte, whatever their length.
  */
 #ifndef VSB_SYSCTL_H
 #define VSB_SYSCTL_H
@@ -18,7 +20,9 @@ struct vsb_opt;
 struct vsb_sweep_axis;
 
 #define VSB_SYSCTL_NAME_MAX	128
-#define VSB_SYSCTL_VAL_MAX	128
+#define VSB_SYSCTL_VAL_MAX	256	/* a new value (--sysctl); originals have no limit */
+#define VSB_SYSCTL_READ_MAX	(1u << 20)	/* one value as read, whole */
+#define VSB_SYSCTL_STATE_MAX	(16u << 20)	/* the state file */
 #define VSB_SYSCTL_MAX		16	/* distinct sysctls one process may touch */
 #define VSB_SYSCTL_STATE_DEFAULT "/run/vmstat-bench/sysctl.state"
 
@@ -47,9 +51,11 @@ int vsb_sysctl_restore_all(void);
 
 /*
  * A state file left by a run that is gone: put its values back and
- * remove it.  @force also takes a file whose owner looks alive (the
- * restore command); otherwise a live owner is an error, or nothing at
- * all with @quiet_if_alive (a run that changes no sysctl may go on).
+ * remove it.  @force also takes a file whose owner is alive and holds
+ * the lock (the restore command, for a hung run); otherwise a live owner
+ * is an error ("in use by pid N", 1), or nothing at all with
+ * @quiet_if_alive (a run that changes no sysctl may go on).  A state
+ * file that is not a regular file is refused (2) and left as it is.
  * 0 when nothing was left or all was restored.
  */
 int vsb_sysctl_recover(int force, int quiet_if_alive);

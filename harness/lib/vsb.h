@@ -87,6 +87,30 @@ struct vsb_vmstat_snap {
 };
 int vsb_vmstat_read(struct vsb_vmstat_snap *s);
 
+/* ---- getopt.c: the commands' option loop ---- */
+#include <getopt.h>
+enum { VSB_GETOPT_END = 0, VSB_GETOPT_HELP = -1, VSB_GETOPT_BAD = -2 };
+struct vsb_getopt {
+	const char *cmd;		/* names the command in messages */
+	const char *shorts;		/* getopt's ("+o:"), without h */
+	const struct option *longs;	/* zero-terminated, with "help" -> 'h' */
+	void (*usage)(FILE *f);		/* --help prints this to stdout */
+	int argc;
+	char **argv;
+	int started;
+	char optstr[64];
+};
+#define VSB_GETOPT(c, s, l, u, ac, av) \
+	{ .cmd = (c), .shorts = (s), .longs = (l), .usage = (u), .argc = (ac), .argv = (av) }
+/*
+ * The next option's code with its value in *arg; VSB_GETOPT_END after
+ * the last, VSB_GETOPT_HELP after --help, VSB_GETOPT_BAD after one line
+ * naming a bad option.  vsb_getopt_status() turns the last two into
+ * the command's exit status.
+ */
+int vsb_getopt_next(struct vsb_getopt *g, const char **arg);
+int vsb_getopt_status(int c);
+
 /* Signals: SIGINT/SIGTERM/SIGHUP set a flag the runners poll between
  * samples; nothing is written from the handler. */
 extern volatile sig_atomic_t vsb_interrupted;

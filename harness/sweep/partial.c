@@ -32,6 +32,39 @@
  * under-count.
  */
 
+/* the --disturbed accounting, which the CSV holds only per sample */
+#define DIST_FMT_(g) "on=%d policy=%d attempts=%lu kept=%lu kept_disturbed=%lu " \
+	"dropped=%lu retried=%lu disturbed=%lu reasons=%lu,%lu,%lu,%lu,%lu " \
+	"valid=%u timed_ns=" g " lost_delay_ns=" g " lost_steal_ns=" g " " \
+	"retries=%lu retries_cap=%lu"
+#define DIST_FMT	DIST_FMT_("%.17g")	/* exact doubles, for the byte check */
+#define DIST_SCAN	DIST_FMT_("%lg")
+#define DIST_ARGS(c, a) a(c).on, a(c).policy, a(c).attempts, a(c).kept, \
+	a(c).kept_disturbed, a(c).dropped, a(c).retried, a(c).disturbed, \
+	a(c).reason[0], a(c).reason[1], a(c).reason[2], a(c).reason[3], \
+	a(c).reason[4], a(c).valid, a(c).timed_ns, a(c).lost_delay_ns, \
+	a(c).lost_steal_ns, a(c).retries, a(c).retries_cap
+#define VAL(c) (c)
+#define PTR(c) &(c)
+_Static_assert(VSB_DIST_NREASONS == 5, "sweep_partial_dist lists 5 reasons");
+
+static void dist_line(struct vsb_result *r)
+{
+	vsb_result_meta(r, "sweep_partial_dist", DIST_FMT, DIST_ARGS(r->dist, VAL));
+	vsb_result_meta(r, "sweep_partial_dist_sources", "%s", r->dist.sources);
+}
+
+static int dist_read(const struct vsb_csv *c, struct vsb_result *r)
+{
+	const char *v = vsb_csv_meta(c, "sweep_partial_dist");
+	const char *src = vsb_csv_meta(c, "sweep_partial_dist_sources");
+
+	if (!v || !src || sscanf(v, DIST_SCAN, DIST_ARGS(r->dist, PTR)) != 19)
+		return -1;
+	snprintf(r->dist.sources, sizeof(r->dist.sources), "%s", src);
+	return 0;
+}
+
 static int partial_text(const struct vsb_result *res, const char *id, long done,
 			long reps, char **text, size_t *len)
 {
@@ -40,7 +73,7 @@ static int partial_text(const struct vsb_result *res, const char *id, long done,
 	int ret;
 
 	r = *res;
-	r.metacap = res->nmeta + 4;
+	r.metacap = res->nmeta + 6;
 	r.meta = vsb_zalloc(r.metacap * sizeof(*r.meta));
 	if (res->nmeta)
 		memcpy(r.meta, res->meta, res->nmeta * sizeof(*r.meta));
@@ -56,6 +89,7 @@ static int partial_text(const struct vsb_result *res, const char *id, long done,
 			"stale_max=%.17g stale_p99=%.17g stale_mean=%.17g",
 			r.have_drift, r.drift_samples, r.drift_max, r.drift_p99,
 			r.drift_mean, r.stale_max_us, r.stale_p99_us, r.stale_mean_us);
+	dist_line(&r);
 	*text = NULL;
 	*len = 0;
 	f = open_memstream(text, len);
@@ -153,15 +187,56 @@ static int split_semi(char *s, char **out, int max)
 	}
 }
 
+/*
+ * A sample's disturbance cells (nivcsw, migrations, run_delay_ns,
+ * steal_ns, cpu_irqs: empty when not measured; disturbed: the reasons
+ * ';'-joined, "no" or empty), as result_write.c writes them.
+ */
+static int dist_cells(const struct vsb_csv *c, size_t row, const int *col,
+		      struct vsb_sample *s)
+{
+	static const char *const reasons[VSB_DIST_NREASONS] = {
+		"switch", "migration", "run-delay", "steal", "irqs",
+	};
+	uint64_t *val[VSB_DIST_NREASONS] = { &s->nivcsw, &s->migrations,
+		&s->run_delay_ns, &s->steal_ns, &s->irqs };
+	char buf[128], *f[VSB_DIST_NREASONS + 1];
+	unsigned long long v;
+	int k, n, j;
+
+	for (k = 0; k < VSB_DIST_NREASONS; k++) {
+		if (!*vsb_csv_cell(c, row, col[k]))
+			continue;
+		if (cell_ull(c, row, col[k], &v))
+			return -1;
+		*val[k] = v;
+		s->dist_valid |= 1u << k;
+	}
+	snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, row, col[VSB_DIST_NREASONS]));
+	if (!buf[0] || !strcmp(buf, "no"))
+		return 0;
+	n = split_semi(buf, f, VSB_DIST_NREASONS + 1);
+	for (k = 0; k < n; k++) {
+		for (j = 0; j < VSB_DIST_NREASONS && strcmp(f[k], reasons[j]); j++)
+			;
+		if (j == VSB_DIST_NREASONS)
+			return -1;
+		s->disturbed |= 1u << j;
+	}
+	return 0;
+}
+
 /* Samples of a partial CSV into @r; NULL, or what is wrong. */
 static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r,
 				   long rounds)
 {
 	enum { THREAD, CPU, REP, OPS, ELAPSED, UNIT, EVENT, PLM, NS, FOLDS, MUX,
-	       SCALE, EVENTS, VALUES, NCOLS };
+	       SCALE, EVENTS, VALUES, NIVCSW, MIGR, DELAY, STEAL, IRQS, DIST,
+	       NCOLS };
 	static const char *const names[NCOLS] = { "thread", "cpu", "rep", "ops",
 		"elapsed", "unit", "event", "plm", "ns", "folds", "multiplexed",
-		"pmu_scale", "pmu_events", "pmu_values" };
+		"pmu_scale", "pmu_events", "pmu_values", "nivcsw", "migrations",
+		"run_delay_ns", "steal_ns", "cpu_irqs", "disturbed" };
 	char buf[VSB_PMU_MAX * (VSB_PMU_FSTR_LEN + 1) + 64], *f[VSB_PMU_MAX + 1];
 	int col[NCOLS], k, n;
 	size_t i;
@@ -231,6 +306,8 @@ static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r
 			if (*end || errno || !*f[k])
 				return "a bad PMU value";
 		}
+		if (dist_cells(c, i, col + NIVCSW, &s))
+			return "a bad disturbance cell";
 		vsb_result_add(r, &s);
 	}
 	return NULL;
@@ -303,6 +380,8 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 				  &r.drift_p99, &r.drift_mean, &r.stale_max_us,
 				  &r.stale_p99_us, &r.stale_mean_us) != 8))
 		bad = "no valid sweep_partial_drift line";
+	if (!bad && dist_read(&c, &r))
+		bad = "no valid sweep_partial_dist line";
 	v = vsb_csv_meta(&c, "sanity");
 	if (!bad && !v)
 		bad = "no sanity line";

@@ -76,6 +76,13 @@ struct vsb_ioc_version {
 
 #define VSB_CAP_IRQ_DISABLE	(1U << 0)	/* the irqsave variant exists */
 #define VSB_CAP_PERCPU_COUNTER	(1U << 1)	/* the real percpu_counter */
+/*
+ * Samples carry the disturbance fields (nivcsw .. irqs) when the request
+ * asks for them with sample_size = sizeof(struct vsb_ioc_sample).  No
+ * version bump: a client that leaves sample_size 0 gets ABI 2's 80-byte
+ * samples, unchanged.
+ */
+#define VSB_CAP_DISTURB		(1U << 2)
 
 /* ---- VSB_IOC_RUN: one benchmark point ---- */
 
@@ -141,7 +148,9 @@ struct vsb_ioc_run {
 	__u32 fold;		/* in: counter: VSB_FOLD_POLICY_*; else 0 */
 	__u32 fold_interval_us;	/* in: 0 with FOLD_NONE, else FOLD_INTERVAL_* */
 	__u32 quiet_workers;	/* in: counter: the last N workers go quiet, < ncpus */
-	__u32 reserved_in32;	/* in: zero */
+	__u32 sample_size;	/* in: 0 or VSB_IOC_SAMPLE_V2_SIZE: 80-byte samples;
+				 * sizeof(struct vsb_ioc_sample): all fields
+				 * (VSB_CAP_DISTURB); ABI 1 and old clients: 0 */
 	__u64 reserved_in[2];	/* in: zero */
 
 	/* out: written on success (0) only */
@@ -174,6 +183,10 @@ struct vsb_ioc_run {
 /* sample flags */
 #define VSB_SAMPLE_MIGRATED	(1U << 0)
 #define VSB_SAMPLE_MULTIPLEXED	(1U << 1)
+#define VSB_SAMPLE_RUN_DELAY	(1U << 2)	/* run_delay_ns is valid (CONFIG_SCHED_INFO) */
+
+/* The sample as ABI 2 first wrote it: up to pmu_running. */
+#define VSB_IOC_SAMPLE_V2_SIZE	80
 
 /*
  * One worker's timed sample.  cycles is get_cycles() (the TSC on x86),
@@ -195,6 +208,16 @@ struct vsb_ioc_sample {
 	__u64 pmu_instr;	/* kernel-mode instructions */
 	__u64 pmu_enabled;	/* time_enabled delta of the cycles event */
 	__u64 pmu_running;	/* time_running delta of the cycles event */
+	/*
+	 * Appended (VSB_CAP_DISTURB, written when sample_size asks): what
+	 * else ran on the worker's CPU during the batch, read just outside
+	 * it (with the PMU reads).
+	 */
+	__u64 nivcsw;		/* the worker's involuntary context switches */
+	__u64 run_delay_ns;	/* the worker runnable, not running (sched_info) */
+	__u64 steal_ns;		/* kcpustat CPUTIME_STEAL of its CPU */
+	__u64 irqs;		/* interrupts on its CPU: kstat irqs_sum + x86 APIC/IPI counts */
+	__u64 reserved[2];	/* zero */
 };
 
 #define VSB_IOC_MAGIC	0xB5

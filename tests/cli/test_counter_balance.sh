@@ -34,7 +34,10 @@ for v in "${variants[@]}"; do
 						not_ok "$v cpus=$cpus bits=$bits t=$t delta=$delta runs" "$(cat "$TMP/err")"
 						continue
 					fi
-					want=$(( n * (warmup + repeat) * loops * delta ))
+					# a retried sample (--disturbed retry, the default) was
+					# timed again: its updates count too
+					retried=$(jq -r .meta.disturbed_stats.retried "$out")
+					want=$(( (n * (warmup + repeat) + retried) * loops * delta ))
 					applied=$(jq -r .meta.applied_total "$out")
 					counted=$(jq -r .meta.counted_total "$out")
 					sane=$(jq -r .meta.sanity_ok "$out")

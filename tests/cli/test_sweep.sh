@@ -18,6 +18,8 @@ cpus $cpus
 threshold 32,125
 loops 20000
 repeat 3
+# every round timed once: the totals below are 3 rounds' worth
+disturbed keep
 
 [user]
 backend user
@@ -183,7 +185,8 @@ fi
 # point that did not finish, and --resume continues from there.  The
 # interrupt comes once a partial file exists, i.e. after the first round.
 R=30
-printf 'variant cmpxchg-local\nthreshold 8,32\nloops 500000\nrepeat %d\n' $R >"$TMP/long.sweep"
+# disturbed keep: every round timed once, so the totals are R rounds' worth
+printf 'variant cmpxchg-local\nthreshold 8,32\nloops 500000\nrepeat %d\ndisturbed keep\n' $R >"$TMP/long.sweep"
 "$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 for _ in $(seq 600); do

@@ -88,4 +88,27 @@ if command -v jq >/dev/null && [[ -f $json ]]; then
 else
 	skip "JSON drift_stats from the guest" "no jq or no drift.json"
 fi
+# issue 11: the module's per-batch disturbance fields came back filled
+dcsv=$TMP/out/disturb.csv
+if [[ -f $dcsv ]] && awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	{ n++; if ($c["nivcsw"] == "" || $c["run_delay_ns"] == "" || $c["steal_ns"] == "" ||
+	      $c["cpu_irqs"] == "" || $c["disturbed"] == "" || $c["cpu_irqs"] + 0 < 1) bad = 1 }
+	END { exit bad || n != 6 }' "$dcsv"; then
+	ok "module samples: switches, run delay, steal filled; interrupts on the worker CPU > 0 in each long batch ($(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next } { printf "%s ", $c["cpu_irqs"] }' "$dcsv"))"
+else
+	not_ok "module samples: disturbance fields filled, interrupts > 0" \
+		"$(grep -v '^#' "$dcsv" 2>&1 | cut -d, -f29- | head -8)"
+fi
+if grep -q '^# disturbed: .* of 6 samples.*--disturbed keep: 6 kept' "$dcsv" 2>/dev/null &&
+   grep -q '^# disturbed_sources: the module' "$dcsv"; then
+	ok "module: disturbed metadata ($(sed -n 's/^# disturbed: //p' "$dcsv" | cut -c1-90))"
+else
+	not_ok "module: disturbed metadata" "$(grep '^# disturb' "$dcsv" 2>&1)"
+fi
+if grep -q '^disturbed: .*--disturbed retry: 6 kept' "$TMP/out/disturb_retry.txt" 2>/dev/null; then
+	ok "module: --disturbed retry keeps all repetitions ($(grep '^disturbed:' "$TMP/out/disturb_retry.txt" | cut -c1-100))"
+else
+	not_ok "module: --disturbed retry keeps all repetitions" "$(tail -3 "$TMP/out/disturb_retry.txt" 2>&1)"
+fi
+
 done_testing

@@ -202,7 +202,7 @@ static void mutate(struct vsb_ioc_run *r)
 	case 32: r->quiet_workers = below(2) ? r->ncpus + (uint32_t)below(3) :
 					       (uint32_t)edge(32);
 		 break;
-	case 33: r->reserved_in32 = (uint32_t)(1ULL << below(32)); break;
+	case 33: r->sample_size = (uint32_t)(1ULL << below(32)); break;
 	case 34: /* an out field of ABI 2 that must come in zero */
 		(&r->drift_samples)[below(8)] = 1ULL << below(64);
 		break;

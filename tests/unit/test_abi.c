@@ -54,7 +54,7 @@ PIN(vsb_ioc_run, time_limit_ms, 92);
 PIN(vsb_ioc_run, fold, 96);
 PIN(vsb_ioc_run, fold_interval_us, 100);
 PIN(vsb_ioc_run, quiet_workers, 104);
-PIN(vsb_ioc_run, reserved_in32, 108);
+PIN(vsb_ioc_run, sample_size, 108);	/* was reserved_in32 */
 PIN(vsb_ioc_run, reserved_in, 112);
 PIN(vsb_ioc_run, nsamples, 128);
 PIN(vsb_ioc_run, result_flags, 132);
@@ -86,7 +86,10 @@ _Static_assert(VSB_RUN_IRQS_OFF == 2 && VSB_RUN_NO_PMU == 4 &&
 _Static_assert(VSB_FOLD_POLICY_NONE == 0 && VSB_FOLD_POLICY_LOCAL == 1 &&
 	       VSB_FOLD_POLICY_REMOTE == 2 && VSB_FOLD_POLICY_NR == 3, "fold policies");
 
-SIZE(vsb_ioc_sample, 80);
+/* ABI 2 appended 48 bytes (VSB_CAP_DISTURB); the first 80 are ABI 2's */
+SIZE(vsb_ioc_sample, 128);
+_Static_assert(VSB_IOC_SAMPLE_V2_SIZE == 80, "ABI 2 sample size");
+_Static_assert(VSB_CAP_DISTURB == 4 && VSB_SAMPLE_RUN_DELAY == 4, "disturb bits");
 PIN(vsb_ioc_sample, thread, 0);
 PIN(vsb_ioc_sample, cpu, 4);
 PIN(vsb_ioc_sample, rep, 8);
@@ -99,6 +102,11 @@ PIN(vsb_ioc_sample, pmu_cycles, 48);
 PIN(vsb_ioc_sample, pmu_instr, 56);
 PIN(vsb_ioc_sample, pmu_enabled, 64);
 PIN(vsb_ioc_sample, pmu_running, 72);
+PIN(vsb_ioc_sample, nivcsw, 80);
+PIN(vsb_ioc_sample, run_delay_ns, 88);
+PIN(vsb_ioc_sample, steal_ns, 96);
+PIN(vsb_ioc_sample, irqs, 104);
+PIN(vsb_ioc_sample, reserved, 112);
 
 /* 8-byte multiples: identical for i386 and x86_64 callers (compat) */
 _Static_assert(sizeof(struct vsb_ioc_run) % 8 == 0, "run padding");
@@ -124,7 +132,7 @@ int main(void)
 	TAP_OK(_IOC_DIR(VSB_IOC_RUN) == (_IOC_READ | _IOC_WRITE) &&
 	       _IOC_TYPE(VSB_IOC_RUN) == VSB_IOC_MAGIC && _IOC_NR(VSB_IOC_RUN) == 1,
 	       "VSB_IOC_RUN is _IOWR(0xB5, 1)");
-	TAP_OK(sizeof(struct vsb_ioc_sample) == 80, "vsb_ioc_sample is 80 bytes");
+	TAP_OK(sizeof(struct vsb_ioc_sample) == 128, "vsb_ioc_sample is 128 bytes (80 of ABI 2 + 48 appended)");
 	TAP_OK(VSB_V_NR >= 7, "7 counter variants at least (append-only)");
 	return tap_done();
 }

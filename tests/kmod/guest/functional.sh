@@ -209,4 +209,20 @@ fi
 # and none lost to signals: 10 runs cycling 4096 pages per CPU, each ended
 # mid-run by SIGUSR1 (after the check above: its own MemFree pair)
 "$H"/kmod_stress sigleak 10
+
+# issue 11: each sample carries the module's disturbance counts (long
+# batches: the tick must show); keep, so every attempt is in the file;
+# retry must end in a result too.  Checked on the host (functional.sh).
+if "$VSB" run --backend kmod --variant cmpxchg-local --cpus 0-1 --loops 2000000 \
+	--repeat 3 --warmup 1 --disturbed keep -o /out/disturb.csv >/out/disturb.txt 2>/out/disturb.err; then
+	t_ok "--disturbed keep on the module: a result"
+else
+	t_fail "--disturbed keep on the module: a result ($(tail -1 /out/disturb.err))"
+fi
+if "$VSB" run --backend kmod --variant cmpxchg-local --cpus 0-1 --loops 200000 \
+	--repeat 3 --disturbed retry >/out/disturb_retry.txt 2>&1; then
+	t_ok "--disturbed retry on the module: a result"
+else
+	t_fail "--disturbed retry on the module: a result ($(tail -1 /out/disturb_retry.txt))"
+fi
 exit 0

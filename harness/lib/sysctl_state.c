@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sysctl state file and the lock that makes a run the one owner of
+ * the sysctls it changes (sysctl.c says why a record lock), and the
+ * recovery that puts back what a killed run left changed.  The file
+ * lists each original whole, '\\', tab, newline and other control
+ * characters escaped, under the pid (and start time) of its writer.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysctl.h"
+#include "sysctl_int.h"
+
+static int lock_fd = -1;	/* held from the first change to the last restore */
+static struct stat state_st;	/* the state file this process wrote */
+
+/* Field 22 of /proc/PID/stat: distinguishes a reused pid. */
+static unsigned long long proc_start_time(long pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (vsb_read_file_str(path, buf, sizeof(buf)))
+		return 0;
+	p = strrchr(buf, ')');	/* the command name may hold spaces */
+	for (i = 2; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		t = strtoull(p + 1, NULL, 10);
+	return t;
+}
+
+static int mkdir_parent(const char *path)
+{
+	char dir[4096], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/*
+ * Take STATE.lock: 0 when this process holds it (now or already), the
+ * holder's pid when another process does, -1 with errno on failure.
+ * Never opened twice while held: closing any descriptor of the file
+ * would drop a record lock.
+ */
+long vsb_sysctl_lock_take(void)
+{
+	struct flock fl;
+	char path[4096 + 8];
+	struct stat st;
+	int fd, tries;
+
+	if (lock_fd >= 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s.lock", vsb_sysctl_state_path());
+	if (mkdir_parent(path))
+		return -1;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	for (tries = 0; tries < 10; tries++) {
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		if (!fcntl(fd, F_SETLK, &fl)) {
+			lock_fd = fd;
+			return 0;
+		}
+		if (errno != EACCES && errno != EAGAIN)
+			break;
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		if (!fcntl(fd, F_GETLK, &fl) && fl.l_type != F_UNLCK) {
+			close(fd);
+			return fl.l_pid > 0 ? (long)fl.l_pid : 1;
+		}
+		/* released between the two calls: try again */
+	}
+	tries = errno;
+	close(fd);
+	errno = tries;
+	return -1;
+}
+
+void vsb_sysctl_lock_release(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
+}
+
+/* @v with '\\', tab, newline and other control characters escaped. */
+char *vsb_sysctl_escaped(const char *v)
+{
+	char *out = vsb_zalloc(4 * strlen(v) + 1), *p = out;
+
+	for (; *v; v++) {
+		unsigned char c = (unsigned char)*v;
+
+		if (c == '\\' || c == '\t' || c == '\n') {
+			*p++ = '\\';
+			*p++ = c == '\\' ? '\\' : c == '\t' ? 't' : 'n';
+		} else if (c < 0x20 || c == 0x7f) {
+			p += sprintf(p, "\\x%02x", c);
+		} else {
+			*p++ = (char)c;
+		}
+	}
+	return out;
+}
+
+/* escaped()'s inverse, in place; -1 on a malformed escape */
+static int unescape(char *s)
+{
+	char *w = s;
+	unsigned int x;
+
+	for (; *s; s++) {
+		if (*s != '\\') {
+			*w++ = *s;
+			continue;
+		}
+		s++;
+		if (*s == '\\' || *s == 't' || *s == 'n') {
+			*w++ = *s == '\\' ? '\\' : *s == 't' ? '\t' : '\n';
+		} else if (*s == 'x' && isxdigit((unsigned char)s[1]) &&
+			   isxdigit((unsigned char)s[2]) && sscanf(s + 1, "%2x", &x) == 1 &&
+			   x) {
+			*w++ = (char)x;
+			s += 2;
+		} else {
+			return -1;
+		}
+	}
+	*w = '\0';
+	return 0;
+}
+
+/* Write every saved original, atomically: a reader sees all or the old. */
+int vsb_sysctl_state_write(const struct vsb_sysctl_saved *ents, int nents)
+{
+	const char *path = vsb_sysctl_state_path();
+	struct vsb_outfile of;
+	int i, ret;
+
+	if (mkdir_parent(path)) {
+		vsb_err("--sysctl: cannot create the directory of %s: %s (nothing "
+			"changed)", path, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	ret = vsb_outfile_open(&of, path, "--sysctl: state file");
+	if (ret)
+		return ret;
+	fprintf(of.f, "# vmstat-bench: sysctl values to put back (`vmstat-bench restore`)\n");
+	fprintf(of.f, "pid %ld %llu\n", (long)getpid(), proc_start_time(getpid()));
+	for (i = 0; i < nents; i++) {
+		char *e = vsb_sysctl_escaped(ents[i].orig);
+
+		fprintf(of.f, "%s\t%s\n", ents[i].name, e);
+		free(e);
+	}
+	ret = vsb_outfile_commit(&of);
+	if (ret)
+		return ret;
+	if (lstat(path, &state_st))
+		memset(&state_st, 0, sizeof(state_st));
+	return 0;
+}
+
+/* Remove the state file if it is the one @st describes, and nothing else. */
+static void state_remove(const struct stat *st)
+{
+	const char *path = vsb_sysctl_state_path();
+	struct stat now;
+
+	if (lstat(path, &now))
+		return;
+	if (!S_ISREG(now.st_mode) || now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
+		vsb_warn("%s was replaced during the run: left as it is", path);
+		return;
+	}
+	unlink(path);
+}
+
+struct state_ent {
+	char *name, *val;	/* into the file's buffer */
+};
+
+/*
+ * Parse the state file's text: every line checked before anything is
+ * written, so a damaged file changes nothing.  The number of entries,
+ * or -1 after one error line.
+ */
+static int state_parse(const char *path, char *buf, struct state_ent *se,
+		       long *pid, unsigned long long *start)
+{
+	char *line, *next, *tab, sp[256];
+	int n = 0, lineno = 0;
+
+	for (line = buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (line[0] == '#' || !line[0])
+			continue;
+		if (!strncmp(line, "pid ", 4)) {
+			if (sscanf(line + 4, "%ld %llu", pid, start) < 1)
+				*pid = 0;
+			continue;
+		}
+		tab = strchr(line, '\t');
+		if (tab)
+			*tab = '\0';
+		if (!tab || n == VSB_SYSCTL_MAX || vsb_sysctl_path(line, sp, sizeof(sp)) ||
+		    unescape(tab + 1)) {
+			vsb_err("%s:%d: not a vmstat-bench sysctl state line: refused, "
+				"nothing restored, file left as it is", path, lineno);
+			return -1;
+		}
+		se[n].name = line;
+		se[n].val = tab + 1;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Put back what the state file lists and remove it (only that very
+ * file).  Called with the lock held (or with --force while a hung run
+ * holds it), or with @report_only when we are not root.  0, or VSB_EXIT_*.
+ */
+int vsb_sysctl_recover_locked(long holder, int report_only)
+{
+	const char *path = vsb_sysctl_state_path();
+	struct state_ent se[VSB_SYSCTL_MAX];
+	unsigned long long start = 0;
+	int fd, e, n, i, bad = 0;
+	struct stat st;
+	long pid = 0;
+	size_t len;
+	char *buf;
+
+	fd = vsb_open_regular(path, O_NOFOLLOW, &st);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0) {
+		vsb_err("state file %s: %s: refused, left as it is", path,
+			vsb_read_strerror(-fd));
+		return VSB_EXIT_USAGE;
+	}
+	e = vsb_read_fd(fd, &st, VSB_SYSCTL_STATE_MAX, &buf, &len);
+	close(fd);
+	if (e) {
+		vsb_err("state file %s: %s: refused, left as it is", path,
+			vsb_read_strerror(e));
+		return VSB_EXIT_USAGE;
+	}
+	n = strlen(buf) == len ? state_parse(path, buf, se, &pid, &start) : -1;
+	if (n < 0) {
+		if (strlen(buf) != len)
+			vsb_err("state file %s: contains NUL bytes: refused, left as it is",
+				path);
+		free(buf);
+		return VSB_EXIT_USAGE;
+	}
+	if (report_only && n) {
+		vsb_err("a killed run left %s changed (original '%s' in %s): run "
+			"`sudo vmstat-bench restore`", se[0].name, se[0].val, path);
+		free(buf);
+		return VSB_EXIT_SKIP;
+	}
+	for (i = 0; i < n; i++) {
+		if (vsb_sysctl_restore_one(se[i].name, se[i].val, "restore")) {
+			bad = 1;
+			continue;
+		}
+		vsb_warn("restored %s=%s, left changed by an earlier run (pid %ld) "
+			 "that did not finish%s", se[i].name, se[i].val, pid,
+			 holder > 0 ? " (--force: it still holds the lock)" : "");
+	}
+	free(buf);
+	if (bad)
+		return VSB_EXIT_ERROR;
+	state_remove(&st);
+	return 0;
+}
+
+/* Not root: no lock to take; say what a dead run left, or nothing. */
+static int recover_unprivileged(int quiet_if_alive)
+{
+	const char *path = vsb_sysctl_state_path();
+	unsigned long long start = 0;
+	char buf[256], *p;
+	long pid = 0;
+
+	if (vsb_read_file_str(path, buf, sizeof(buf)))
+		return 0;
+	p = strstr(buf, "\npid ");
+	if (p && sscanf(p + 5, "%ld %llu", &pid, &start) >= 1 && pid > 0 &&
+	    kill((pid_t)pid, 0) == 0 && proc_start_time(pid) == start) {
+		if (quiet_if_alive)
+			return 0;
+		vsb_err("sysctls are in use by pid %ld (state file %s): wait for it "
+			"to end", pid, path);
+		return VSB_EXIT_ERROR;
+	}
+	return vsb_sysctl_recover_locked(0, 1);
+}
+
+int vsb_sysctl_recover(int force, int quiet_if_alive)
+{
+	const char *path = vsb_sysctl_state_path();
+	struct stat st;
+	long holder;
+	int ret;
+
+	if (lock_fd >= 0)
+		return 0;	/* this process owns the state file */
+	if (lstat(path, &st))
+		return 0;	/* nothing left behind */
+	if (!S_ISREG(st.st_mode))
+		return vsb_sysctl_recover_locked(0, 0);	/* refused there, untouched */
+	if (geteuid() != 0)
+		return recover_unprivileged(quiet_if_alive);
+	holder = vsb_sysctl_lock_take();
+	if (holder < 0) {
+		vsb_err("cannot lock %s.lock: %s", path, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	if (holder > 0 && !force) {
+		if (quiet_if_alive)
+			return 0;
+		vsb_err("sysctls are in use by pid %ld, a running vmstat-bench (state "
+			"file %s): wait for it to end (or `vmstat-bench restore --force` "
+			"if it hangs)", holder, path);
+		return VSB_EXIT_ERROR;
+	}
+	ret = vsb_sysctl_recover_locked(holder, 0);
+	vsb_sysctl_lock_release();
+	return ret;
+}
+
+/* The file this process wrote, at the end of its run */
+void vsb_sysctl_state_remove(void)
+{
+	state_remove(&state_st);
+}
