@@ -79,6 +79,8 @@ int vsb_read_fd(int fd, const struct stat *st, size_t max, char **bufp,
 const char *vsb_read_strerror(int e);
 int vsb_parse_long_range(const char *opt, const char *s, long min, long max, long *out);
 int vsb_parse_size(const char *s, unsigned long long *out);
+/* numlist.c: "A,B,..." of 1..2^30 each, at most @max; the count or -1 */
+int vsb_parse_ulong_list(const char *s, unsigned long *v, int max);
 int vsb_check_size(const char *v, const char *where);
 
 /* /proc/vmstat counters the live benches and `trace` cross-check against */
