@@ -423,30 +423,24 @@ static void check_vmstat(struct vsb_result *r, struct live_shared *sh,
 			 "unchanged): the faults were small pages");
 }
 
-static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
-		    enum live_kind kind)
+/* The shared mapping: header, workers, then every worker's samples. */
+static struct live_shared *live_map(const struct vsb_run_opts *o,
+				    enum live_kind kind, size_t *bytes,
+				    char *mode, size_t mlen)
 {
-	unsigned int n = (unsigned int)o->cpus.n, i, started = 0;
+	unsigned int n = (unsigned int)o->cpus.n;
 	unsigned long long size;
-	struct vsb_vmstat_snap va, vb;
 	struct live_shared *sh;
-	struct thread_arg *ta = NULL;
-	pthread_t *th = NULL;
-	pid_t *pids = NULL;
-	size_t bytes, woff, soff;
-	int threads = !strcmp(o->tasks, "thread"), ret = 0;
-	char mode[32], hs[32];
-	uint64_t t0, t1;
-	sigset_t all, old;
+	size_t woff, soff;
 
 	vsb_parse_size(o->size, &size);
 	woff = (sizeof(*sh) + VSB_CACHELINE - 1) & ~(size_t)(VSB_CACHELINE - 1);
 	soff = woff + n * sizeof(struct live_worker);
-	bytes = soff + (size_t)n * (size_t)o->repeat * sizeof(struct vsb_sample);
-	sh = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	*bytes = soff + (size_t)n * (size_t)o->repeat * sizeof(struct vsb_sample);
+	sh = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
-		vsb_err("cannot map %zu bytes for the workers: %s", bytes, strerror(errno));
-		return VSB_EXIT_ERROR;
+		vsb_err("cannot map %zu bytes for the workers: %s", *bytes, strerror(errno));
+		return NULL;
 	}
 	sh->w = (struct live_worker *)((char *)sh + woff);
 	sh->samples = (struct vsb_sample *)((char *)sh + soff);
@@ -461,20 +455,26 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	sh->overcount = getenv("VSB_TEST_OVERCOUNT") ?
 			strtoull(getenv("VSB_TEST_OVERCOUNT"), NULL, 10) : 0;
 	/* advise only against the system default, so no needless syscall */
-	thp_mode(mode, sizeof(mode));
+	thp_mode(mode, mlen);
 	sh->advice = -1;
 	if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always") && strcmp(mode, "always"))
 		sh->advice = MADV_HUGEPAGE;
 	else if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "never") && !strcmp(mode, "always"))
 		sh->advice = MADV_NOHUGEPAGE;
 	sh->thp = kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always");
+	return sh;
+}
 
-	r->nthreads = (int)n;
-	sh->pmu = vsb_pmu_setup_run(o->events, o->plm, r, &sh->unit);
+static void live_meta(const struct vsb_run_opts *o, struct vsb_result *r,
+		      const struct live_shared *sh, const char *mode, int threads)
+{
+	enum live_kind kind = sh->kind;
+	char hs[32];
+
 	vsb_result_meta(r, "live", "%s of %s (%zu pages of %zu bytes) per op round, %s, "
 			"%s (THP system mode %s), %llu %s per sample",
 			kind == LIVE_PAGEFAULT ? "map, write every page, unmap" :
-			"mmap + munmap, untouched", human(size, hs, sizeof(hs)),
+			"mmap + munmap, untouched", human(sh->size, hs, sizeof(hs)),
 			sh->size / sh->page, sh->page,
 			threads ? "threads (one shared mm)" : "processes (one mm each)",
 			kind == LIVE_PAGEFAULT ? (strcmp(o->thp, "always") ?
@@ -485,15 +485,23 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 			"one mmap + munmap pair");
 	if (kind == LIVE_MMAP)
 		committed_batch(o, r, sh->size, sh->page);
+}
 
-	fflush(stdout);
-	fflush(stderr);
-	if (threads) {
-		th = vsb_zalloc(n * sizeof(*th));
-		ta = vsb_zalloc(n * sizeof(*ta));
-	} else {
-		pids = vsb_zalloc(n * sizeof(*pids));
-	}
+struct live_tasks {
+	int threads;
+	pthread_t *th;
+	struct thread_arg *ta;
+	pid_t *pids;
+	unsigned int started;
+};
+
+/* Start the workers (threads or processes); how many started. */
+static unsigned int start_workers(struct live_shared *sh, const struct vsb_run_opts *o,
+				  struct live_tasks *t)
+{
+	unsigned int n = sh->n, i;
+	sigset_t all, old;
+
 	/* workers leave signals to the parent, which tells them to stop */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -503,19 +511,19 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		w->index = i;
 		w->cpu = o->cpus.cpu[i];
 		w->pmu.n = 0;
-		if (threads) {
-			ta[i].sh = sh;
-			ta[i].w = w;
-			errno = pthread_create(&th[i], NULL, thread_main, &ta[i]);
+		if (t->threads) {
+			t->ta[i].sh = sh;
+			t->ta[i].w = w;
+			errno = pthread_create(&t->th[i], NULL, thread_main, &t->ta[i]);
 			if (errno)
 				break;
 		} else {
 			pid_t parent = getpid();
 
-			pids[i] = fork();
-			if (pids[i] < 0)
+			t->pids[i] = fork();
+			if (t->pids[i] < 0)
 				break;
-			if (pids[i] == 0) {
+			if (t->pids[i] == 0) {
 				/* a killed parent must not leave workers faulting */
 				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				if (getppid() != parent)
@@ -529,16 +537,113 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 				_exit(0);
 			}
 		}
-		started++;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (started < n) {
-		vsb_err("cannot start worker %u: %s", started, strerror(errno));
+	return i;
+}
+
+/* Wait for every started worker; VSB_EXIT_ERROR if a process died. */
+static int reap_workers(const struct live_shared *sh, const struct live_tasks *t)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < t->started; i++) {
+		int st;
+
+		if (t->threads) {
+			pthread_join(t->th[i], NULL);
+			continue;
+		}
+		while (waitpid(t->pids[i], &st, 0) < 0 && errno == EINTR)
+			;
+		if ((!WIFEXITED(st) || WEXITSTATUS(st)) && !ret) {
+			vsb_err("worker %u on CPU %d died (%s %d)", i, sh->w[i].cpu,
+				WIFSIGNALED(st) ? "signal" : "exit status",
+				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			ret = VSB_EXIT_ERROR;
+		}
+	}
+	return ret;
+}
+
+/* The first worker's failure, said once; VSB_EXIT_ERROR when there was one. */
+static int worker_errors(const struct live_shared *sh, unsigned int started)
+{
+	unsigned int i;
+	char hs[32];
+
+	for (i = 0; i < started; i++) {
+		const struct live_worker *w = &sh->w[i];
+
+		if (!w->err)
+			continue;
+		if (!strcmp(w->what, "sched_setaffinity"))
+			vsb_err_opt("cpus", "--cpus: cannot pin worker %u to CPU %d: %s", i, w->cpu,
+				strerror(w->err));
+		else if (!strcmp(w->what, "perf_event_open"))
+			vsb_err_opt("events", "--events: worker %u on CPU %d cannot open its counter "
+				"group: %s", i, w->cpu, strerror(w->pmu_error));
+		else
+			vsb_err("worker %u on CPU %d: %s of %s failed: %s%s", i, w->cpu,
+				w->what, human(sh->size, hs, sizeof(hs)), strerror(w->err),
+				w->err == ENOMEM && !strcmp(w->what, "mmap") &&
+				overcommit_policy() == 2 ?
+				" (vm.overcommit_memory=2 counts it against CommitLimit)" : "");
+		return VSB_EXIT_ERROR;
+	}
+	return 0;
+}
+
+static void collect(const struct vsb_run_opts *o, struct vsb_result *r,
+		    const struct live_shared *sh)
+{
+	unsigned int rep, i, bad = 0;
+
+	for (rep = 0; rep < sh->repeat; rep++)
+		for (i = 0; i < sh->n; i++)
+			vsb_result_add(r, &sh->samples[(size_t)i * sh->repeat + rep]);
+	for (i = 0; i < sh->n; i++) {
+		r->migrated |= sh->w[i].migrated;
+		bad += sh->w[i].affinity_bad;
+	}
+	vsb_result_note_workers(r, (int)bad, (int)o->allow_multiplex);
+}
+
+static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
+		    enum live_kind kind)
+{
+	unsigned int n = (unsigned int)o->cpus.n;
+	struct live_tasks t = { .threads = !strcmp(o->tasks, "thread") };
+	struct vsb_vmstat_snap va, vb;
+	struct live_shared *sh;
+	size_t bytes;
+	char mode[32];
+	uint64_t t0, t1;
+	int ret = 0;
+
+	sh = live_map(o, kind, &bytes, mode, sizeof(mode));
+	if (!sh)
+		return VSB_EXIT_ERROR;
+	r->nthreads = (int)n;
+	sh->pmu = vsb_pmu_setup_run(o->events, o->plm, r, &sh->unit);
+	live_meta(o, r, sh, mode, t.threads);
+	fflush(stdout);
+	fflush(stderr);
+	if (t.threads) {
+		t.th = vsb_zalloc(n * sizeof(*t.th));
+		t.ta = vsb_zalloc(n * sizeof(*t.ta));
+	} else {
+		t.pids = vsb_zalloc(n * sizeof(*t.pids));
+	}
+	t.started = start_workers(sh, o, &t);
+	if (t.started < n) {
+		vsb_err("cannot start worker %u: %s", t.started, strerror(errno));
 		ret = VSB_EXIT_ERROR;
 		/* the started ones wait for go; let them find stop */
 		__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&sh->ready, n - started, __ATOMIC_ACQ_REL);
-		__atomic_add_fetch(&sh->done, n - started, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&sh->ready, n - t.started, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&sh->done, n - t.started, __ATOMIC_ACQ_REL);
 		/* the barrier can never fill: release whoever waits in it */
 		vsb_barrier_break(&sh->bar);
 	}
@@ -555,61 +660,20 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	vsb_trace_mark_end();
 	vsb_vmstat_read(&vb);
 
-	for (i = 0; i < started; i++) {
-		int st;
-
-		if (threads) {
-			pthread_join(th[i], NULL);
-			continue;
-		}
-		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
-			;
-		if ((!WIFEXITED(st) || WEXITSTATUS(st)) && !ret) {
-			vsb_err("worker %u on CPU %d died (%s %d)", i, sh->w[i].cpu,
-				WIFSIGNALED(st) ? "signal" : "exit status",
-				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-			ret = VSB_EXIT_ERROR;
-		}
-	}
-	for (i = 0; i < started && !ret; i++) {
-		struct live_worker *w = &sh->w[i];
-
-		if (!w->err)
-			continue;
-		if (!strcmp(w->what, "sched_setaffinity"))
-			vsb_err_opt("cpus", "--cpus: cannot pin worker %u to CPU %d: %s", i, w->cpu,
-				strerror(w->err));
-		else if (!strcmp(w->what, "perf_event_open"))
-			vsb_err_opt("events", "--events: worker %u on CPU %d cannot open its counter "
-				"group: %s", i, w->cpu, strerror(w->pmu_error));
-		else
-			vsb_err("worker %u on CPU %d: %s of %s failed: %s%s", i, w->cpu,
-				w->what, human(size, hs, sizeof(hs)), strerror(w->err),
-				w->err == ENOMEM && !strcmp(w->what, "mmap") &&
-				overcommit_policy() == 2 ?
-				" (vm.overcommit_memory=2 counts it against CommitLimit)" : "");
-		ret = VSB_EXIT_ERROR;
-	}
+	ret = reap_workers(sh, &t) ?: ret;
+	if (!ret)
+		ret = worker_errors(sh, t.started);
 	if (!ret && vsb_interrupted) {
 		vsb_err("interrupted: no result written");
 		ret = VSB_EXIT_ERROR;
 	}
 	if (!ret) {
-		unsigned int rep, bad = 0;
-
-		for (rep = 0; rep < sh->repeat; rep++)
-			for (i = 0; i < n; i++)
-				vsb_result_add(r, &sh->samples[(size_t)i * sh->repeat + rep]);
-		for (i = 0; i < n; i++) {
-			r->migrated |= sh->w[i].migrated;
-			bad += sh->w[i].affinity_bad;
-		}
-		vsb_result_note_workers(r, (int)bad, (int)o->allow_multiplex);
+		collect(o, r, sh);
 		check_vmstat(r, sh, &va, &vb, (double)(t1 - t0) / 1e9);
 	}
-	free(th);
-	free(ta);
-	free(pids);
+	free(t.th);
+	free(t.ta);
+	free(t.pids);
 	munmap(sh, bytes);
 	return ret;
 }
