@@ -411,6 +411,8 @@ static void test_derived(void)
 
 int main(void)
 {
+	/* a warning on stderr must not split a TAP line in the shared log */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_parse();
 	test_classify();
 	test_kind_scale_ladder();

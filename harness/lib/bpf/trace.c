@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,8 @@ void vsb_print_log2_hist(FILE *f, const uint64_t *slots, int n, const char *unit
 static struct vmstat_trace *skel;
 static int ncpus;
 static struct vsb_trace_cpu *percpu;	/* ncpus values, one read */
+/* the monitor's sampler thread and --trace's marks both snapshot */
+static pthread_mutex_t percpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static char last_libbpf[256];
 
 /* libbpf's chatter: keep the last warning for our one-line error. */
@@ -206,8 +209,10 @@ int vsb_trace_snapshot(struct vsb_trace_snap *s)
 	memset(s, 0, sizeof(*s));
 	if (!skel)
 		return VSB_EXIT_ERROR;
+	pthread_mutex_lock(&percpu_lock);
 	if (bpf_map__lookup_elem(skel->maps.counts, &zero, sizeof(zero), percpu,
 				 (size_t)ncpus * sizeof(*percpu), 0)) {
+		pthread_mutex_unlock(&percpu_lock);
 		vsb_err("trace: cannot read the counters: %s", strerror(errno));
 		return VSB_EXIT_ERROR;
 	}
@@ -227,6 +232,7 @@ int vsb_trace_snapshot(struct vsb_trace_snap *s)
 			s->freed[k] += c->freed[k];
 		}
 	}
+	pthread_mutex_unlock(&percpu_lock);
 	return 0;
 }
 
