@@ -66,26 +66,32 @@ void vsb_errlog_blame(const char *opt)
 	note_opt(opt, 1);
 }
 
-void vsb_err_opt(const char *opt, const char *fmt, ...)
+static void opt_msg(const char *opt, int is_err, const char *fmt, va_list ap)
 {
 	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	note_opt(opt, is_err);
+	if (is_err)
+		vsb_err("%s", buf);
+	else
+		vsb_warn("%s", buf);
+}
+
+void vsb_err_opt(const char *opt, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	opt_msg(opt, 1, fmt, ap);
 	va_end(ap);
-	note_opt(opt, 1);
-	vsb_err("%s", buf);
 }
 
 void vsb_warn_opt(const char *opt, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	opt_msg(opt, 0, fmt, ap);
 	va_end(ap);
-	note_opt(opt, 0);
-	vsb_warn("%s", buf);
 }
