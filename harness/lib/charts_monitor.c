@@ -18,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "charts_check.h"
 #include "charts_monitor.h"
 #include "plot.h"
 #include "vsb.h"
@@ -43,14 +45,7 @@ static struct msample *at(struct mseries *m, double t)
 {
 	if (m->n && m->s[m->n - 1].t == t)
 		return &m->s[m->n - 1];
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 256;
-		m->s = realloc(m->s, m->cap * sizeof(*m->s));
-		if (!m->s) {
-			vsb_err("out of memory");
-			exit(VSB_EXIT_ERROR);
-		}
-	}
+	m->s = vsb_grow(m->s, m->n, &m->cap, sizeof(*m->s));
 	memset(&m->s[m->n], 0, sizeof(m->s[0]));
 	m->s[m->n].t = t;
 	return &m->s[m->n++];
@@ -101,15 +96,27 @@ static void add_row(struct mseries *m, double t, const char *src, const char *ke
 	}
 }
 
+/* capped like every CSV the tool reads (vsb_read_whole's limit) */
 static int read_series(const char *path, struct mseries *m)
 {
 	char line[1024], src[32], key[128];
-	FILE *f = fopen(path, "r");
-	int cpu, header = 0;
+	struct stat st;
+	int cpu, header = 0, fd = vsb_open_regular(path, 0, &st);
 	double t, v;
+	FILE *f;
 
+	if (fd >= 0 && (unsigned long long)st.st_size > VSB_READ_MAX) {
+		close(fd);
+		fd = -EFBIG;
+	}
+	if (fd < 0) {
+		vsb_err("plot: %s: %s", path, vsb_read_strerror(-fd));
+		return VSB_EXIT_USAGE;
+	}
+	f = fdopen(fd, "r");
 	if (!f) {
-		vsb_err("plot: cannot open %s: %s", path, strerror(errno));
+		close(fd);
+		vsb_err("plot: %s: %s", path, strerror(errno));
 		return VSB_EXIT_USAGE;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -154,15 +161,18 @@ static void rate(FILE *f, int col, int ok, double num, double den)
 /* the rates between consecutive samples, at the middle of each interval */
 static int write_rates(const struct mseries *m, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	struct vsb_outfile o;
 	size_t i;
+	FILE *f;
+	int ret;
 
 	for (i = 0; i < 7; i++)
 		colmax[i] = -1;
-	if (!f) {
-		vsb_err("plot: cannot write %s: %s", path, strerror(errno));
-		return VSB_EXIT_ERROR;
-	}
+	/* never through a link or onto a device planted at that name */
+	ret = vsb_outfile_open(&o, path, "-o");
+	if (ret)
+		return ret;
+	f = o.f;
 	fputs("time,pgalloc_s,pgfree_s,irq_s,steal_pct,softirq_pct,system_pct,vmstat_update_s\n", f);
 	for (i = 1; i < m->n; i++) {
 		const struct msample *a = &m->s[i - 1], *b = &m->s[i];
@@ -183,22 +193,21 @@ static int write_rates(const struct mseries *m, const char *path)
 			fputc('\n', f);
 		}
 	}
-	return fclose(f) ? VSB_EXIT_ERROR : 0;
+	return vsb_outfile_commit(&o);
 }
 
 static int write_windows(const struct mseries *m, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	struct vsb_outfile o;
 	size_t i;
+	int ret = vsb_outfile_open(&o, path, "-o");
 
-	if (!f) {
-		vsb_err("plot: cannot write %s: %s", path, strerror(errno));
-		return VSB_EXIT_ERROR;
-	}
-	fputs("begin,end\n", f);
+	if (ret)
+		return ret;
+	fputs("begin,end\n", o.f);
 	for (i = 0; i + 1 < m->nwin; i += 2)
-		fprintf(f, "%.6f,%.6f\n", m->win[i], m->win[i + 1]);
-	return fclose(f) ? VSB_EXIT_ERROR : 0;
+		fprintf(o.f, "%.6f,%.6f\n", m->win[i], m->win[i + 1]);
+	return vsb_outfile_commit(&o);
 }
 
 /*
@@ -241,12 +250,25 @@ static void stem(const char *csv, char *buf, size_t len)
 	free(copy);
 }
 
+int vsb_chart_monitor_check(const char *path)
+{
+	struct mseries m = { 0 };
+	int ret;
+
+	m.worker = vsb_zalloc(VSB_MAX_CPUS);
+	ret = read_series(path, &m);
+	free(m.s);
+	free(m.worker);
+	return ret;
+}
+
 int vsb_chart_monitor(const char *csv, const char *outdir)
 {
 	static const char *const ext[] = { "png", "svg" };
 	struct mseries m = { 0 };
 	char name[256], rates[4096 + 300], wins[4096 + 300], vars[8192 + 700];
 	char title[600], from[4096 + 64], to[4096 + 300];
+	struct stat st;
 	int ret, i;
 
 	m.worker = vsb_zalloc(VSB_MAX_CPUS);
@@ -271,7 +293,12 @@ int vsb_chart_monitor(const char *csv, const char *outdir)
 	for (i = 0; i < 2 && !ret; i++) {	/* one chart per series: name it */
 		snprintf(from, sizeof(from), "%s/monitor.%s", outdir, ext[i]);
 		snprintf(to, sizeof(to), "%s/%s.monitor.%s", outdir, name, ext[i]);
-		if (rename(from, to)) {
+		if (!lstat(to, &st) && !S_ISREG(st.st_mode)) {
+			vsb_err("plot: %s is not a regular file: refused, chart not "
+				"written", to);
+			unlink(from);
+			ret = VSB_EXIT_USAGE;
+		} else if (rename(from, to)) {
 			vsb_err("plot: cannot rename %s: %s", from, strerror(errno));
 			ret = VSB_EXIT_ERROR;
 		} else if (i == 0) {

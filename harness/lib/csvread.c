@@ -79,19 +79,6 @@ static size_t count_cells(const char *line)
 	return n;
 }
 
-static void *grow(void *p, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return p;
-	*cap = *cap ? 2 * *cap : 16;
-	p = realloc(p, *cap * size);
-	if (!p) {
-		vsb_err("out of memory");
-		exit(VSB_EXIT_ERROR);
-	}
-	return p;
-}
-
 int vsb_csv_read(const char *path, struct vsb_csv *c)
 {
 	size_t len, lineno = 0, mcap = 0, rcap = 0;
@@ -118,7 +105,7 @@ int vsb_csv_read(const char *path, struct vsb_csv *c)
 			if (!colon || c->ncols)
 				continue;	/* a comment, not metadata */
 			*colon = '\0';
-			c->meta = grow(c->meta, c->nmeta, &mcap, sizeof(*c->meta));
+			c->meta = vsb_grow(c->meta, c->nmeta, &mcap, sizeof(*c->meta));
 			c->meta[c->nmeta].key = p + 1 + (p[1] == ' ');
 			c->meta[c->nmeta].val = colon + 1 + (colon[1] == ' ');
 			c->nmeta++;
@@ -130,7 +117,7 @@ int vsb_csv_read(const char *path, struct vsb_csv *c)
 			split_cells(p, c->cols, c->ncols);
 			continue;
 		}
-		c->rows = grow(c->rows, c->nrows, &rcap, sizeof(*c->rows));
+		c->rows = vsb_grow(c->rows, c->nrows, &rcap, sizeof(*c->rows));
 		c->rows[c->nrows] = vsb_zalloc(c->ncols * sizeof(char *));
 		if (count_cells(p) != c->ncols) {
 			vsb_err("%s:%zu: %s cells than the %zu columns of the header",

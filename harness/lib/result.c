@@ -44,14 +44,7 @@ int vsb_sample_place(struct vsb_sample *s, unsigned int thread, int cpu, unsigne
 
 void vsb_result_add(struct vsb_result *r, const struct vsb_sample *s)
 {
-	if (r->nsamples == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 64;
-		r->samples = realloc(r->samples, r->cap * sizeof(*r->samples));
-		if (!r->samples) {
-			vsb_err("out of memory");
-			exit(VSB_EXIT_ERROR);
-		}
-	}
+	r->samples = vsb_grow(r->samples, r->nsamples, &r->cap, sizeof(*r->samples));
 	r->samples[r->nsamples++] = *s;
 }
 
@@ -66,14 +59,7 @@ void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...
 		if (!strcmp(r->meta[i].key, key))
 			kv = &r->meta[i];
 	if (!kv) {
-		if (r->nmeta == r->metacap) {
-			r->metacap = r->metacap ? 2 * r->metacap : 32;
-			r->meta = realloc(r->meta, r->metacap * sizeof(*r->meta));
-			if (!r->meta) {
-				vsb_err("out of memory");
-				exit(VSB_EXIT_ERROR);
-			}
-		}
+		r->meta = vsb_grow(r->meta, r->nmeta, &r->metacap, sizeof(*r->meta));
 		kv = &r->meta[r->nmeta++];
 		snprintf(kv->key, sizeof(kv->key), "%s", key);
 	}

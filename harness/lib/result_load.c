@@ -40,19 +40,6 @@ int vsb_rl_is_derived_name(const char *path)
 	return n >= 8 && !strcmp(base + n - 8, ".partial");
 }
 
-static void *grow(void *p, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return p;
-	*cap = *cap ? 2 * *cap : 64;
-	p = realloc(p, *cap * size);
-	if (!p) {
-		vsb_err("out of memory");
-		exit(VSB_EXIT_ERROR);
-	}
-	return p;
-}
-
 static char *xstrndup(const char *s, size_t n)
 {
 	char *d = strndup(s, n);
@@ -177,7 +164,7 @@ static struct vsb_rl_point *new_point(struct vsb_rl_file *f, const char *row,
 	struct vsb_rl_point *pt;
 	size_t j, klen = 0, off = 0;
 
-	f->points = grow(f->points, f->npoints, pcap, sizeof(*f->points));
+	f->points = vsb_grow(f->points, f->npoints, pcap, sizeof(*f->points));
 	pt = &f->points[f->npoints++];
 	memset(pt, 0, sizeof(*pt));
 	pt->prefix = xstrndup(row, plen);
@@ -258,7 +245,7 @@ static int read_file(const char *path, struct vsb_rl_file *f)
 	if (e == EFBIG)
 		vsb_err("%s: larger than %u MiB", path, VSB_RL_MAX_BYTES >> 20);
 	else if (e)
-		vsb_err("%s: %s", path, strerror(e));
+		vsb_err("%s: %s", path, vsb_read_strerror(e));
 	if (e)
 		return VSB_EXIT_USAGE;
 	if (memchr(f->buf, '\0', f->len)) {
@@ -278,7 +265,7 @@ static void add_meta(struct vsb_rl_file *f, char *line, size_t *mcap)
 	if (!colon)
 		return;		/* a comment, not metadata */
 	*colon = '\0';
-	f->meta = grow(f->meta, f->nmeta, mcap, sizeof(*f->meta));
+	f->meta = vsb_grow(f->meta, f->nmeta, mcap, sizeof(*f->meta));
 	f->meta[f->nmeta].key = line + 1 + (line[1] == ' ');
 	f->meta[f->nmeta].val = colon + 1 + (colon[1] == ' ');
 	f->nmeta++;
@@ -320,8 +307,8 @@ int vsb_rl_load(const char *path, struct vsb_rl_file *f)
 		if (f->nrows >= rcap) {
 			size_t c = rcap;
 
-			f->rows = grow(f->rows, f->nrows, &rcap, sizeof(*f->rows));
-			f->row_point = grow(f->row_point, f->nrows, &c, sizeof(uint32_t));
+			f->rows = vsb_grow(f->rows, f->nrows, &rcap, sizeof(*f->rows));
+			f->row_point = vsb_grow(f->row_point, f->nrows, &c, sizeof(uint32_t));
 		}
 		f->rows[f->nrows] = p;
 		ret = check_row(f, lineno, &pcap);

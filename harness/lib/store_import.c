@@ -380,14 +380,7 @@ static void pl_add(struct pathlist *pl, const char *dir, const char *name)
 {
 	char *p;
 
-	if (pl->n == pl->cap) {
-		pl->cap = pl->cap ? 2 * pl->cap : 16;
-		pl->v = realloc(pl->v, pl->cap * sizeof(*pl->v));
-		if (!pl->v) {
-			vsb_err("out of memory");
-			exit(VSB_EXIT_ERROR);
-		}
-	}
+	pl->v = vsb_grow(pl->v, pl->n, &pl->cap, sizeof(*pl->v));
 	if (asprintf(&p, "%s%s%s", dir ? dir : "", dir ? "/" : "", name) < 0) {
 		vsb_err("out of memory");
 		exit(VSB_EXIT_ERROR);

@@ -61,6 +61,8 @@ void vsb_warn_opt(const char *opt, const char *fmt, ...)
 void *vsb_zalloc(size_t size);
 void *vsb_zalloc_aligned(size_t size);
 void *vsb_zalloc_page(size_t size);
+/* grow.c: room for element @n (capacity in *@cap, doubling) */
+void *vsb_grow(void *p, size_t n, size_t *cap, size_t size);
 void vsb_fputs_line(FILE *f, const char *prefix, const char *kind,
 		    const char *fmt, va_list ap);
 /* decimal only, optional '-', no leading zeros (util.c says why) */
