@@ -17,6 +17,7 @@
 #include "cmds.h"
 #include "compare.h"
 #include "plot.h"
+#include "stats.h"
 #include "vsb.h"
 
 static void usage(FILE *f)
@@ -36,6 +37,13 @@ static void usage(FILE *f)
 "no-change.  The noise floor is the larger of --noise and the coefficient\n"
 "of variation of either side's repetitions.\n"
 "\n"
+"Runs: a side may hold several runs (separate processes or boots: `sweep\n"
+"--runs N` folders, or files with different `# run_id:` lines; else one\n"
+"file is one run).  With runs enough for the rank test on per-run medians\n"
+"to reach alpha (5 and 5 at 0.01), that is the test and the CI resamples\n"
+"runs, then repetitions; with fewer, repetitions are pooled.  Either way\n"
+"the noise floor is at least %d x the between-run CV.\n"
+"\n"
 "options:\n"
 "  -a, --alpha A               significance level [0.01]\n"
 "      --noise PCT             smallest change that counts, in %% [2]\n"
@@ -52,7 +60,8 @@ static void usage(FILE *f)
 "  vmstat-bench compare base.csv new.csv --max-regression 2 -o cmp/\n"
 "\n"
 "exit status: 0 no regression, 1 a point regressed beyond the limit (or an\n"
-"error), 2 bad input (also: units differ), 4 no point matched.\n");
+"error), 2 bad input (also: units differ), 4 no point matched.\n",
+		VSB_CMP_BETWEEN_K);
 }
 
 static int parse_pct(const char *opt, const char *s, double min, double max,
@@ -96,10 +105,14 @@ static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 	fprintf(f, "%zu,%s", i, v->label);
 	for (k = 0; k < c->ncols; k++)
 		fprintf(f, ",%s", x->vals[k]);
-	fprintf(f, ",%s,%zu,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%d,%.3g,%s,%d\n",
+	fprintf(f, ",%s,%zu,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%d,%.3g,%s,%d",
 		x->unit, v->b ? v->b->n : 0, v->n ? v->n->n : 0, v->mb, v->mn,
 		v->ratio, v->lo, v->hi, v->p, v->exact, 100 * v->noise,
 		v->verdict, v->regression);
+	fprintf(f, ",%zu,%zu,", v->rb, v->rn);
+	if (!isnan(v->between))	/* empty: unknown, one run a side */
+		fprintf(f, "%.3g", 100 * v->between);
+	fprintf(f, ",%s\n", !v->b || !v->n ? "" : v->by_runs ? "runs" : "pooled");
 }
 
 /* DIR/compare.csv: the metadata, then one row per verdict */
@@ -125,10 +138,60 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 	for (k = 0; k < c->ncols; k++)
 		fprintf(csv.f, ",%s", c->cols[k]);
 	fputs(",unit,n_base,n_new,median_base,median_new,ratio,ratio_ci_lo,"
-	      "ratio_ci_hi,p,exact,noise_pct,verdict,regression\n", csv.f);
+	      "ratio_ci_hi,p,exact,noise_pct,verdict,regression,runs_base,"
+	      "runs_new,between_cv_pct,test\n", csv.f);
 	for (i = 0; i < c->nv; i++)
 		write_csv_row(csv.f, c, i);
 	return vsb_outfile_commit(&csv);
+}
+
+/* The fewest runs a side that let the rank test on run medians reach @alpha. */
+static size_t runs_needed(double alpha)
+{
+	size_t r;
+
+	for (r = 2; r < 64 && vsb_mwu_min_p(r, r) >= alpha; r++)
+		;
+	return r;
+}
+
+/*
+ * The one line on runs, for stderr and summary.md: whether the
+ * between-run noise is known, and what the test was.  0: nothing to
+ * warn about (the line is then for summary.md only).
+ */
+static int runs_line(const struct vsb_compare *c, double alpha, char *buf,
+		     size_t len)
+{
+	size_t judged = c->nv - c->unmatched, need = runs_needed(alpha);
+
+	if (c->one_run) {
+		char where[64] = "";
+
+		if (c->one_run < judged)
+			snprintf(where, sizeof(where), " at %zu of %zu points", c->one_run,
+				 judged);
+		snprintf(buf, len, "between-run noise unknown%s: one run a side, and "
+			 "repetitions inside one process understate how far runs made "
+			 "apart differ; `vmstat-bench sweep --runs %zu SWEEP -o DIR` on "
+			 "each side measures it", where, need);
+		return 1;
+	}
+	if (c->few_runs) {
+		snprintf(buf, len, "as few as %zu run%s on a side (at %zu point%s): the rank "
+			 "test on per-run medians needs %zu a side to reach p < %g, so "
+			 "repetitions are pooled there, the noise floor widened to %d x "
+			 "the between-run CV", c->fewest_runs,
+			 c->fewest_runs == 1 ? "" : "s", c->few_runs,
+			 c->few_runs == 1 ? "" : "s", need, alpha,
+			 VSB_CMP_BETWEEN_K);
+		return 1;
+	}
+	snprintf(buf, len, "runs: %zu in BASE, %zu in NEW: per-run medians tested, "
+		 "the CI resamples runs then repetitions, the noise floor is at least "
+		 "%d x the between-run CV", c->base.nruns, c->new.nruns,
+		 VSB_CMP_BETWEEN_K);
+	return 0;
 }
 
 static size_t count_verdict(const struct vsb_compare *c, const char *what)
@@ -147,9 +210,10 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	size_t i, nslow = count_verdict(c, "slower"),
 	       nfast = count_verdict(c, "faster"), nreg = c->nreg;
 	struct vsb_outfile md;
-	char path[4096 + 32];
+	char path[4096 + 32], runs[512];
 	int r;
 
+	runs_line(c, o->alpha, runs, sizeof(runs));
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	r = vsb_outfile_open(&md, path, "-o");
 	if (r)
@@ -158,10 +222,10 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 		"- machine: %s; kernel: %s\n- verdicts: %zu slower, %zu faster, "
 		"%zu no change; **%zu regression%s** beyond %g%%\n"
 		"- rule: slower/faster needs Mann-Whitney p < %g and a change beyond "
-		"the noise floor (max of %g%% and either side's CV)\n\n",
+		"the noise floor (max of %g%% and either side's CV)\n- %s\n\n",
 		c->base.path, c->new.path, c->base.cpu_model, c->base.kernel, nslow,
 		nfast, c->nv - nslow - nfast, nreg, nreg == 1 ? "" : "s",
-		o->max_regression_pct, o->alpha, o->noise_pct);
+		o->max_regression_pct, o->alpha, o->noise_pct, runs);
 	fprintf(md.f, "| point | base | new | NEW/BASE [95%% CI] | p | verdict |\n"
 		"|---|---:|---:|---|---:|---|\n");
 	for (i = 0; i < c->nv; i++) {
@@ -201,6 +265,7 @@ static int write_outputs(const char *dir, const struct vsb_compare *c,
 /* What stderr says about the verdicts: one-side points, thin samples. */
 static void warn_verdicts(const struct vsb_compare *c, double alpha)
 {
+	char runs[512];
 	size_t i;
 
 	for (i = 0; i < c->nv; i++) {
@@ -214,12 +279,19 @@ static void warn_verdicts(const struct vsb_compare *c, double alpha)
 		vsb_warn("as few as %zu repetitions on a side: the rank test needs about "
 			 "%d per side to reach p < %g (3 vs 3 can never go below 0.1); "
 			 "use --repeat 10", c->fewest, VSB_CMP_MIN_REPS, alpha);
+	if (c->nv > c->unmatched && runs_line(c, alpha, runs, sizeof(runs))) {
+		if (c->one_run)
+			vsb_note("note: %s", runs);
+		else
+			vsb_warn("%s", runs);
+	}
 }
 
 static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
 	/* no row at all: two empty files */
 	const char *unit = c->nv ? vsb_cmp_any(&c->vs[0])->unit : "";
+	char runs[48] = "";
 	size_t i;
 
 	printf("%-44s %10s %10s %22s %9s  %s\n", "point", "base", "new",
@@ -235,9 +307,12 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 			printf(" (%+.1f%%)", 100 * (v->ratio - 1));
 		printf("%s\n", v->regression ? "  REGRESSION" : "");
 	}
+	if (c->one_run < c->nv - c->unmatched)
+		snprintf(runs, sizeof(runs), ", %d x between-run CV", VSB_CMP_BETWEEN_K);
 	printf("(cost per op in %s; %zu regression%s beyond %g%%; alpha %g; noise floor "
-	       "max(%g%%, CV)%s)\n", unit, c->nreg, c->nreg == 1 ? "" : "s",
+	       "max(%g%%, CV%s)%s)\n", unit, c->nreg, c->nreg == 1 ? "" : "s",
 	       o->max_regression_pct, o->alpha, o->noise_pct,
+	       runs,
 	       c->unmatched ? "; unmatched points listed on stderr" : "");
 	fflush(stdout);
 }

@@ -5,21 +5,34 @@
  * The file is parsed, expanded and every point checked before anything
  * runs; see sweep.c for the interleaved rounds and docs/sweeps.md for the
  * file format and the output directory.
+ *
+ * --runs N runs the whole sweep N times, each in a process of its own
+ * (this binary re-executed, into DIR/run-K/): repetitions inside one
+ * process share its state, so only separate runs show how far two
+ * sweeps made apart differ, which is what `compare` needs to judge runs
+ * as the unit (docs/sweeps.md "Several runs per side").
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmds.h"
 #include "sweep.h"
 
+#define VSB_SWEEP_RUNS_MAX 100
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: vmstat-bench sweep FILE [-o DIR] [--repeat R] [--resume] [--force]\n"
-"                          [--shuffle-seed N] [--dry-run]\n"
+"usage: vmstat-bench sweep FILE [-o DIR] [--repeat R] [--runs N] [--resume]\n"
+"                          [--force] [--shuffle-seed N] [--dry-run]\n"
 "\n"
 "Run every point of a sweep file (the cartesian product of its lists).\n"
 "Repetitions are interleaved: R rounds, each running every point once in a\n"
@@ -28,6 +41,10 @@ static void usage(FILE *f)
 "options:\n"
 "  -o, --output DIR        result directory [results/<sweep name>]\n"
 "  -r, --repeat R          repetitions per point, overriding the file (1..%ld)\n"
+"      --runs N            run the whole sweep N times (1..%d), each in its\n"
+"                          own process, into DIR/run-1 .. DIR/run-N, so that\n"
+"                          `compare` sees the noise between runs; run K's\n"
+"                          shuffle seed is --shuffle-seed + K - 1\n"
 "      --resume            keep the points finished in DIR, continue the\n"
 "                          interrupted ones (<id>.csv.partial), run the rest\n"
 "      --force             write into a DIR that holds another sweep\n"
@@ -38,21 +55,84 @@ static void usage(FILE *f)
 "DIR gets per point <id>.csv (raw samples) and <id>.summary.csv, and\n"
 "sweep.csv (one summary row per point), points.txt, failed.txt, meta.txt;\n"
 "until a point finishes, its repetitions so far are in <id>.csv.partial.\n"
+"With --runs, DIR gets run-K/ per run, runs.txt (each run's state), and\n"
+"run 1's sweep.csv for `plot DIR`; `compare DIR_A DIR_B` uses every run.\n"
 "\n"
 "examples:\n"
 "  vmstat-bench sweep configs/quick.sweep -o results/quick\n"
 "  vmstat-bench sweep configs/threshold.sweep --repeat 20 -o results/thr\n"
 "  vmstat-bench sweep configs/threshold.sweep -o results/thr --resume\n"
+"  vmstat-bench sweep configs/quick.sweep --runs 5 -o results/base\n"
 "\n"
 "exit status: 0 ok, 1 a point failed or interrupted, 2 bad file or option,\n"
-"3 a point failed its sanity check, 4 every point skipped.\n", VSB_REPEAT_MAX);
+"3 a point failed its sanity check, 4 every point skipped (with --runs: the\n"
+"worst over the runs).\n", VSB_REPEAT_MAX, VSB_SWEEP_RUNS_MAX);
 }
 
-int vsb_cmd_sweep(int argc, char **argv)
+/* What the command line asked for besides the runner's own options. */
+struct sweep_args {
+	struct vsb_sweep_run_opts ro;
+	int dry, force;
+	long runs;		/* 0: one sweep into DIR itself; else --runs */
+	char repeat[24];	/* as given, for the runs' command lines */
+};
+
+static const char *argv_current;	/* the option getopt is on, for errors */
+
+static int parse_opt(int c, struct sweep_args *a)
+{
+	long v;
+
+	switch (c) {
+	case 'o':
+		if (!*optarg || strlen(optarg) >= sizeof(a->ro.dir) - 256) {
+			vsb_err("--output: empty or too long");
+			return VSB_EXIT_USAGE;
+		}
+		strcpy(a->ro.dir, optarg);
+		return 0;
+	case 'r':
+		if (vsb_parse_long_range("--repeat", optarg, 1, VSB_REPEAT_MAX, &v))
+			return VSB_EXIT_USAGE;
+		a->ro.repeat = v;
+		snprintf(a->repeat, sizeof(a->repeat), "%ld", v);
+		return 0;
+	case 'u':
+		return vsb_parse_long_range("--runs", optarg, 1, VSB_SWEEP_RUNS_MAX,
+					    &a->runs) ? VSB_EXIT_USAGE : 0;
+	case 'R':
+		a->ro.resume = 1;
+		return 0;
+	case 'F':
+		a->force = 1;
+		return 0;
+	case 'S':
+		if (vsb_parse_long(optarg, &v) || v < 0) {
+			vsb_err("--shuffle-seed: '%s' is not a non-negative integer",
+				optarg);
+			return VSB_EXIT_USAGE;
+		}
+		a->ro.shuffle_seed = (uint64_t)v;
+		return 0;
+	case 'n':
+		a->dry = 1;
+		return 0;
+	}
+	if (optopt)
+		vsb_err("unknown or incomplete option '-%c' (see sweep --help)", optopt);
+	else
+		vsb_err("unknown or incomplete option '%s' (see sweep --help)",
+			argv_current);
+	return VSB_EXIT_USAGE;
+}
+
+/* -1: --help printed */
+static int parse_args(int argc, char **argv, struct sweep_args *a)
 {
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "runs", required_argument, NULL, 'u' },
 		{ "resume", no_argument, NULL, 'R' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "shuffle-seed", required_argument, NULL, 'S' },
@@ -60,94 +140,327 @@ int vsb_cmd_sweep(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct vsb_sweep_run_opts ro;
-	static struct vsb_sweep sw;
-	int c, ret, dry = 0, force = 0;
-	char path[4096 + 16];
-	long v;
-	size_t i;
+	int c, ret;
 
-	memset(&ro, 0, sizeof(ro));
-	ro.shuffle_seed = 1;
+	memset(a, 0, sizeof(*a));
+	a->ro.shuffle_seed = 1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:r:nh", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg || strlen(optarg) >= sizeof(ro.dir) - 256) {
-				vsb_err("--output: empty or too long");
-				return VSB_EXIT_USAGE;
-			}
-			strcpy(ro.dir, optarg);
-			break;
-		case 'r':
-			if (vsb_parse_long_range("--repeat", optarg, 1, VSB_REPEAT_MAX, &v))
-				return VSB_EXIT_USAGE;
-			ro.repeat = v;
-			break;
-		case 'R':
-			ro.resume = 1;
-			break;
-		case 'F':
-			force = 1;
-			break;
-		case 'S':
-			if (vsb_parse_long(optarg, &v) || v < 0) {
-				vsb_err("--shuffle-seed: '%s' is not a non-negative integer",
-					optarg);
-				return VSB_EXIT_USAGE;
-			}
-			ro.shuffle_seed = (uint64_t)v;
-			break;
-		case 'n':
-			dry = 1;
-			break;
-		case 'h':
+		if (c == 'h') {
 			usage(stdout);
-			return VSB_EXIT_OK;
-		default:
-			if (optopt)
-				vsb_err("unknown or incomplete option '-%c' (see sweep --help)",
-					optopt);
-			else
-				vsb_err("unknown or incomplete option '%s' (see sweep --help)",
-					argv[optind - 1]);
-			return VSB_EXIT_USAGE;
+			return -1;
 		}
+		argv_current = argv[optind - 1];
+		ret = parse_opt(c, a);
+		if (ret)
+			return ret;
 	}
 	if (optind != argc - 1) {
 		vsb_err(optind >= argc ? "sweep: which sweep file? (see sweep --help)" :
 			"sweep: one sweep file, then options (see sweep --help)");
 		return VSB_EXIT_USAGE;
 	}
-	ret = vsb_sweep_parse_file(&sw, argv[optind]);
+	return 0;
+}
+
+static void dry_run(const struct vsb_sweep *sw, long runs)
+{
+	size_t i;
+
+	for (i = 0; i < sw->npoints; i++) {
+		const struct vsb_sweep_point *p = &sw->points[i];
+
+		printf("%s\t%s", p->id, p->params);
+		if (p->state == VSB_PT_SKIPPED)
+			printf("\tSKIP: %s", p->err);
+		putchar('\n');
+	}
+	printf("# %zu points, %zu left out (more CPUs than online), %ld "
+	       "repetitions each unless --repeat\n", sw->npoints, sw->ndropped,
+	       sw->npoints ? sw->points[0].reps : 0L);
+	if (runs)
+		printf("# %ld runs, each in its own process: run-1 .. run-%ld\n",
+		       runs, runs);
+}
+
+/* ---- --runs: the sweep N times, each run a process of its own ---- */
+
+static volatile sig_atomic_t runs_stop;
+static volatile pid_t runs_child;
+
+/* Stop after the run in progress, which gets the signal too. */
+static void runs_on_signal(int sig)
+{
+	runs_stop = 1;
+	if (runs_child > 0)
+		kill(runs_child, sig);
+}
+
+static void runs_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = runs_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/*
+ * Run @k (1-based): this binary re-executed as `sweep FILE -o DIR/run-K`
+ * with the shuffle seed moved on by K - 1 (0 stays file order), so each
+ * run orders its rounds differently.  Returns its exit status.
+ */
+static int run_one(const struct sweep_args *a, const char *file, long k)
+{
+	char dir[sizeof(a->ro.dir) + 32], seed[32];
+	const char *av[16];
+	int n = 0, st;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "%s/run-%ld", a->ro.dir, k);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)
+		 (a->ro.shuffle_seed ? a->ro.shuffle_seed + (uint64_t)(k - 1) : 0));
+	av[n++] = "vmstat-bench";
+	av[n++] = "sweep";
+	av[n++] = file;
+	av[n++] = "-o";
+	av[n++] = dir;
+	av[n++] = "--shuffle-seed";
+	av[n++] = seed;
+	if (a->repeat[0]) {
+		av[n++] = "--repeat";
+		av[n++] = a->repeat;
+	}
+	if (a->ro.resume)
+		av[n++] = "--resume";
+	if (a->force)
+		av[n++] = "--force";
+	av[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		vsb_err("--runs: cannot start run %ld: %s", k, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	if (!pid) {
+		execv("/proc/self/exe", (char *const *)av);
+		vsb_err("--runs: cannot run /proc/self/exe: %s", strerror(errno));
+		_exit(VSB_EXIT_ERROR);
+	}
+	runs_child = pid;
+	if (runs_stop)	/* a signal between fork and here */
+		kill(pid, SIGTERM);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return VSB_EXIT_ERROR;
+	runs_child = 0;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : VSB_EXIT_ERROR;
+}
+
+static const char *run_state(int rc)
+{
+	if (runs_stop && rc == VSB_EXIT_ERROR)
+		return "interrupted";
+	switch (rc) {
+	case -1:
+		return "not-run";
+	case VSB_EXIT_OK:
+	case VSB_EXIT_UNTRUSTED:	/* written, its points marked */
+		return "done";
+	case VSB_EXIT_SKIP:
+		return "skipped";
+	default:
+		return "failed";
+	}
+}
+
+/* DIR/runs.txt: each run's state; nothing when no run made DIR. */
+static int write_runs(const struct sweep_args *a, const char *file,
+		      const int *rc, const double *secs)
+{
+	char path[sizeof(a->ro.dir) + 16];
+	struct vsb_outfile o;
+	long k;
+	int r;
+
+	if (access(a->ro.dir, F_OK))
+		return 0;
+	snprintf(path, sizeof(path), "%s/runs.txt", a->ro.dir);
+	r = vsb_outfile_open(&o, path, "-o");
+	if (r)
+		return r;
+	fprintf(o.f, "# sweep: %s\n# runs: %ld, each `vmstat-bench sweep` in a "
+		"process of its own\n# run\tstate\texit status\tseconds\n", file,
+		a->runs);
+	for (k = 0; k < a->runs; k++)
+		fprintf(o.f, "run-%ld\t%s\t%d\t%.1f\n", k + 1, run_state(rc[k]),
+			rc[k], secs[k]);
+	return vsb_outfile_commit(&o);
+}
+
+/* DIR/sweep.csv: the first finished run's, so that `plot DIR` works. */
+static int copy_first_sweep_csv(const struct sweep_args *a, const int *rc)
+{
+	char src[sizeof(a->ro.dir) + 48], dst[sizeof(a->ro.dir) + 16], *buf;
+	struct vsb_outfile o;
+	size_t len;
+	long k;
+	int r;
+
+	for (k = 0; k < a->runs; k++) {
+		snprintf(src, sizeof(src), "%s/run-%ld/sweep.csv", a->ro.dir, k + 1);
+		if ((rc[k] == VSB_EXIT_OK || rc[k] == VSB_EXIT_UNTRUSTED) &&
+		    !vsb_read_whole(src, VSB_READ_MAX, &buf, &len))
+			break;
+	}
+	if (k == a->runs)
+		return 0;
+	snprintf(dst, sizeof(dst), "%s/sweep.csv", a->ro.dir);
+	r = vsb_outfile_open(&o, dst, "-o");
+	if (!r) {
+		fwrite(buf, 1, len, o.f);
+		r = vsb_outfile_commit(&o);
+	}
+	free(buf);
+	return r;
+}
+
+/* The sweep's status over its runs: the worst, as one sweep would say it. */
+static int runs_status(const int *rc, long n)
+{
+	int any3 = 0, all4 = 1;
+	long k;
+
+	if (runs_stop)
+		return VSB_EXIT_ERROR;
+	for (k = 0; k < n; k++) {
+		if (rc[k] == VSB_EXIT_USAGE)	/* a run's folder refused */
+			return VSB_EXIT_USAGE;
+		if (rc[k] != VSB_EXIT_OK && rc[k] != VSB_EXIT_UNTRUSTED &&
+		    rc[k] != VSB_EXIT_SKIP)
+			return VSB_EXIT_ERROR;
+		any3 |= rc[k] == VSB_EXIT_UNTRUSTED;
+		all4 &= rc[k] == VSB_EXIT_SKIP;
+	}
+	return all4 ? VSB_EXIT_SKIP : any3 ? VSB_EXIT_UNTRUSTED : VSB_EXIT_OK;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "run K of N", and from the second run on the time the rest will take */
+static void runs_progress(long k, long n, double spent)
+{
+	if (k == 1) {
+		vsb_note("sweep: run 1 of %ld (each in its own process)", n);
+		return;
+	}
+	vsb_note("sweep: run %ld of %ld (%.0f s so far, about %.0f s left)", k, n,
+		 spent, spent / (double)(k - 1) * (double)(n - k + 1));
+}
+
+/*
+ * --runs N: the runs one after the other, each written whole by its own
+ * process; an interrupt stops after the run in progress (which stops
+ * after its repetition in progress and keeps its partial files, so
+ * --resume continues every run).  A run that cannot start or whose
+ * sweep breaks (exit 2: a folder refused) ends the series.
+ */
+static int sweep_runs(const struct sweep_args *a, const char *file)
+{
+	int *rc = vsb_zalloc((size_t)a->runs * sizeof(*rc)), ret;
+	double *secs = vsb_zalloc((size_t)a->runs * sizeof(*secs));
+	double t0 = now_s(), t;
+	long k, started = 0;
+
+	for (k = 0; k < a->runs; k++)
+		rc[k] = -1;
+	runs_signals();
+	for (k = 0; k < a->runs && !runs_stop; k++) {
+		runs_progress(k + 1, a->runs, now_s() - t0);
+		t = now_s();
+		rc[k] = run_one(a, file, k + 1);
+		secs[k] = now_s() - t;
+		started++;
+		ret = write_runs(a, file, rc, secs);
+		if (ret || rc[k] == VSB_EXIT_USAGE || rc[k] == VSB_EXIT_SKIP)
+			break;	/* every other run would say the same */
+	}
+	ret = write_runs(a, file, rc, secs) ?: copy_first_sweep_csv(a, rc);
+	if (!ret)
+		ret = runs_status(rc, started);
+	if (runs_stop)
+		vsb_err("sweep: interrupted after %ld of %ld runs; --resume continues",
+			started, a->runs);
+	else
+		vsb_note("sweep: %ld runs in %s/run-1 .. run-%ld (%.0f s)", a->runs,
+			 a->ro.dir, a->runs, now_s() - t0);
+	free(rc);
+	free(secs);
+	return ret;
+}
+
+/* DIR may be written: refused (exit 2) when it holds a sweep already. */
+static int check_dir(const struct sweep_args *a)
+{
+	const char *holds = a->runs ? "runs.txt" : "points.txt";
+	char path[4096 + 16];
+
+	snprintf(path, sizeof(path), "%s/%s", a->ro.dir, holds);
+	if (!a->ro.resume && !a->force && access(path, F_OK) == 0) {
+		vsb_err("-o: %s holds a sweep already: --resume continues it, "
+			"--force writes over it", a->ro.dir);
+		return VSB_EXIT_USAGE;
+	}
+	/* one layout per folder: compare would read both */
+	snprintf(path, sizeof(path), "%s/%s", a->ro.dir,
+		 a->runs ? "points.txt" : "runs.txt");
+	if (!a->force && access(path, F_OK) == 0) {
+		vsb_err("-o: %s holds a sweep %s --runs: use another folder",
+			a->ro.dir, a->runs ? "made without" : "made with");
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int vsb_cmd_sweep(int argc, char **argv)
+{
+	static struct sweep_args a;
+	static struct vsb_sweep sw;
+	const char *file;
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret < 0 ? VSB_EXIT_OK : ret;
+	file = argv[optind];
+	ret = vsb_sweep_parse_file(&sw, file);
 	if (ret)
 		goto out;
-	if (!ro.dir[0])
-		snprintf(ro.dir, sizeof(ro.dir), "results/%s", sw.name);
-	if (dry) {
-		for (i = 0; i < sw.npoints; i++) {
-			const struct vsb_sweep_point *p = &sw.points[i];
-
-			printf("%s\t%s", p->id, p->params);
-			if (p->state == VSB_PT_SKIPPED)
-				printf("\tSKIP: %s", p->err);
-			putchar('\n');
-		}
-		printf("# %zu points, %zu left out (more CPUs than online), %ld "
-		       "repetitions each unless --repeat\n", sw.npoints, sw.ndropped,
-		       sw.npoints ? sw.points[0].reps : 0L);
+	if (!a.ro.dir[0])
+		snprintf(a.ro.dir, sizeof(a.ro.dir), "results/%s", sw.name);
+	if (a.dry) {
+		dry_run(&sw, a.runs);
 		goto out;
 	}
-	snprintf(path, sizeof(path), "%s/points.txt", ro.dir);
-	if (!ro.resume && !force && access(path, F_OK) == 0) {
-		vsb_err("-o: %s holds a sweep already: --resume continues it, "
-			"--force writes over it", ro.dir);
-		ret = VSB_EXIT_USAGE;
+	ret = check_dir(&a);
+	if (ret)
+		goto out;
+	if (a.runs) {
+		ret = sweep_runs(&a, file);
 		goto out;
 	}
-	ro.progress = isatty(STDERR_FILENO);
-	ret = vsb_sweep_run(&sw, &ro);
+	a.ro.progress = isatty(STDERR_FILENO);
+	ret = vsb_sweep_run(&sw, &a.ro);
 out:
 	vsb_sweep_free(&sw);
 	return ret;

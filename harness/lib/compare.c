@@ -10,6 +10,9 @@
  * change is large enough to matter on this machine).  Neither alone is
  * enough: with many repetitions a 0.3% shift is "significant", and with
  * few a 20% shift can be noise.  See docs/sweeps.md.
+ *
+ * This file loads and matches; every sample keeps the run (process,
+ * boot) it came from, for compare_judge.c to judge runs as the unit.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -20,26 +23,28 @@
 
 #include "compare.h"
 #include "csvread.h"
+#include "opts.h"
 #include "vsb.h"
 
 /*
- * The parameter columns a result file may carry.  Columns a file lacks
- * are skipped, columns added later (ncpus, placement) count when
- * present.
+ * The parameter columns a result file may carry: the option table's
+ * (vsb_param_columns, as the writers use).  Columns a file lacks are
+ * skipped.
  */
 static size_t cmp_param_columns(const char *const **cols)
 {
-	/* TODO: from the option table */
-	static const char *const match_cols[] = {
-		"bench", "backend", "variant", "cpus", "nthreads", "ncpus", "placement",
-		"threshold", "diff_bits", "items", "batch", "delta", "order",
-		"outstanding", "preempt", "irqs", "gfp", "size", "thp", "tasks",
-		"sysctl", "fold", "fold_interval_us", "drift", "quiet_workers",
-		"model_cpus", "model_nodes", "approach",
-	};
+	static struct vsb_param_col pc[VSB_PARAM_COLS_MAX];
+	static const char *names[VSB_PARAM_COLS_MAX];
+	static size_t n;
+	size_t i;
 
-	*cols = match_cols;
-	return sizeof(match_cols) / sizeof(match_cols[0]);
+	if (!n) {
+		n = vsb_param_columns(pc, VSB_PARAM_COLS_MAX);
+		for (i = 0; i < n; i++)
+			names[i] = pc[i].name;
+	}
+	*cols = names;
+	return n;
 }
 
 /*
@@ -62,18 +67,25 @@ void vsb_cmp_init(struct vsb_compare *c)
 		if (j == sizeof(not_matched) / sizeof(not_matched[0]))
 			c->cols[c->ncols++] = cols[i];
 	}
-	c->fewest = (size_t)-1;
+	c->fewest = c->fewest_runs = (size_t)-1;
 }
 
 static void side_free(struct vsb_cmp_side *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		free(s->pts[i].v);
+		free(s->pts[i].run);
+	}
 	free(s->pts);
 	s->pts = NULL;
 	s->n = 0;
+	for (i = 0; i < s->nruns; i++)
+		free(s->runs[i]);
+	free(s->runs);
+	s->runs = NULL;
+	s->nruns = 0;
 }
 
 void vsb_cmp_free(struct vsb_compare *c)
@@ -114,17 +126,48 @@ static struct vsb_cmp_point *side_point(struct vsb_cmp_side *s, const char *key)
 	return &s->pts[s->n++];
 }
 
-static void point_push(struct vsb_cmp_point *p, double v)
+static void point_push(struct vsb_cmp_point *p, double v, unsigned int run)
 {
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 16;
 		p->v = realloc(p->v, p->cap * sizeof(*p->v));
-		if (!p->v) {
+		p->run = realloc(p->run, p->cap * sizeof(*p->run));
+		if (!p->v || !p->run) {
 			vsb_err("out of memory");
 			exit(VSB_EXIT_ERROR);
 		}
 	}
+	p->run[p->n] = run;
 	p->v[p->n++] = v;
+}
+
+/*
+ * Which run of side @s file @path is: its `# run_id:` line, written by
+ * every process that writes results, else the path itself (older files:
+ * one file, one run).  The index into s->runs goes to s->cur.
+ */
+static void side_run(struct vsb_cmp_side *s, const struct vsb_csv *csv,
+		     const char *path)
+{
+	const char *id = vsb_csv_meta(csv, "run_id");
+	size_t i;
+
+	if (!id || !*id)
+		id = path;
+	for (i = 0; i < s->nruns; i++)
+		if (!strcmp(s->runs[i], id))
+			break;
+	if (i == s->nruns) {
+		char **more = realloc(s->runs, (s->nruns + 1) * sizeof(*more));
+
+		if (!more || !(more[s->nruns] = strdup(id))) {
+			vsb_err("out of memory");
+			exit(VSB_EXIT_ERROR);
+		}
+		s->runs = more;
+		s->nruns++;
+	}
+	s->cur = (unsigned int)i;
 }
 
 /* The columns of one raw-sample file that loading needs. */
@@ -173,7 +216,7 @@ static size_t point_end(const struct vsb_compare *c, const struct cmp_file *f,
 
 /* Rows [@r, @end) of @p: one sample per repetition, its workers' mean. */
 static int add_reps(struct vsb_cmp_point *p, const struct cmp_file *f,
-		    size_t r, size_t end, unsigned long maxrep)
+		    size_t r, size_t end, unsigned long maxrep, unsigned int run)
 {
 	double *sum = vsb_zalloc((maxrep + 1) * sizeof(double));
 	double *cnt = vsb_zalloc((maxrep + 1) * sizeof(double));
@@ -195,7 +238,7 @@ static int add_reps(struct vsb_cmp_point *p, const struct cmp_file *f,
 	}
 	for (i = 0; i <= maxrep; i++)
 		if (cnt[i] > 0)
-			point_push(p, sum[i] / cnt[i]);
+			point_push(p, sum[i] / cnt[i], run);
 out:
 	free(sum);
 	free(cnt);
@@ -220,7 +263,7 @@ static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		return VSB_EXIT_USAGE;
 	}
 	snprintf(p->unit, sizeof(p->unit), "%s", unit);
-	return add_reps(p, f, r, end, maxrep);
+	return add_reps(p, f, r, end, maxrep, s->cur);
 }
 
 static int open_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
@@ -249,6 +292,7 @@ static int open_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		snprintf(s->cpu_model, sizeof(s->cpu_model), "%s", m);
 	if (!s->kernel[0] && (m = vsb_csv_meta(&f->csv, "kernel")))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", m);
+	side_run(s, &f->csv, path);
 	return 0;
 }
 
@@ -322,37 +366,73 @@ static int load_sweep_dir(const struct vsb_compare *c, struct vsb_cmp_side *s,
 	return ret;
 }
 
-/* Any other folder: every raw CSV in it, in name order. */
-static int load_plain_dir(const struct vsb_compare *c, struct vsb_cmp_side *s,
-			  const char *path)
+/* @name in @dir is a folder (a sweep's, when it holds points.txt)? */
+static int is_subdir(const char *dir, const char *name)
 {
-	char file[8192], **names = NULL;
+	char path[8192];
+	struct stat st;
+
+	if (name[0] == '.')
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The raw CSVs and sub-folders of @path, sorted by name; -1: unreadable. */
+static ssize_t list_dir(const char *path, char ***names)
+{
 	DIR *d = opendir(path);
 	struct dirent *de;
-	size_t n = 0, i;
-	int ret = 0;
+	size_t n = 0;
 
-	if (!d) {
-		vsb_err("%s: cannot read the directory", path);
-		return VSB_EXIT_USAGE;
-	}
+	*names = NULL;
+	if (!d)
+		return -1;
 	while ((de = readdir(d)))
-		if (is_raw_csv(de->d_name)) {
-			char **more = realloc(names, (n + 1) * sizeof(*names));
+		if (is_raw_csv(de->d_name) || is_subdir(path, de->d_name)) {
+			char **more = realloc(*names, (n + 1) * sizeof(*more));
 
-			if (!more) {
+			if (!more || !(more[n] = strdup(de->d_name))) {
 				vsb_err("out of memory");
 				exit(VSB_EXIT_ERROR);
 			}
-			names = more;
-			names[n++] = strdup(de->d_name);
+			*names = more;
+			n++;
 		}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
+	qsort(*names, n, sizeof(**names), cmp_str);
+	return (ssize_t)n;
+}
+
+#define CMP_DIR_DEPTH 3	/* side/boot/run-K: folders of folders of sweeps */
+
+/*
+ * Any other folder: every raw CSV in it, and every sweep folder inside
+ * it, in name order, down to CMP_DIR_DEPTH levels (`sweep --runs N`
+ * writes run-1/ .. run-N/; a side's boots, each such a folder, side by
+ * side in one folder make one more level).
+ */
+static int load_plain_dir(const struct vsb_compare *c, struct vsb_cmp_side *s,
+			  const char *path, int depth)
+{
+	char file[8192], **names;
+	ssize_t n = list_dir(path, &names), i;
+	int ret = 0;
+
+	if (n < 0) {
+		vsb_err("%s: cannot read the directory", path);
+		return VSB_EXIT_USAGE;
+	}
 	for (i = 0; i < n; i++) {
 		snprintf(file, sizeof(file), "%s/%s", path, names[i]);
-		if (!ret)
+		if (!ret && is_raw_csv(names[i])) {
 			ret = load_file(c, s, file);
+		} else if (!ret) {
+			ret = load_sweep_dir(c, s, file);
+			if (ret == 1)	/* a folder, but not a sweep's */
+				ret = depth < CMP_DIR_DEPTH ?
+				      load_plain_dir(c, s, file, depth + 1) : 0;
+		}
 		free(names[i]);
 	}
 	free(names);
@@ -374,7 +454,7 @@ int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
 		return load_file(c, s, path);
 	ret = load_sweep_dir(c, s, path);
 	if (ret == 1)
-		ret = load_plain_dir(c, s, path);
+		ret = load_plain_dir(c, s, path, 1);
 	if (!ret && !s->n) {
 		vsb_err("%s: no finished points with raw samples", path);
 		ret = VSB_EXIT_USAGE;
@@ -487,74 +567,4 @@ int vsb_cmp_match(struct vsb_compare *c)
 	for (i = 0; i < c->nv; i++)
 		make_label(c, &c->vs[i], vary);
 	return 0;
-}
-
-/* ---- judging ---- */
-
-static double cv_of(const double *v, size_t n)
-{
-	struct vsb_stats st;
-
-	vsb_stats_compute(v, n, &st);
-	return isnan(st.cv) ? 0 : st.cv;
-}
-
-static double median_of(const struct vsb_cmp_point *p)
-{
-	struct vsb_stats st;
-
-	vsb_stats_compute(p->v, p->n, &st);
-	return st.median;
-}
-
-static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
-{
-	struct vsb_mwu mw;
-	double change;
-
-	v->mb = median_of(v->b);
-	v->mn = median_of(v->n);
-	v->ratio = v->mn / v->mb;
-	vsb_ratio_ci(v->b->v, v->b->n, v->n->v, v->n->n, VSB_BOOT_SEED,
-		     &v->lo, &v->hi);
-	vsb_mann_whitney(v->b->v, v->b->n, v->n->v, v->n->n, &mw);
-	v->p = mw.p;
-	v->exact = mw.exact;
-	v->noise = fmax(o->noise_pct / 100, fmax(cv_of(v->b->v, v->b->n),
-						  cv_of(v->n->v, v->n->n)));
-	change = v->ratio - 1;
-	if (v->p < o->alpha && fabs(change) > v->noise)
-		v->verdict = change > 0 ? "slower" : "faster";
-	else
-		v->verdict = "no-change";
-	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
-			100 * change > o->max_regression_pct;
-}
-
-void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
-{
-	size_t i;
-
-	c->nreg = c->unmatched = 0;
-	c->fewest = (size_t)-1;
-	for (i = 0; i < c->nv; i++) {
-		struct vsb_cmp_verdict *v = &c->vs[i];
-
-		v->mb = v->mn = v->ratio = v->lo = v->hi = v->p = NAN;
-		if (!v->b || !v->n) {
-			v->verdict = v->b ? "only-base" : "only-new";
-			c->unmatched++;
-			if (v->b)
-				v->mb = median_of(v->b);
-			else
-				v->mn = median_of(v->n);
-			continue;
-		}
-		judge_pair(v, o);
-		c->nreg += v->regression;
-		if (v->b->n < c->fewest)
-			c->fewest = v->b->n;
-		if (v->n->n < c->fewest)
-			c->fewest = v->n->n;
-	}
 }

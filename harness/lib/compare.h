@@ -3,7 +3,8 @@
  * Comparing two results point by point, as data: load each side (raw
  * sample CSVs, or folders of them), match points by their parameter
  * columns, judge each matched pair (ratio of medians with a bootstrap
- * CI, Mann-Whitney p, noise floor, verdict).  Nothing here prints but
+ * CI, Mann-Whitney p, noise floor, verdict; compare_judge.c, which
+ * treats runs as the unit where a side has several).  Nothing here prints but
  * the vsb_err line of an error; `compare` (harness/cmd_compare.c) turns
  * the verdicts into its table, compare.csv, summary.md and chart.
  */
@@ -14,6 +15,11 @@
 
 #define VSB_CMP_MAX_COLS	32	/* --ignore keeps one bit per column */
 #define VSB_CMP_MIN_REPS	5	/* per side, for the rank test to say much */
+/*
+ * With several runs a side, the noise floor is at least this many times
+ * the between-run CV (docs/sweeps.md "Several runs per side" says why 2).
+ */
+#define VSB_CMP_BETWEEN_K	2
 
 /* One point of one side: its parameters and per-repetition costs. */
 struct vsb_cmp_point {
@@ -22,6 +28,7 @@ struct vsb_cmp_point {
 	char unit[16];
 	size_t n, cap;
 	double *v;		/* per repetition: the mean over workers */
+	unsigned int *run;	/* per repetition: its run (vsb_cmp_side.runs) */
 };
 
 struct vsb_cmp_side {
@@ -29,6 +36,13 @@ struct vsb_cmp_side {
 	size_t n;
 	struct vsb_cmp_point *pts;
 	char cpu_model[256], kernel[256];	/* the first file's */
+	/*
+	 * Runs: a file's `# run_id:` line, else the file's path (one file,
+	 * one run).  Files sharing a run id are one run.
+	 */
+	size_t nruns;
+	char **runs;
+	unsigned int cur;	/* the run of the file being loaded */
 };
 
 /* One row of the comparison: a matched pair, or a point of one side. */
@@ -36,6 +50,9 @@ struct vsb_cmp_verdict {
 	struct vsb_cmp_point *b, *n;	/* NULL: not on that side */
 	char label[512];
 	double mb, mn, ratio, lo, hi, p, noise;	/* NAN where not judged */
+	double between;		/* between-run CV; NAN: unknown (one run a side) */
+	size_t rb, rn;		/* runs on each side */
+	int by_runs;		/* 1: tested per-run medians; 0: repetitions pooled */
 	int exact;
 	const char *verdict;	/* slower, faster, no-change, only-base, only-new */
 	int regression;
@@ -57,7 +74,10 @@ struct vsb_compare {
 	/* filled by vsb_cmp_judge() */
 	size_t nreg;		/* regressions beyond max_regression_pct */
 	size_t unmatched;	/* points on one side only */
-	size_t fewest;		/* fewest repetitions of a judged side; (size_t)-1 */
+	size_t fewest;		/* fewest repetitions of a pooled side; (size_t)-1 */
+	size_t one_run;		/* judged pairs with one run on each side */
+	size_t few_runs;	/* pairs with runs too few for a run-level test */
+	size_t fewest_runs;	/* fewest runs of a side among those; (size_t)-1 */
 };
 
 /* The match columns; vsb_cmp_free() after any use. */
@@ -81,7 +101,14 @@ int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
  */
 int vsb_cmp_match(struct vsb_compare *c);
 
-/* Judge every matched pair; one-side points get only-base / only-new. */
+/*
+ * Judge every matched pair; one-side points get only-base / only-new.
+ * Where both sides have runs enough for the exact rank test on per-run
+ * medians to reach alpha (5 and 5 at 0.01), that is the test, the
+ * medians are medians of run medians and the CI resamples runs, then
+ * repetitions; else the repetitions are pooled, and the noise floor
+ * still takes in the between-run spread where either side has 2 runs.
+ */
 void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o);
 
 /* The point of a verdict row whose parameters describe it (base's first). */

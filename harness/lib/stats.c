@@ -11,11 +11,17 @@
  * from a seeded splitmix64 stream, so the same samples always give the
  * same interval, and a compare rerun on the same files gives the same
  * verdicts.
+ *
+ * The run-level helpers at the end (stats.h) group samples by the
+ * process that measured them; no statistics library we could link (GSL
+ * has neither a hierarchical bootstrap nor an exact Mann-Whitney) does
+ * these, and they are a few dozen lines each.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
 #include "vsb.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -350,5 +356,241 @@ int vsb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	d = fabs(res->u - mu) - 0.5;
 	res->z = d > 0 ? d / sigma : 0;
 	res->p = fmin(1.0, erfc(res->z / sqrt(2.0)));
+	return 0;
+}
+
+/* ---- runs: samples grouped by the process that measured them ---- */
+
+static size_t run_len(const struct vsb_runs *r, size_t i)
+{
+	return r->off[i + 1] - r->off[i];
+}
+
+void vsb_runs_medians(const struct vsb_runs *r, double *m)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++) {
+		double *s = sorted_copy(r->v + r->off[i], run_len(r, i));
+
+		m[i] = vsb_median_sorted(s, run_len(r, i));
+		free(s);
+	}
+}
+
+/* The median of @n values, which it reorders. */
+static double median_inplace(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return vsb_median_sorted(v, n);
+}
+
+double vsb_runs_stat(const struct vsb_runs *r, enum vsb_runs_how how)
+{
+	size_t n = r->nruns ? r->off[r->nruns] : 0;
+	double *m, med;
+
+	if (!n)
+		return NAN;
+	if (how == VSB_RUNS_POOLED) {
+		m = sorted_copy(r->v, n);
+		med = vsb_median_sorted(m, n);
+	} else {
+		m = vsb_zalloc(r->nruns * sizeof(*m));
+		vsb_runs_medians(r, m);
+		med = median_inplace(m, r->nruns);
+	}
+	free(m);
+	return med;
+}
+
+/*
+ * The relative deviations |m_r / median - 1| of @r's run medians into
+ * @dev; how many (none for a side of one run: it has no spread to show).
+ */
+static size_t runs_rel_dev(const struct vsb_runs *r, double *dev)
+{
+	double *m, med;
+	size_t i;
+
+	if (r->nruns < 2)
+		return 0;
+	m = vsb_zalloc(r->nruns * sizeof(*m));
+	vsb_runs_medians(r, m);
+	for (i = 0; i < r->nruns; i++)
+		dev[i] = m[i];
+	med = median_inplace(dev, r->nruns);
+	for (i = 0; i < r->nruns; i++)
+		dev[i] = med != 0 ? fabs(m[i] / med - 1) : 0;
+	free(m);
+	return r->nruns;
+}
+
+double vsb_runs_between_cv(const struct vsb_runs *a, const struct vsb_runs *b)
+{
+	double *dev = vsb_zalloc((a->nruns + b->nruns) * sizeof(*dev)), cv;
+	size_t n = runs_rel_dev(a, dev);
+
+	n += runs_rel_dev(b, dev + n);
+	/* 1.4826 x MAD: the standard deviation, were the runs normal */
+	cv = n ? 1.4826 * median_inplace(dev, n) : NAN;
+	free(dev);
+	return cv;
+}
+
+/*
+ * One hierarchical resample of @r: runs drawn with replacement, then
+ * each drawn run's samples with replacement.  @buf holds the pooled
+ * draw (every sample's count) and @med the drawn runs' medians.
+ */
+static double runs_resample(const struct vsb_runs *r, enum vsb_runs_how how,
+			    struct vsb_rng *g, double *buf, double *med)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < r->nruns; i++) {
+		size_t run = vsb_rng_below(g, r->nruns), n = run_len(r, run);
+		const double *v = r->v + r->off[run];
+		double *dst = buf + k;
+
+		for (j = 0; j < n; j++)
+			dst[j] = v[vsb_rng_below(g, n)];
+		if (how == VSB_RUNS_MEDIANS)
+			med[i] = median_inplace(dst, n);
+		else
+			k += n;
+	}
+	if (how == VSB_RUNS_MEDIANS)
+		return median_inplace(med, r->nruns);
+	return median_inplace(buf, k);
+}
+
+/* The largest run of @r: the most one drawn run can add to a pooled draw. */
+static size_t runs_max_len(const struct vsb_runs *r)
+{
+	size_t i, max = 0;
+
+	for (i = 0; i < r->nruns; i++)
+		if (run_len(r, i) > max)
+			max = run_len(r, i);
+	return max;
+}
+
+/* VSB_BOOT_RESAMPLES hierarchical resample statistics of @r. */
+static double *runs_boot(const struct vsb_runs *r, enum vsb_runs_how how,
+			 struct vsb_rng *g)
+{
+	double *out = vsb_zalloc(VSB_BOOT_RESAMPLES * sizeof(*out));
+	double *buf = vsb_zalloc(r->nruns * runs_max_len(r) * sizeof(*buf));
+	double *med = vsb_zalloc(r->nruns * sizeof(*med));
+	size_t b;
+
+	for (b = 0; b < VSB_BOOT_RESAMPLES; b++)
+		out[b] = runs_resample(r, how, g, buf, med);
+	free(med);
+	free(buf);
+	return out;
+}
+
+void vsb_runs_ratio_ci(const struct vsb_runs *a, const struct vsb_runs *b,
+		       enum vsb_runs_how how, uint64_t seed, double *lo,
+		       double *hi)
+{
+	struct vsb_rng g;
+	double *ma, *mb;
+	size_t i;
+
+	if (!a->nruns || !b->nruns || !a->off[a->nruns] || !b->off[b->nruns]) {
+		*lo = *hi = NAN;
+		return;
+	}
+	vsb_rng_seed(&g, seed);
+	ma = runs_boot(a, how, &g);
+	mb = runs_boot(b, how, &g);
+	for (i = 0; i < VSB_BOOT_RESAMPLES; i++)
+		mb[i] = ma[i] != 0 ? mb[i] / ma[i] : NAN;
+	qsort(mb, VSB_BOOT_RESAMPLES, sizeof(*mb), cmp_double);
+	*lo = vsb_quantile_sorted(mb, VSB_BOOT_RESAMPLES, 0.025);
+	*hi = vsb_quantile_sorted(mb, VSB_BOOT_RESAMPLES, 0.975);
+	free(ma);
+	free(mb);
+}
+
+double vsb_mwu_min_p(size_t na, size_t nb)
+{
+	double c = 1;
+	size_t i;
+
+	if (!na || !nb)
+		return 1;
+	/* C(na + nb, na) as a running product; exact in doubles this small */
+	for (i = 1; i <= na; i++)
+		c = c * (double)(nb + i) / (double)i;
+	return fmin(1.0, 2.0 / c);
+}
+
+/*
+ * The number of size-@k subsets of the @n integer weights @w with each
+ * weight sum, into @cnt[0..smax] (the classic subset-sum count, rows
+ * updated from the largest size down so each weight is used once).
+ */
+static void subset_sums(const unsigned int *w, size_t n, size_t k, double *cnt,
+			size_t smax)
+{
+	size_t i, j, s, len = smax + 1;
+	double *row = vsb_zalloc((k + 1) * len * sizeof(*row));
+
+	row[0] = 1;
+	for (i = 0; i < n; i++)
+		for (j = (i + 1 < k ? i + 1 : k); j >= 1; j--)
+			for (s = smax; s >= w[i]; s--)
+				row[j * len + s] += row[(j - 1) * len + s - w[i]];
+	memcpy(cnt, row + k * len, len * sizeof(*cnt));
+	free(row);
+}
+
+int vsb_mwu_exact_ties(const double *a, size_t na, const double *b, size_t nb,
+		       struct vsb_mwu *res)
+{
+	size_t n = na + nb, i, j, k, smax = 0, wa = 0, mean2;
+	struct ranked *r;
+	unsigned int *w;
+	double *cnt, total = 0, tail = 0;
+
+	if (!na || !nb || n > VSB_MWU_EXACT_MAX)
+		return vsb_mann_whitney(a, na, b, nb, res);
+	vsb_mann_whitney(a, na, b, nb, res);	/* u, and the no-ties answer */
+	if (res->exact)
+		return 0;
+	r = vsb_zalloc(n * sizeof(*r));
+	w = vsb_zalloc(n * sizeof(*w));
+	for (i = 0; i < n; i++)
+		r[i] = (struct ranked){ i < na ? a[i] : b[i - na], i < na };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	/* doubled midranks are integers: a tie group at i..j-1 gets i+j+1 */
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && r[j].v == r[i].v; j++)
+			;
+		for (k = i; k < j; k++) {
+			w[k] = (unsigned int)(i + j + 1);
+			wa += r[k].from_a ? w[k] : 0;
+			smax += w[k];
+		}
+	}
+	cnt = vsb_zalloc((smax + 1) * sizeof(*cnt));
+	subset_sums(w, n, na, cnt, smax);
+	mean2 = na * (n + 1);	/* doubled expected rank sum of a */
+	for (k = 0; k <= smax; k++) {
+		total += cnt[k];
+		/* two-sided: as far from the mean as observed, or farther */
+		if (labs((long)k - (long)mean2) >= labs((long)wa - (long)mean2))
+			tail += cnt[k];
+	}
+	res->p = fmin(1.0, tail / total);
+	res->z = 0;
+	res->exact = 1;
+	free(cnt);
+	free(w);
+	free(r);
 	return 0;
 }

@@ -76,7 +76,7 @@ expect_usage_error "a truncated file" "fewer cells" "$VSB" compare "$TMP/trunc.c
 
 expect_exit 1 "-o DIR: written even when exiting 1" \
 	"$VSB" compare "$TMP/base.csv" "$TMP/slow.csv" -o "$TMP/cmp"
-if grep -q ',slower,1$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSION' "$TMP/cmp/summary.md"; then
+if grep -q ',slower,1,1,1,,pooled$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSION' "$TMP/cmp/summary.md"; then
 	ok "compare.csv and summary.md carry the verdict"
 else
 	not_ok "compare.csv and summary.md carry the verdict"

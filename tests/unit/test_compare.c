@@ -8,6 +8,11 @@
  * cmpxchg-local point is the same on every side (a tie).  Also: points
  * on one side only, units that differ, an empty side, several runs on a
  * side and a sweep folder's points.txt.
+ *
+ * Runs as the unit: the hierarchical statistics of stats.h on synthetic
+ * runs, and compare on the fixtures make-runs.sh writes (a between-run
+ * spread that pooled repetitions would call a regression; a real 10%
+ * slowdown in every run; two runs a side; two files of one run_id).
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -16,6 +21,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "stats.h"
 #include "vsb.h"
 #include "tap.h"
 
@@ -269,6 +275,189 @@ static void test_ignore(void)
 	vsb_cmp_free(&c);
 }
 
+/* ---- runs as the unit ---- */
+
+/* @nr runs of @per samples: centre[r] x (1 + spread x (j - mid) / per) */
+static void make_runs(double *v, size_t *off, const double *centre, size_t nr,
+		      size_t per, double spread, struct vsb_runs *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		off[i] = i * per;
+		for (j = 0; j < per; j++)
+			v[i * per + j] = centre[i] *
+				(1 + spread * ((double)j - (double)(per - 1) / 2) / (double)per);
+	}
+	off[nr] = nr * per;
+	*r = (struct vsb_runs){ .v = v, .off = off, .nruns = nr };
+}
+
+static void test_runs_stats(void)
+{
+	static const double cb[] = { 94, 97, 100, 103, 106 };
+	static const double cn[] = { 103, 106, 94, 100, 97 };	/* cb shuffled */
+	double vb[5 * 9], vn[5 * 9], pooled[5 * 9], lo, hi, lo2, hi2, c10[5];
+	size_t ob[6], on[6], i;
+	struct vsb_runs rb, rn;
+
+	TAP_NEAR(vsb_mwu_min_p(5, 5), 2.0 / 252, 1e-12, "min p 5 vs 5: 2/252");
+	TAP_NEAR(vsb_mwu_min_p(3, 3), 0.1, 1e-12, "min p 3 vs 3: 0.1 (never < 0.01)");
+	TAP_NEAR(vsb_mwu_min_p(4, 6), 2.0 / 210, 1e-12, "min p 4 vs 6: 2/210");
+	TAP_NEAR(vsb_mwu_min_p(1, 1), 1, 1e-12, "min p 1 vs 1: 1");
+
+	make_runs(vb, ob, cb, 5, 9, 0.01, &rb);
+	make_runs(vn, on, cn, 5, 9, 0.01, &rn);
+	TAP_NEAR(vsb_runs_stat(&rb, VSB_RUNS_MEDIANS), 100, 1e-9,
+		 "median of run medians 100");
+	/* deviations 0, 3, 3, 6, 6%% a side: median 3%% x 1.4826 */
+	TAP_NEAR(vsb_runs_between_cv(&rb, &rn), 0.03 * 1.4826, 1e-9,
+		 "between-run CV, robust, pooled over both sides: 4.45%%");
+	memcpy(pooled, vb, sizeof(vb));
+	for (i = 4 * 9; i < 5 * 9; i++)
+		pooled[i] *= 10;	/* run 5 disturbed: 10x slower */
+	TAP_NEAR(vsb_runs_between_cv(&(struct vsb_runs){ pooled, ob, 5 }, &rn),
+		 0.03 * 1.4826, 1e-9, "one disturbed run does not move it");
+	TAP_OK(isnan(vsb_runs_between_cv(&(struct vsb_runs){ vb, ob, 1 },
+					 &(struct vsb_runs){ vn, on, 1 })),
+	       "one run a side: between-run CV unknown (NAN)");
+
+	/* the same runs in another order: noise, and the CI says how much */
+	vsb_runs_ratio_ci(&rb, &rn, VSB_RUNS_MEDIANS, VSB_BOOT_SEED, &lo, &hi);
+	TAP_OK(lo < 1 && hi > 1 && lo < 0.97 && hi > 1.03,
+	       "between-run spread: the CI holds 1 and is run-wide [%.3f, %.3f]", lo,
+	       hi);
+	vsb_runs_ratio_ci(&rb, &rn, VSB_RUNS_MEDIANS, VSB_BOOT_SEED, &lo2, &hi2);
+	TAP_OK(lo == lo2 && hi == hi2, "seeded: the same data give the same CI");
+
+	/* a real 10%% in every run, runs tight (98..102) */
+	for (i = 0; i < 5; i++)
+		c10[i] = 1.10 * (98 + (double)i);
+	make_runs(vb, ob, (const double[]){ 98, 99, 100, 101, 102 }, 5, 9, 0.01, &rb);
+	make_runs(vn, on, c10, 5, 9, 0.01, &rn);
+	vsb_runs_ratio_ci(&rb, &rn, VSB_RUNS_MEDIANS, VSB_BOOT_SEED, &lo, &hi);
+	TAP_OK(lo > 1.05 && lo <= 1.10 && hi >= 1.10 && hi < 1.15,
+	       "a 10%% shift in every run: CI [%.3f, %.3f] holds 1.10, excludes 1",
+	       lo, hi);
+
+	/* pooled statistic over uneven runs: every sample counts once */
+	memcpy(pooled, (const double[]){ 1, 2, 3, 10, 11 }, 5 * sizeof(double));
+	rb = (struct vsb_runs){ pooled, (const size_t[]){ 0, 3, 5 }, 2 };
+	TAP_NEAR(vsb_runs_stat(&rb, VSB_RUNS_POOLED), 3, 1e-12, "pooled median 3");
+	TAP_NEAR(vsb_runs_stat(&rb, VSB_RUNS_MEDIANS), 6.25, 1e-12,
+		 "median of run medians (2, 10.5): 6.25");
+}
+
+/* The two-sided exact p with ties by brute force over every split. */
+static double brute_p(const double *x, size_t na, size_t n)
+{
+	double obs = 0, mean = 0, tail = 0, total = 0, rk[16];
+	unsigned int m, i, j;
+
+	for (i = 0; i < n; i++) {
+		double lt = 0, eq = 0;
+
+		for (j = 0; j < n; j++) {
+			lt += x[j] < x[i];
+			eq += x[j] == x[i];
+		}
+		rk[i] = lt + (eq + 1) / 2;	/* midrank */
+		obs += i < na ? rk[i] : 0;
+	}
+	mean = (double)na * (double)(n + 1) / 2;
+	for (m = 0; m < 1u << n; m++) {
+		double sum = 0;
+
+		if ((size_t)__builtin_popcount(m) != na)
+			continue;
+		for (i = 0; i < n; i++)
+			sum += (m >> i & 1) ? rk[i] : 0;
+		total++;
+		tail += fabs(sum - mean) >= fabs(obs - mean) - 1e-9;
+	}
+	return tail / total;
+}
+
+static void test_exact_ties(void)
+{
+	static const double sep[] = { 1, 2, 2, 3, 4, 5, 6, 7, 8, 9 };
+	static const double mix[] = { 1, 3, 3, 5, 3, 4, 5, 6, 6 };
+	static const double none[] = { 1.5, 2, 7, 4, 3, 9, 8, 6 };
+	struct vsb_mwu mw, plain;
+
+	vsb_mwu_exact_ties(sep, 5, sep + 5, 5, &mw);
+	vsb_mann_whitney(sep, 5, sep + 5, 5, &plain);
+	TAP_OK(mw.exact && fabs(mw.p - 2.0 / 252) < 1e-12 && plain.p > 0.01,
+	       "5 vs 5 apart, a tie inside one side: exact p 2/252 (normal approx. %.4f)",
+	       plain.p);
+	vsb_mwu_exact_ties(mix, 4, mix + 4, 5, &mw);
+	TAP_NEAR(mw.p, brute_p(mix, 4, 9), 1e-12,
+		 "ties across the sides: p %.4f, as every split counted by hand", mw.p);
+	vsb_mwu_exact_ties(none, 4, none + 4, 4, &mw);
+	vsb_mann_whitney(none, 4, none + 4, 4, &plain);
+	TAP_OK(mw.p == plain.p && mw.exact, "no ties: the same p as vsb_mann_whitney");
+	TAP_NEAR(mw.p, brute_p(none, 4, 8), 1e-12, "... and as every split counted");
+}
+
+static void test_runs_compare(void)
+{
+	const struct vsb_cmp_verdict *v;
+	struct vsb_compare c;
+
+	TAP_OK(run(&c, fx("shift/base"), fx("shift/new")) == 0, "shift: loads");
+	v = c.nv == 1 ? &c.vs[0] : NULL;
+	TAP_OK(v && v->rb == 5 && v->rn == 5 && v->by_runs,
+	       "5 runs a side (one per run_id): per-run medians tested");
+	if (v) {
+		struct vsb_mwu mw;
+
+		vsb_mann_whitney(v->b->v, v->b->n, v->n->v, v->n->n, &mw);
+		TAP_OK(mw.p < 0.001 && v->ratio > 1.05,
+		       "pooled, 25 vs 25 would call +%.1f%% significant (p %.2g)",
+		       100 * (v->ratio - 1), mw.p);
+		TAP_OK(v->p > 0.1, "per run it is not (p %.3f)", v->p);
+		TAP_NEAR(v->noise, 2 * v->between, 1e-12,
+			 "floor 2 x between-run CV (%.1f%%)", 100 * v->noise);
+		TAP_OK(!strcmp(v->verdict, "no-change") && !v->regression,
+		       "a between-run shift is noise, not a regression");
+	}
+	TAP_OK(c.nreg == 0 && c.one_run == 0 && c.few_runs == 0, "no warning to give");
+	vsb_cmp_free(&c);
+
+	TAP_OK(run(&c, fx("ten/base"), fx("ten/new")) == 0, "ten: loads");
+	v = c.nv == 1 ? &c.vs[0] : NULL;
+	if (v) {
+		TAP_NEAR(v->ratio, 1.10, 1e-9, "ratio of run-median medians 1.10");
+		TAP_NEAR(v->p, 2.0 / 252, 1e-9, "runs completely separated: p 2/252");
+		TAP_OK(v->lo > 1 && v->hi >= 1.10, "CI [%.3f, %.3f] excludes 1", v->lo,
+		       v->hi);
+		TAP_OK(!strcmp(v->verdict, "slower") && v->regression,
+		       "a real 10%% slowdown in every run: slower, a regression");
+	} else {
+		TAP_OK(0, "ten: one point");
+	}
+	vsb_cmp_free(&c);
+
+	TAP_OK(run(&c, fx("two/base"), fx("two/new")) == 0, "two: loads");
+	v = c.nv == 1 ? &c.vs[0] : NULL;
+	TAP_OK(v && !v->by_runs && v->rb == 2 && c.few_runs == 1 && c.fewest_runs == 2,
+	       "2 runs a side: repetitions pooled, counted as too few runs");
+	if (v) {
+		TAP_OK(v->noise >= 2 * v->between && v->between > 0.06,
+		       "the floor still takes in the between-run spread (%.1f%%)",
+		       100 * v->noise);
+		TAP_OK(!strcmp(v->verdict, "no-change"), "+4%% across runs 10%% apart: "
+		       "no-change");
+	}
+	vsb_cmp_free(&c);
+
+	TAP_OK(run(&c, fx("runid"), fx("base.csv")) == 0, "runid: loads");
+	TAP_OK(c.base.nruns == 2 && c.base.n == 1 && c.base.pts[0].n == 15,
+	       "3 files, 2 run ids: 2 runs, 15 repetitions of one point");
+	TAP_OK(c.one_run == 0, "not a one-run side");
+	vsb_cmp_free(&c);
+}
+
 int main(void)
 {
 	const char *root = getenv("VSB_ROOT");
@@ -283,5 +472,8 @@ int main(void)
 	test_empty();
 	test_runs();
 	test_ignore();
+	test_runs_stats();
+	test_exact_ties();
+	test_runs_compare();
 	return tap_done();
 }

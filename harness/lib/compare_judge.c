@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verdict of one matched point: ratio of medians with a bootstrap
+ * CI, a Mann-Whitney p, the noise floor, slower / faster / no-change.
+ *
+ * Runs are the unit when runs differ.  Repetitions inside one process
+ * share that process's state (where the host put the vCPUs, the boot's
+ * cache layout), so two sweeps run apart differ by more than their
+ * repetitions say: 8 false regressions in 20 separate A/A pairs when
+ * repetitions were the unit.  So with enough runs a side for the exact
+ * rank test on per-run medians to reach alpha, that is the test, each
+ * side's number is the median of its run medians, and the CI resamples
+ * runs, then repetitions within them.  With fewer, the repetitions are
+ * pooled as before, but the noise floor takes in the spread between the
+ * runs there are (VSB_CMP_BETWEEN_K x their CV); with one run a side the
+ * between-run noise is unknown and `compare` says so.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "stats.h"
+#include "vsb.h"
+
+/* A point's samples grouped by run, in the order runs first appear. */
+struct grouped {
+	struct vsb_runs r;
+	double *v;
+	size_t *off;
+};
+
+static void group_runs(const struct vsb_cmp_point *p, struct grouped *g)
+{
+	unsigned int *ids = vsb_zalloc((p->n + 1) * sizeof(*ids));
+	size_t nids = 0, i, j, k = 0;
+
+	for (i = 0; i < p->n; i++) {
+		for (j = 0; j < nids && ids[j] != p->run[i]; j++)
+			;
+		if (j == nids)
+			ids[nids++] = p->run[i];
+	}
+	g->v = vsb_zalloc((p->n + 1) * sizeof(*g->v));
+	g->off = vsb_zalloc((nids + 1) * sizeof(*g->off));
+	for (j = 0; j < nids; j++) {
+		g->off[j] = k;
+		for (i = 0; i < p->n; i++)
+			if (p->run[i] == ids[j])
+				g->v[k++] = p->v[i];
+	}
+	g->off[nids] = k;
+	g->r = (struct vsb_runs){ .v = g->v, .off = g->off, .nruns = nids };
+	free(ids);
+}
+
+static void grouped_free(struct grouped *g)
+{
+	free(g->v);
+	free(g->off);
+}
+
+static double cv_of(const double *v, size_t n)
+{
+	struct vsb_stats st;
+
+	vsb_stats_compute(v, n, &st);
+	return isnan(st.cv) ? 0 : st.cv;
+}
+
+static double median_of(const struct vsb_cmp_point *p)
+{
+	struct vsb_stats st;
+
+	vsb_stats_compute(p->v, p->n, &st);
+	return st.median;
+}
+
+/* The rank test on per-run medians, when it can reach alpha at all. */
+static void test_runs(struct vsb_cmp_verdict *v, const struct grouped *b,
+		      const struct grouped *n, struct vsb_mwu *mw)
+{
+	double *mb = vsb_zalloc(b->r.nruns * sizeof(*mb));
+	double *mn = vsb_zalloc(n->r.nruns * sizeof(*mn));
+
+	vsb_runs_medians(&b->r, mb);
+	vsb_runs_medians(&n->r, mn);
+	vsb_mwu_exact_ties(mb, b->r.nruns, mn, n->r.nruns, mw);
+	v->mb = vsb_runs_stat(&b->r, VSB_RUNS_MEDIANS);
+	v->mn = vsb_runs_stat(&n->r, VSB_RUNS_MEDIANS);
+	vsb_runs_ratio_ci(&b->r, &n->r, VSB_RUNS_MEDIANS, VSB_BOOT_SEED, &v->lo,
+			  &v->hi);
+	free(mb);
+	free(mn);
+}
+
+/* Repetitions pooled; the CI still resamples runs where there are some. */
+static void test_pooled(struct vsb_cmp_verdict *v, const struct grouped *b,
+			const struct grouped *n, struct vsb_mwu *mw)
+{
+	vsb_mann_whitney(v->b->v, v->b->n, v->n->v, v->n->n, mw);
+	v->mb = median_of(v->b);
+	v->mn = median_of(v->n);
+	/* one run a side: the plain bootstrap, numbers as they always were */
+	if (b->r.nruns == 1 && n->r.nruns == 1)
+		vsb_ratio_ci(v->b->v, v->b->n, v->n->v, v->n->n, VSB_BOOT_SEED,
+			     &v->lo, &v->hi);
+	else
+		vsb_runs_ratio_ci(&b->r, &n->r, VSB_RUNS_POOLED, VSB_BOOT_SEED,
+				  &v->lo, &v->hi);
+}
+
+static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
+{
+	struct grouped gb, gn;
+	struct vsb_mwu mw;
+	double change;
+
+	group_runs(v->b, &gb);
+	group_runs(v->n, &gn);
+	v->rb = gb.r.nruns;
+	v->rn = gn.r.nruns;
+	v->between = vsb_runs_between_cv(&gb.r, &gn.r);
+	v->by_runs = vsb_mwu_min_p(v->rb, v->rn) < o->alpha;
+	if (v->by_runs)
+		test_runs(v, &gb, &gn, &mw);
+	else
+		test_pooled(v, &gb, &gn, &mw);
+	v->ratio = v->mn / v->mb;
+	v->p = mw.p;
+	v->exact = mw.exact;
+	/*
+	 * Pooled, the repetitions' CV bounds what is called, as it always
+	 * did; per run, the run medians' spread is the noise of the number
+	 * tested, and a repetition far out inside one run moves neither.
+	 */
+	v->noise = o->noise_pct / 100;
+	if (!v->by_runs)
+		v->noise = fmax(v->noise, fmax(cv_of(v->b->v, v->b->n),
+					       cv_of(v->n->v, v->n->n)));
+	if (!isnan(v->between))
+		v->noise = fmax(v->noise, VSB_CMP_BETWEEN_K * v->between);
+	change = v->ratio - 1;
+	if (v->p < o->alpha && fabs(change) > v->noise)
+		v->verdict = change > 0 ? "slower" : "faster";
+	else
+		v->verdict = "no-change";
+	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
+			100 * change > o->max_regression_pct;
+	grouped_free(&gb);
+	grouped_free(&gn);
+}
+
+/* What the judged pair @v adds to the counts `compare` warns from. */
+static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
+{
+	size_t fewer = v->rb < v->rn ? v->rb : v->rn;
+
+	c->nreg += v->regression;
+	if (v->rb == 1 && v->rn == 1)
+		c->one_run++;
+	else if (!v->by_runs) {
+		c->few_runs++;
+		if (fewer < c->fewest_runs)
+			c->fewest_runs = fewer;
+	}
+	if (v->by_runs)
+		return;	/* the repetitions' count is not what the test sees */
+	if (v->b->n < c->fewest)
+		c->fewest = v->b->n;
+	if (v->n->n < c->fewest)
+		c->fewest = v->n->n;
+}
+
+void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
+{
+	size_t i;
+
+	c->nreg = c->unmatched = c->one_run = c->few_runs = 0;
+	c->fewest = c->fewest_runs = (size_t)-1;
+	for (i = 0; i < c->nv; i++) {
+		struct vsb_cmp_verdict *v = &c->vs[i];
+
+		v->mb = v->mn = v->ratio = v->lo = v->hi = v->p = NAN;
+		v->between = NAN;
+		v->rb = v->rn = 0;
+		v->by_runs = 0;
+		if (!v->b || !v->n) {
+			v->verdict = v->b ? "only-base" : "only-new";
+			c->unmatched++;
+			if (v->b)
+				v->mb = median_of(v->b);
+			else
+				v->mn = median_of(v->n);
+			continue;
+		}
+		judge_pair(v, o);
+		count_pair(c, v);
+	}
+}
