@@ -7,15 +7,16 @@
  * harness/lib/charts*.c, the gnuplot driver harness/lib/plot.c.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "charts.h"
+#include "charts_check.h"
 #include "charts_monitor.h"
 #include "cmds.h"
 #include "plot.h"
@@ -74,20 +75,36 @@ static int is_monitor_file(const char *path)
 	       !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-static int has_monitor_files(const char *dir)
+/*
+ * OUTDIR, made only now: after every input was read and checked and
+ * gnuplot found, so a refusal leaves nothing behind.  An existing path
+ * that is not a directory is refused.
+ */
+static int make_outdir(const char *outdir)
 {
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	int found = 0;
+	struct stat st;
 
-	while (d && !found && (e = readdir(d))) {
-		size_t n = strlen(e->d_name), k = strlen(MONITOR_SUFFIX);
-
-		found = n > k && !strcmp(e->d_name + n - k, MONITOR_SUFFIX);
+	if (!*outdir) {
+		vsb_err("-o: empty directory name");
+		return VSB_EXIT_USAGE;
 	}
-	if (d)
-		closedir(d);
-	return found;
+	if (mkdir(outdir, 0755) && errno != EEXIST) {
+		vsb_err("-o: cannot create %s: %s", outdir, strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	if (stat(outdir, &st) || !S_ISDIR(st.st_mode)) {
+		vsb_err("-o: %s is not a directory: refused, nothing drawn", outdir);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int need_gnuplot(void)
+{
+	if (vsb_have_gnuplot())
+		return 0;
+	vsb_err("plot: gnuplot not found: install it (apt-get install gnuplot-nox)");
+	return VSB_EXIT_SKIP;
 }
 
 /* `plot FILE.monitor.csv [-o DIR]`: DIR defaults to the file's folder */
@@ -95,21 +112,18 @@ static int plot_monitor_file(const char *file, const char *outdir)
 {
 	char dir[4096];
 	const char *slash = strrchr(file, '/');
+	int ret = vsb_chart_monitor_check(file);
 
-	if (!vsb_have_gnuplot()) {
-		vsb_err("plot: gnuplot not found: install it (apt-get install gnuplot-nox)");
-		return VSB_EXIT_SKIP;
-	}
+	ret = ret ?: need_gnuplot();
+	if (ret)
+		return ret;
 	if (!outdir) {
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) : 1,
 			 slash ? file : ".");
 		outdir = dir;
 	}
-	if (mkdir(outdir, 0755) && errno != EEXIST) {
-		vsb_err("-o: cannot create %s: %s", outdir, strerror(errno));
-		return VSB_EXIT_USAGE;
-	}
-	return vsb_chart_monitor(file, outdir);
+	ret = make_outdir(outdir);
+	return ret ?: vsb_chart_monitor(file, outdir);
 }
 
 /* what DIR can hold, and what draws it */
@@ -124,6 +138,38 @@ static const struct {
 };
 #define NINPUTS (sizeof(inputs) / sizeof(inputs[0]))
 
+/*
+ * Every input of DIR read and checked (charts_check.c), before OUTDIR
+ * or any file exists: 0, or the refusal.  *@any: DIR holds something
+ * to draw.
+ */
+static int check_inputs(const char *dir, int *any)
+{
+	char path[4096 + 32];
+	struct stat st;
+	glob_t g;
+	size_t i;
+	int ret = 0;
+
+	*any = 0;
+	for (i = 0; i < NINPUTS && !ret; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, inputs[i].file);
+		if (lstat(path, &st))
+			continue;
+		*any = 1;
+		ret = vsb_chart_check(inputs[i].file, path);
+	}
+	snprintf(path, sizeof(path), "%s/*" MONITOR_SUFFIX, dir);
+	if (ret || glob(path, 0, NULL, &g))
+		return ret;
+	for (i = 0; i < g.gl_pathc && !ret; i++) {
+		*any = 1;
+		ret = vsb_chart_monitor_check(g.gl_pathv[i]);
+	}
+	globfree(&g);
+	return ret;
+}
+
 int vsb_cmd_plot(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -134,7 +180,7 @@ int vsb_cmd_plot(int argc, char **argv)
 	struct vsb_getopt g = VSB_GETOPT("plot", "o:", lopts, usage, argc, argv);
 	const char *outdir = NULL, *dir, *arg;
 	char path[4096 + 32];
-	int c, ret = 0, any = 0, drawn = 0;
+	int c, ret, any, drawn = 0;
 	size_t i;
 
 	while ((c = vsb_getopt_next(&g, &arg)) > 0)
@@ -151,27 +197,18 @@ int vsb_cmd_plot(int argc, char **argv)
 		return plot_monitor_file(dir, outdir);
 	if (!outdir)
 		outdir = dir;
-	for (i = 0; i < NINPUTS; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, inputs[i].file);
-		any |= access(path, R_OK) == 0;
-	}
-	any |= has_monitor_files(dir);
+	ret = check_inputs(dir, &any);
+	if (ret)
+		return ret;
 	if (!any) {
 		vsb_err("%s: no sweep.csv, compare.csv, refresh.csv or hotplug-summary.csv: "
 			"give a `sweep -o` or `compare -o` directory", dir);
 		return VSB_EXIT_USAGE;
 	}
-	if (!vsb_have_gnuplot()) {
-		vsb_err("plot: gnuplot not found: install it (apt-get install gnuplot-nox)");
-		return VSB_EXIT_SKIP;
-	}
-	if (mkdir(outdir, 0755) && errno != EEXIST) {
-		vsb_err("-o: cannot create %s: %s", outdir, strerror(errno));
-		return VSB_EXIT_USAGE;
-	}
+	ret = need_gnuplot() ?: make_outdir(outdir);
 	for (i = 0; i < NINPUTS && !ret; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, inputs[i].file);
-		if (access(path, R_OK) == 0)
+		if (access(path, F_OK) == 0)
 			ret = inputs[i].draw(path, outdir);
 	}
 	/* a sweep's or a run folder's FILE.monitor.csv series, one chart each */

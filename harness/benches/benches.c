@@ -56,8 +56,15 @@ static int sysctl_and_trace_check(struct vsb_run_opts *o)
 	char why[256];
 	int ret;
 
+	/*
+	 * Also without --sysctl: a state file that is refused (not a
+	 * regular file, damaged) or a value left changed that cannot be put
+	 * back means the machine is not as it should be; measuring on it
+	 * would be measuring something else.  (A live run holding the
+	 * sysctls is fine: quiet_if_alive says 0.)
+	 */
 	ret = vsb_sysctl_recover(0, !o->sysctl[0]);
-	if (ret && o->sysctl[0])
+	if (ret)
 		return ret;
 	ret = vsb_sysctl_check(o->sysctl, "--sysctl");
 	if (ret)

@@ -78,17 +78,48 @@ struct shared_state {
 	int dist_policy;		/* enum vsb_disturb_policy */
 };
 
+/*
+ * The stop check inside a batch: a batch of --loops 10^9 contended
+ * updates takes seconds, and a signal must end the run within one.  A
+ * batch of at most VSB_USER_CHUNK updates (the default --loops and every
+ * usual one) is one call of the loop, exactly as before; a longer one is
+ * cut into calls of VSB_USER_CHUNK with a look at the flag between them:
+ * one load and a call per 2^20 updates (milliseconds), which is below
+ * what a sample can resolve.  The loop keeps its item index across calls
+ * (wp->idx), so the updates are the same sequence either way.  Returns
+ * the updates done: fewer than @n only when a signal came, and then the
+ * sample is discarded (the next barrier stops the run).
+ */
+#define VSB_USER_CHUNK (1ull << 20)
+
+static unsigned long long run_loop(struct worker *w, unsigned long long n)
+{
+	struct shared_state *sh = w->sh;
+	unsigned long long done = 0, k;
+
+	if (n <= VSB_USER_CHUNK) {
+		sh->loop(&w->cw, &sh->params, n);
+		return n;
+	}
+	while (done < n && !vsb_interrupted) {
+		k = n - done < VSB_USER_CHUNK ? n - done : VSB_USER_CHUNK;
+		sh->loop(&w->cw, &sh->params, k);
+		done += k;
+	}
+	return done;
+}
+
 static void warm_up(struct worker *w)
 {
 	struct shared_state *sh = w->sh;
 	uint64_t t0 = vsb_now_ns();
 	unsigned int r;
 
-	for (r = 0; r < sh->warmup; r++)
-		sh->loop(&w->cw, &sh->params, sh->loops);
+	w->ops_done = 0;
+	for (r = 0; r < sh->warmup && !vsb_interrupted; r++)
+		w->ops_done += run_loop(w, sh->loops);
 	if (sh->warmup)
 		w->warm_batch_ns = (double)(vsb_now_ns() - t0) / sh->warmup;
-	w->ops_done = sh->warmup * sh->loops;
 	w->cw.folds = 0;
 	if (w->quiet)	/* an isolated CPU: nothing may interrupt it now */
 		vsb_local_fold_disarm(&w->lf);
@@ -101,6 +132,7 @@ static void time_batch(struct worker *w, struct vsb_sample *s, unsigned int slot
 {
 	struct shared_state *sh = w->sh;
 	uint64_t folds0 = w->cw.folds, t0, t1, n0, n1;
+	unsigned long long done;
 	struct vsb_pmu_reading pa, pb;
 	struct vsb_disturb_snap da, db;
 
@@ -114,10 +146,10 @@ static void time_batch(struct worker *w, struct vsb_sample *s, unsigned int slot
 		w->pmu_error = EIO;
 	n0 = vsb_now_ns();
 	t0 = vsb_rdtscp();
-	sh->loop(&w->cw, &sh->params, sh->loops);
+	done = run_loop(w, sh->loops);
 	t1 = vsb_rdtscp();
 	n1 = vsb_now_ns();
-	w->ops_done += sh->loops;
+	w->ops_done += done;	/* all of them, for the totals check */
 	if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
 		w->pmu_error = EIO;
 	VSB_MARKER_STOP("vsb-batch");

@@ -11,11 +11,101 @@
  * closed form of each approach: the model must do the loops it claims.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "benches.h"
 #include "thresholds.h"
+
+/*
+ * One bring-up of the model, in a child process, so that a signal ends
+ * the run at once: a bring-up of 4096 CPUs on 64 nodes takes tens of
+ * seconds, and the model (thresholds.c, shared with `refresh-model`)
+ * has no stop check of its own, nor should its timed loops get one.
+ * The child inherits the pinning and runs exactly the same code; its
+ * timing is taken inside it, so the fork is outside the measurement.
+ * The parent sleeps in ppoll() (no wake-ups on the pinned CPU) until the
+ * result or a signal; on a signal it kills the child and says 1.
+ * Returns 0 with *@res, 1 when interrupted, -1 when the model failed.
+ */
+struct model_msg {
+	int rc;
+	struct vsb_refresh_result res;
+};
+
+static void model_child(int fd, int a, unsigned int ncpus, unsigned int nodes,
+			pid_t parent)
+{
+	struct model_msg m;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* a SIGKILLed run takes it along */
+	if (getppid() != parent)
+		_exit(1);
+	memset(&m, 0, sizeof(m));
+	m.rc = vsb_refresh_model(a, ncpus, nodes, 1, &m.res);
+	_exit(write(fd, &m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : 1);
+}
+
+static int model_wait(int fd, pid_t pid, struct model_msg *m)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	sigset_t stop, old;
+	ssize_t n = -1;
+	int st;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	/* the flag is read with the signals blocked: none is missed */
+	while (!vsb_interrupted && ppoll(&pfd, 1, NULL, &old) < 0 && errno == EINTR)
+		;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (vsb_interrupted)
+		kill(pid, SIGKILL);
+	else
+		n = read(fd, m, sizeof(*m));
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (vsb_interrupted)
+		return 1;
+	return n == (ssize_t)sizeof(*m) && !m->rc ? 0 : -1;
+}
+
+static int model_run(int a, unsigned int ncpus, unsigned int nodes,
+		     struct vsb_refresh_result *res)
+{
+	struct model_msg m;
+	pid_t pid, self = getpid();
+	int fd[2], ret;
+
+	if (pipe2(fd, O_CLOEXEC))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		model_child(fd[1], a, ncpus, nodes, self);
+	}
+	close(fd[1]);
+	if (pid < 0) {
+		close(fd[0]);
+		return -1;
+	}
+	ret = model_wait(fd[0], pid, &m);
+	close(fd[0]);
+	if (!ret)
+		*res = m.res;
+	return ret;
+}
 
 int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 {
@@ -26,6 +116,7 @@ int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	struct vsb_refresh_result res;
 	cpu_set_t set;
 	long rep;
+	int ret;
 
 	CPU_ZERO(&set);
 	CPU_SET(o->cpus.cpu[0], &set);
@@ -47,7 +138,10 @@ int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	for (rep = -o->warmup; rep < o->repeat && !vsb_interrupted; rep++) {
 		struct vsb_sample s;
 
-		if (vsb_refresh_model(a, ncpus, nodes, 1, &res)) {
+		ret = model_run(a, ncpus, nodes, &res);
+		if (ret > 0)
+			break;		/* interrupted: that sample is not data */
+		if (ret) {
 			vsb_err_opt("model-cpus", "--model-cpus: cannot map %u per-CPU units", ncpus);
 			return VSB_EXIT_ERROR;
 		}

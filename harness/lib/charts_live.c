@@ -174,18 +174,19 @@ static int refresh_table(const struct vsb_sweep_charts *s,
 {
 	const struct vsb_csv *c = &s->csv;
 	const char *slash = strrchr(s->csvpath, '/'), *m;
-	char dir[4096], tmp[4096 + 80];
+	struct vsb_outfile o;
+	char dir[4096];
 	size_t r;
 	FILE *f;
+	int ret;
 
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - s->csvpath) : 1,
 		 slash ? s->csvpath : ".");
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	f = fopen(tmp, "w");
-	if (!f) {
-		vsb_err("plot: %s: %s", tmp, strerror(errno));
-		return VSB_EXIT_ERROR;
-	}
+	/* a temporary of its own, never a link or FIFO planted at <out>.tmp */
+	ret = vsb_outfile_open(&o, out, "-o");
+	if (ret)
+		return ret;
+	f = o.f;
 	fprintf(f, "# derived by vmstat-bench plot from %s: seconds = cost per "
 		"store x stores per bring-up\n", s->csvpath);
 	if ((m = vsb_csv_meta(c, "cpu_model")))
@@ -198,19 +199,13 @@ static int refresh_table(const struct vsb_sweep_charts *s,
 		if (strcmp(vsb_chart_cell(c, r, s->k.bench), "threshold-refresh"))
 			continue;
 		if (refresh_row(s, rc, dir, r, f)) {
-			fclose(f);
-			unlink(tmp);
+			vsb_outfile_abort(&o);
 			return VSB_EXIT_USAGE;
 		}
 		vsb_strset_add(ap, vsb_chart_cell(c, r, rc->cap));
 		vsb_strset_add(nodes, vsb_chart_cell(c, r, rc->cmn));
 	}
-	if (fclose(f) || rename(tmp, out)) {
-		vsb_err("plot: %s: %s", out, strerror(errno));
-		unlink(tmp);
-		return VSB_EXIT_ERROR;
-	}
-	return 0;
+	return vsb_outfile_commit(&o);
 }
 
 /*

@@ -13,14 +13,15 @@
 
 #include "vsb.h"
 
+/* one CPU number: vsb_scan_decimal()'s syntax (no sign, no leading zeros) */
 static int parse_cpu_num(const char **s, long *v)
 {
-	char *end;
+	const char *end;
 
 	if (!isdigit((unsigned char)**s))
 		return -1;
-	*v = strtol(*s, &end, 10);
-	if (*v < 0 || *v >= VSB_MAX_CPUS)
+	end = vsb_scan_decimal(*s, v);
+	if (!end || *v < 0 || *v >= VSB_MAX_CPUS)
 		return -1;
 	*s = end;
 	return 0;

@@ -429,6 +429,10 @@ void vsb_run_opts_help(FILE *f)
 	fprintf(f,
 "  -h, --help                   this text\n"
 "\n"
+"Integers (every option, CPU numbers, node:N, sysctl values) are decimal:\n"
+"an optional '-', no '+', no 0x, no leading zeros (010 is refused, not read\n"
+"as 10 or 8), nothing out of range clamped.\n"
+"\n"
 "examples:\n"
 "  vmstat-bench run --variant cmpxchg-locked --cpus 0-1 --threshold 32\n"
 "  vmstat-bench run --variant percpu-counter --batch 64 --cpus 0,1 -o pcc.csv\n"

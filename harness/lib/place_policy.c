@@ -4,14 +4,13 @@
  * from the topology code, so that checking an option links neither
  * likwid nor sysfs readers (topo.c places workers by the parsed policy).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "topo.h"
 
 int vsb_place_policy_parse(const char *s, enum vsb_policy *p, int *node)
 {
-	char *end;
+	const char *end;
 	long v;
 
 	if (!strcmp(s, "compact"))
@@ -21,8 +20,9 @@ int vsb_place_policy_parse(const char *s, enum vsb_policy *p, int *node)
 	else if (!strcmp(s, "cores-first"))
 		*p = P_CORES_FIRST;
 	else if (!strncmp(s, "node:", 5) && s[5] >= '0' && s[5] <= '9') {
-		v = strtol(s + 5, &end, 10);
-		if (*end || v < 0 || v > 65535)
+		/* the one integer syntax (util.c): node:01 is refused */
+		end = vsb_scan_decimal(s + 5, &v);
+		if (!end || *end || v < 0 || v > 65535)
 			return -1;
 		*p = P_NODE;
 		*node = (int)v;

@@ -86,15 +86,67 @@ static int quote_ok(const char *s)
 	return !strpbrk(s, "'\n\\");
 }
 
+/*
+ * gnuplot's stderr, in a file of our own (mkstemp: O_EXCL, so never a
+ * link or FIFO planted at that name); the descriptor, or -1.
+ */
+static int err_file(const char *outdir, const char *chart, char *path, size_t len)
+{
+	snprintf(path, len, "%s/.%s.gnuplot-err.XXXXXX", outdir, chart);
+	return mkostemp(path, O_CLOEXEC);
+}
+
+/* the first line gnuplot complained with: says most */
+static void first_complaint(int fd, char *line, size_t len)
+{
+	FILE *ef = fdopen(dup(fd), "r");
+
+	line[0] = '\0';
+	if (ef) {
+		rewind(ef);
+		while (fgets(line, (int)len, ef))
+			if (strstr(line, "rror") || strstr(line, "line "))
+				break;
+		fclose(ef);
+	}
+	line[strcspn(line, "\n")] = '\0';
+}
+
+/* gnuplot -e @expr @script, its stdout and stderr into @efd; its status */
+static int run_gnuplot(const char *expr, const char *script, int efd)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		dup2(efd, STDERR_FILENO);
+		dup2(efd, STDOUT_FILENO);
+		execlp("gnuplot", "gnuplot", "-e", expr, script, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Each format is written to a vsb_outfile's temporary (mkstemp beside
+ * the target, which must be absent or a regular file) and renamed over
+ * the target only when gnuplot succeeded: a chart is complete or absent.
+ */
 int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 		   const char *title, const char *vars)
 {
 	static const char *const fmts[] = { "png", "svg" };
 	const char *dir = vsb_plots_dir();
-	char script[4096 + 64], out[4096 + 64], tmp[4096 + 80], err[4096 + 80];
+	char script[4096 + 64], out[4096 + 64], err[4096 + 80];
 	char *expr = NULL, line[512];
+	struct vsb_outfile o;
 	size_t i;
-	int status, ret = 0;
+	int ret = 0, efd;
 
 	if (!dir) {
 		vsb_err("plot: cannot find the gnuplot scripts (plots/); set VSB_PLOTS_DIR");
@@ -106,51 +158,34 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 	}
 	snprintf(script, sizeof(script), "%s/%s.gp", dir, chart);
 	for (i = 0; i < 2 && !ret; i++) {
-		pid_t pid;
-		FILE *ef;
-
 		snprintf(out, sizeof(out), "%s/%s.%s", outdir, chart, fmts[i]);
-		snprintf(tmp, sizeof(tmp), "%s.tmp.%s", out, fmts[i]);
-		snprintf(err, sizeof(err), "%s/.%s.gnuplot-err", outdir, chart);
+		ret = vsb_outfile_open(&o, out, "-o");
+		if (ret)
+			break;
+		efd = err_file(outdir, chart, err, sizeof(err));
+		if (efd < 0) {
+			vsb_err("plot: cannot write %s: %s", err, strerror(errno));
+			vsb_outfile_abort(&o);
+			ret = VSB_EXIT_ERROR;
+			break;
+		}
 		free(expr);
 		if (asprintf(&expr, "datafile='%s'; outfile='%s'; fmt='%s'; "
-			     "charttitle='%s'; plotsdir='%s'; %s", csv, tmp, fmts[i],
+			     "charttitle='%s'; plotsdir='%s'; %s", csv, o.tmp, fmts[i],
 			     title, dir, vars) < 0) {
 			vsb_err("out of memory");
 			exit(VSB_EXIT_ERROR);
 		}
-		fflush(stdout);
-		fflush(stderr);
-		pid = fork();
-		if (pid == 0) {
-			int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-			if (fd >= 0) {
-				dup2(fd, STDERR_FILENO);
-				dup2(fd, STDOUT_FILENO);
-			}
-			execlp("gnuplot", "gnuplot", "-e", expr, script, (char *)NULL);
-			_exit(127);
-		}
-		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status) != 0) {
-			/* the first line gnuplot complained with says most */
-			line[0] = '\0';
-			ef = fopen(err, "r");
-			while (ef && fgets(line, sizeof(line), ef))
-				if (strstr(line, "rror") || strstr(line, "line "))
-					break;
-			if (ef)
-				fclose(ef);
-			line[strcspn(line, "\n")] = '\0';
+		if (run_gnuplot(expr, script, efd) != 0) {
+			first_complaint(efd, line, sizeof(line));
 			vsb_err("plot: gnuplot %s.gp failed for %s: %s", chart, fmts[i],
 				line[0] ? line : "no message");
-			unlink(tmp);
+			vsb_outfile_abort(&o);
 			ret = VSB_EXIT_ERROR;
-		} else if (rename(tmp, out)) {
-			vsb_err("plot: %s: %s", out, strerror(errno));
-			ret = VSB_EXIT_ERROR;
+		} else {
+			ret = vsb_outfile_commit(&o);
 		}
+		close(efd);
 		unlink(err);
 	}
 	free(expr);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "result_load.h"
 #include "sweepfile.h"
 #include "sysctl.h"
 
@@ -358,15 +359,7 @@ static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 	int ret, line = blk->line ? blk->line : (naxes ? axes[0]->line : 1);
 	size_t i;
 
-	if (sw->npoints >= VSB_SWEEP_MAX_POINTS) {
-		vsb_err("%s:%d: more than %d points", path, line, VSB_SWEEP_MAX_POINTS);
-		return VSB_EXIT_USAGE;
-	}
-	sw->points = realloc(sw->points, (sw->npoints + 1) * sizeof(*sw->points));
-	if (!sw->points) {
-		vsb_err("out of memory");
-		exit(VSB_EXIT_ERROR);
-	}
+	/* sized by count_points() before the first point: never more */
 	p = &sw->points[sw->npoints];
 	memset(p, 0, sizeof(*p));
 	vsb_run_opts_defaults(&p->opts);
@@ -393,6 +386,7 @@ static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 		 */
 		p->line = line;
 		p->reps = p->opts.repeat;
+		p->file_hash = sw->file_hash;
 		point_id(p, blk, axes, naxes);
 		p->state = VSB_PT_SKIPPED;
 		p->status = VSB_EXIT_SKIP;
@@ -418,6 +412,7 @@ static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 	}
 	p->line = line;
 	p->reps = p->opts.repeat;
+	p->file_hash = sw->file_hash;
 	point_id(p, blk, axes, naxes);
 	/* rules such as "atomic-global has no threshold" can merge points */
 	for (i = 0; i < sw->npoints; i++)
@@ -427,23 +422,33 @@ static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 	return 0;
 }
 
-static int expand_block(struct vsb_sweep *sw, const struct vsb_sweep_block *common,
-			const struct vsb_sweep_block *blk, const char *path)
+/* @blk's axes: the common lines first, in file order, unless it overrides them */
+static size_t block_axes(const struct vsb_sweep_block *common,
+			 const struct vsb_sweep_block *blk,
+			 const struct vsb_sweep_axis **axes, size_t max)
 {
-	const struct vsb_sweep_axis *axes[128];
-	size_t idx[128] = { 0 }, naxes = 0, i, j;
-	int ret;
+	size_t naxes = 0, i, j;
 
-	/* common lines first, in file order, unless the block overrides them */
-	for (i = 0; common && i < common->naxes; i++) {
+	for (i = 0; common && i < common->naxes && naxes < max; i++) {
 		for (j = 0; j < blk->naxes; j++)
 			if (blk->axes[j].opt == common->axes[i].opt)
 				break;
 		if (j == blk->naxes)
 			axes[naxes++] = &common->axes[i];
 	}
-	for (i = 0; i < blk->naxes && naxes < 128; i++)
+	for (i = 0; i < blk->naxes && naxes < max; i++)
 		axes[naxes++] = &blk->axes[i];
+	return naxes;
+}
+
+static int expand_block(struct vsb_sweep *sw, const struct vsb_sweep_block *common,
+			const struct vsb_sweep_block *blk, const char *path)
+{
+	const struct vsb_sweep_axis *axes[128];
+	size_t idx[128] = { 0 }, naxes, i;
+	int ret;
+
+	naxes = block_axes(common, blk, axes, 128);
 	for (;;) {
 		ret = add_point(sw, blk, axes, naxes, idx, path);
 		if (ret)
@@ -457,6 +462,41 @@ static int expand_block(struct vsb_sweep *sw, const struct vsb_sweep_block *comm
 		if (i == 0)
 			return 0;
 	}
+}
+
+/*
+ * The points the blocks would expand to, from the axes' lengths alone,
+ * before a single one is built: a file of 10^6 points is refused at
+ * once, not after minutes and gigabytes.  The product saturates instead
+ * of overflowing.  Sizes sw->points for that many.
+ */
+static int count_points(struct vsb_sweep *sw, const char *path)
+{
+	const struct vsb_sweep_block *common = sw->nblocks > 1 ? &sw->blocks[0] : NULL;
+	const struct vsb_sweep_axis *axes[128];
+	size_t b, i, naxes, total = 0;
+
+	for (b = sw->nblocks > 1; b < sw->nblocks; b++) {
+		size_t n = 1;
+
+		naxes = block_axes(common, &sw->blocks[b], axes, 128);
+		for (i = 0; i < naxes; i++)
+			n = n > VSB_SWEEP_MAX_POINTS ? n : n * axes[i]->nvals;
+		total += n;
+		if (total > VSB_SWEEP_MAX_POINTS) {
+			int line = sw->blocks[b].line ? sw->blocks[b].line :
+				   naxes ? axes[0]->line : 1;
+
+			vsb_err("%s:%d: %s%s%s expands to more than %d points (the product "
+				"of its lists): split the sweep", path, line,
+				sw->blocks[b].label[0] ? "block [" : "the sweep",
+				sw->blocks[b].label, sw->blocks[b].label[0] ? "]" : "",
+				VSB_SWEEP_MAX_POINTS);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	sw->points = vsb_zalloc((total ? total : 1) * sizeof(*sw->points));
+	return 0;
 }
 
 int vsb_sweepfile_parse_buf(struct vsb_sweep *sw, const char *path,
@@ -473,6 +513,7 @@ int vsb_sweepfile_parse_buf(struct vsb_sweep *sw, const char *path,
 	ret = check_bytes(path, buf, len);
 	if (ret)
 		return ret;
+	sw->file_hash = vsb_fnv1a64(buf, len, VSB_FNV_INIT);
 	copy = vsb_zalloc(len + 1);
 	memcpy(copy, buf, len);
 	blk = block_add(sw, "", 0);	/* the common lines */
@@ -521,6 +562,9 @@ int vsb_sweepfile_parse_buf(struct vsb_sweep *sw, const char *path,
 		ret = VSB_EXIT_USAGE;
 		goto out;
 	}
+	ret = count_points(sw, path);
+	if (ret)
+		goto out;
 	if (sw->nblocks == 1) {
 		ret = expand_block(sw, NULL, &sw->blocks[0], path);
 	} else {
@@ -552,7 +596,7 @@ int vsb_sweepfile_parse(struct vsb_sweep *sw, const char *path,
 			vsb_err("%s:1: larger than %u KiB: not a sweep file", path,
 				SWEEP_MAX_BYTES >> 10);
 		else
-			vsb_err("%s: %s", path, strerror(e));
+			vsb_err("%s: %s", path, vsb_read_strerror(e));
 		return VSB_EXIT_USAGE;
 	}
 	ret = vsb_sweepfile_parse_buf(sw, path, buf, len, check);

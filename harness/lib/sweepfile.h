@@ -17,10 +17,18 @@
 #include "result.h"
 
 #define VSB_SWEEP_LINE_MAX	4096	/* characters per line, newline excluded */
-#define VSB_SWEEP_MAX_POINTS	100000
+/*
+ * Points one sweep may expand to, counted from the axes before any is
+ * expanded: a point holds its whole option set and result (about 48 KiB),
+ * so this bounds the memory to some 470 MiB, and 10^4 points at the
+ * default repetitions is already days of running.
+ */
+#define VSB_SWEEP_MAX_POINTS	10000
 #define VSB_SWEEP_MAX_RANGE	1024	/* values one A-B range may expand to */
 /* DIR/<id> + this: an unfinished point's repetitions so far (--resume) */
 #define VSB_SWEEP_PARTIAL_SUFFIX ".csv.partial"
+/* a partial larger than this is not read (the point starts over) */
+#define VSB_SWEEP_PARTIAL_MAX	(64u << 20)
 
 struct vsb_sweep_axis {
 	int opt;		/* row of vsb_run_opt_table */
@@ -49,6 +57,7 @@ struct vsb_sweep_point {
 	int line;		/* for messages */
 	struct vsb_run_opts opts;	/* checked by vsb_run_opts_finish() */
 	long reps;		/* repetitions wanted */
+	uint64_t file_hash;	/* of the sweep file's bytes (--resume's check) */
 
 	/* filled by the runner */
 	enum vsb_point_state state;
@@ -69,6 +78,7 @@ struct vsb_sweep {
 	size_t npoints;
 	struct vsb_sweep_point *points;
 	size_t ndropped;	/* points asking for more CPUs than are online */
+	uint64_t file_hash;	/* FNV-1a 64 of the file's bytes */
 	int (*check)(struct vsb_run_opts *o);	/* while parsing */
 };
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "csvread.h"
+#include "result_load.h"
 #include "sweep_int.h"
 
 /* ---- partial points: the repetitions so far, for --resume ---- */
@@ -65,19 +66,51 @@ static int dist_read(const struct vsb_csv *c, struct vsb_result *r)
 	return 0;
 }
 
-static int partial_text(const struct vsb_result *res, const char *id, long done,
-			long reps, char **text, size_t *len)
+/*
+ * What a partial must have been made by to be continued: the very bytes
+ * of this sweep file, the point's whole option set (every row of the
+ * option table, as checked) and the repetitions it wants (--repeat).  A
+ * point id hashes only the sweep keys, so without this a partial from
+ * another --repeat or from another file with the same point would be
+ * adopted.
+ */
+static void partial_match(const struct vsb_sweep_point *p, char *buf, size_t len)
+{
+	uint64_t h = VSB_FNV_INIT;
+	char v[512], kv[600];
+	size_t i;
+
+	for (i = 0; i < vsb_run_opt_count; i++) {
+		const struct vsb_opt *opt = &vsb_run_opt_table[i];
+
+		if (!strcmp(opt->name, "cpus") && p->opts.cpus.n)
+			vsb_cpulist_format(&p->opts.cpus, v, sizeof(v), ',');
+		else
+			vsb_opt_format(&p->opts, opt, v, sizeof(v));
+		snprintf(kv, sizeof(kv), "%s=%s;", opt->name, v);
+		h = vsb_fnv1a64(kv, strlen(kv), h);
+	}
+	snprintf(buf, len, "file=%016llx options=%016llx repeat=%ld",
+		 (unsigned long long)p->file_hash, (unsigned long long)h, p->reps);
+}
+
+static int partial_text(const struct vsb_result *res,
+			const struct vsb_sweep_point *p, long done, long reps,
+			char **text, size_t *len)
 {
 	static struct vsb_result r;
+	char match[128];
 	FILE *f;
 	int ret;
 
 	r = *res;
-	r.metacap = res->nmeta + 6;
+	r.metacap = res->nmeta + 7;
 	r.meta = vsb_zalloc(r.metacap * sizeof(*r.meta));
 	if (res->nmeta)
 		memcpy(r.meta, res->meta, res->nmeta * sizeof(*r.meta));
-	vsb_result_meta(&r, "sweep_partial_point", "%s", id);
+	partial_match(p, match, sizeof(match));
+	vsb_result_meta(&r, "sweep_partial_point", "%s", p->id);
+	vsb_result_meta(&r, "sweep_partial_match", "%s", match);
 	vsb_result_meta(&r, "sweep_partial_rounds", "%ld of %ld", done, reps);
 	vsb_result_meta(&r, "sweep_partial_state",
 			"sanity_ok=%d migrated=%d applied=%lld counted=%lld nthreads=%d "
@@ -134,7 +167,7 @@ void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
 		return;
 	vsb_errlog_begin(&log);
 	ret = vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX);
-	ret = ret ?: partial_text(&p->res, p->id, p->done, p->reps, &text, &len);
+	ret = ret ?: partial_text(&p->res, p, p->done, p->reps, &text, &len);
 	ret = ret ?: vsb_outfile_open(&o, path, "-o");
 	if (!ret) {
 		if (fwrite(text, 1, len, o.f) != len) {
@@ -226,6 +259,33 @@ static int dist_cells(const struct vsb_csv *c, size_t row, const int *col,
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A worker has one sample per repetition: a (thread, rep) pair seen
+ * twice is a row duplicated by hand or by a broken copy, and a point
+ * continued from it would count that repetition twice.
+ */
+static int duplicate_rows(const struct vsb_result *r)
+{
+	uint64_t *k = vsb_zalloc((r->nsamples ? r->nsamples : 1) * sizeof(*k));
+	size_t i;
+	int dup = 0;
+
+	for (i = 0; i < r->nsamples; i++)
+		k[i] = (uint64_t)r->samples[i].thread << 32 | r->samples[i].rep;
+	qsort(k, r->nsamples, sizeof(*k), cmp_u64);
+	for (i = 1; i < r->nsamples && !dup; i++)
+		dup = k[i] == k[i - 1];
+	free(k);
+	return dup;
+}
+
 /* Samples of a partial CSV into @r; NULL, or what is wrong. */
 static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r,
 				   long rounds)
@@ -310,6 +370,8 @@ static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r
 			return "a bad disturbance cell";
 		vsb_result_add(r, &s);
 	}
+	if (duplicate_rows(r))
+		return "a repetition's row appears twice";
 	return NULL;
 }
 
@@ -324,7 +386,7 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 	static struct vsb_result r;
 	struct vsb_csv c;
 	struct vsb_errlog log;
-	char msg[512], *orig = NULL, *text = NULL;
+	char msg[512], match[128], *orig = NULL, *text = NULL;
 	const char *v, *bad = NULL;
 	size_t olen = 0, tlen = 0, i;
 	long k = 0, reps = 0;
@@ -336,9 +398,9 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 		snprintf(why, wlen, "a --trace point keeps no partial");
 		return -1;
 	}
-	ret = vsb_read_whole(path, SIZE_MAX, &orig, &olen);
+	ret = vsb_read_whole(path, VSB_SWEEP_PARTIAL_MAX, &orig, &olen);
 	if (ret) {
-		snprintf(why, wlen, "cannot read it: %s", strerror(ret));
+		snprintf(why, wlen, "cannot read it: %s", vsb_read_strerror(ret));
 		return -1;
 	}
 	vsb_errlog_begin(&log);
@@ -354,6 +416,12 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 	v = vsb_csv_meta(&c, "sweep_partial_point");
 	if (!v || strcmp(v, p->id))
 		bad = "it belongs to another point";
+	partial_match(p, match, sizeof(match));
+	v = vsb_csv_meta(&c, "sweep_partial_match");
+	if (!bad && (!v || strncmp(v, match, 22)))
+		bad = "it was made from another sweep file, or another version of this one";
+	else if (!bad && strcmp(v, match))
+		bad = "it was made with other options or another --repeat";
 	v = vsb_csv_meta(&c, "sweep_partial_rounds");
 	if (!bad && (!v || sscanf(v, "%ld of %ld", &k, &reps) != 2 || k < 1))
 		bad = "no valid sweep_partial_rounds line";
@@ -399,7 +467,7 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 			vsb_result_meta(&r, key, "%s", c.meta[i].val);
 	}
 	vsb_csv_free(&c);
-	if (!bad && (partial_text(&r, p->id, k, reps, &text, &tlen) ||
+	if (!bad && (partial_text(&r, p, k, reps, &text, &tlen) ||
 		     tlen != olen || memcmp(text, orig, olen)))
 		bad = "it does not read back to the same file";
 	free(text);
