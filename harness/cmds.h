@@ -25,5 +25,6 @@ int vsb_cmd_trace(int argc, char **argv);
 int vsb_cmd_restore(int argc, char **argv);
 int vsb_cmd_db(int argc, char **argv);
 int vsb_cmd_history(int argc, char **argv);
+int vsb_cmd_ab(int argc, char **argv);
 
 #endif /* VSB_CMDS_H */

@@ -31,6 +31,8 @@ static const struct vsb_cmd cmds[] = {
 	{ "db", vsb_cmd_db, "the result store: import results, export a run, list what is stored" },
 	{ "history", vsb_cmd_history,
 	  "each point across stored runs: trend charts, change points, --check gate" },
+	{ "ab", vsb_cmd_ab,
+	  "A/B two kernels: boots in ABBA order with the module, compare's verdict" },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

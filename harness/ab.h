@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `vmstat-bench ab`: what cmd_ab.c (the command line and its checks)
+ * hands to ab_boot.c (the state file, the boots in ABBA order, the
+ * progress line, the final compare and summary.md).  The QEMU side is
+ * ci/ab-run.sh.  Nothing outside these two files includes this.
+ */
+#ifndef VSB_AB_H
+#define VSB_AB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VSB_AB_BOOTS_MAX	50	/* per side */
+#define VSB_AB_BOOTS_DEFAULT	6	/* per side; cmd_ab.c says why */
+#define VSB_AB_SMP_DEFAULT	2
+#define VSB_AB_MEM_DEFAULT	1024	/* MB: the page benches hold pages */
+#define VSB_AB_TIMEOUT_DEFAULT	1800	/* seconds per boot, TCG included */
+#define VSB_AB_FLAVOUR		"cloud-amd64"
+
+enum { VSB_AB_BASE, VSB_AB_NEW };
+
+struct vsb_ab_kernel {
+	char spec[4096];	/* as given: debian:ABI or BZIMAGE:BUILD_DIR */
+	int debian;
+	char release[256];	/* uname -r of the guest */
+};
+
+struct vsb_ab {
+	struct vsb_ab_kernel k[2];
+	char sweep[4096];	/* the file as given */
+	char sweep_base[256];	/* its name, also the copy's name in DIR */
+	char *sweep_text;	/* its bytes, copied into DIR */
+	size_t sweep_len;
+	uint64_t sweep_hash;
+	long boots, smp, mem, timeout;
+	char max_regression[32];
+	char dir[2048];		/* short enough for every path built in it */
+	char self[4096];	/* this binary, run again in the guest */
+	char script[4096];	/* ci/ab-run.sh */
+	char pin[512];		/* host CPUs for vCPU 0..smp-1, "" if none */
+	char pin_why[256];
+	int resume;		/* DIR holds this ab, some boots done */
+	int progress;		/* stderr is a terminal */
+	int lockfd;
+};
+
+/* What the run knows of each boot; filled as they finish or are found. */
+struct vsb_ab_boot {
+	int done;
+	int status;		/* the guest sweep's exit status (0 or 3) */
+	double secs;		/* wall time on the host, this run only */
+	char accel[16];
+	char pinning[256];
+	char guest_secs[32];
+};
+
+struct vsb_ab_run {
+	struct vsb_ab *ab;
+	struct vsb_ab_boot b[2 * VSB_AB_BOOTS_MAX];
+	long ndone, nthis;	/* boots finished; of those, by this run */
+	double secs_this;	/* their wall time */
+	int tcg_said;
+	const char *state;
+};
+
+/* ab_boot.c */
+extern const char *const vsb_ab_side_name[2];
+int vsb_ab_mkdir_p(const char *dir);
+void vsb_ab_order_str(const struct vsb_ab *ab, char *buf, size_t len);
+void vsb_ab_pin_str(const struct vsb_ab *ab, char *buf, size_t len);
+int vsb_ab_run(struct vsb_ab *ab);
+/* side of the i-th boot (0-based) of the ABBA sequence, and its number */
+int vsb_ab_side(long i);
+long vsb_ab_side_boot(long i);
+/* DIR/ab.txt's "key: value"; 0 and @val, or -1 */
+int vsb_ab_state_get(const char *dir, const char *key, char *val, size_t len);
+uint64_t vsb_ab_hash(const char *buf, size_t len);
+
+/* ab_report.c: compare's exit status; @flat: the boots were pooled */
+int vsb_ab_compare(const struct vsb_ab_run *r, int *flat);
+int vsb_ab_summary(const struct vsb_ab_run *r, int rc, int flat);
+const char *vsb_ab_verdict_text(int rc);
+
+#endif /* VSB_AB_H */

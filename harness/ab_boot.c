@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `vmstat-bench ab`, once the command line is checked (cmd_ab.c): the
+ * output folder and its state file, the two kernels made ready, the boots
+ * in ABBA order with one progress line, compare's verdict and summary.md.
+ *
+ * Each step that touches QEMU is ci/ab-run.sh, run as a child with its
+ * output in a log next to the results (prepare.log, boot-K.log), so the
+ * terminal shows the progress line only.  A boot's folder appears whole
+ * (the script renames it into place), and DIR/ab.txt is rewritten
+ * atomically after every step: an interrupted ab leaves the finished
+ * boots and a state that says how far it got, and the same command
+ * continues it.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ab.h"
+#include "vsb.h"
+
+const char *const vsb_ab_side_name[2] = { "base", "new" };
+
+int vsb_ab_side(long i)
+{
+	return ((i + 1) / 2) % 2 ? VSB_AB_NEW : VSB_AB_BASE;
+}
+
+long vsb_ab_side_boot(long i)
+{
+	long j, n = 0;
+
+	for (j = 0; j <= i; j++)
+		n += vsb_ab_side(j) == vsb_ab_side(i);
+	return n;
+}
+
+/* FNV-1a: tells an edited sweep file from the one DIR was made with. */
+uint64_t vsb_ab_hash(const char *buf, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The value of the first "key: value" line of @path; 0, or -1. */
+static int file_get(const char *path, const char *key, char *val, size_t len)
+{
+	size_t kl = strlen(key);
+	char line[8192];
+	int ret = -1;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (ret && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && !strncmp(line + kl, ": ", 2)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(val, len, "%s", line + kl + 2);
+			ret = 0;
+		}
+	fclose(f);
+	return ret;
+}
+
+int vsb_ab_state_get(const char *dir, const char *key, char *val, size_t len)
+{
+	char path[4096 + 16];
+
+	snprintf(path, sizeof(path), "%s/ab.txt", dir);
+	return file_get(path, key, val, len);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int vsb_ab_mkdir_p(const char *dir)
+{
+	char p[4096];
+	size_t i;
+
+	snprintf(p, sizeof(p), "%s", dir);
+	for (i = 1; p[i]; i++)
+		if (p[i] == '/') {
+			p[i] = '\0';
+			if (mkdir(p, 0777) && errno != EEXIST)
+				return -1;
+			p[i] = '/';
+		}
+	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static void boot_dir(const struct vsb_ab *ab, long i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s/boot-%ld", ab->dir, vsb_ab_side_name[vsb_ab_side(i)],
+		 vsb_ab_side_boot(i));
+}
+
+/* "key: value" of a boot's ab-boot.txt (written by ci/ab-run.sh). */
+static void boot_info(const char *bdir, const char *key, char *val, size_t len)
+{
+	char path[4096 + 16];
+
+	snprintf(path, sizeof(path), "%s/ab-boot.txt", bdir);
+	if (file_get(path, key, val, len))
+		snprintf(val, len, "?");
+}
+
+static void boot_load(struct vsb_ab_run *r, long i)
+{
+	struct vsb_ab_boot *b = &r->b[i];
+	char dir[4096], st[16];
+	struct stat s;
+
+	boot_dir(r->ab, i, dir, sizeof(dir));
+	if (stat(dir, &s) || !S_ISDIR(s.st_mode))
+		return;
+	b->done = 1;
+	r->ndone++;
+	boot_info(dir, "accel", b->accel, sizeof(b->accel));
+	boot_info(dir, "pinning", b->pinning, sizeof(b->pinning));
+	boot_info(dir, "guest_seconds", b->guest_secs, sizeof(b->guest_secs));
+	boot_info(dir, "sweep_status", st, sizeof(st));
+	b->status = atoi(st);
+}
+
+void vsb_ab_order_str(const struct vsb_ab *ab, char *buf, size_t len)
+{
+	long i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 2 * ab->boots; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s%ld", i ? " " : "",
+			 vsb_ab_side(i) == VSB_AB_BASE ? "A" : "B", vsb_ab_side_boot(i));
+}
+
+void vsb_ab_pin_str(const struct vsb_ab *ab, char *buf, size_t len)
+{
+	if (ab->pin[0])
+		snprintf(buf, len, "vCPU threads pinned to host CPUs %s", ab->pin);
+	else
+		snprintf(buf, len, "not pinned: %s", ab->pin_why);
+}
+
+/* DIR/ab.txt, whole: the question (checked on continuing) and the state. */
+static int write_state(struct vsb_ab_run *r, const char *state)
+{
+	const struct vsb_ab *ab = r->ab;
+	struct vsb_outfile of;
+	char path[4096 + 16], buf[2048];
+	long i;
+
+	r->state = state;
+	snprintf(path, sizeof(path), "%s/ab.txt", ab->dir);
+	if (vsb_outfile_open(&of, path, "-o"))
+		return VSB_EXIT_ERROR;
+	fprintf(of.f, "# vmstat-bench ab: this folder's question and how far it got;\n"
+		"# the same `vmstat-bench ab` command continues an unfinished one\n");
+	for (i = VSB_AB_BASE; i <= VSB_AB_NEW; i++)
+		fprintf(of.f, "%s: %s\n%s_release: %s\n", vsb_ab_side_name[i], ab->k[i].spec,
+			vsb_ab_side_name[i], ab->k[i].release);
+	fprintf(of.f, "sweep: %s\nsweep_copy: %s\nsweep_hash: %016llx\n", ab->sweep,
+		ab->sweep_base, (unsigned long long)ab->sweep_hash);
+	vsb_ab_order_str(ab, buf, sizeof(buf));
+	fprintf(of.f, "boots: %ld\nsmp: %ld\nmem: %ld\norder: %s\n", ab->boots,
+		ab->smp, ab->mem, buf);
+	vsb_ab_pin_str(ab, buf, sizeof(buf));
+	fprintf(of.f, "pinning: %s\nstate: %s\ndone: %ld of %ld\n", buf, state,
+		r->ndone, 2 * ab->boots);
+	for (i = 0; i < 2 * ab->boots; i++)
+		if (r->b[i].done)
+			fprintf(of.f, "boot %ld: %s %ld, %s, guest %s s, sweep exit %d\n",
+				i + 1, vsb_ab_side_name[vsb_ab_side(i)], vsb_ab_side_boot(i),
+				r->b[i].accel, r->b[i].guest_secs, r->b[i].status);
+	return vsb_outfile_commit(&of) ? VSB_EXIT_ERROR : 0;
+}
+
+static void fmt_dur(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* One line, redrawn in place: what runs, for how long, the ETA of all. */
+static void progress(const struct vsb_ab_run *r, const char *what, double t0)
+{
+	double el = now_s() - t0, left = 2 * r->ab->boots - r->ndone;
+	char e[32], eta[48];
+
+	if (!r->ab->progress)
+		return;
+	fmt_dur(el, e, sizeof(e));
+	if (r->nthis) {
+		double avg = r->secs_this / r->nthis;
+
+		/* the boot under way counts what it is likely to have left */
+		if (what[0] == 'b')
+			left -= 1 - (el < avg ? (avg - el) / avg : 0);
+		fmt_dur(avg * left, eta, sizeof(eta));
+		memmove(eta + 4, eta, strlen(eta) + 1);
+		memcpy(eta, "ETA ", 4);
+	} else {
+		snprintf(eta, sizeof(eta), "ETA after the first boot");
+	}
+	fprintf(stderr, "\rab: %s %s, %s\033[K", what, e, eta);
+}
+
+static void progress_clear(const struct vsb_ab_run *r)
+{
+	if (r->ab->progress)
+		fprintf(stderr, "\r\033[K");
+}
+
+static void child_env(const struct vsb_ab *ab)
+{
+	char v[64];
+
+	setenv("VSB_AB_BIN", ab->self, 1);
+	snprintf(v, sizeof(v), "%ld", ab->smp);
+	setenv("VSB_AB_SMP", v, 1);
+	snprintf(v, sizeof(v), "%ld", ab->mem);
+	setenv("VSB_AB_MEM", v, 1);
+	snprintf(v, sizeof(v), "%ld", ab->timeout);
+	setenv("VSB_AB_TIMEOUT", v, 1);
+	setenv("VSB_AB_PIN", ab->pin, 1);
+	setenv("VSB_AB_PIN_WHY", ab->pin_why, 1);
+}
+
+/*
+ * ci/ab-run.sh with @args, stdout and stderr into @log; the progress
+ * line meanwhile.  SIGINT/SIGTERM to us is passed on as SIGTERM to its
+ * process group (the script stops QEMU and removes its unfinished
+ * folder).  Its exit status, 128 + the
+ * signal that ended it, or -1.
+ */
+static int run_script(struct vsb_ab_run *r, char *const args[], const char *log,
+		      const char *what)
+{
+	char *argv[8] = { "bash", r->ab->script };
+	double t0 = now_s(), drawn = 0;
+	int st, i, sent = 0;
+	pid_t pid, w;
+
+	for (i = 0; args[i] && i < 5; i++)
+		argv[2 + i] = args[i];
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		int null = open("/dev/null", O_RDONLY);
+
+		if (fd < 0 || null < 0)
+			_exit(1);
+		/*
+		 * A group of its own, signalled as one: bash defers a trap
+		 * until its foreground child (vm-run.sh, QEMU) returns, so
+		 * the script alone would not stop a running guest.
+		 */
+		setpgid(0, 0);
+		dup2(null, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		child_env(r->ab);
+		execvp("bash", argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);	/* both sides: no kill(-pid) before the group exists */
+	for (;;) {
+		w = waitpid(pid, &st, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (vsb_interrupted && !sent) {
+			kill(-pid, SIGTERM);
+			sent = 1;
+		}
+		if (now_s() - drawn >= 1) {
+			progress(r, what, t0);
+			drawn = now_s();
+		}
+		usleep(100000);
+	}
+	progress_clear(r);
+	if (w != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The last line of @log that is not a bare progress or blank line. */
+static void last_line(const char *log, char *buf, size_t len)
+{
+	char line[1024];
+	FILE *f = fopen(log, "r");
+
+	snprintf(buf, len, "(no output)");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] && line[0] != ' ' && strncmp(line, "  |", 3))
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}
+
+/* A failed step: one line naming it and its log; the state says so too. */
+static int step_failed(struct vsb_ab_run *r, const char *what, const char *log, int rc)
+{
+	char line[1024];
+
+	if (vsb_interrupted || rc == 130 || rc == 143) {
+		vsb_err("ab: interrupted during %s; %ld of %ld boots kept in %s "
+			"(the same command continues)", what, r->ndone,
+			2 * r->ab->boots, r->ab->dir);
+		write_state(r, "interrupted");
+		return VSB_EXIT_ERROR;
+	}
+	last_line(log, line, sizeof(line));
+	vsb_err("ab: %s failed (exit %d): %s [log: %s]", what, rc, line, log);
+	write_state(r, rc == VSB_EXIT_SKIP ? "skipped" : "failed");
+	return rc == VSB_EXIT_SKIP ? VSB_EXIT_SKIP : VSB_EXIT_ERROR;
+}
+
+/* Fetch each kernel (if need be) and build the module for it. */
+static int prepare(struct vsb_ab_run *r)
+{
+	char sdir[4096 + 8], log[4096 + 32], what[512];
+	int s, rc;
+
+	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++) {
+		char *args[] = { "prepare", r->ab->k[s].spec, sdir, NULL };
+
+		snprintf(sdir, sizeof(sdir), "%s/%s", r->ab->dir, vsb_ab_side_name[s]);
+		snprintf(log, sizeof(log), "%s/prepare.log", sdir);
+		snprintf(what, sizeof(what), "preparing the %s kernel %s",
+			 vsb_ab_side_name[s], r->ab->k[s].release);
+		if (vsb_ab_mkdir_p(sdir)) {
+			vsb_err("-o %s: cannot create %s: %s", r->ab->dir, sdir,
+				strerror(errno));
+			return VSB_EXIT_ERROR;
+		}
+		rc = run_script(r, args, log, what);
+		if (rc)
+			return step_failed(r, what, log, rc);
+	}
+	return 0;
+}
+
+static void say_tcg(struct vsb_ab_run *r, const struct vsb_ab_boot *b)
+{
+	if (r->tcg_said || strcmp(b->accel, "tcg"))
+		return;
+	r->tcg_said = 1;
+	vsb_note("ab: the guests run under TCG (no usable KVM here): the timings "
+		 "are emulated; compare shapes, not values");
+}
+
+static int one_boot(struct vsb_ab_run *r, long i)
+{
+	const struct vsb_ab *ab = r->ab;
+	char sdir[2048 + 8], log[2048 + 64], what[512], pos[64], sweep[2048 + 300];
+	char k[24];
+	char *args[] = { "boot", sdir, k, pos, sweep, NULL };
+	double t0 = now_s();
+	int rc;
+
+	snprintf(sdir, sizeof(sdir), "%s/%s", ab->dir, vsb_ab_side_name[vsb_ab_side(i)]);
+	snprintf(k, sizeof(k), "%ld", vsb_ab_side_boot(i));
+	snprintf(pos, sizeof(pos), "%ld of %ld", i + 1, 2 * ab->boots);
+	snprintf(sweep, sizeof(sweep), "%s/%s", ab->dir, ab->sweep_base);
+	snprintf(log, sizeof(log), "%s/boot-%s.log", sdir, k);
+	snprintf(what, sizeof(what), "boot %ld/%ld (%s %s, %s)", i + 1, 2 * ab->boots,
+		 vsb_ab_side_name[vsb_ab_side(i)], k, ab->k[vsb_ab_side(i)].release);
+	rc = run_script(r, args, log, what);
+	if (rc == VSB_EXIT_ERROR && !vsb_interrupted) {
+		/* a guest that died (TCG on a loaded host) gets one more try */
+		char old[sizeof(log) + 8], line[1024];
+
+		last_line(log, line, sizeof(line));
+		snprintf(old, sizeof(old), "%s.1", log);
+		rename(log, old);
+		vsb_warn("ab: %s failed (%s [log: %s]); trying it once more", what,
+			 line, old);
+		rc = run_script(r, args, log, what);
+	}
+	if (rc && rc != VSB_EXIT_UNTRUSTED)
+		return step_failed(r, what, log, rc);
+	r->secs_this += now_s() - t0;
+	r->nthis++;
+	boot_load(r, i);
+	r->b[i].secs = now_s() - t0;
+	if (!r->ab->progress)
+		fprintf(stderr, "ab: %s done in %.0f s (%ld of %ld)\n", what,
+			r->b[i].secs, r->ndone, 2 * ab->boots);
+	if (rc)
+		vsb_warn("ab: %s: a point failed its sanity check (kept, marked; "
+			 "see %s)", what, log);
+	say_tcg(r, &r->b[i]);
+	return write_state(r, "running");
+}
+
+static int boots(struct vsb_ab_run *r)
+{
+	long i;
+	int ret;
+
+	for (i = 0; i < 2 * r->ab->boots; i++) {
+		if (r->b[i].done)
+			continue;
+		if (vsb_interrupted)
+			return step_failed(r, "the boots", "", 130);
+		ret = one_boot(r, i);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* DIR exists, is ours alone (a second ab there would mix boots), has the sweep. */
+static int setup_dir(struct vsb_ab_run *r)
+{
+	struct vsb_ab *ab = r->ab;
+	char path[4096 + 300];
+	struct vsb_outfile of;
+
+	if (vsb_ab_mkdir_p(ab->dir)) {
+		vsb_err("-o %s: cannot create: %s", ab->dir, strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/.lock", ab->dir);
+	ab->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (ab->lockfd < 0 || flock(ab->lockfd, LOCK_EX | LOCK_NB)) {
+		vsb_err("-o %s: %s", ab->dir, ab->lockfd < 0 ? strerror(errno) :
+			"another vmstat-bench ab is running there");
+		return VSB_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/%s", ab->dir, ab->sweep_base);
+	if (vsb_outfile_open(&of, path, "-o"))
+		return VSB_EXIT_ERROR;
+	if (fwrite(ab->sweep_text, 1, ab->sweep_len, of.f) != ab->sweep_len) {
+		vsb_outfile_abort(&of);
+		return VSB_EXIT_ERROR;
+	}
+	return vsb_outfile_commit(&of) ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_ab_run(struct vsb_ab *ab)
+{
+	static struct vsb_ab_run r;
+	int ret, untrusted = 0, flat;
+	long i;
+
+	memset(&r, 0, sizeof(r));
+	r.ab = ab;
+	vsb_install_signal_handlers();
+	ret = setup_dir(&r);
+	if (ret)
+		return ret;
+	for (i = 0; i < 2 * ab->boots; i++)
+		boot_load(&r, i);
+	if (r.ndone)
+		vsb_note("ab: %s: continuing, %ld of %ld boots done already", ab->dir,
+			 r.ndone, 2 * ab->boots);
+	ret = write_state(&r, "preparing");
+	if (!ret)
+		ret = prepare(&r);
+	if (!ret)
+		ret = write_state(&r, "running");
+	if (!ret)
+		ret = boots(&r);
+	if (ret)
+		return ret;
+	for (i = 0; i < 2 * ab->boots; i++) {
+		untrusted |= r.b[i].status == VSB_EXIT_UNTRUSTED;
+		say_tcg(&r, &r.b[i]);
+	}
+	ret = vsb_ab_compare(&r, &flat);
+	if (vsb_ab_summary(&r, ret, flat) || write_state(&r, ret <= 1 ? "done" : "compare failed"))
+		return VSB_EXIT_ERROR;
+	fprintf(stderr, "ab: %s %s%%; %s/summary.md\n", vsb_ab_verdict_text(ret),
+		ab->max_regression, ab->dir);
+	if (ret > 1)
+		return VSB_EXIT_ERROR;
+	return ret ? ret : untrusted ? VSB_EXIT_UNTRUSTED : 0;
+}

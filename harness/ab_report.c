@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `vmstat-bench ab`'s ending: compare's verdict over the boots (each boot
+ * one run) and DIR/summary.md, which says what was compared, how the
+ * boots went (order, accelerator, pinning) and embeds compare's table.
+ * Compare runs as a child (this binary again), so its table, warnings
+ * and exit status are exactly those of `vmstat-bench compare`.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ab.h"
+#include "vsb.h"
+
+/* This binary with @argv, stderr into @errlog; the exit status or -1. */
+static int run_self(const struct vsb_ab *ab, char *const argv[], const char *errlog)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+		if (fd < 0)
+			_exit(1);
+		dup2(fd, STDERR_FILENO);
+		execv(ab->self, argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void cat_file(const char *path, FILE *to)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, to);
+	fclose(f);
+}
+
+/* compare's summary.md under ours: without its title and its chart link
+ * (relative to compare/, shown above already) */
+static void embed(const char *path, FILE *to)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "# ", 2) && strncmp(line, "![", 2))
+			fputs(line, to);
+	fclose(f);
+}
+
+static int is_raw_csv(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && !strcmp(name + n - 4, ".csv") &&
+	       !(n > 12 && !strcmp(name + n - 12, ".summary.csv")) &&
+	       strcmp(name, "sweep.csv");
+}
+
+/*
+ * A compare that reads one folder per side only (no folder of runs):
+ * DIR/runs/<side>/ holds links boot-K__<point>.csv to every boot's raw
+ * files, which it reads as one pool, and which a compare that takes
+ * files as runs reads as runs.  Links, so nothing is copied.
+ */
+static int flat_view(const struct vsb_ab *ab, char *sides[2])
+{
+	static char dirs[2][2048 + 16];
+	char bdir[4096 + 32], link[8192], target[4096];
+	struct dirent *de;
+	long k;
+	int s;
+	DIR *d;
+
+	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++) {
+		snprintf(dirs[s], sizeof(dirs[s]), "%s/runs/%s", ab->dir, vsb_ab_side_name[s]);
+		if (vsb_ab_mkdir_p(dirs[s]))
+			return -1;
+		for (k = 1; k <= ab->boots; k++) {
+			snprintf(bdir, sizeof(bdir), "%s/%s/boot-%ld", ab->dir,
+				 vsb_ab_side_name[s], k);
+			d = opendir(bdir);
+			if (!d)
+				continue;
+			while ((de = readdir(d)))
+				if (is_raw_csv(de->d_name)) {
+					snprintf(link, sizeof(link), "%s/boot-%ld__%s",
+						 dirs[s], k, de->d_name);
+					snprintf(target, sizeof(target), "../../%s/boot-%ld/%s",
+						 vsb_ab_side_name[s], k, de->d_name);
+					unlink(link);
+					if (symlink(target, link))
+						vsb_warn("ab: %s: %s", link, strerror(errno));
+				}
+			closedir(d);
+		}
+		sides[s] = dirs[s];
+	}
+	return 0;
+}
+
+/*
+ * compare BASE NEW --max-regression P -o DIR/compare, each boot a run:
+ * DIR/base and DIR/new hold one sweep folder per boot.  A compare that
+ * does not read such a folder yet (exit 2, nothing loaded) gets the
+ * flat view instead, and summary.md says which.
+ */
+int vsb_ab_compare(const struct vsb_ab_run *r, int *flat)
+{
+	const struct vsb_ab *ab = r->ab;
+	char base[4096 + 8], new[4096 + 8], out[4096 + 16], err[4096 + 16];
+	char *argv[] = { "vmstat-bench", "compare", base, new, "--max-regression",
+			 (char *)ab->max_regression, "-o", out, NULL };
+	char *sides[2], line[512] = "";
+	int rc;
+	FILE *f;
+
+	snprintf(base, sizeof(base), "%s/base", ab->dir);
+	snprintf(new, sizeof(new), "%s/new", ab->dir);
+	snprintf(out, sizeof(out), "%s/compare", ab->dir);
+	snprintf(err, sizeof(err), "%s/compare.log", ab->dir);
+	fflush(stdout);
+	rc = run_self(ab, argv, err);
+	*flat = 0;
+	f = fopen(err, "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (rc == VSB_EXIT_USAGE && strstr(line, "no finished points") &&
+	    !flat_view(ab, sides)) {
+		*flat = 1;
+		snprintf(base, sizeof(base), "%s", sides[VSB_AB_BASE]);
+		snprintf(new, sizeof(new), "%s", sides[VSB_AB_NEW]);
+		fflush(stdout);
+		rc = run_self(ab, argv, err);
+	}
+	cat_file(err, stderr);
+	return rc;
+}
+
+const char *vsb_ab_verdict_text(int rc)
+{
+	switch (rc) {
+	case 0:	return "no regression beyond";
+	case 1:	return "REGRESSION beyond";
+	default: return "compare failed (see compare.log); limit";
+	}
+}
+
+static void summary_boots(const struct vsb_ab_run *r, FILE *f)
+{
+	long i;
+
+	fprintf(f, "| # | side | boot | kernel | guest s | accel | vCPUs | sweep exit |\n"
+		"|---|---|---|---|---|---|---|---|\n");
+	for (i = 0; i < 2 * r->ab->boots; i++) {
+		const struct vsb_ab_boot *b = &r->b[i];
+
+		fprintf(f, "| %ld | %s | %ld | %s | %s | %s | %s | %d |\n", i + 1,
+			vsb_ab_side_name[vsb_ab_side(i)], vsb_ab_side_boot(i),
+			r->ab->k[vsb_ab_side(i)].release, b->guest_secs, b->accel,
+			b->pinning, b->status);
+	}
+}
+
+int vsb_ab_summary(const struct vsb_ab_run *r, int rc, int flat)
+{
+	const struct vsb_ab *ab = r->ab;
+	char path[4096 + 16], buf[2048];
+	struct vsb_outfile of;
+	FILE *f;
+	int s;
+
+	snprintf(path, sizeof(path), "%s/summary.md", ab->dir);
+	if (vsb_outfile_open(&of, path, "-o"))
+		return VSB_EXIT_ERROR;
+	f = of.f;
+	fprintf(f, "# A/B: %s vs %s\n\n", ab->k[0].spec, ab->k[1].spec);
+	if (r->tcg_said)
+		fprintf(f, "**The guests ran under TCG (no usable KVM on this host): "
+			"the timings are emulated.** Compare shapes (which points "
+			"move, and which way), not values.\n\n");
+	fprintf(f, "**Verdict:** %s %s%% (compare exit %d).\n\n", vsb_ab_verdict_text(rc),
+		ab->max_regression, rc);
+	fprintf(f, "| side | KERNEL | release | boots |\n|---|---|---|---|\n");
+	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++)
+		fprintf(f, "| %s | `%s` | %s | %ld |\n", vsb_ab_side_name[s], ab->k[s].spec,
+			ab->k[s].release, ab->boots);
+	vsb_ab_order_str(ab, buf, sizeof(buf));
+	fprintf(f, "\nSweep `%s` (copy in this folder), %ld vCPUs and %ld MB per "
+		"guest, the module built for each kernel; boots in ABBA order: %s.\n",
+		ab->sweep_base, ab->smp, ab->mem, buf);
+	vsb_ab_pin_str(ab, buf, sizeof(buf));
+	fprintf(f, "Pinning asked for: %s.\n", buf);
+	fprintf(f, "Each boot is one run: `vmstat-bench compare %s/base %s/new`%s.\n\n",
+		ab->dir, ab->dir, flat ? " could not read folders of runs, so the boots' "
+		"raw files were compared as one pool per side (runs/)" : "");
+	summary_boots(r, f);
+	fprintf(f, "\n![regression chart](compare/regression.png)\n\n## compare\n\n");
+	snprintf(path, sizeof(path), "%s/compare/summary.md", ab->dir);
+	embed(path, f);
+	return vsb_outfile_commit(&of) ? VSB_EXIT_ERROR : 0;
+}
+

@@ -1,0 +1,176 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `vmstat-bench ab`: bad input refused with one line and exit 2 before
+# any boot (an unknown Debian ABI, a bzImage without its build folder or
+# with another kernel's, a sweep without module points, -o a folder of
+# something else, an ab folder of another question), then a short A/A
+# of the default 6.1 kernel against itself (2 boots a side,
+# configs/ab-quick.sweep) that must report no regression, with every
+# boot's results marked, the chart and summary.md; an interrupted ab
+# that keeps a clear state and is continued by the same command.  About
+# 1-2 minutes under TCG.  Exits 4 (skip) when QEMU or the kernel cannot
+# be had here.
+. "$(dirname "$0")/../lib.sh"
+cd "$VSB_ROOT"
+export TMPDIR=$TMP
+
+SWEEP=configs/ab-quick.sweep
+out_absent() { [ ! -e "$1" ]; }
+
+if ! kc=$(ci/kernel-cache.sh 2>"$TMP/kc.err"); then
+	echo "# SKIP: no guest kernel: $(tail -n1 "$TMP/kc.err")"
+	exit 4
+fi
+eval "$kc"
+KREL=${KERNEL##*/vmlinuz-}
+ABI=${KREL%-cloud-amd64}
+K=debian:$ABI
+
+# --- bad input: one line, exit 2, nothing written ------------------------------
+if command -v apt-cache >/dev/null && [ -n "$(apt-cache pkgnames linux-headers- 2>/dev/null | head -n1)" ]; then
+	expect_usage_error "unknown Debian ABI: exit 2, named, with ABIs the lists have" \
+		'debian:6\.1\.0-999: no Debian cloud-amd64 kernel 6\.1\.0-999 in the package lists \(they have: 6\.1\.' \
+		"$VSB" ab --base debian:6.1.0-999 --new "$K" "$SWEEP" -o "$TMP/o-abi"
+	out_absent "$TMP/o-abi" && ok "unknown ABI: no folder written" || not_ok "unknown ABI: no folder written"
+else
+	skip "unknown Debian ABI" "no apt-cache or no package lists here"
+fi
+expect_usage_error "a series is not an exact ABI" 'want debian:ABI with an exact ABI' \
+	"$VSB" ab --base debian:6.12 --new "$K" "$SWEEP" -o "$TMP/o-ser"
+expect_usage_error "a bzImage without a build folder" 'needs its build folder too: BZIMAGE:BUILD_DIR' \
+	"$VSB" ab --base "$K" --new "$KERNEL" "$SWEEP" -o "$TMP/o-nob"
+mkdir -p "$TMP/kb/include/config"
+echo 6.99.0-other >"$TMP/kb/include/config/kernel.release"
+expect_usage_error "a build folder of another kernel than the bzImage" \
+	"is kernel $KREL but .*kb was built for 6\.99\.0-other" \
+	"$VSB" ab --base "$K" --new "$KERNEL:$TMP/kb" "$SWEEP" -o "$TMP/o-kb"
+expect_usage_error "not a bzImage" 'not a bzImage' \
+	"$VSB" ab --base "$K" --new "$SWEEP:$TMP/kb" "$SWEEP" -o "$TMP/o-kb"
+expect_usage_error "a folder that is no kernel build" 'is not a kernel build folder' \
+	"$VSB" ab --base "$K" --new "$KERNEL:$TMP" "$SWEEP" -o "$TMP/o-kb"
+out_absent "$TMP/o-kb" && out_absent "$TMP/o-nob" && ok "bzImage refusals: no folder written" ||
+	not_ok "bzImage refusals: no folder written"
+printf 'name useronly\nbench counter\nbackend user\nvariant cmpxchg-local\ncpus 0\n' >"$TMP/user.sweep"
+expect_usage_error "a sweep without module points" 'user.sweep: no module points' \
+	"$VSB" ab --base "$K" --new "$K" "$TMP/user.sweep" -o "$TMP/o-user"
+printf 'bogus 1\n' >"$TMP/bad.sweep"
+expect_usage_error "a sweep the parser refuses: its own file:line message" 'bad\.sweep:1: ' \
+	"$VSB" ab --base "$K" --new "$K" "$TMP/bad.sweep" -o "$TMP/o-bad"
+mkdir -p "$TMP/busy" && echo x >"$TMP/busy/x"
+expect_usage_error "-o a non-empty folder of something else" 'not empty and holds no ab run' \
+	"$VSB" ab --base "$K" --new "$K" "$SWEEP" -o "$TMP/busy"
+expect_usage_error "--new missing" '--new KERNEL is missing' "$VSB" ab --base "$K" "$SWEEP"
+expect_usage_error "--boots 0" '--boots' "$VSB" ab --base "$K" --new "$K" --boots 0 "$SWEEP"
+
+# a bzImage and a build folder of the same release are accepted
+echo "$KREL" >"$TMP/kb/include/config/kernel.release"
+"$VSB" ab --base "$K" --new "$KERNEL:$TMP/kb" --boots 2 "$SWEEP" -o "$TMP/o-dry" -n \
+	>"$TMP/dry" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^new  $KERNEL:$TMP/kb ($KREL)" "$TMP/dry" &&
+   grep -q '^order A1 B1 B2 A2$' "$TMP/dry" && out_absent "$TMP/o-dry"; then
+	ok "--dry-run: bzImage release read from its header, ABBA order A1 B1 B2 A2, nothing written"
+else
+	not_ok "--dry-run" "exit $rc" "$(cat "$TMP/dry" "$TMP/err")"
+fi
+
+command -v qemu-system-x86_64 >/dev/null || {
+	skip "A/A across boots" "no qemu-system-x86_64"
+	done_testing
+	exit
+}
+
+# --- an A/A across boots: no regression, every boot kept and marked ------------
+D=$TMP/aa
+"$VSB" ab --base "$K" --new "$K" --boots 2 "$SWEEP" -o "$D" >"$TMP/aa.out" 2>"$TMP/aa.err"
+rc=$?
+if [ $rc -eq 4 ]; then
+	skip "A/A across boots" "$(tail -n1 "$TMP/aa.err")"
+	done_testing
+	exit
+fi
+if [ $rc -eq 0 ] && grep -q '^ab: no regression beyond 5%' "$TMP/aa.err"; then
+	ok "A/A, 2 boots a side: exit 0, no regression"
+else
+	not_ok "A/A, 2 boots a side: exit 0, no regression" "exit $rc" "$(tail -n 4 "$TMP/aa.err")"
+fi
+n=0
+for s in base new; do
+	for k in 1 2; do
+		f=$(ls "$D/$s/boot-$k"/*.csv 2>/dev/null | grep -v 'summary\|sweep.csv' | head -n1)
+		[ -n "$f" ] && grep -q "^# ab_kernel: $KREL\$" "$f" && grep -q "^# ab_side: $s\$" "$f" &&
+			grep -q "^# ab_boot: $k\$" "$f" && grep -q '^# ab_pinning: ' "$f" &&
+			grep -q '^# sweep_name: ab-quick' "$f" && n=$((n + 1))
+	done
+done
+[ $n -eq 4 ] && ok "4 boot folders, each result marked with ab_kernel, ab_side, ab_boot, ab_pinning" ||
+	not_ok "4 boot folders with ab_* metadata" "$n of 4" "$(ls -R "$D" | head -20)"
+if grep -q '^order: A1 B1 B2 A2$' "$D/ab.txt" && grep -q '^state: done$' "$D/ab.txt" &&
+   grep -q '^done: 4 of 4$' "$D/ab.txt" && grep -q '^boot 2: new 1, ' "$D/ab.txt"; then
+	ok "ab.txt: ABBA order, state done, 4 of 4 boots"
+else
+	not_ok "ab.txt" "$(cat "$D/ab.txt")"
+fi
+if [ -s "$D/compare/compare.csv" ] && [ -s "$D/compare/regression.png" ] &&
+   grep -q '^\*\*Verdict:\*\* no regression beyond 5%' "$D/summary.md" &&
+   grep -q '^| 4 | base | 2 | ' "$D/summary.md"; then
+	ok "compare.csv, regression.png and summary.md (verdict, one row per boot)"
+else
+	not_ok "compare output and summary.md" "$(head -12 "$D/summary.md" 2>&1)"
+fi
+if grep -q '^| 1 | base | 1 | .* | tcg | ' "$D/summary.md"; then
+	grep -q 'timings are emulated' "$D/summary.md" && grep -q 'timings are emulated' "$TMP/aa.err" &&
+		ok "TCG: said once on stderr and in summary.md" ||
+		not_ok "TCG said" "$(grep -c emulated "$TMP/aa.err")"
+else
+	grep -q 'emulated' "$D/summary.md" && not_ok "KVM run called emulated" || ok "KVM: not called emulated"
+fi
+pin=$(sed -n 's/^# ab_pinning: //p' "$f")
+if [ "$(nproc)" -ge 2 ]; then
+	[[ $pin == "pinned vCPU0->CPU"*" vCPU1->CPU"* ]] && ok "vCPU threads pinned one per host CPU: $pin" ||
+		not_ok "vCPU threads pinned" "$pin"
+else
+	[[ $pin == "not pinned: "* ]] && ok "not pinned, said why: $pin" || not_ok "pinning recorded" "$pin"
+fi
+
+# the same command on a finished folder: nothing booted again
+t0=$(date +%s)
+"$VSB" ab --base "$K" --new "$K" --boots 2 "$SWEEP" -o "$D" >/dev/null 2>"$TMP/again.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q 'continuing, 4 of 4 boots done already' "$TMP/again.err" &&
+	! grep -q 'ab: boot' "$TMP/again.err" &&
+	ok "rerun on a finished folder: no boot, the verdict again ($(( $(date +%s) - t0 )) s)" ||
+	not_ok "rerun on a finished folder" "exit $rc" "$(cat "$TMP/again.err")"
+expect_usage_error "-o an ab folder of another question" 'holds an ab run whose boots is 2, not 3' \
+	"$VSB" ab --base "$K" --new "$K" --boots 3 "$SWEEP" -o "$D"
+
+# --- interrupted: completed boots kept, the state says so, the same command continues
+I=$TMP/int
+"$VSB" ab --base "$K" --new "$K" --boots 1 "$SWEEP" -o "$I" >/dev/null 2>"$TMP/int.err" &
+pid=$!
+for _ in $(seq 1 600); do
+	[ -d "$I/base/boot-1" ] && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.2
+done
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+sleep 1
+if [ $rc -eq 1 ] && grep -q '^state: interrupted$' "$I/ab.txt" && [ -d "$I/base/boot-1" ] &&
+   [ -z "$(ls -d "$I"/*/boot-*.tmp 2>/dev/null)" ] && ! pgrep -f "vsb-vm.*$TMP" >/dev/null &&
+   grep -q 'interrupted during .* 1 of 2 boots kept' "$TMP/int.err"; then
+	ok "SIGTERM: exit 1, boot 1 kept, no half-written boot, QEMU gone, state interrupted"
+else
+	not_ok "SIGTERM during a boot" "exit $rc" "$(cat "$TMP/int.err")" "$(grep state "$I/ab.txt" 2>&1)" \
+		"$(ls "$I"/* 2>&1 | head)"
+fi
+"$VSB" ab --base "$K" --new "$K" --boots 1 "$SWEEP" -o "$I" >/dev/null 2>"$TMP/int2.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q 'continuing, 1 of 2 boots done' "$TMP/int2.err" &&
+	grep -q 'boot 2/2 (new 1' "$TMP/int2.err" && ! grep -q 'boot 1/2' "$TMP/int2.err" &&
+	grep -q '^state: done$' "$I/ab.txt" &&
+	ok "the same command continues: only the missing boot ran, then the verdict" ||
+	not_ok "continue after an interrupt" "exit $rc" "$(cat "$TMP/int2.err")"
+done_testing
