@@ -27,22 +27,6 @@
 #include "ab.h"
 #include "vsb.h"
 
-const char *const vsb_ab_side_name[2] = { "base", "new" };
-
-int vsb_ab_side(long i)
-{
-	return ((i + 1) / 2) % 2 ? VSB_AB_NEW : VSB_AB_BASE;
-}
-
-long vsb_ab_side_boot(long i)
-{
-	long j, n = 0;
-
-	for (j = 0; j <= i; j++)
-		n += vsb_ab_side(j) == vsb_ab_side(i);
-	return n;
-}
-
 /* FNV-1a: tells an edited sweep file from the one DIR was made with. */
 uint64_t vsb_ab_hash(const char *buf, size_t len)
 {
@@ -91,22 +75,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int vsb_ab_mkdir_p(const char *dir)
-{
-	char p[4096];
-	size_t i;
-
-	snprintf(p, sizeof(p), "%s", dir);
-	for (i = 1; p[i]; i++)
-		if (p[i] == '/') {
-			p[i] = '\0';
-			if (mkdir(p, 0777) && errno != EEXIST)
-				return -1;
-			p[i] = '/';
-		}
-	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 static void boot_dir(const struct vsb_ab *ab, long i, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%s/boot-%ld", ab->dir, vsb_ab_side_name[vsb_ab_side(i)],
@@ -139,24 +107,6 @@ static void boot_load(struct vsb_ab_run *r, long i)
 	boot_info(dir, "guest_seconds", b->guest_secs, sizeof(b->guest_secs));
 	boot_info(dir, "sweep_status", st, sizeof(st));
 	b->status = atoi(st);
-}
-
-void vsb_ab_order_str(const struct vsb_ab *ab, char *buf, size_t len)
-{
-	long i;
-
-	buf[0] = '\0';
-	for (i = 0; i < 2 * ab->boots; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s%ld", i ? " " : "",
-			 vsb_ab_side(i) == VSB_AB_BASE ? "A" : "B", vsb_ab_side_boot(i));
-}
-
-void vsb_ab_pin_str(const struct vsb_ab *ab, char *buf, size_t len)
-{
-	if (ab->pin[0])
-		snprintf(buf, len, "vCPU threads pinned to host CPUs %s", ab->pin);
-	else
-		snprintf(buf, len, "not pinned: %s", ab->pin_why);
 }
 
 /* DIR/ab.txt, whole: the question (checked on continuing) and the state. */

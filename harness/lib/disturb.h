@@ -85,6 +85,8 @@ struct vsb_disturb_counts {
 /* ---- decision (pure) ---- */
 int vsb_disturb_parse_policy(const char *s);
 const char *vsb_disturb_policy_name(int policy);
+/* "switch", "migration", "run-delay", "steal", "irqs": bit i of VSB_DIST_* */
+const char *vsb_disturb_reason_name(int i);
 /* The VSB_DIST_* bounds @s passes; 0: not disturbed. */
 unsigned int vsb_disturb_judge(const struct vsb_sample *s,
 			       const struct vsb_disturb_bounds *b);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A caller that words a library's refusal itself (the sweep: "FILE:LINE:
+ * Diagnostics: vsb_err, vsb_warn and vsb_note print one line each on
+ * stderr, control characters escaped.  And a caller that words a
+ * library's refusal itself (the sweep: "FILE:LINE:
  * point P: why", at the line of the option the refusal names) records
  * the messages instead of printing them: between vsb_errlog_begin() and
  * vsb_errlog_end(), vsb_err() and vsb_warn() append their text to the
@@ -9,8 +11,10 @@
  * out of the text.  One log at a time, on the main thread (the checks
  * and the runners' messages all come from it).
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vsb.h"
@@ -93,5 +97,69 @@ void vsb_warn_opt(const char *opt, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	opt_msg(opt, 0, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * One line, always: a value the user gave (an option value with a
+ * newline, a file name with an escape sequence) is echoed with its
+ * control characters escaped here, so that no caller has to remember.
+ */
+void vsb_fputs_line(FILE *f, const char *prefix, const char *kind,
+		    const char *fmt, va_list ap)
+{
+	const unsigned char *c;
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	fprintf(f, "%s%s", prefix, kind);
+	for (c = (const unsigned char *)(msg ? msg : fmt); *c; c++) {
+		if (*c == '\n')
+			fputs("\\n", f);
+		else if (*c == '\t')
+			fputs("\\t", f);
+		else if (*c == '\r')
+			fputs("\\r", f);
+		else if (*c < 0x20 || *c == 0x7f)
+			fprintf(f, "\\x%02x", *c);
+		else
+			fputc(*c, f);
+	}
+	fputc('\n', f);
+	free(msg);
+}
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	if (vsb_errlog_note(kind, fmt, ap))
+		return;		/* the caller words it (errlog.c) */
+	vsb_fputs_line(stderr, VSB_NAME ": ", kind, fmt, ap);
+}
+
+void vsb_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void vsb_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void vsb_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
 	va_end(ap);
 }

@@ -124,10 +124,8 @@ void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src
 		note_multiplexed(dst, (int)dst->opts.allow_multiplex);
 	dst->applied += src->applied;
 	dst->counted += src->counted;
-	if (src->dist.on) {
+	if (src->dist.on)	/* its metadata: vsb_disturb_report, by the caller */
 		vsb_disturb_merge(&dst->dist, &src->dist);
-		vsb_disturb_report(dst, 0);	/* each round warned for itself */
-	}
 	if (!src->have_drift || !n1)
 		return;
 	if (!dst->have_drift || !n0) {

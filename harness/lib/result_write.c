@@ -149,9 +149,6 @@ static void csv_dist(FILE *f, unsigned int valid, unsigned int bit, uint64_t v)
 static void write_dist_sample_csv(const struct vsb_result *r,
 				  const struct vsb_sample *s, FILE *f)
 {
-	static const char *const names[VSB_DIST_NREASONS] = {
-		"switch", "migration", "run-delay", "steal", "irqs",
-	};
 	unsigned int v = r->dist.on ? s->dist_valid : 0;
 	int i, first = 1;
 
@@ -165,7 +162,7 @@ static void write_dist_sample_csv(const struct vsb_result *r,
 		return;
 	for (i = 0; i < VSB_DIST_NREASONS; i++)
 		if (s->disturbed & (1u << i)) {
-			fprintf(f, "%s%s", first ? "" : ";", names[i]);
+			fprintf(f, "%s%s", first ? "" : ";", vsb_disturb_reason_name(i));
 			first = 0;
 		}
 	if (first)

@@ -43,34 +43,7 @@ static struct vsb_sysctl_saved ents[VSB_SYSCTL_MAX];
 static int nents;
 static int atexit_done;
 
-const char *vsb_sysctl_state_path(void)
-{
-	const char *p = getenv("VSB_SYSCTL_STATE");
-
-	return p && *p ? p : VSB_SYSCTL_STATE_DEFAULT;
-}
-
 /* "vm.numa_stat" -> "/proc/sys/vm/numa_stat"; -1 on a malformed name. */
-int vsb_sysctl_path(const char *name, char *buf, size_t len)
-{
-	const char *c;
-	size_t i = 0;
-
-	if (!*name || *name == '.' || strstr(name, "..") ||
-	    name[strlen(name) - 1] == '.' || !strchr(name, '.'))
-		return -1;
-	for (c = name; *c; c++)
-		if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) ||
-		      *c == '_' || *c == '.' || *c == '-'))
-			return -1;
-	if (strlen(name) + sizeof("/proc/sys/") > len)
-		return -1;
-	i = (size_t)snprintf(buf, len, "/proc/sys/%s", name);
-	for (c = buf + sizeof("/proc/sys/") - 1; *c; c++)
-		if (*c == '.')
-			buf[c - buf] = '/';
-	return i < len ? 0 : -1;
-}
 
 /* Split "NAME=VALUE" into @name and @val; -1 if it is not that shape. */
 static int split_spec(const char *spec, char *name, char *val)
@@ -127,61 +100,7 @@ static const struct {
 	{ "vm.overcommit_ratio", 0, INT_MAX, "a percentage >= 0" },
 };
 
-static int is_int(const char *s, long *v)
-{
-	return !vsb_parse_long(s, v);
-}
-
-/*
- * The whole value of a sysctl, whatever its length, into a malloc'd
- * *@out; the kernel's one trailing newline dropped.  0 or an errno.
- */
-static int read_value(const char *path, char **out)
-{
-	size_t len;
-	char *buf;
-	int e = vsb_read_whole(path, VSB_SYSCTL_READ_MAX, &buf, &len);
-
-	if (e)
-		return e;
-	if (strlen(buf) != len) {
-		free(buf);
-		return EINVAL;
-	}
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	*out = buf;
-	return 0;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(vsb_zalloc(n), s, n);
-}
-
 /* Same number of fields as the current value, integers where it has them. */
-static int value_fits(const char *cur, const char *val)
-{
-	char *a = xstrdup(cur), *b = xstrdup(val);
-	char *sa, *sb, *ta, *tb;
-	int fits;
-	long v;
-
-	ta = strtok_r(a, " \t", &sa);
-	tb = strtok_r(b, " \t", &sb);
-	while (ta && tb) {
-		if (is_int(ta, &v) && !is_int(tb, &v))
-			break;
-		ta = strtok_r(NULL, " \t", &sa);
-		tb = strtok_r(NULL, " \t", &sb);
-	}
-	fits = !ta && !tb;
-	free(a);
-	free(b);
-	return fits;
-}
 
 static int check_known(const char *name, const char *val, const char *where)
 {
@@ -191,7 +110,7 @@ static int check_known(const char *name, const char *val, const char *where)
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
 		if (strcmp(known[i].name, name))
 			continue;
-		if (!is_int(val, &v) || v < known[i].min || v > known[i].max ||
+		if (!vsb_sysctl_is_int(val, &v) || v < known[i].min || v > known[i].max ||
 		    (!strcmp(name, "vm.percpu_pagelist_high_fraction") && v && v < 8)) {
 			vsb_err("%s: '%s' is not a valid %s: %s", where, val, name,
 				known[i].why);
@@ -225,13 +144,13 @@ int vsb_sysctl_check(const char *spec, const char *where)
 		vsb_err("%s: sysctl '%s' is read-only", where, name);
 		return VSB_EXIT_USAGE;
 	}
-	e = read_value(path, &cur);
+	e = vsb_sysctl_read_value(path, &cur);
 	if (e) {
 		vsb_err("%s: cannot read %s: %s", where, path, vsb_read_strerror(e));
 		return VSB_EXIT_USAGE;
 	}
 	ret = check_known(name, val, where);
-	if (ret < 0 && !value_fits(cur, val)) {
+	if (ret < 0 && !vsb_sysctl_value_fits(cur, val)) {
 		vsb_err("%s: '%s' does not look like a value of %s (now '%s')", where,
 			val, name, cur);
 		ret = VSB_EXIT_USAGE;
@@ -253,66 +172,8 @@ char *vsb_sysctl_axis_token(const char *first, char *tok, char *buf, size_t len)
 
 /* ---- reading, writing and verifying a value ---- */
 
-#define WRITE_DIFFERS	(-1)	/* written, but reads back otherwise */
-
-/*
- * Write @val to sysctl @name in one write() and read it back: with
- * @exact (a restore) the read-back must be byte-identical to @val; a
- * new value may be reformatted by its handler, but an integer must come
- * back as the same integer (a clamp is ERANGE).  0, an errno, or
- * WRITE_DIFFERS with the read-back in *@back (malloc'd) when @back.
- */
-static int write_sysctl(const char *name, const char *val, int exact, char **back)
-{
-	size_t len = strlen(val);
-	char path[256], *got = NULL;
-	int fd, err = 0;
-	ssize_t n;
-	long a, b;
-
-	if (vsb_sysctl_path(name, path, sizeof(path)))
-		return EINVAL;
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	/* an empty string value is written as its newline */
-	n = len ? write(fd, val, len) : write(fd, "\n", 1);
-	if (n < 0 || (size_t)n != (len ? len : 1))
-		err = n < 0 ? errno : EIO;
-	if (close(fd) && !err)
-		err = errno;
-	if (err)
-		return err;
-	err = read_value(path, &got);
-	if (err)
-		return err;
-	if (exact ? strcmp(got, val) != 0 :
-	    value_fits(got, val) && is_int(got, &a) && is_int(val, &b) && a != b)
-		err = exact ? WRITE_DIFFERS : ERANGE;
-	if (err == WRITE_DIFFERS && back)
-		*back = got;
-	else
-		free(got);
-	return err;
-}
 
 /* Put @val back exactly; one error line naming @name when not.  0 or 1. */
-int vsb_sysctl_restore_one(const char *name, const char *val, const char *where)
-{
-	char *back = NULL;
-	int err = write_sysctl(name, val, 1, &back);
-
-	if (err == WRITE_DIFFERS)
-		vsb_err("%s: restored %s but it reads back as '%s', not the original "
-			"'%s'; %s keeps the original", where, name, back, val,
-			vsb_sysctl_state_path());
-	else if (err)
-		vsb_err("%s: cannot restore %s='%s': %s; %s keeps it "
-			"(`vmstat-bench restore`)", where, name, val, strerror(err),
-			vsb_sysctl_state_path());
-	free(back);
-	return !!err;
-}
 
 static void restore_at_exit(void)
 {
@@ -385,7 +246,7 @@ static struct vsb_sysctl_saved *save_original(const char *name, int *ret)
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	vsb_sysctl_path(name, path, sizeof(path));
-	err = read_value(path, &e->orig);
+	err = vsb_sysctl_read_value(path, &e->orig);
 	if (err) {
 		vsb_err("--sysctl: cannot read %s: %s", path, vsb_read_strerror(err));
 		return NULL;
@@ -428,7 +289,7 @@ int vsb_sysctl_enter(const char *spec, struct vsb_result *r)
 	if (!e && !(e = save_original(name, &ret)))
 		return ret;
 	e->changed = 1;
-	err = write_sysctl(name, val, 0, NULL);
+	err = vsb_sysctl_write(name, val, 0, NULL);
 	if (err) {
 		vsb_err("--sysctl: the kernel refused %s=%s: %s", name, val,
 			strerror(err));

@@ -17,7 +17,16 @@ struct vsb_sysctl_saved {
 };
 
 /* sysctl.c */
+/* sysctl_io.c */
+#define WRITE_DIFFERS	(-1)	/* written, but reads back otherwise */
 int vsb_sysctl_path(const char *name, char *buf, size_t len);
+int vsb_sysctl_is_int(const char *s, long *v);
+/* the whole value, the trailing newline dropped: 0 or an errno */
+int vsb_sysctl_read_value(const char *path, char **out);
+/* same number of fields as @cur, integers where it has them */
+int vsb_sysctl_value_fits(const char *cur, const char *val);
+/* one write(), read back (exact: byte-identical); 0, errno or WRITE_DIFFERS */
+int vsb_sysctl_write(const char *name, const char *val, int exact, char **back);
 /* put @val back byte for byte; one error line naming @where if not; 0/1 */
 int vsb_sysctl_restore_one(const char *name, const char *val, const char *where);
 

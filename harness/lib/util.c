@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Small helpers: diagnostics, allocation, number parsing, sysfs reads,
+ * Small helpers: allocation, number parsing, sysfs reads,
  * signal flag, and the all-or-nothing result file.
  */
 #define _GNU_SOURCE
@@ -20,70 +20,7 @@
 
 volatile sig_atomic_t vsb_interrupted;
 
-static void vmsg(const char *kind, const char *fmt, va_list ap)
-{
-	if (vsb_errlog_note(kind, fmt, ap))
-		return;		/* the caller words it (errlog.c) */
-	vsb_fputs_line(stderr, VSB_NAME ": ", kind, fmt, ap);
-}
-
-/*
- * One line, always: a value the user gave (an option value with a
- * newline, a file name with an escape sequence) is echoed with its
- * control characters escaped here, so that no caller has to remember.
- */
-void vsb_fputs_line(FILE *f, const char *prefix, const char *kind,
-		    const char *fmt, va_list ap)
-{
-	const unsigned char *c;
-	char *msg = NULL;
-
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	fprintf(f, "%s%s", prefix, kind);
-	for (c = (const unsigned char *)(msg ? msg : fmt); *c; c++) {
-		if (*c == '\n')
-			fputs("\\n", f);
-		else if (*c == '\t')
-			fputs("\\t", f);
-		else if (*c == '\r')
-			fputs("\\r", f);
-		else if (*c < 0x20 || *c == 0x7f)
-			fprintf(f, "\\x%02x", *c);
-		else
-			fputc(*c, f);
-	}
-	fputc('\n', f);
-	free(msg);
-}
-
-void vsb_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("", fmt, ap);
-	va_end(ap);
-}
-
 /* information, not a problem: "vmstat-bench: what" */
-void vsb_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("", fmt, ap);
-	va_end(ap);
-}
-
-void vsb_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
-	va_end(ap);
-}
 
 void *vsb_zalloc(size_t size)
 {

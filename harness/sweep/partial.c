@@ -228,9 +228,6 @@ static int split_semi(char *s, char **out, int max)
 static int dist_cells(const struct vsb_csv *c, size_t row, const int *col,
 		      struct vsb_sample *s)
 {
-	static const char *const reasons[VSB_DIST_NREASONS] = {
-		"switch", "migration", "run-delay", "steal", "irqs",
-	};
 	uint64_t *val[VSB_DIST_NREASONS] = { &s->nivcsw, &s->migrations,
 		&s->run_delay_ns, &s->steal_ns, &s->irqs };
 	char buf[128], *f[VSB_DIST_NREASONS + 1];
@@ -250,7 +247,8 @@ static int dist_cells(const struct vsb_csv *c, size_t row, const int *col,
 		return 0;
 	n = split_semi(buf, f, VSB_DIST_NREASONS + 1);
 	for (k = 0; k < n; k++) {
-		for (j = 0; j < VSB_DIST_NREASONS && strcmp(f[k], reasons[j]); j++)
+		for (j = 0; j < VSB_DIST_NREASONS &&
+			    strcmp(f[k], vsb_disturb_reason_name(j)); j++)
 			;
 		if (j == VSB_DIST_NREASONS)
 			return -1;

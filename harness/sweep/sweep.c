@@ -45,98 +45,7 @@ int vsb_sweep_parse_file(struct vsb_sweep *sw, const char *path)
 
 /* ---- running ---- */
 
-int vsb_sweep_path_join(char *buf, size_t len, const char *dir, const char *name,
-			const char *suffix)
-{
-	if ((size_t)snprintf(buf, len, "%s/%s%s", dir, name, suffix) >= len) {
-		vsb_err("%s: path too long", dir);
-		return VSB_EXIT_USAGE;
-	}
-	return 0;
-}
-
-int vsb_sweep_exists(const char *path)
-{
-	return access(path, F_OK) == 0;
-}
-
-/*
- * What stands in the way of @dir being a directory: an existing path in
- * it (or @dir itself) that is not one.  Checked before anything is
- * created, so that `-o results.csv` (a file) is refused before any
- * point runs and before a single folder is made.  Links to directories
- * are fine.
- */
-static int dir_refusal(const char *dir)
-{
-	char buf[4096];
-	struct stat st;
-	char *p;
-
-	if (strlen(dir) >= sizeof(buf)) {
-		vsb_err("-o: path too long");
-		return VSB_EXIT_USAGE;
-	}
-	strcpy(buf, dir);
-	for (p = buf + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		if (*p == '/' && p[-1] == '/')
-			continue;
-		*p = '\0';
-		if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
-			vsb_err("-o: %s is not a directory (a sweep writes a folder of "
-				"results): refused, nothing run", buf);
-			return VSB_EXIT_USAGE;
-		}
-		if (p == buf + strlen(dir))
-			return 0;
-		*p = '/';
-	}
-}
-
-int vsb_sweep_mkdir_p(const char *dir)
-{
-	char buf[4096];
-	char *p;
-	int ret = dir_refusal(dir);
-
-	if (ret)
-		return ret;
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			goto err;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		goto err;
-	return 0;
-err:
-	vsb_err("-o: cannot create %s: %s", buf, strerror(errno));
-	return VSB_EXIT_USAGE;
-}
-
 static char last_warning[512], last_failure[512];
-static int progress_shown;
-
-/*
- * A progress line on a terminal ends without a newline and is redrawn
- * with "\r"; a message printed under it would continue its line ("ETA
- * 0m00svmstat-bench: warning: ...").  Every message of the runner
- * clears it first; the next point draws it again.
- */
-void vsb_sweep_progress_clear(void)
-{
-	if (!progress_shown)
-		return;
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
-	progress_shown = 0;
-}
 
 /* One repetition of @p, merged into p->res with a rep number of its own. */
 static int run_chunk(struct vsb_sweep_point *p)
@@ -176,69 +85,13 @@ static int run_chunk(struct vsb_sweep_point *p)
 		p->res.opts.repeat = p->reps;
 	} else {
 		vsb_result_merge_round(&p->res, &tmp, (unsigned int)p->done);
+		if (tmp.dist.on)	/* each round warned for itself */
+			vsb_disturb_report(&p->res, 0);
 		vsb_trace_merge(&p->res, &tmp);
 		vsb_result_free(&tmp);
 	}
 	p->done++;
 	return 0;
-}
-
-int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
-			  const struct vsb_sweep_run_opts *ro)
-{
-	struct vsb_outfile raw, sum;
-	char path[4096], spath[4096];
-	int ret;
-
-	vsb_meta_collect(&p->res);
-	vsb_result_meta(&p->res, "sweep", "%s", sw->path);
-	vsb_result_meta(&p->res, "sweep_name", "%s", sw->name);
-	vsb_result_meta(&p->res, "sweep_point", "%s", p->id);
-	vsb_result_meta(&p->res, "sweep_params", "%s", p->params);
-	vsb_result_meta(&p->res, "sweep_order",
-			"%ld interleaved rounds of 1 repetition (own warm-up each), shuffle seed %llu",
-			p->reps, (unsigned long long)ro->shuffle_seed);
-	if (p->resumed)
-		vsb_result_meta(&p->res, "sweep_resumed",
-				"repetitions 0..%ld from an interrupted run (read back from %s%s), "
-				"%ld..%ld run by --resume", p->resumed - 1, p->id,
-				VSB_SWEEP_PARTIAL_SUFFIX, p->resumed, p->reps - 1);
-	ret = vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".csv");
-	ret = ret ?: vsb_sweep_path_join(spath, sizeof(spath), ro->dir, p->id, ".summary.csv");
-	ret = ret ?: vsb_outfile_open(&raw, path, "-o");
-	if (ret)
-		return ret;
-	ret = vsb_outfile_open(&sum, spath, "-o");
-	if (ret) {
-		vsb_outfile_abort(&raw);
-		return ret;
-	}
-	ret = vsb_result_write(&p->res, raw.f, "csv");
-	ret = ret ?: vsb_result_write_summary_csv(&p->res, sum.f);
-	if (ret) {
-		vsb_outfile_abort(&raw);
-		vsb_outfile_abort(&sum);
-		return ret;
-	}
-	/* the summary last: --resume trusts a point whose summary exists */
-	ret = vsb_outfile_commit(&raw);
-	if (ret) {
-		vsb_outfile_abort(&sum);
-		return ret;
-	}
-	return vsb_outfile_commit(&sum);
-}
-
-static void progress(size_t done, size_t total, long round, long rounds,
-		     const char *id, uint64_t start)
-{
-	double el = (double)(vsb_now_ns() - start) / 1e9;
-	double eta = done ? el / (double)done * (double)(total - done) : 0;
-
-	fprintf(stderr, "\r\033[K[%zu/%zu] round %ld/%ld %.40s  elapsed %.0fs  ETA %dm%02ds",
-		done, total, round + 1, rounds, id, el, (int)eta / 60, (int)eta % 60);
-	fflush(stderr);
-	progress_shown = 1;
 }
 
 /* --resume: a point's summary keeps it; its partial continues it. */
@@ -337,7 +190,7 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 			    round >= p->reps)
 				continue;
 			if (ro->progress)
-				progress(chunks, total, round, rounds, p->id, start);
+				vsb_sweep_progress(chunks, total, round, rounds, p->id, start);
 			ret = run_chunk(p);
 			chunks++;
 			if (ret && !vsb_interrupted) {

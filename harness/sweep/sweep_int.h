@@ -10,13 +10,16 @@
 #include "benches.h"
 #include "sweep.h"
 
-/* sweep.c */
+/* common.c */
 int vsb_sweep_path_join(char *buf, size_t len, const char *dir,
 			const char *name, const char *suffix);
 int vsb_sweep_exists(const char *path);
 int vsb_sweep_mkdir_p(const char *dir);
 void vsb_sweep_progress_clear(void);
-/* a finished point's <id>.csv and <id>.summary.csv */
+void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
+			const char *id, uint64_t start);
+
+/* write.c: a finished point's <id>.csv and <id>.summary.csv */
 int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 			  const struct vsb_sweep_run_opts *ro);
 

@@ -166,3 +166,49 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 	return vsb_outfile_commit(&o);
 }
 
+
+int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
+			  const struct vsb_sweep_run_opts *ro)
+{
+	struct vsb_outfile raw, sum;
+	char path[4096], spath[4096];
+	int ret;
+
+	vsb_meta_collect(&p->res);
+	vsb_result_meta(&p->res, "sweep", "%s", sw->path);
+	vsb_result_meta(&p->res, "sweep_name", "%s", sw->name);
+	vsb_result_meta(&p->res, "sweep_point", "%s", p->id);
+	vsb_result_meta(&p->res, "sweep_params", "%s", p->params);
+	vsb_result_meta(&p->res, "sweep_order",
+			"%ld interleaved rounds of 1 repetition (own warm-up each), shuffle seed %llu",
+			p->reps, (unsigned long long)ro->shuffle_seed);
+	if (p->resumed)
+		vsb_result_meta(&p->res, "sweep_resumed",
+				"repetitions 0..%ld from an interrupted run (read back from %s%s), "
+				"%ld..%ld run by --resume", p->resumed - 1, p->id,
+				VSB_SWEEP_PARTIAL_SUFFIX, p->resumed, p->reps - 1);
+	ret = vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".csv");
+	ret = ret ?: vsb_sweep_path_join(spath, sizeof(spath), ro->dir, p->id, ".summary.csv");
+	ret = ret ?: vsb_outfile_open(&raw, path, "-o");
+	if (ret)
+		return ret;
+	ret = vsb_outfile_open(&sum, spath, "-o");
+	if (ret) {
+		vsb_outfile_abort(&raw);
+		return ret;
+	}
+	ret = vsb_result_write(&p->res, raw.f, "csv");
+	ret = ret ?: vsb_result_write_summary_csv(&p->res, sum.f);
+	if (ret) {
+		vsb_outfile_abort(&raw);
+		vsb_outfile_abort(&sum);
+		return ret;
+	}
+	/* the summary last: --resume trusts a point whose summary exists */
+	ret = vsb_outfile_commit(&raw);
+	if (ret) {
+		vsb_outfile_abort(&sum);
+		return ret;
+	}
+	return vsb_outfile_commit(&sum);
+}

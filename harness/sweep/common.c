@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the runner's files share (sweep.c runs, partial.c keeps
+ * unfinished points, write.c writes): the result folder's paths and the
+ * one progress line on stderr, which every message first clears.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sweep_int.h"
+
+static int progress_shown;
+
+int vsb_sweep_path_join(char *buf, size_t len, const char *dir, const char *name,
+			const char *suffix)
+{
+	if ((size_t)snprintf(buf, len, "%s/%s%s", dir, name, suffix) >= len) {
+		vsb_err("%s: path too long", dir);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int vsb_sweep_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * What stands in the way of @dir being a directory: an existing path in
+ * it (or @dir itself) that is not one.  Checked before anything is
+ * created, so that `-o results.csv` (a file) is refused before any
+ * point runs and before a single folder is made.  Links to directories
+ * are fine.
+ */
+static int dir_refusal(const char *dir)
+{
+	char buf[4096];
+	struct stat st;
+	char *p;
+
+	if (strlen(dir) >= sizeof(buf)) {
+		vsb_err("-o: path too long");
+		return VSB_EXIT_USAGE;
+	}
+	strcpy(buf, dir);
+	for (p = buf + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		if (*p == '/' && p[-1] == '/')
+			continue;
+		*p = '\0';
+		if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
+			vsb_err("-o: %s is not a directory (a sweep writes a folder of "
+				"results): refused, nothing run", buf);
+			return VSB_EXIT_USAGE;
+		}
+		if (p == buf + strlen(dir))
+			return 0;
+		*p = '/';
+	}
+}
+
+int vsb_sweep_mkdir_p(const char *dir)
+{
+	char buf[4096];
+	char *p;
+	int ret = dir_refusal(dir);
+
+	if (ret)
+		return ret;
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			goto err;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		goto err;
+	return 0;
+err:
+	vsb_err("-o: cannot create %s: %s", buf, strerror(errno));
+	return VSB_EXIT_USAGE;
+}
+
+/*
+ * A progress line on a terminal ends without a newline and is redrawn
+ * with "\r"; a message printed under it would continue its line ("ETA
+ * 0m00svmstat-bench: warning: ...").  Every message of the runner
+ * clears it first; the next point draws it again.
+ */
+void vsb_sweep_progress_clear(void)
+{
+	if (!progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	progress_shown = 0;
+}
+
+void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
+		     const char *id, uint64_t start)
+{
+	double el = (double)(vsb_now_ns() - start) / 1e9;
+	double eta = done ? el / (double)done * (double)(total - done) : 0;
+
+	fprintf(stderr, "\r\033[K[%zu/%zu] round %ld/%ld %.40s  elapsed %.0fs  ETA %dm%02ds",
+		done, total, round + 1, rounds, id, el, (int)eta / 60, (int)eta % 60);
+	fflush(stderr);
+	progress_shown = 1;
+}

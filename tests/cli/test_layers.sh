@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The harness's shape (README "Layout"), checked on the built objects:
+# calls go downwards only (lib < benches < sweep < commands), no
+# dependency cycle among the harness files, no .c file over 700 lines and
+# no function over 150.  A file's dependencies are the symbols it uses
+# that another harness object defines (nm), so a call through a header
+# is seen wherever it is made.
+. "$(dirname "$0")/../lib.sh"
+
+OBJ="$VSB_ROOT/$VSB_BUILD_DIR/obj"
+if [ ! -d "$OBJ/lib" ] || ! command -v nm >/dev/null || ! command -v tsort >/dev/null; then
+	echo "no $OBJ/lib, nm or tsort: build first (make)"
+	exit 4
+fi
+cd "$OBJ" || exit 1
+objs=$(find . -name '*.o' | sed 's,^\./,,' | sort)
+for o in $objs; do nm -g --defined-only "$o" | awk -v f="$o" 'NF == 3 { print $3, f }'; done |
+	sort >"$TMP/defs"
+for o in $objs; do nm -u "$o" | awk -v f="$o" '{ print $2, f }'; done | sort >"$TMP/uses"
+join "$TMP/uses" "$TMP/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u >"$TMP/edges"
+[ -s "$TMP/edges" ] && ok "dependency edges found ($(wc -l <"$TMP/edges"))" ||
+	not_ok "dependency edges found" "nm found no harness-to-harness calls"
+
+layer() {	# lib=0 benches=1 sweep=2 commands=3, from the object's folder
+	case $1 in
+	lib/*) echo 0 ;; benches/*) echo 1 ;; sweep/*) echo 2 ;; *) echo 3 ;;
+	esac
+}
+up=0
+while read -r from to; do
+	if [ "$(layer "$from")" -lt "$(layer "$to")" ]; then
+		up=$((up + 1))
+		echo "#   upward: $from -> $to ($(join <(awk -v f="$from" '$2 == f { print $1 }' "$TMP/uses" | sort) \
+			<(awk -v t="$to" '$2 == t { print $1 }' "$TMP/defs" | sort) | head -3 | tr '\n' ' '))"
+	fi
+done <"$TMP/edges"
+[ $up -eq 0 ] && ok "no call from a lower layer into a higher one" ||
+	not_ok "no call from a lower layer into a higher one" "$up upward edges"
+
+if tsort "$TMP/edges" >/dev/null 2>"$TMP/tsort"; then
+	ok "no dependency cycle among the harness files"
+else
+	not_ok "no dependency cycle among the harness files" "$(head -5 "$TMP/tsort")"
+fi
+
+cd "$VSB_ROOT" || exit 1
+big=$(wc -l harness/*.c harness/*/*.c harness/lib/bpf/*.c | awk '$2 != "total" && $1 > 700')
+[ -z "$big" ] && ok "no harness .c file over 700 lines" ||
+	not_ok "no harness .c file over 700 lines" "$big"
+# kernel style: a body opens with "{" and closes with "}", both at column 0
+long=$(for f in harness/*.c harness/*/*.c harness/lib/bpf/*.c; do
+	awk -v f="$f" '/^\{$/ { s = NR; name = prev }
+		/^\}$/ && s { if (NR - s + 1 > 150) print f ":" s " " NR - s + 1 " lines: " name; s = 0 }
+		{ prev = $0 }' "$f"
+done)
+[ -z "$long" ] && ok "no harness function over 150 lines" ||
+	not_ok "no harness function over 150 lines" "$long"
+# lib/ compiles with its own headers only: no #include of a higher layer
+inc=$(grep -l -E '#include "(benches|kmod_client|drift|thresholds|sweep|sweep_int|cmds)\.h"' \
+	harness/lib/*.c harness/lib/*.h harness/lib/bpf/*.[ch] 2>/dev/null)
+[ -z "$inc" ] && ok "lib/ includes no header of a higher layer" ||
+	not_ok "lib/ includes no header of a higher layer" "$inc"
+
+done_testing
