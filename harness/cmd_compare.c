@@ -241,6 +241,28 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 }
 
 /* compare.csv, summary.md and the chart; the first error is kept */
+/*
+ * -o names a folder: refused before anything is read when it, or a
+ * folder on its way, exists as something else (a file, a FIFO, a
+ * device, a link to one), or is a link to nothing.
+ */
+static int outdir_refusal(const char *dir)
+{
+	struct stat st;
+
+	if (!*dir) {
+		vsb_err("-o: empty folder name");
+		return VSB_EXIT_USAGE;
+	}
+	if (vsb_dir_refusal(dir, "-o"))
+		return VSB_EXIT_USAGE;
+	if (stat(dir, &st) && !lstat(dir, &st)) {
+		vsb_err("-o: %s is a link to nothing", dir);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int write_outputs(const char *dir, const struct vsb_compare *c,
 			 const struct vsb_cmp_opts *o)
 {
@@ -382,7 +404,8 @@ int vsb_cmd_compare(int argc, char **argv)
 	ret = parse_args(argc, argv, &c, &o, &outdir);
 	if (ret)
 		return ret < 0 ? VSB_EXIT_OK : ret;
-	ret = vsb_cmp_load(&c, &c.base, argv[optind]);
+	ret = outdir ? outdir_refusal(outdir) : 0;
+	ret = ret ?: vsb_cmp_load(&c, &c.base, argv[optind]);
 	ret = ret ?: vsb_cmp_load(&c, &c.new, argv[optind + 1]);
 	ret = ret ?: vsb_cmp_match(&c);
 	if (ret)
@@ -390,12 +413,14 @@ int vsb_cmd_compare(int argc, char **argv)
 	vsb_cmp_judge(&c, &o);
 	warn_verdicts(&c, o.alpha);
 	print_table(&c, &o);
-	if (outdir)
-		ret = write_outputs(outdir, &c, &o);
-	if (!ret && c.nv == c.unmatched) {
+	/* nothing to judge: said before any file is written */
+	if (c.nv == c.unmatched) {
 		vsb_err("no point of %s matches one of %s", c.base.path, c.new.path);
 		ret = VSB_EXIT_SKIP;
+		goto out;
 	}
+	if (outdir)
+		ret = write_outputs(outdir, &c, &o);
 	if (!ret && c.nreg)
 		ret = VSB_EXIT_ERROR;
 out:

@@ -415,6 +415,9 @@ static int check_dir(const struct sweep_args *a)
 	const char *holds = a->runs ? "runs.txt" : "points.txt";
 	char path[4096 + 16];
 
+	if (vsb_dir_refusal(a->ro.dir, "-o"))
+		return VSB_EXIT_USAGE;
+
 	snprintf(path, sizeof(path), "%s/%s", a->ro.dir, holds);
 	if (!a->ro.resume && !a->force && access(path, F_OK) == 0) {
 		vsb_err("-o: %s holds a sweep already: --resume continues it, "

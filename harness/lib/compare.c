@@ -233,6 +233,13 @@ static int add_reps(struct vsb_cmp_point *p, const struct cmp_file *f,
 			ret = VSB_EXIT_USAGE;
 			goto out;
 		}
+		/* a cost is a positive finite number, or the file is not data */
+		if (!isfinite(v) || v <= 0) {
+			vsb_err("%s: row %zu: per_op is %s, not a positive finite cost",
+				f->path, i + 1, vsb_csv_cell(&f->csv, i, f->cper));
+			ret = VSB_EXIT_USAGE;
+			goto out;
+		}
 		sum[(size_t)rep] += v;
 		cnt[(size_t)rep] += 1;
 	}

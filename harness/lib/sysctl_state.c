@@ -257,7 +257,7 @@ int vsb_sysctl_recover_locked(long holder, int report_only)
 	const char *path = vsb_sysctl_state_path();
 	struct state_ent se[VSB_SYSCTL_MAX];
 	unsigned long long start = 0;
-	int fd, e, n, i, bad = 0;
+	int fd, e, n, i, nul, bad = 0;
 	struct stat st;
 	long pid = 0;
 	size_t len;
@@ -278,9 +278,11 @@ int vsb_sysctl_recover_locked(long holder, int report_only)
 			vsb_read_strerror(e));
 		return VSB_EXIT_USAGE;
 	}
-	n = strlen(buf) == len ? state_parse(path, buf, se, &pid, &start) : -1;
+	/* before parsing, which cuts the lines in place */
+	nul = strlen(buf) != len;
+	n = nul ? -1 : state_parse(path, buf, se, &pid, &start);
 	if (n < 0) {
-		if (strlen(buf) != len)
+		if (nul)
 			vsb_err("state file %s: contains NUL bytes: refused, left as it is",
 				path);
 		free(buf);

@@ -603,3 +603,38 @@ int vsb_check_size(const char *v, const char *where)
 	}
 	return 0;
 }
+
+/*
+ * What stands in the way of @dir being a directory: an existing path in
+ * it (or @dir itself) that is not one.  Checked before anything is
+ * created, so that `sweep -o results.csv` (a file) is refused before
+ * any point runs and before a single folder is made.  Links to directories
+ * are fine.
+ */
+int vsb_dir_refusal(const char *dir, const char *opt)
+{
+	char buf[4096];
+	struct stat st;
+	char *p;
+
+	if (strlen(dir) >= sizeof(buf)) {
+		vsb_err("%s: path too long", opt);
+		return VSB_EXIT_USAGE;
+	}
+	strcpy(buf, dir);
+	for (p = buf + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		if (*p == '/' && p[-1] == '/')
+			continue;
+		*p = '\0';
+		if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
+			vsb_err("%s: %s is not a directory (results go into a "
+				"folder): refused, nothing run", opt, buf);
+			return VSB_EXIT_USAGE;
+		}
+		if (p == buf + strlen(dir))
+			return 0;
+		*p = '/';
+	}
+}

@@ -131,6 +131,8 @@ struct vsb_outfile {
 	char tmp[4096 + 32];	/* PATH.tmp<pid>-XXXXXX */
 	FILE *f;
 };
+/* 0, or VSB_EXIT_USAGE after one line: a path in @dir is not a folder */
+int vsb_dir_refusal(const char *dir, const char *opt);
 int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt);
 int vsb_outfile_commit(struct vsb_outfile *o);
 void vsb_outfile_abort(struct vsb_outfile *o);

@@ -30,46 +30,11 @@ int vsb_sweep_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-/*
- * What stands in the way of @dir being a directory: an existing path in
- * it (or @dir itself) that is not one.  Checked before anything is
- * created, so that `-o results.csv` (a file) is refused before any
- * point runs and before a single folder is made.  Links to directories
- * are fine.
- */
-static int dir_refusal(const char *dir)
-{
-	char buf[4096];
-	struct stat st;
-	char *p;
-
-	if (strlen(dir) >= sizeof(buf)) {
-		vsb_err("-o: path too long");
-		return VSB_EXIT_USAGE;
-	}
-	strcpy(buf, dir);
-	for (p = buf + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		if (*p == '/' && p[-1] == '/')
-			continue;
-		*p = '\0';
-		if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
-			vsb_err("-o: %s is not a directory (a sweep writes a folder of "
-				"results): refused, nothing run", buf);
-			return VSB_EXIT_USAGE;
-		}
-		if (p == buf + strlen(dir))
-			return 0;
-		*p = '/';
-	}
-}
-
 int vsb_sweep_mkdir_p(const char *dir)
 {
 	char buf[4096];
 	char *p;
-	int ret = dir_refusal(dir);
+	int ret = vsb_dir_refusal(dir, "-o");
 
 	if (ret)
 		return ret;

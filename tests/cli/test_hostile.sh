@@ -9,9 +9,6 @@
 # or link; a signal ends a live bench within a second and leaves no
 # temporary; a SIGKILLed run's temporary is cleaned by the next run on
 # the same target.  Prints the number of cases it ran.
-#
-# A case whose root cause is in a file this script's author could not
-# change is a "# TODO" (TAP: not counted as a failure) with the reason.
 . "$(dirname "$0")/../lib.sh"
 
 W=$TMP/w		# the only place a refused command could write to
@@ -20,10 +17,6 @@ export VSB_SYSCTL_STATE="$TMP/state/sysctl.state"
 RUNQ=(run --bench counter --loops 100 --repeat 1 --warmup 0 --events none)
 
 snap() { (cd "$W" && find . -printf '%p %y %s %T@\n' | sort); }
-
-todo() {	# todo DESCRIPTION REASON
-	TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP TODO: $2"
-}
 
 # refuse DESC CMD...: exit 2, one stderr line, nothing under $W changed
 refuse() {
@@ -38,20 +31,6 @@ refuse() {
 		not_ok "$d" "exit $rc (want 2), $(wc -l <"$TMP/err") stderr lines (want 1)" \
 			"$(head -c 300 "$TMP/err")" \
 			"$([ "$before" = "$after" ] || echo "files changed under $W")"
-	fi
-}
-
-# refuse_todo DESC REASON CMD...: as refuse, but a known gap is a TODO
-refuse_todo() {
-	local d=$1 why=$2 before after rc; shift 2
-	before=$(snap)
-	timeout 20 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-	rc=$?
-	after=$(snap)
-	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ "$before" = "$after" ]; then
-		ok "$d"
-	else
-		todo "$d (exit $rc, $(wc -l <"$TMP/err") lines)" "$why"
 	fi
 }
 
@@ -153,9 +132,31 @@ refuse "run -o a 5000-char path refused" "$VSB" "${RUNQ[@]}" -o "$W/$LONGV"
 refuse "run -o /dev/null refused (a device)" "$VSB" "${RUNQ[@]}" -o /dev/null
 [ "$(cat "$W/real")" = keep ] && [ -L "$W/link-reg" ] && [ -p "$W/fifo" ] &&
 	ok "targets left as they were" || not_ok "targets left as they were"
-for t in fifo link-dev afile/x; do
-	refuse_todo "compare -o $t refused before any work" "cmd_compare.c checks -o late (class 6)" \
+for t in fifo link-dev link-reg link-dangling afile afile/x; do
+	refuse "compare -o $t refused before any work" \
 		"$VSB" compare "$VSB_ROOT/tests/fixtures/compare/base.csv" "$VSB_ROOT/tests/fixtures/compare/base.csv" -o "$W/$t"
+done
+# no common point: said (exit 4) before -o is created or written
+"$VSB" compare "$VSB_ROOT/tests/fixtures/compare/base.csv" "$VSB_ROOT/tests/fixtures/compare/ns.csv" \
+	-o "$W/cmp-none" >/dev/null 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ ! -e "$W/cmp-none" ] && ok "compare with nothing to judge writes no -o folder (exit $rc)" ||
+	not_ok "compare with nothing to judge writes no -o folder" "exit $rc" "$(ls "$W/cmp-none" 2>&1)"
+
+# ---- 5b. compare: costs that are not positive finite numbers (class 5) ----
+# setcol FILE COLUMN ROW VALUE: data row ROW's COLUMN set to VALUE
+setcol() {
+	awk -F, -v col="$2" -v row="$3" -v v="$4" 'BEGIN { OFS = "," }
+		/^#/ { print; next }
+		!h { for (i = 1; i <= NF; i++) if ($i == col) c = i; h = 1; print; next }
+		{ if (++n == row) $c = v; print }' "$1"
+}
+for v in -155.5 0 -0 inf -inf nan 1e999 x ""; do
+	setcol "$VSB_ROOT/tests/fixtures/compare/base.csv" per_op 2 "$v" >"$TMP/cmp-bad.csv"
+	refuse "compare: per_op=$v refused, nothing written" \
+		"$VSB" compare "$VSB_ROOT/tests/fixtures/compare/base.csv" "$TMP/cmp-bad.csv" -o "$W/cmp-bad"
+	grep -q "cmp-bad.csv: row 2" "$TMP/err" ||
+		not_ok "  ... compare per_op=$v: the line names file and row" "$(cat "$TMP/err")"
 done
 
 # ---- 6. files read: regular only, capped ----
@@ -227,7 +228,7 @@ for t in afile afile/sub afile/sub/deeper link-reg; do
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	[ $ms -lt 1500 ] && ok "  ... at once ($ms ms)" || not_ok "  ... at once" "$ms ms"
 done
-refuse_todo "sweep -o FILE --runs 2 refused" "cmd_sweep.c writes runs.txt into -o after the run refused it" \
+refuse "sweep -o FILE --runs 2 refused" \
 	"$VSB" sweep "$TMP/slow.sweep" -o "$W/afile" --runs 2
 
 
@@ -385,10 +386,7 @@ expect_exit 2 "restore: a FIFO state file is refused (no hang)" timeout 10 "$VSB
 rm -f "$TMP/state/sysctl.state"
 printf 'pid 1 1\nvm.numa_stat\t1\\q\n' >"$TMP/state/sysctl.state"
 if [ "$(id -u)" = 0 ]; then
-	# exit 2 and nothing written; the line count is sysctl_state.c's
-	# (it says both the bad line and "contains NUL bytes" today)
-	refuse_todo "run without --sysctl: a damaged state file refuses the run" \
-		"harness/lib/sysctl_state.c prints two lines for a damaged state file" \
+	refuse "run without --sysctl: a damaged state file refuses the run" \
 		"$VSB" "${RUNQ[@]}" -o "$W/st.csv"
 	expect_exit 2 "  ... exit 2" "$VSB" "${RUNQ[@]}" -o "$W/st.csv"
 	[ ! -e "$W/st.csv" ] && ok "  ... nothing written" || not_ok "  ... nothing written"
