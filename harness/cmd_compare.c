@@ -351,40 +351,34 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, ret;
+	struct vsb_getopt g = VSB_GETOPT("compare", "a:m:o:", lopts, usage, argc, argv);
+	const char *arg;
+	int ch, ret = 0;
 
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "a:m:o:h", lopts, NULL)) != -1) {
+	while ((ch = vsb_getopt_next(&g, &arg)) > 0) {
 		switch (ch) {
 		case 'a':
-			ret = parse_pct("--alpha", optarg, 1e-9, 0.5, &o->alpha);
+			ret = parse_pct("--alpha", arg, 1e-9, 0.5, &o->alpha);
 			break;
 		case 'N':
-			ret = parse_pct("--noise", optarg, 0, 1000, &o->noise_pct);
+			ret = parse_pct("--noise", arg, 0, 1000, &o->noise_pct);
 			break;
 		case 'm':
-			ret = parse_pct("--max-regression", optarg, 0, 1e6,
+			ret = parse_pct("--max-regression", arg, 0, 1e6,
 					&o->max_regression_pct);
 			break;
 		case 'o':
-			*outdir = optarg;
-			ret = 0;
+			*outdir = arg;
 			break;
 		case 'I':
-			ret = parse_ignore(c, optarg);
+			ret = parse_ignore(c, arg);
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			vsb_err("unknown or incomplete option '%s' (see compare --help)",
-				argv[optind - 1]);
-			return VSB_EXIT_USAGE;
 		}
 		if (ret)
 			return ret;
 	}
+	if (ch < 0)
+		return ch == VSB_GETOPT_HELP ? -1 : VSB_EXIT_USAGE;
 	if (argc - optind != 2) {
 		vsb_err("compare: needs BASE and NEW (see compare --help)");
 		return VSB_EXIT_USAGE;

@@ -18,6 +18,7 @@
 #include "benches.h"
 #include "cmds.h"
 #include "monitor.h"
+#include "store.h"
 
 /* results.csv -> results.summary.csv */
 static void summary_path(const char *path, char *buf, size_t len)
@@ -28,6 +29,15 @@ static void summary_path(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "%.*s.summary.csv", (int)(n - 4), path);
 	else
 		snprintf(buf, len, "%s.summary.csv", path);
+}
+
+/* --db: the written result into the store; its VSB_EXIT_* */
+static int import_result(const struct vsb_run_opts *o)
+{
+	char *paths[1] = { (char *)o->output };
+
+	return vsb_store_import_paths(strcmp(o->db, "default") ? o->db : NULL,
+				      paths, 1, 0);
 }
 
 int vsb_cmd_run(int argc, char **argv)
@@ -47,6 +57,10 @@ int vsb_cmd_run(int argc, char **argv)
 	if (ret)
 		return ret;
 
+	if (o.db[0] && (!o.output[0] || strcmp(o.format, "csv"))) {
+		vsb_err("--db: imports a CSV result: needs -o FILE.csv");
+		return VSB_EXIT_USAGE;
+	}
 	if (o.monitor[0] && !o.output[0]) {
 		vsb_err("--monitor: needs -o FILE (the series is written beside it, "
 			"as FILE.monitor.csv)");
@@ -103,6 +117,9 @@ int vsb_cmd_run(int argc, char **argv)
 			goto err_abort;
 		vsb_result_write(&r, stdout, "text");
 		vsb_monitor_print_summary(&r, stdout);
+		/* after the file is whole, far from any timed window */
+		if (o.db[0])
+			ret = import_result(&o);
 	} else {
 		ret = vsb_result_write(&r, stdout, o.format);
 	}

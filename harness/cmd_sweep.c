@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "monitor.h"
+#include "store.h"
 #include "sweep.h"
 
 #define VSB_SWEEP_RUNS_MAX 100
@@ -33,6 +35,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: vmstat-bench sweep FILE [-o DIR] [--repeat R] [--runs N] [--resume]\n"
 "                          [--force] [--shuffle-seed N] [--dry-run]\n"
+"                          [--monitor LIST[:INTERVAL]] [--db URL]\n"
 "\n"
 "Run every point of a sweep file (the cartesian product of its lists).\n"
 "Repetitions are interleaved: R rounds, each running every point once in a\n"
@@ -50,6 +53,11 @@ static void usage(FILE *f)
 "      --force             write into a DIR that holds another sweep\n"
 "      --shuffle-seed N    seed of the per-round order; 0: file order [1]\n"
 "  -n, --dry-run           check the file and list its points; run nothing\n"
+"      --monitor LIST[:I]  sample the machine during each point's first\n"
+"                          round into DIR/<id>.monitor.csv (docs/monitors.md)\n"
+"      --db URL            import DIR into a store when done: an SQLite file,\n"
+"                          postgresql://..., or `default` ($VSB_DB, else\n"
+"                          results/vmstat-bench.db)\n"
 "  -h, --help              this text\n"
 "\n"
 "DIR gets per point <id>.csv (raw samples) and <id>.summary.csv, and\n"
@@ -75,11 +83,10 @@ struct sweep_args {
 	int dry, force;
 	long runs;		/* 0: one sweep into DIR itself; else --runs */
 	char repeat[24];	/* as given, for the runs' command lines */
+	const char *db;		/* --db: the store DIR is imported into */
 };
 
-static const char *argv_current;	/* the option getopt is on, for errors */
-
-static int parse_opt(int c, struct sweep_args *a)
+static int parse_opt(int c, const char *optarg, struct sweep_args *a)
 {
 	long v;
 
@@ -90,6 +97,21 @@ static int parse_opt(int c, struct sweep_args *a)
 			return VSB_EXIT_USAGE;
 		}
 		strcpy(a->ro.dir, optarg);
+		return 0;
+	case 'M':
+		if (strlen(optarg) >= sizeof(a->ro.monitor)) {
+			vsb_err("--monitor: value too long");
+			return VSB_EXIT_USAGE;
+		}
+		strcpy(a->ro.monitor, optarg);
+		return vsb_monitor_check(optarg, "--monitor") ? VSB_EXIT_USAGE : 0;
+	case 'D':
+		if (!*optarg) {
+			vsb_err("--db: empty store name (`default`: $VSB_DB, else "
+				"results/vmstat-bench.db)");
+			return VSB_EXIT_USAGE;
+		}
+		a->db = optarg;
 		return 0;
 	case 'r':
 		if (vsb_parse_long_range("--repeat", optarg, 1, VSB_REPEAT_MAX, &v))
@@ -118,12 +140,7 @@ static int parse_opt(int c, struct sweep_args *a)
 		a->dry = 1;
 		return 0;
 	}
-	if (optopt)
-		vsb_err("unknown or incomplete option '-%c' (see sweep --help)", optopt);
-	else
-		vsb_err("unknown or incomplete option '%s' (see sweep --help)",
-			argv_current);
-	return VSB_EXIT_USAGE;
+	return 0;
 }
 
 /* -1: --help printed */
@@ -137,25 +154,24 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		{ "force", no_argument, NULL, 'F' },
 		{ "shuffle-seed", required_argument, NULL, 'S' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "monitor", required_argument, NULL, 'M' },
+		{ "db", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct vsb_getopt g = VSB_GETOPT("sweep", "o:r:n", lopts, usage, argc, argv);
+	const char *arg;
 	int c, ret;
 
 	memset(a, 0, sizeof(*a));
 	a->ro.shuffle_seed = 1;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:r:nh", lopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return -1;
-		}
-		argv_current = argv[optind - 1];
-		ret = parse_opt(c, a);
+	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
+		ret = parse_opt(c, arg, a);
 		if (ret)
 			return ret;
 	}
+	if (c < 0)
+		return c == VSB_GETOPT_HELP ? -1 : VSB_EXIT_USAGE;
 	if (optind != argc - 1) {
 		vsb_err(optind >= argc ? "sweep: which sweep file? (see sweep --help)" :
 			"sweep: one sweep file, then options (see sweep --help)");
@@ -239,6 +255,10 @@ static int run_one(const struct sweep_args *a, const char *file, long k)
 		av[n++] = "--resume";
 	if (a->force)
 		av[n++] = "--force";
+	if (a->ro.monitor[0]) {
+		av[n++] = "--monitor";
+		av[n++] = a->ro.monitor;
+	}
 	av[n] = NULL;
 	fflush(NULL);
 	pid = fork();
@@ -409,6 +429,33 @@ static int sweep_runs(const struct sweep_args *a, const char *file)
 	return ret;
 }
 
+/* --db: DIR, or with --runs each DIR/run-K that was made, into the store */
+static int import_dirs(const struct sweep_args *a)
+{
+	long n = a->runs ? a->runs : 1, k, have = 0;
+	char **dirs = vsb_zalloc((size_t)n * sizeof(*dirs));
+	int ret;
+
+	for (k = 0; k < n; k++) {
+		dirs[have] = vsb_zalloc(sizeof(a->ro.dir) + 32);
+		if (a->runs)
+			snprintf(dirs[have], sizeof(a->ro.dir) + 32, "%s/run-%ld",
+				 a->ro.dir, k + 1);
+		else
+			snprintf(dirs[have], sizeof(a->ro.dir) + 32, "%s", a->ro.dir);
+		if (access(dirs[have], F_OK) == 0)
+			have++;
+		else
+			free(dirs[have]);
+	}
+	ret = vsb_store_import_paths(strcmp(a->db, "default") ? a->db : NULL,
+				     dirs, (size_t)have, 0);
+	for (k = 0; k < have; k++)
+		free(dirs[k]);
+	free(dirs);
+	return ret;
+}
+
 /* DIR may be written: refused (exit 2) when it holds a sweep already. */
 static int check_dir(const struct sweep_args *a)
 {
@@ -460,10 +507,13 @@ int vsb_cmd_sweep(int argc, char **argv)
 		goto out;
 	if (a.runs) {
 		ret = sweep_runs(&a, file);
-		goto out;
+	} else {
+		a.ro.progress = isatty(STDERR_FILENO);
+		ret = vsb_sweep_run(&sw, &a.ro);
 	}
-	a.ro.progress = isatty(STDERR_FILENO);
-	ret = vsb_sweep_run(&sw, &a.ro);
+	/* what was written, every run and point of it, after the last one */
+	if (a.db && !vsb_interrupted && ret != VSB_EXIT_USAGE)
+		ret = import_dirs(&a) ?: ret;
 out:
 	vsb_sweep_free(&sw);
 	return ret;

@@ -161,6 +161,11 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	  "a sample whose batch saw an involuntary switch, migration, run delay, steal "
 	  "or an interrupt burst: time it again (3 times at most), keep it marked, drop "
 	  "it; off: no bookkeeping", VSB_OPTF_SWEEP, 0 },
+	/* not a sweep key: `sweep --db` imports the whole folder (store.h) */
+	{ "db", 0, VSB_OPT_STR, OFF(db), SZ(db), 0, 0, "", NULL, "URL",
+	  "import the result into a store once written: an SQLite file, "
+	  "postgresql://..., or `default` ($VSB_DB, else results/vmstat-bench.db)",
+	  0, 0 },
 };
 const size_t vsb_run_opt_count = sizeof(vsb_run_opt_table) / sizeof(vsb_run_opt_table[0]);
 

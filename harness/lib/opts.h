@@ -68,6 +68,8 @@ struct vsb_run_opts {
 	char monitor[128];
 	/* what becomes of a disturbed sample (disturb.c): retry|keep|drop|off */
 	char disturbed[8];
+	/* the store `run` imports its result into (store.h); "" none */
+	char db[512];
 
 	/* derived by vsb_run_opts_finish() */
 	struct vsb_cpulist cpus;

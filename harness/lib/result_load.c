@@ -37,6 +37,9 @@ int vsb_rl_is_derived_name(const char *path)
 		return 1;
 	if (n >= 12 && !strcmp(base + n - 12, ".summary.csv"))
 		return 1;
+	/* a monitor's series and the tables its chart is drawn from */
+	if (strstr(base, ".monitor.csv") || strstr(base, ".monitor-"))
+		return 1;
 	return n >= 8 && !strcmp(base + n - 8, ".partial");
 }
 

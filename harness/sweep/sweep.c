@@ -25,6 +25,7 @@
 #include "benches.h"
 #include "bpf/trace.h"
 #include "csvread.h"
+#include "monitor.h"
 #include "sweep_int.h"
 #include "sysctl.h"
 
@@ -48,10 +49,42 @@ int vsb_sweep_parse_file(struct vsb_sweep *sw, const char *path)
 static char last_warning[512], last_failure[512];
 
 /* One repetition of @p, merged into p->res with a rep number of its own. */
-static int run_chunk(struct vsb_sweep_point *p)
+/*
+ * --monitor: a point's series covers its first round (DIR/<id>.monitor.csv,
+ * its summary figures in the point's metadata): one series per point,
+ * taken the same way for every point, none of them longer than the rest.
+ */
+static int monitor_start(struct vsb_monitor **mon, const struct vsb_sweep_point *p,
+			 const struct vsb_sweep_run_opts *ro)
+{
+	char path[4096];
+
+	*mon = NULL;
+	if (!ro->monitor[0] || p->done)
+		return 0;
+	if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".monitor.csv"))
+		return VSB_EXIT_USAGE;
+	return vsb_monitor_start(mon, ro->monitor, &p->opts.cpus, path);
+}
+
+static int monitor_stop(struct vsb_monitor *mon, struct vsb_result *r, int ok,
+			long rounds)
+{
+	int ret;
+
+	if (!mon)
+		return 0;
+	ret = vsb_monitor_stop(mon, ok ? r : NULL);
+	if (ok && !ret)
+		vsb_result_meta(r, "monitor_rounds", "the first of %ld", rounds);
+	return ret;
+}
+
+static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
 {
 	static struct vsb_run_opts o;
 	static struct vsb_result tmp;
+	struct vsb_monitor *mon;
 	struct vsb_errlog log;
 	const char *msg = log.text;
 	int ret;
@@ -59,7 +92,9 @@ static int run_chunk(struct vsb_sweep_point *p)
 	o = p->opts;
 	o.repeat = 1;
 	vsb_errlog_begin(&log);
-	ret = vsb_bench_run(&o, &tmp);
+	ret = monitor_start(&mon, p, ro);
+	ret = ret ?: vsb_bench_run(&o, &tmp);
+	ret = monitor_stop(mon, &tmp, !ret && !vsb_interrupted, p->reps) ?: ret;
 	vsb_errlog_end(&log);
 	if (vsb_interrupted) {
 		vsb_result_free(&tmp);
@@ -191,7 +226,7 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 				continue;
 			if (ro->progress)
 				vsb_sweep_progress(chunks, total, round, rounds, p->id, start);
-			ret = run_chunk(p);
+			ret = run_chunk(p, ro);
 			chunks++;
 			if (ret && !vsb_interrupted) {
 				vsb_sweep_progress_clear();

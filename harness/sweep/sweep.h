@@ -22,6 +22,7 @@ struct vsb_sweep_run_opts {
 	int resume;		/* keep finished points, continue partial ones */
 	uint64_t shuffle_seed;	/* 0: file order every round */
 	int progress;		/* progress line on stderr */
+	char monitor[128];	/* --monitor LIST[:INTERVAL], "" none (monitor.h) */
 };
 
 /* Run, write DIR; returns the sweep's exit status (see docs/sweeps.md). */

@@ -165,4 +165,19 @@ else
 	not_ok "unreachable PostgreSQL" "exit $rc" "$(cat "$TMP/err")"
 fi
 [ "$(counts)" = "$before" ] && ok "nothing stored by any refused import" || not_ok "store changed" "$(counts)"
+# run --db and sweep --db import what they wrote, after writing it
+D2=$TMP/cli.db
+mkdir -p "$TMP/cli"
+expect_exit 0 "run --db imports its result" "$VSB" run --bench counter --variant this-cpu-add \
+	--cpus 0 --loops 1000 --repeat 3 --warmup 0 -o "$TMP/cli/r.csv" --db "$D2"
+[ "$(sqlite3 "$D2" 'SELECT count(*) FROM run')/$(sqlite3 "$D2" 'SELECT count(*) FROM sample')" = 1/3 ] &&
+	ok "... 1 run, 3 samples" || not_ok "run --db stored" "$(sqlite3 "$D2" 'SELECT count(*) FROM sample' 2>&1)"
+expect_exit 2 "run --db without -o FILE.csv: exit 2" "$VSB" run --bench counter --loops 1000 \
+	--repeat 1 --db "$D2"
+printf 'variant this-cpu-add, cmpxchg-local\ncpus 0\nloops 1000\nrepeat 2\n' >"$TMP/cli.sweep"
+expect_exit 0 "sweep --runs 2 --db imports every run's points" "$VSB" sweep "$TMP/cli.sweep" \
+	--runs 2 -o "$TMP/cli/sw" --db "$D2"
+[ "$(sqlite3 "$D2" 'SELECT count(*) FROM run')" = 5 ] && ok "... 1 + 2 runs x 2 points stored" ||
+	not_ok "sweep --db stored" "$(sqlite3 "$D2" 'SELECT count(*) FROM run' 2>&1)"
+
 done_testing

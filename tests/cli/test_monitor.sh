@@ -147,4 +147,28 @@ else
 	skip "plot of a monitor series" "gnuplot not installed"
 fi
 
+# sweep --monitor: one series per point, its figures in the point's metadata
+printf 'variant this-cpu-add, cmpxchg-local\ncpus 0\nloops 200000\nrepeat 3\n' >"$TMP/m.sweep"
+if "$VSB" sweep "$TMP/m.sweep" -o "$TMP/msw" --monitor vmstat,stat:100ms >/dev/null 2>"$TMP/err"; then
+	n=$(ls "$TMP/msw"/*.monitor.csv 2>/dev/null | wc -l)
+	[ "$n" = 2 ] && ok "sweep --monitor: one series per point (2)" ||
+		not_ok "sweep --monitor: one series per point" "$(ls "$TMP/msw")"
+	grep -l '^# monitor_rounds: the first of 3' "$TMP"/msw/variant-*[0-9a-f].csv 2>/dev/null | grep -qv summary &&
+		ok "... the point's metadata says which round was sampled" ||
+		not_ok "... monitor_rounds in the metadata" "$(grep -h '^# monitor' "$TMP"/msw/*.csv | head -3)"
+	if command -v gnuplot >/dev/null; then
+		"$VSB" plot "$TMP/msw" >/dev/null 2>"$TMP/err" &&
+			[ "$(ls "$TMP"/msw/*.monitor.png 2>/dev/null | wc -l)" = 2 ] &&
+			ok "plot DIR draws each point's series" ||
+			not_ok "plot of a sweep's series" "$(cat "$TMP/err")"
+	else
+		skip "plot of a sweep's series" "gnuplot not installed"
+	fi
+else
+	not_ok "sweep --monitor" "$(cat "$TMP/err")"
+fi
+expect_exit 2 "sweep --monitor with a bad source: exit 2" "$VSB" sweep "$TMP/m.sweep" -o "$TMP/msw2" \
+	--monitor vmstat,bogus
+[ ! -e "$TMP/msw2" ] && ok "... nothing written" || not_ok "... nothing written" "$(ls "$TMP/msw2")"
+
 done_testing
