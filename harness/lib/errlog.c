@@ -8,8 +8,8 @@
  * vsb_errlog_end(), vsb_err() and vsb_warn() append their text to the
  * log, and vsb_err_opt()/vsb_warn_opt() also note which option they are
  * about.  The option is said by the code that refuses, never read back
- * out of the text.  One log at a time, on the main thread (the checks
- * and the runners' messages all come from it).
+ * out of the text.  Logs nest; they belong to the main thread (the
+ * checks and the runners' messages all come from it).
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -21,16 +21,18 @@
 
 static struct vsb_errlog *active;
 
+/* Logs nest: a caller's log is put back when the inner one ends. */
 void vsb_errlog_begin(struct vsb_errlog *log)
 {
 	memset(log, 0, sizeof(*log));
+	log->prev = active;
 	active = log;
 }
 
 void vsb_errlog_end(struct vsb_errlog *log)
 {
 	if (active == log)
-		active = NULL;
+		active = log->prev;
 }
 
 /* util.c's printer asks here first: 1 when the message was recorded */

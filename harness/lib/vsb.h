@@ -48,6 +48,7 @@ struct vsb_errlog {
 	char text[1024];	/* every message, ';'-joined, "warning: " kept */
 	char opt[40];		/* the option the last refusal (else warning) names */
 	int opt_is_err;
+	struct vsb_errlog *prev;	/* the log this one nests in */
 };
 void vsb_errlog_begin(struct vsb_errlog *log);
 void vsb_errlog_end(struct vsb_errlog *log);
