@@ -10,37 +10,12 @@
 # removed at the end, whatever happened.
 . "$(dirname "$0")/../lib.sh"
 
-PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ] || [ ! -x "$PGBIN/pg_ctl" ] || [ ! -x "$PGBIN/psql" ]; then
-	echo "# PostgreSQL server binaries missing (/usr/lib/postgresql/*/bin/initdb, pg_ctl): apt-get install postgresql"
-	exit 4
-fi
-"$VSB" db list --db "postgresql:///x?host=$TMP/none" >/dev/null 2>"$TMP/probe.err"
-if [ $? -eq 4 ]; then echo "# $(cat "$TMP/probe.err")"; exit 4; fi
-
-# the server refuses to run as root: as nobody, in a folder nobody owns
-PGT=$(mktemp -d /tmp/vsb-pg.XXXXXX)
-as_pg() { "$@"; }
-if [ "$(id -u)" -eq 0 ]; then
-	chown nobody "$PGT"
-	as_pg() { runuser -u nobody -- "$@"; }
-fi
-chmod 755 "$PGT"
-cleanup() {
-	as_pg "$PGBIN/pg_ctl" -D "$PGT/data" -m immediate stop >/dev/null 2>&1
-	rm -rf "$PGT" "$TMP"
-}
-trap cleanup EXIT
-
-as_pg "$PGBIN/initdb" -D "$PGT/data" -A trust -U vsb --no-sync >"$TMP/initdb.log" 2>&1 ||
-	{ echo "# initdb failed: $(tail -2 "$TMP/initdb.log")"; exit 4; }
-as_pg "$PGBIN/pg_ctl" -D "$PGT/data" -l "$PGT/log" -w -t 30 \
-	-o "-c listen_addresses='' -k $PGT -c fsync=off" start >/dev/null 2>&1 ||
-	{ echo "# the throwaway server did not start: $(tail -2 "$PGT/log")"; exit 4; }
+# the server: tests/pg.bash (exit 4, with the reason, when it cannot run)
+. "$(dirname "$0")/../pg.bash"
+vsb_pg_start
 ok "throwaway PostgreSQL started (Unix socket in $PGT, no TCP)"
 
-URL="postgresql:///postgres?host=$PGT&user=vsb"
-psq() { "$PGBIN/psql" -X -Atq "$URL" -c "$1"; }
+URL=$PG_URL
 counts() { psq "SELECT (SELECT count(*) FROM run) || '/' || (SELECT count(*) FROM sample)"; }
 rows() { grep -v '^#' "$1"; }
 

@@ -3,7 +3,8 @@
 #
 # ci/regression as a test: an A/A comparison of configs/quick.sweep must
 # report no regression, an A/B one with a known slower side must.  Its
-# charts and summaries stay in ci/out/regression for CI to publish.
+# charts and summaries, and the runs' history (ci/history: index.html and
+# trend charts), stay in ci/out/regression for CI to publish.
 . "$(dirname "$0")/../lib.sh"
 
 out="$VSB_ROOT/ci/out/regression"
@@ -22,4 +23,16 @@ for d in aa ab; do
 		skip "$d: regression chart" "gnuplot not installed"
 	fi
 done
+# ci/history, called at the end of ci/regression: the runs' history
+if grep -q 'db import failed (exit 4)' "$TMP/out"; then
+	skip "history: index.html and a trend chart" "this build has no SQLite (ci/history exit 4)"
+elif command -v gnuplot >/dev/null; then
+	[ -s "$out/history/index.html" ] && ls "$out"/history/*/history.png >/dev/null 2>&1 &&
+		ok "history: index.html and a trend chart in $out/history" ||
+		not_ok "history: index.html and a trend chart" "$(ls "$out/history" 2>&1 | head -3)"
+else
+	[ -s "$out/history/index.html" ] && ok "history: index.html in $out/history" ||
+		not_ok "history: index.html"
+	skip "history: a trend chart" "gnuplot not installed"
+fi
 done_testing
