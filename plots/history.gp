@@ -11,6 +11,7 @@
 # nentries, verdict (the --check verdict, one line), regression (0/1).
 
 if (!exists("nentries")) nentries = 10
+if (!exists("ncp")) ncp = 1
 if (!exists("pointlabel")) pointlabel = ''
 if (!exists("byname")) byname = 'date'
 if (!exists("verdict")) verdict = ''
@@ -50,13 +51,13 @@ cp_x(d) = column('cp') > 0 ? column('index') - 0.5 : NaN
 # neighbouring change points' labels take turns at three heights
 cp_y(d) = yhi - (0.035 + 0.05 * (int(column('cp') - 1) % 3)) * (yhi - ylo)
 
+# the change points' lines and labels only where there are some: gnuplot
+# 5.4 crashes on a labels plot whose every x is NaN
+cps = ncp > 0 ? ", datafile using (cp_x(0)):(ylo):(0):(yhi - ylo) with vectors nohead dt 2 lw 2 lc rgb '#d62728' title 'change point', datafile using (cp_x(0)):(cp_y(0)):(strcol('cp_label')) with labels left offset 0.4, 0 font ',10' tc rgb '#d62728' noenhanced notitle" : ""
+
 plot datafile using (column('index')):(column('median')) \
 	with lines lc rgb '#9ecae1' lw 1 notitle, \
      datafile using (column('index')):(column('median')):(column('ci_lo')):(column('ci_hi')):xtic(int(column('show_tick')) ? strcol('tick') : '') \
 	with yerrorbars lc rgb '#1f77b4' pt 7 ps ps_entry lw 1 title 'run median (95% CI)', \
      datafile using (column('index') - 0.5):(column('seg_median')):(1):(0) \
-	with vectors nohead lc rgb '#ff7f0e' lw 3 title 'segment median', \
-     datafile using (cp_x(0)):(ylo):(0):(yhi - ylo) \
-	with vectors nohead dt 2 lw 2 lc rgb '#d62728' title 'change point', \
-     datafile using (cp_x(0)):(cp_y(0)):(strcol('cp_label')) \
-	with labels left offset 0.4, 0 font ',10' tc rgb '#d62728' noenhanced notitle
+	with vectors nohead lc rgb '#ff7f0e' lw 3 title 'segment median' @cps

@@ -167,8 +167,9 @@ int vsb_hist_chart(const char *outdir, const struct vsb_hist_out *os, enum vsb_h
 	gp_text(lab, sizeof(lab), os->label);
 	vsb_hist_verdict_line(hs, verdict, sizeof(verdict));
 	snprintf(vars, sizeof(vars), "pointlabel='%s'; byname='%s'; nentries=%zu; "
-		 "verdict='%s'; regression=%d; unit='%s';", lab, vsb_hist_by_name(by),
-		 hs->n, verdict, hs->verdict.regression, strchr(hs->unit, '\'') ? "?" : hs->unit);
+		 "ncp=%zu; verdict='%s'; regression=%d; unit='%s';", lab,
+		 vsb_hist_by_name(by), hs->n, hs->ncp, verdict, hs->verdict.regression,
+		 strchr(hs->unit, '\'') ? "?" : hs->unit);
 	return vsb_plot_chart("history", csv, dir, title, vars);
 }
 
