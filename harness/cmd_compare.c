@@ -301,6 +301,13 @@ static void warn_verdicts(const struct vsb_compare *c, double alpha)
 		vsb_warn("as few as %zu repetitions on a side: the rank test needs about "
 			 "%d per side to reach p < %g (3 vs 3 can never go below 0.1); "
 			 "use --repeat 10", c->fewest, VSB_CMP_MIN_REPS, alpha);
+	if (c->moved)
+		vsb_warn("%zu multi-CPU point%s not judged (verdict `moved`): the "
+			 "workers' CPUs were more than %gx nearer or farther apart on one "
+			 "side (c2c_ns in the metadata): the host moved the vCPUs between "
+			 "the runs, and their costs with them; compare runs made under one "
+			 "placement, or alternate the sides (ab does)", c->moved,
+			 c->moved == 1 ? "" : "s", VSB_CMP_C2C_RATIO);
 	if (c->nv > c->unmatched && runs_line(c, alpha, runs, sizeof(runs))) {
 		if (c->one_run)
 			vsb_note("note: %s", runs);
@@ -327,6 +334,8 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 		       ci, v->p, v->verdict);
 		if (!strcmp(v->verdict, "slower") || !strcmp(v->verdict, "faster"))
 			printf(" (%+.1f%%)", 100 * (v->ratio - 1));
+		if (!strcmp(v->verdict, "moved"))
+			printf(" (c2c %.0f -> %.0f ns)", v->c2c_b, v->c2c_n);
 		printf("%s\n", v->regression ? "  REGRESSION" : "");
 	}
 	if (c->one_run < c->nv - c->unmatched)

@@ -13,7 +13,9 @@ width = 1100
 if (!exists("plotsdir")) plotsdir = 'plots'
 load plotsdir.'/common.gp'
 
-colour(v) = (v eq 'slower') ? 0xd62728 : (v eq 'faster') ? 0x2ca02c : 0x999999
+# moved: not judged, the CPUs' distance changed between the sides (light)
+colour(v) = (v eq 'slower') ? 0xd62728 : (v eq 'faster') ? 0x2ca02c : \
+	    (v eq 'moved') ? 0xcccccc : 0x999999
 
 # x range from the data: the CIs plus some room, always showing 1
 stats datafile using (column('ratio_ci_lo')) name 'LO' nooutput

@@ -77,6 +77,7 @@ static void side_free(struct vsb_cmp_side *s)
 	for (i = 0; i < s->n; i++) {
 		free(s->pts[i].v);
 		free(s->pts[i].run);
+		free(s->pts[i].c2c);
 	}
 	free(s->pts);
 	s->pts = NULL;
@@ -176,6 +177,7 @@ struct cmp_file {
 	struct vsb_csv csv;
 	int cm[VSB_CMP_MAX_COLS];	/* by vsb_compare.cols; -1: absent */
 	int crep, cper, cunit;
+	double c2c;		/* its c2c_ns metadata; NAN: none */
 };
 
 /* Row @r's match key: the values of the columns not --ignore'd. */
@@ -270,6 +272,10 @@ static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		return VSB_EXIT_USAGE;
 	}
 	snprintf(p->unit, sizeof(p->unit), "%s", unit);
+	if (!isnan(f->c2c)) {
+		p->c2c = vsb_grow(p->c2c, p->nc2c, &p->c2ccap, sizeof(*p->c2c));
+		p->c2c[p->nc2c++] = f->c2c;
+	}
 	return add_reps(p, f, r, end, maxrep, s->cur);
 }
 
@@ -300,6 +306,10 @@ static int open_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
 	if (!s->kernel[0] && (m = vsb_csv_meta(&f->csv, "kernel")))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", m);
 	side_run(s, &f->csv, path);
+	m = vsb_csv_meta(&f->csv, "c2c_ns");
+	f->c2c = m ? strtod(m, NULL) : NAN;	/* "unknown (...)" reads 0 */
+	if (!(f->c2c > 0))
+		f->c2c = NAN;
 	return 0;
 }
 

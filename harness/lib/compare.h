@@ -20,6 +20,13 @@
  * the between-run CV (docs/sweeps.md "Several runs per side" says why 2).
  */
 #define VSB_CMP_BETWEEN_K	2
+/*
+ * A multi-CPU point is not judged when its sides' CPUs were this much
+ * nearer or farther apart (c2c_ns, the medians over each side's files):
+ * on a VM the host's placement moves contended costs by up to 2x, which
+ * no statistic over the samples can tell from a patch (c2c.c).
+ */
+#define VSB_CMP_C2C_RATIO	1.25
 
 /* One point of one side: its parameters and per-repetition costs. */
 struct vsb_cmp_point {
@@ -29,6 +36,8 @@ struct vsb_cmp_point {
 	size_t n, cap;
 	double *v;		/* per repetition: the mean over workers */
 	unsigned int *run;	/* per repetition: its run (vsb_cmp_side.runs) */
+	size_t nc2c, c2ccap;
+	double *c2c;		/* per file: c2c_ns of its CPUs (multi-CPU points) */
 };
 
 struct vsb_cmp_side {
@@ -54,8 +63,10 @@ struct vsb_cmp_verdict {
 	size_t rb, rn;		/* runs on each side */
 	int by_runs;		/* 1: tested per-run medians; 0: repetitions pooled */
 	int exact;
-	const char *verdict;	/* slower, faster, no-change, only-base, only-new */
+	const char *verdict;	/* slower, faster, no-change, only-base, only-new,
+				 * moved (the CPUs' distance changed: not judged) */
 	int regression;
+	double c2c_b, c2c_n;	/* medians of the sides' c2c_ns; NAN: unknown */
 };
 
 struct vsb_cmp_opts {
@@ -78,6 +89,7 @@ struct vsb_compare {
 	size_t one_run;		/* judged pairs with one run on each side */
 	size_t few_runs;	/* pairs with runs too few for a run-level test */
 	size_t fewest_runs;	/* fewest runs of a side among those; (size_t)-1 */
+	size_t moved;		/* pairs not judged: the CPUs' distance changed */
 };
 
 /* The match columns; vsb_cmp_free() after any use. */

@@ -110,6 +110,45 @@ static void test_pooled(struct vsb_cmp_verdict *v, const struct grouped *b,
 				  &v->lo, &v->hi);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_c2c(const struct vsb_cmp_point *p)
+{
+	double *t;
+	double m;
+
+	if (!p->nc2c)
+		return NAN;
+	t = vsb_zalloc(p->nc2c * sizeof(*t));
+	memcpy(t, p->c2c, p->nc2c * sizeof(*t));
+	qsort(t, p->nc2c, sizeof(*t), cmp_double);
+	m = vsb_median_sorted(t, p->nc2c);
+	free(t);
+	return m;
+}
+
+/*
+ * 1 when the two sides of a multi-CPU point ran with their CPUs clearly
+ * nearer or farther apart (VSB_CMP_C2C_RATIO): the environment changed
+ * under the point, and a verdict would be the host's, not the code's.
+ */
+static int cpus_moved(struct vsb_cmp_verdict *v)
+{
+	double r;
+
+	v->c2c_b = median_c2c(v->b);
+	v->c2c_n = median_c2c(v->n);
+	if (isnan(v->c2c_b) || isnan(v->c2c_n))
+		return 0;
+	r = v->c2c_n / v->c2c_b;
+	return r > VSB_CMP_C2C_RATIO || r < 1 / VSB_CMP_C2C_RATIO;
+}
+
 static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 {
 	struct grouped gb, gn;
@@ -147,6 +186,10 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 		v->verdict = "no-change";
 	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
 			100 * change > o->max_regression_pct;
+	if (cpus_moved(v)) {
+		v->verdict = "moved";
+		v->regression = 0;
+	}
 	grouped_free(&gb);
 	grouped_free(&gn);
 }
@@ -157,6 +200,7 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 	size_t fewer = v->rb < v->rn ? v->rb : v->rn;
 
 	c->nreg += v->regression;
+	c->moved += !strcmp(v->verdict, "moved");
 	if (v->rb == 1 && v->rn == 1)
 		c->one_run++;
 	else if (!v->by_runs) {
@@ -176,12 +220,13 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
 	size_t i;
 
-	c->nreg = c->unmatched = c->one_run = c->few_runs = 0;
+	c->nreg = c->unmatched = c->one_run = c->few_runs = c->moved = 0;
 	c->fewest = c->fewest_runs = (size_t)-1;
 	for (i = 0; i < c->nv; i++) {
 		struct vsb_cmp_verdict *v = &c->vs[i];
 
 		v->mb = v->mn = v->ratio = v->lo = v->hi = v->p = NAN;
+		v->c2c_b = v->c2c_n = NAN;
 		v->between = NAN;
 		v->rb = v->rn = 0;
 		v->by_runs = 0;

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -371,6 +372,27 @@ static void run_id(struct vsb_result *r)
 	vsb_result_meta(r, "run_id", "%s", hex);
 }
 
+/*
+ * How far apart the first two workers' CPUs were, measured now, after the
+ * run: a VM's vCPUs move between near and far host cores, and contended
+ * points follow (c2c.c; compare reads it back).
+ */
+static void cpu_distance(struct vsb_result *r)
+{
+	const struct vsb_cpulist *cl = &r->opts.cpus;
+	double ns;
+
+	if (cl->n < 2 || cl->cpu[0] == cl->cpu[1])
+		return;
+	ns = vsb_c2c_ns(cl->cpu[0], cl->cpu[1]);
+	if (isnan(ns))
+		vsb_result_meta(r, "c2c_ns", "unknown (CPUs %d and %d: no round trip "
+				"within 200 ms)", cl->cpu[0], cl->cpu[1]);
+	else
+		vsb_result_meta(r, "c2c_ns", "%.1f (CPUs %d and %d: a cache line's round "
+				"trip, after the run)", ns, cl->cpu[0], cl->cpu[1]);
+}
+
 void vsb_meta_collect(struct vsb_result *r)
 {
 	static int warned_smt;
@@ -392,6 +414,7 @@ void vsb_meta_collect(struct vsb_result *r)
 		vsb_meta_noise_msg(VSB_NOISE_SMT_SHARED, &noise, buf, sizeof(buf));
 		vsb_warn("%s", buf);
 	}
+	cpu_distance(r);
 	run_id(r);
 }
 

@@ -160,6 +160,9 @@ void vsb_cpulist_format(const struct vsb_cpulist *cl, char *buf, size_t len,
 			char sep);
 int vsb_cpu_first_allowed(void);
 
+/* ---- c2c.c: a cache line's round trip between two CPUs, NaN if unknown ---- */
+double vsb_c2c_ns(int cpu_a, int cpu_b);
+
 /* ---- clock.c ---- */
 uint64_t vsb_now_ns(void);
 double vsb_tsc_hz(void);		/* calibrated once, cached */
