@@ -70,7 +70,7 @@ static void usage(FILE *f)
 "  vmstat-bench sweep configs/quick.sweep -o results/quick\n"
 "  vmstat-bench sweep configs/threshold.sweep --repeat 20 -o results/thr\n"
 "  vmstat-bench sweep configs/threshold.sweep -o results/thr --resume\n"
-"  vmstat-bench sweep configs/quick.sweep --runs 5 -o results/base\n"
+"  vmstat-bench sweep configs/quick.sweep --runs 6 -o results/base\n"
 "\n"
 "exit status: 0 ok, 1 a point failed or interrupted, 2 bad file or option,\n"
 "3 a point failed its sanity check, 4 every point skipped (with --runs: the\n"

@@ -54,4 +54,5 @@ plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):
 	with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \
      NaN with points lc rgb '#d62728' pt 7 ps 1.3 title 'slower', \
      NaN with points lc rgb '#999999' pt 7 ps 1.3 title 'no significant change', \
-     NaN with points lc rgb '#2ca02c' pt 7 ps 1.3 title 'faster'
+     NaN with points lc rgb '#2ca02c' pt 7 ps 1.3 title 'faster', \
+     NaN with points lc rgb '#cccccc' pt 7 ps 1.3 title 'not judged: the CPUs moved'
