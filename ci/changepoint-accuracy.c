@@ -10,12 +10,12 @@
  *
  * Not part of `make`; build and run from the repository root:
  *
- *   gcc -O2 -I. -Iharness/lib -Iharness/benches -o build/changepoint-accuracy \
+ *   gcc -O2 -I. -Iharness/lib -o build/changepoint-accuracy \
  *       ci/changepoint-accuracy.c harness/lib/changepoint.c \
- *       harness/lib/stats.c harness/lib/util.c -lm
+ *       harness/lib/stats.c harness/lib/util.c harness/lib/errlog.c -lm
  *   build/changepoint-accuracy
  *
- * (-Iharness/benches because util.c includes benches.h.)
+ * (lib/ alone: the detector knows no bench.)
  */
 #include <math.h>
 #include <stdio.h>

@@ -170,18 +170,6 @@ else
 	skip "empty store" "sqlite3 (the CLI) not installed"
 fi
 
-# ---- the CI step (ci/history) on ci/regression's runs, when there are some ----
-reg="$VSB_ROOT/ci/out/regression"
-if [ -d "$reg/a1" ]; then
-	mkdir -p "$TMP/reg" && cp -r "$reg/a1" "$reg/a2" "$TMP/reg/" &&
-		cp -r "$reg/b-base" "$reg/b-new" "$TMP/reg/" 2>/dev/null
-	VSB="$VSB" "$VSB_ROOT/ci/history" "$TMP/reg" >"$TMP/ci.out" 2>&1
-	rc=$?
-	sed 's/^/# /' "$TMP/ci.out"
-	[ $rc -eq 0 ] && [ -s "$TMP/reg/history/index.html" ] && [ -s "$TMP/reg/history/summary.csv" ] &&
-		ok "ci/history: ci/regression's runs imported, history and --check ran" ||
-		not_ok "ci/history on ci/regression's runs" "exit $rc"
-else
-	skip "ci/history on ci/regression's runs" "no ci/out/regression yet (tests/cli/test_regression.sh makes it)"
-fi
+# the CI step (ci/history) on ci/regression's own runs is checked by
+# tests/cli/test_regression.sh, which makes them
 done_testing
