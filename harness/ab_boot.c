@@ -212,7 +212,7 @@ static int run_script(struct vsb_ab_run *r, char *const args[], const char *log,
 	int st, i, sent = 0;
 	pid_t pid, w;
 
-	for (i = 0; args[i] && i < 5; i++)
+	for (i = 0; i < 5 && args[i]; i++)
 		argv[2 + i] = args[i];
 	pid = fork();
 	if (pid < 0)

@@ -512,8 +512,12 @@ int vsb_cmd_sweep(int argc, char **argv)
 		ret = vsb_sweep_run(&sw, &a.ro);
 	}
 	/* what was written, every run and point of it, after the last one */
-	if (a.db && !vsb_interrupted && ret != VSB_EXIT_USAGE)
-		ret = import_dirs(&a) ?: ret;
+	if (a.db && !vsb_interrupted && ret != VSB_EXIT_USAGE) {
+		int iret = import_dirs(&a);
+
+		if (iret)
+			ret = iret;
+	}
 out:
 	vsb_sweep_free(&sw);
 	return ret;

@@ -660,7 +660,8 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	vsb_trace_mark_end();
 	vsb_vmstat_read(&vb);
 
-	ret = reap_workers(sh, &t) ?: ret;
+	if (reap_workers(sh, &t))
+		ret = VSB_EXIT_ERROR;
 	if (!ret)
 		ret = worker_errors(sh, t.started);
 	if (!ret && vsb_interrupted) {

@@ -87,14 +87,16 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 	struct vsb_monitor *mon;
 	struct vsb_errlog log;
 	const char *msg = log.text;
-	int ret;
+	int ret, mret;
 
 	o = p->opts;
 	o.repeat = 1;
 	vsb_errlog_begin(&log);
 	ret = monitor_start(&mon, p, ro);
 	ret = ret ?: vsb_bench_run(&o, &tmp);
-	ret = monitor_stop(mon, &tmp, !ret && !vsb_interrupted, p->reps) ?: ret;
+	mret = monitor_stop(mon, &tmp, !ret && !vsb_interrupted, p->reps);
+	if (mret)
+		ret = mret;
 	vsb_errlog_end(&log);
 	if (vsb_interrupted) {
 		vsb_result_free(&tmp);
