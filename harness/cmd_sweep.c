@@ -215,14 +215,7 @@ static void runs_on_signal(int sig)
 
 static void runs_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = runs_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	vsb_on_stop_signals(runs_on_signal);
 }
 
 /*

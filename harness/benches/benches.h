@@ -40,5 +40,9 @@ int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+/* live_check.c: "always [madvise] never" -> "madvise"; "" without THP */
+void vsb_live_thp_mode(char *buf, size_t len);
+/* a /proc/meminfo line in kB, -1 when absent */
+long long vsb_live_meminfo_kb(const char *key);
 
 #endif /* VSB_BENCHES_H */

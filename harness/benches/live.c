@@ -37,14 +37,12 @@
 
 #include "bench/prim-user.h"
 #include "benches.h"
+#include "disturb.h"
 #include "env.h"
 #include "pmu.h"
 #include "window.h"
 #include "bpf/trace.h"
 
-#define LIVE_PF_LOOPS	1	/* default rounds per sample: 128 MiB is 32768 faults */
-#define LIVE_MMAP_LOOPS	10000	/* default mmap+munmap pairs per sample */
-#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
 
 enum live_kind { LIVE_PAGEFAULT, LIVE_MMAP };
 
@@ -78,87 +76,20 @@ struct live_shared {
 	struct vsb_barrier bar;
 	struct live_worker *w;
 	struct vsb_sample *samples;	/* [worker][rep] */
+	/*
+	 * --disturbed: each worker reads its disturbances around every
+	 * sample (disturb.h) and worker 0 says how; a live bench keeps
+	 * disturbed samples, marked (its processes cannot redo a repetition
+	 * together), whatever the policy asked.
+	 */
+	int dist_on;
+	double warm_ns;			/* worker 0's last warm-up sample */
+	char dist_sources[256];
 };
 
 /* ---- sizes and checks ---- */
 
 /* "always [madvise] never" -> "madvise"; "" when THP is not built in. */
-static void thp_mode(char *buf, size_t len)
-{
-	char raw[128], *l, *r;
-
-	buf[0] = '\0';
-	if (vsb_read_file_str(THP_ENABLED, raw, sizeof(raw)))
-		return;
-	l = strchr(raw, '[');
-	r = l ? strchr(l, ']') : NULL;
-	if (l && r)
-		snprintf(buf, len, "%.*s", (int)(r - l - 1), l + 1);
-}
-
-static long long meminfo_kb(const char *key)
-{
-	char line[256];
-	long long v = -1;
-	size_t n = strlen(key);
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			v = atoll(line + n + 1);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o)
-{
-	unsigned long long size, page = (unsigned long long)sysconf(_SC_PAGESIZE);
-	int pf = !strcmp(b->name, "page-fault");
-	char mode[32];
-	long long avail;
-
-	vsb_parse_size(o->size, &size);		/* checked when it was set */
-	if (size % page) {
-		vsb_err_opt("size", "--size: %s is not a multiple of the page size (%llu)",
-			o->size, page);
-		return VSB_EXIT_USAGE;
-	}
-	/* a sample of the counter bench's default 10^6 loops would take hours */
-	if (!vsb_opt_given(o, "loops"))
-		o->loops = pf ? LIVE_PF_LOOPS : LIVE_MMAP_LOOPS;
-	if (!pf) {
-		if (vsb_opt_given(o, "thp") && strcmp(o->thp, "never")) {
-			vsb_err_opt("thp", "--thp: the mmap bench never touches its mapping; "
-				"THP applies to page-fault");
-			return VSB_EXIT_USAGE;
-		}
-		return 0;
-	}
-	avail = meminfo_kb("MemAvailable");
-	if (avail > 0 && size / 1024 * (unsigned long long)o->cpus.n >
-			 (unsigned long long)avail / 2) {
-		vsb_err_opt("size", "--size: %d workers x %s would touch more than half of the "
-			"%lld MiB available", o->cpus.n, o->size, avail >> 10);
-		return VSB_EXIT_USAGE;
-	}
-	if (!strcmp(o->thp, "always")) {
-		thp_mode(mode, sizeof(mode));
-		if (!mode[0] || !strcmp(mode, "never")) {
-			vsb_err_opt("thp", "--thp always: transparent huge pages are %s (%s): skipped",
-				mode[0] ? "disabled" : "not built into this kernel",
-				mode[0] ? THP_ENABLED " says never" : "no " THP_ENABLED);
-			return VSB_EXIT_SKIP;
-		}
-		if (size % (2ull << 20))
-			vsb_warn_opt("thp", "--thp always: %s is not a multiple of 2 MiB; the "
-				 "rest is mapped with small pages", o->size);
-	}
-	return 0;
-}
 
 /* ---- /proc/vmstat ---- */
 
@@ -238,6 +169,8 @@ static unsigned long long do_ops(struct live_shared *sh, struct live_worker *w,
 static void worker_main(struct live_shared *sh, struct live_worker *w)
 {
 	struct vsb_sample *samples = &sh->samples[(size_t)w->index * sh->repeat];
+	struct vsb_disturb_src dsrc = { .fd_sched = -1, .fd_stat = -1, .fd_irq = -1 };
+	struct vsb_disturb_snap da, db;
 	cpu_set_t set;
 	unsigned int r;
 
@@ -258,8 +191,20 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 			fail(sh, w, "perf_event_open");
 		}
 	}
-	for (r = 0; r < sh->warmup && !__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE); r++)
+	for (r = 0; r < sh->warmup && !__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE); r++) {
+		uint64_t t = vsb_now_ns();
+
 		do_ops(sh, w, sh->loops);
+		if (!w->index)
+			sh->warm_ns = (double)(vsb_now_ns() - t);
+	}
+	if (sh->dist_on) {
+		vsb_disturb_open(&dsrc, w->cpu);
+		vsb_disturb_fit(&dsrc, sh->warm_ns);
+		if (!w->index)
+			vsb_disturb_describe(&dsrc, sh->warm_ns, sh->dist_sources,
+					     sizeof(sh->dist_sources));
+	}
 	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
 	/* the parent snapshots the counters before it says go: sleep, not spin */
 	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
@@ -274,6 +219,8 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 			break;
 		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
 			w->pmu_error = EIO;
+		if (sh->dist_on)
+			vsb_disturb_snap(&dsrc, &da);
 		n0 = vsb_now_ns();
 		t0 = vsb_rdtscp();
 		s->ops = do_ops(sh, w, sh->loops);
@@ -283,6 +230,11 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 			w->pmu_error = EIO;
 		vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
 				    sh->pmu->cycles, t1 - t0, n1 - n0);
+		if (sh->dist_on) {	/* outside the timed window, as pa/pb */
+			vsb_disturb_snap(&dsrc, &db);
+			vsb_disturb_diff(&dsrc, &da, &db, s);
+			s->disturbed = vsb_disturb_judge(s, &vsb_disturb_default_bounds);
+		}
 		w->migrated |= vsb_sample_place(s, w->index, w->cpu, r);
 		s->ops += sh->overcount;
 	}
@@ -292,6 +244,8 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 		vsb_barrier_break(&sh->bar);
 	}
 	vsb_pmu_group_close(&w->pmu);
+	if (sh->dist_on)
+		vsb_disturb_close(&dsrc);
 	__atomic_add_fetch(&sh->done, 1, __ATOMIC_ACQ_REL);
 }
 
@@ -337,7 +291,7 @@ static long overcommit_policy(void)
 static void committed_batch(const struct vsb_run_opts *o, struct vsb_result *r,
 			    size_t size, size_t page)
 {
-	long long ram_kb = meminfo_kb("MemTotal"), batch, pages = (long long)(size / page);
+	long long ram_kb = vsb_live_meminfo_kb("MemTotal"), batch, pages = (long long)(size / page);
 	int present = vsb_env_count_list("/sys/devices/system/cpu/present");
 	long pol = overcommit_policy();
 	char line[512];
@@ -455,13 +409,14 @@ static struct live_shared *live_map(const struct vsb_run_opts *o,
 	sh->overcount = getenv("VSB_TEST_OVERCOUNT") ?
 			strtoull(getenv("VSB_TEST_OVERCOUNT"), NULL, 10) : 0;
 	/* advise only against the system default, so no needless syscall */
-	thp_mode(mode, mlen);
+	vsb_live_thp_mode(mode, mlen);
 	sh->advice = -1;
 	if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always") && strcmp(mode, "always"))
 		sh->advice = MADV_HUGEPAGE;
 	else if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "never") && !strcmp(mode, "always"))
 		sh->advice = MADV_NOHUGEPAGE;
 	sh->thp = kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always");
+	sh->dist_on = strcmp(o->disturbed, "off") != 0;
 	return sh;
 }
 
@@ -600,9 +555,29 @@ static void collect(const struct vsb_run_opts *o, struct vsb_result *r,
 {
 	unsigned int rep, i, bad = 0;
 
-	for (rep = 0; rep < sh->repeat; rep++)
-		for (i = 0; i < sh->n; i++)
-			vsb_result_add(r, &sh->samples[(size_t)i * sh->repeat + rep]);
+	vsb_disturb_counts_init(&r->dist, sh->dist_on ? VSB_DISTURB_KEEP : VSB_DISTURB_OFF,
+				sh->repeat);
+	for (rep = 0; rep < sh->repeat; rep++) {
+		unsigned int nd = 0;
+
+		for (i = 0; i < sh->n; i++) {
+			const struct vsb_sample *s = &sh->samples[(size_t)i * sh->repeat + rep];
+
+			vsb_result_add(r, s);
+			if (sh->dist_on)
+				nd += (unsigned int)vsb_disturb_add(&r->dist, s);
+		}
+		if (sh->dist_on)
+			vsb_disturb_settle(&r->dist, sh->n, nd);
+	}
+	if (sh->dist_on) {
+		memcpy(r->dist.sources, sh->dist_sources, sizeof(r->dist.sources));
+		if (strcmp(o->disturbed, "keep"))
+			vsb_result_meta(r, "disturbed_live", "--disturbed %s: a live bench "
+					"keeps disturbed samples, marked (its workers cannot "
+					"redo a repetition together)", o->disturbed);
+	}
+	vsb_disturb_report(r, 1);
 	for (i = 0; i < sh->n; i++) {
 		r->migrated |= sh->w[i].migrated;
 		bad += sh->w[i].affinity_bad;

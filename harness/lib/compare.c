@@ -417,7 +417,8 @@ static ssize_t list_dir(const char *path, char ***names)
 			n++;
 		}
 	closedir(d);
-	qsort(*names, n, sizeof(**names), cmp_str);
+	if (n)		/* qsort of no array: NULL is not allowed, even for 0 */
+		qsort(*names, n, sizeof(**names), cmp_str);
 	return (ssize_t)n;
 }
 

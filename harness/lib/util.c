@@ -284,16 +284,22 @@ static void on_signal(int sig)
 	vsb_interrupted = 1;
 }
 
-void vsb_install_signal_handlers(void)
+/* @fn for SIGINT, SIGTERM and SIGHUP: the signals that stop a run */
+void vsb_on_stop_signals(void (*fn)(int))
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = fn;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+void vsb_install_signal_handlers(void)
+{
+	vsb_on_stop_signals(on_signal);
 }
 
 /*

@@ -120,6 +120,7 @@ int vsb_getopt_status(int c);
  * samples; nothing is written from the handler. */
 extern volatile sig_atomic_t vsb_interrupted;
 void vsb_install_signal_handlers(void);
+void vsb_on_stop_signals(void (*fn)(int));
 
 /*
  * A result file that appears complete or not at all: written to a

@@ -141,4 +141,23 @@ else
 	not_ok "--disturbed off: no bookkeeping" "$(grep -i disturb "$TMP/off.txt" "$TMP/off.csv" | head -3)"
 fi
 
+# ---- a live bench: its workers record the same, and keep what they see ----
+taskset -c 0 sh -c 'while :; do :; done' &
+HOG=$!
+"$VSB" run --bench page-fault --size 8M --loops 30 --repeat 4 --warmup 1 --cpus 0 \
+	--disturbed retry -o "$TMP/live.csv" >"$TMP/live.txt" 2>"$TMP/live.err"
+rc=$?
+stop_hog
+set -- $(counts "$TMP/live.txt")
+if [ $rc -eq 0 ] && [ "${2:-0}" = 4 ] && [ "${3:-0}" = 4 ] && [ "${1:-0}" -ge 1 ] &&
+	grep -q '^# disturbed_live: --disturbed retry: a live bench keeps' "$TMP/live.csv"; then
+	ok "page-fault with a hog: $1 of 4 samples disturbed, all kept, and it says why kept"
+else
+	not_ok "page-fault records disturbances" "exit $rc" "$(grep -i disturb "$TMP/live.txt" "$TMP/live.csv" | head -4)"
+fi
+n=$(grep -v '^#' "$TMP/live.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "disturbed") c = i; next }
+	$c != "" && $c != "no" { d++ } END { print d + 0 }')
+[ "$n" = "${1:-x}" ] && ok "... the raw rows mark the same $n samples" ||
+	not_ok "... raw rows and the count agree" "rows $n, count ${1:-?}"
+
 done_testing
