@@ -24,6 +24,7 @@
 #include "compare.h"
 #include "csvread.h"
 #include "opts.h"
+#include "result_load.h"
 #include "vsb.h"
 
 /*
@@ -336,13 +337,12 @@ static int load_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
 	return ret;
 }
 
+/* a raw result by its name: the store's rule (result_load.c) */
 static int is_raw_csv(const char *name)
 {
 	size_t n = strlen(name);
 
-	return n > 4 && !strcmp(name + n - 4, ".csv") &&
-	       !(n > 12 && !strcmp(name + n - 12, ".summary.csv")) &&
-	       strcmp(name, "sweep.csv") && strcmp(name, "compare.csv");
+	return n > 4 && !strcmp(name + n - 4, ".csv") && !vsb_rl_is_derived_name(name);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -33,7 +33,7 @@ int vsb_rl_is_derived_name(const char *path)
 
 	base = base ? base + 1 : path;
 	n = strlen(base);
-	if (!strcmp(base, "sweep.csv"))
+	if (!strcmp(base, "sweep.csv") || !strcmp(base, "compare.csv"))
 		return 1;
 	if (n >= 12 && !strcmp(base + n - 12, ".summary.csv"))
 		return 1;

@@ -73,7 +73,8 @@ uint64_t vsb_fnv1a64(const void *p, size_t n, uint64_t h);
 #define VSB_FNV_INIT 0xcbf29ce484222325ull
 
 /* 1 when @path names a file that is not a raw result by its name:
- * FILE.summary.csv, sweep.csv, a .partial. */
+ * FILE.summary.csv, sweep.csv, compare.csv, a monitor's series and its
+ * chart tables, a .partial.  The one rule for the store and compare. */
 int vsb_rl_is_derived_name(const char *path);
 
 #endif /* VSB_RESULT_LOAD_H */

@@ -118,4 +118,12 @@ if grep -q '^# c2c_ns: [0-9]' "$TMP/mc.csv"; then
 else
 	not_ok "a 2-CPU result records its CPUs' distance (c2c_ns)" "$(grep c2c "$TMP/mc.csv")"
 fi
+# a run folder holding a monitor series beside the result: the series is not a result
+mkdir -p "$TMP/ma" "$TMP/mb"
+for d in ma mb; do
+	"$VSB" run --bench counter --variant this-cpu-add --cpus 0 --loops 20000 --repeat 5 \
+		--monitor vmstat:100ms -o "$TMP/$d/r.csv" >/dev/null 2>&1
+done
+expect_exit 0 "folders with FILE.monitor.csv beside FILE.csv compare" \
+	"$VSB" compare "$TMP/ma" "$TMP/mb" --max-regression 1000
 done_testing
