@@ -85,23 +85,16 @@ static int parse_file(int (*fn)(const char *, vsb_monitor_emit_fn, void *),
 	return n;
 }
 
-/* spec parsing with stderr captured into errbuf */
+/* spec parsing, its messages recorded (errlog.c) into errbuf */
 static int spec(const char *s, struct vsb_monitor_spec *out)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(STDERR_FILENO), ret;
-	size_t n;
+	struct vsb_errlog log;
+	int ret;
 
-	fflush(stderr);
-	dup2(fileno(tmp), STDERR_FILENO);
+	vsb_errlog_begin(&log);
 	ret = vsb_monitor_parse_spec(s, out, "--monitor");
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(tmp);
-	n = fread(errbuf, 1, sizeof(errbuf) - 1, tmp);
-	errbuf[n] = '\0';
-	fclose(tmp);
+	vsb_errlog_end(&log);
+	snprintf(errbuf, sizeof(errbuf), "%s", log.text);
 	return ret;
 }
 

@@ -182,23 +182,16 @@ static const struct vsb_pmu_set *preflight(const char *list, const char *plm, in
 
 static char errbuf[2048];
 
-/* vsb_pmu_check_names with its stderr captured in errbuf. */
+/* vsb_pmu_check_names, its messages recorded (errlog.c) into errbuf */
 static int check_names(const char *list)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(STDERR_FILENO), ret;
-	size_t n;
+	struct vsb_errlog log;
+	int ret;
 
-	fflush(stderr);
-	dup2(fileno(tmp), STDERR_FILENO);
+	vsb_errlog_begin(&log);
 	ret = vsb_pmu_check_names(list, "ku", "--events");
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(tmp);
-	n = fread(errbuf, 1, sizeof(errbuf) - 1, tmp);
-	errbuf[n] = '\0';
-	fclose(tmp);
+	vsb_errlog_end(&log);
+	snprintf(errbuf, sizeof(errbuf), "%s", log.text);
 	return ret;
 }
 
