@@ -121,7 +121,10 @@ static int flat_view(const struct vsb_ab *ab, char *sides[2])
 }
 
 /*
- * compare BASE NEW --max-regression P -o DIR/compare, each boot a run:
+ * compare BASE NEW --runs-only --max-regression P -o DIR/compare, each
+ * boot a run: a verdict needs boots enough for the rank test over them
+ * (`--boots` in cmd_ab.c), never repetitions pooled across too few boots,
+ * which under one boot's cache layout understate the spread between boots.
  * DIR/base and DIR/new hold one sweep folder per boot.  A compare that
  * does not read such a folder yet (exit 2, nothing loaded) gets the
  * flat view instead, and summary.md says which.
@@ -130,8 +133,8 @@ int vsb_ab_compare(const struct vsb_ab_run *r, int *flat)
 {
 	const struct vsb_ab *ab = r->ab;
 	char base[4096 + 8], new[4096 + 8], out[4096 + 16], err[4096 + 16];
-	char *argv[] = { "vmstat-bench", "compare", base, new, "--max-regression",
-			 (char *)ab->max_regression, "-o", out, NULL };
+	char *argv[] = { "vmstat-bench", "compare", base, new, "--runs-only",
+			 "--max-regression", (char *)ab->max_regression, "-o", out, NULL };
 	char *sides[2], line[512] = "";
 	int rc;
 	FILE *f;

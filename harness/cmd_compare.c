@@ -24,7 +24,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: vmstat-bench compare BASE NEW [--alpha A] [--noise PCT]\n"
-"                            [--max-regression PCT] [-o DIR]\n"
+"                            [--max-regression PCT] [--runs-only] [-o DIR]\n"
 "\n"
 "Compare two results point by point.  BASE and NEW are sweep directories\n"
 "or raw-sample CSV files (from `run -o x.csv`).  Points match by bench,\n"
@@ -53,6 +53,10 @@ static void usage(FILE *f)
 "      --ignore COL[,COL]      match points even when these columns differ\n"
 "                              (e.g. variant: is atomic-global slower than\n"
 "                              cmpxchg-local?); labels show BASE's values\n"
+"      --runs-only             judge per-run medians only: a point with too\n"
+"                              few runs for that gets `few-runs` (shown, not\n"
+"                              judged) instead of a verdict from pooled\n"
+"                              repetitions (ab passes it: a boot is a run)\n"
 "  -h, --help                  this text\n"
 "\n"
 "examples:\n"
@@ -160,10 +164,22 @@ static size_t runs_needed(double alpha)
  * between-run noise is known, and what the test was.  0: nothing to
  * warn about (the line is then for summary.md only).
  */
-static int runs_line(const struct vsb_compare *c, double alpha, char *buf,
-		     size_t len)
+static int runs_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
+		     char *buf, size_t len)
 {
-	size_t judged = c->nv - c->unmatched, need = runs_needed(alpha);
+	size_t judged = c->nv - c->unmatched, need = runs_needed(o->alpha);
+	double alpha = o->alpha;
+
+	if (o->runs_only && (c->one_run || c->few_runs)) {
+		size_t n = c->one_run + c->few_runs;
+
+		snprintf(buf, len, "--runs-only: %zu point%s not judged (verdict "
+			 "`few-runs`): the rank test on per-run medians needs %zu runs "
+			 "a side to reach p < %g, and these have %zu; repetitions are "
+			 "not pooled instead", n, n == 1 ? "" : "s", need, alpha,
+			 c->one_run ? (size_t)1 : c->fewest_runs);
+		return 1;
+	}
 
 	if (c->one_run) {
 		char where[64] = "";
@@ -213,7 +229,7 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	char path[4096 + 32], runs[512];
 	int r;
 
-	runs_line(c, o->alpha, runs, sizeof(runs));
+	runs_line(c, o, runs, sizeof(runs));
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	r = vsb_outfile_open(&md, path, "-o");
 	if (r)
@@ -285,8 +301,9 @@ static int write_outputs(const char *dir, const struct vsb_compare *c,
 }
 
 /* What stderr says about the verdicts: one-side points, thin samples. */
-static void warn_verdicts(const struct vsb_compare *c, double alpha)
+static void warn_verdicts(const struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
+	double alpha = o->alpha;
 	char runs[512];
 	size_t i;
 
@@ -308,8 +325,8 @@ static void warn_verdicts(const struct vsb_compare *c, double alpha)
 			 "the runs, and their costs with them; compare runs made under one "
 			 "placement, or alternate the sides (ab does)", c->moved,
 			 c->moved == 1 ? "" : "s", VSB_CMP_C2C_RATIO);
-	if (c->nv > c->unmatched && runs_line(c, alpha, runs, sizeof(runs))) {
-		if (c->one_run)
+	if (c->nv > c->unmatched && runs_line(c, o, runs, sizeof(runs))) {
+		if (c->one_run && !o->runs_only)
 			vsb_note("note: %s", runs);
 		else
 			vsb_warn("%s", runs);
@@ -357,6 +374,7 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 		{ "max-regression", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "ignore", required_argument, NULL, 'I' },
+		{ "runs-only", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -381,6 +399,9 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 			break;
 		case 'I':
 			ret = parse_ignore(c, arg);
+			break;
+		case 'R':
+			o->runs_only = 1;
 			break;
 		}
 		if (ret)
@@ -414,7 +435,7 @@ int vsb_cmd_compare(int argc, char **argv)
 	if (ret)
 		goto out;
 	vsb_cmp_judge(&c, &o);
-	warn_verdicts(&c, o.alpha);
+	warn_verdicts(&c, &o);
 	print_table(&c, &o);
 	/* nothing to judge: said before any file is written */
 	if (c.nv == c.unmatched) {

@@ -13,9 +13,10 @@ width = 1100
 if (!exists("plotsdir")) plotsdir = 'plots'
 load plotsdir.'/common.gp'
 
-# moved: not judged, the CPUs' distance changed between the sides (light)
+# moved: not judged, the CPUs' distance changed between the sides (light);
+# few-runs: not judged, `--runs-only` and too few runs a side (light blue)
 colour(v) = (v eq 'slower') ? 0xd62728 : (v eq 'faster') ? 0x2ca02c : \
-	    (v eq 'moved') ? 0xcccccc : 0x999999
+	    (v eq 'moved') ? 0xcccccc : (v eq 'few-runs') ? 0x9ecae1 : 0x999999
 
 # x range from the data: the CIs plus some room, always showing 1
 stats datafile using (column('ratio_ci_lo')) name 'LO' nooutput
@@ -55,4 +56,5 @@ plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):
      NaN with points lc rgb '#d62728' pt 7 ps 1.3 title 'slower', \
      NaN with points lc rgb '#999999' pt 7 ps 1.3 title 'no significant change', \
      NaN with points lc rgb '#2ca02c' pt 7 ps 1.3 title 'faster', \
-     NaN with points lc rgb '#cccccc' pt 7 ps 1.3 title 'not judged: the CPUs moved'
+     NaN with points lc rgb '#cccccc' pt 7 ps 1.3 title 'not judged: the CPUs moved', \
+     NaN with points lc rgb '#9ecae1' pt 7 ps 1.3 title 'not judged: too few runs'

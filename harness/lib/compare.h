@@ -64,7 +64,8 @@ struct vsb_cmp_verdict {
 	int by_runs;		/* 1: tested per-run medians; 0: repetitions pooled */
 	int exact;
 	const char *verdict;	/* slower, faster, no-change, only-base, only-new,
-				 * moved (the CPUs' distance changed: not judged) */
+				 * moved (the CPUs' distance changed: not judged),
+				 * few-runs (runs_only, too few runs: not judged) */
 	int regression;
 	double c2c_b, c2c_n;	/* medians of the sides' c2c_ns; NAN: unknown */
 };
@@ -73,6 +74,9 @@ struct vsb_cmp_opts {
 	double alpha;		/* Mann-Whitney significance level */
 	double noise_pct;	/* smallest change that counts, in % */
 	double max_regression_pct;
+	int runs_only;		/* judge per-run medians only: a pair with runs
+				 * too few for that gets `few-runs`, never a
+				 * verdict from pooled repetitions */
 };
 
 struct vsb_compare {

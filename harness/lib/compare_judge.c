@@ -186,7 +186,11 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 		v->verdict = "no-change";
 	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
 			100 * change > o->max_regression_pct;
-	if (cpus_moved(v)) {
+	/* too few runs comes first: it holds whatever the host did */
+	if (o->runs_only && !v->by_runs) {
+		v->verdict = "few-runs";
+		v->regression = 0;
+	} else if (cpus_moved(v)) {
 		v->verdict = "moved";
 		v->regression = 0;
 	}

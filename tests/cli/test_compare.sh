@@ -115,6 +115,11 @@ if grep -q '^# c2c_ns: [0-9]' "$TMP/mc.csv"; then
 		grep -q 'not judged (verdict `moved`)' "$TMP/err" &&
 		ok "2 CPUs, 3x farther apart on NEW: not judged (moved), exit 0" ||
 		not_ok "2 CPUs, 3x farther apart: moved" "exit $rc" "$(cat "$TMP/out" "$TMP/err")"
+	"$VSB" compare "$TMP/mc-near.csv" "$TMP/mc-slow-far.csv" --runs-only >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q ' few-runs$' "$TMP/out" && ! grep -q 'moved' "$TMP/out" &&
+		ok "moved and too few runs (--runs-only): few-runs, the reason that holds anyway" ||
+		not_ok "--runs-only before moved" "exit $rc" "$(cat "$TMP/out" "$TMP/err")"
 else
 	not_ok "a 2-CPU result records its CPUs' distance (c2c_ns)" "$(grep c2c "$TMP/mc.csv")"
 fi
@@ -126,4 +131,16 @@ for d in ma mb; do
 done
 expect_exit 0 "folders with FILE.monitor.csv beside FILE.csv compare" \
 	"$VSB" compare "$TMP/ma" "$TMP/mb" --max-regression 1000
+# --runs-only (ab passes it): one run a side is not judged, whatever the
+# pooled repetitions say; the ratio is still shown and written
+expect_exit 0 "--runs-only, one run a side, +83% pooled: not judged (exit 0)" \
+	"$VSB" compare "$TMP/base.csv" "$TMP/slow.csv" --runs-only -o "$TMP/ro"
+if grep -q '1.833 \[.*few-runs$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
+   grep -q -- '--runs-only: 1 point not judged (verdict `few-runs`).* needs 5 runs a side' "$TMP/err" &&
+   grep -q ',few-runs,0,' "$TMP/ro/compare.csv"; then
+	ok "few-runs in the table and compare.csv, the ratio kept, stderr says why"
+else
+	not_ok "--runs-only output" "$(cat "$TMP/out" "$TMP/err")" "$(tail -n1 "$TMP/ro/compare.csv")"
+fi
+
 done_testing

@@ -66,8 +66,9 @@ static void release(void)
 	fclose(errfile);
 }
 
-/* load BASE and NEW, match; judge when that worked; the status */
-static int run(struct vsb_compare *c, const char *base, const char *new)
+/* load BASE and NEW, match; judge with @o when that worked; the status */
+static int run_opts(struct vsb_compare *c, const char *base, const char *new,
+		    const struct vsb_cmp_opts *o)
 {
 	int ret;
 
@@ -76,8 +77,13 @@ static int run(struct vsb_compare *c, const char *base, const char *new)
 	ret = ret ?: vsb_cmp_load(c, &c->new, new);
 	ret = ret ?: vsb_cmp_match(c);
 	if (!ret)
-		vsb_cmp_judge(c, &opts);
+		vsb_cmp_judge(c, o);
 	return ret;
+}
+
+static int run(struct vsb_compare *c, const char *base, const char *new)
+{
+	return run_opts(c, base, new, &opts);
 }
 
 static const struct vsb_cmp_verdict *find(const struct vsb_compare *c,
@@ -458,6 +464,43 @@ static void test_runs_compare(void)
 	vsb_cmp_free(&c);
 }
 
+/*
+ * --runs-only (what ab passes, a boot being a run): too few runs for the
+ * rank test is `few-runs`, never a verdict from pooled repetitions, even
+ * where the pooled test would call a regression; enough runs judge as
+ * before.
+ */
+static void test_runs_only(void)
+{
+	struct vsb_cmp_opts ro = opts;
+	const struct vsb_cmp_verdict *v;
+	struct vsb_compare c;
+
+	ro.runs_only = 1;
+	TAP_OK(run_opts(&c, fx("base.csv"), fx("slower.csv"), &ro) == 0,
+	       "runs-only: one run a side loads");
+	v = find(&c, "this-cpu-add");
+	TAP_OK(v && !strcmp(v->verdict, "few-runs") && !v->regression && c.nreg == 0,
+	       "one run a side, +83%% pooled: few-runs, no regression");
+	TAP_OK(v && fabs(v->ratio - 22.0 / 12) < 1e-12,
+	       "the ratio is still shown (%.4f)", v ? v->ratio : NAN);
+	TAP_OK(c.one_run == 2, "both points counted as one run a side");
+	vsb_cmp_free(&c);
+
+	TAP_OK(run_opts(&c, fx("two/base"), fx("two/new"), &ro) == 0,
+	       "runs-only: two runs a side loads");
+	TAP_OK(c.nv == 1 && !strcmp(c.vs[0].verdict, "few-runs") && c.few_runs == 1,
+	       "2 runs a side: few-runs");
+	vsb_cmp_free(&c);
+
+	TAP_OK(run_opts(&c, fx("ten/base"), fx("ten/new"), &ro) == 0,
+	       "runs-only: five runs a side loads");
+	v = c.nv == 1 ? &c.vs[0] : NULL;
+	TAP_OK(v && v->by_runs && !strcmp(v->verdict, "slower") && v->regression &&
+	       c.nreg == 1, "5 runs a side, +10%% in every run: still a regression");
+	vsb_cmp_free(&c);
+}
+
 int main(void)
 {
 	const char *root = getenv("VSB_ROOT");
@@ -475,5 +518,6 @@ int main(void)
 	test_runs_stats();
 	test_exact_ties();
 	test_runs_compare();
+	test_runs_only();
 	return tap_done();
 }
