@@ -6,7 +6,8 @@
 # such folders uses every run (and says when runs are too few, or when a
 # side is one run); an interrupt stops after the run in progress and
 # --resume finishes the series.  Tiny sweeps (--loops 20000, --repeat 3):
-# this checks the plumbing, not the statistics (tests/unit/test_compare.c).
+# this checks the plumbing, not the statistics (tests/unit/test_compare.c),
+# so the compares here allow any slowdown (--max-regression 1000).
 . "$(dirname "$0")/../lib.sh"
 
 cat >"$TMP/tiny.sweep" <<'EOF'
@@ -43,7 +44,7 @@ grep -q 'shuffle' "$TMP/a/run-1/meta.txt" &&
 	not_ok "run K's shuffle seed moves on" "$(grep -h shuffle "$TMP/a"/run-*/meta.txt)"
 
 "$VSB" sweep "$TMP/tiny.sweep" --runs 2 --repeat 3 -o "$TMP/b" >/dev/null 2>&1
-expect_exit 0 "compare of two --runs folders" "$VSB" compare "$TMP/a" "$TMP/b" -o "$TMP/cmp"
+expect_exit 0 "compare of two --runs folders" "$VSB" compare "$TMP/a" "$TMP/b" --max-regression 1000 -o "$TMP/cmp"
 if grep -q 'as few as 2 runs on a side .*needs 5 a side' "$TMP/err" &&
 	[ "$(grep -c 'as few as' "$TMP/err")" -eq 1 ] &&
 	grep -q 'as few as 2 runs' "$TMP/cmp/summary.md"; then
@@ -59,7 +60,7 @@ awk -F, '/^[0-9]/ { if ($(NF-3) != 2 || $(NF-2) != 2 || $NF != "pooled") bad = 1
 # two boots' --runs folders in one folder: one side of 4 runs
 mkdir -p "$TMP/boots"
 cp -r "$TMP/a" "$TMP/boots/boot1" && cp -r "$TMP/b" "$TMP/boots/boot2"
-"$VSB" compare "$TMP/boots" "$TMP/a" -o "$TMP/cmpb" >"$TMP/out" 2>"$TMP/err"
+"$VSB" compare "$TMP/boots" "$TMP/a" --max-regression 1000 -o "$TMP/cmpb" >"$TMP/out" 2>"$TMP/err"
 awk -F, '/^[0-9]/ { if ($(NF-3) != 4 || $(NF-2) != 2) bad = 1; n++ }
 	END { exit !(n == 2 && !bad) }' "$TMP/cmpb/compare.csv" &&
 	ok "a folder of two boots' --runs folders: 4 runs a side" ||
@@ -67,7 +68,7 @@ awk -F, '/^[0-9]/ { if ($(NF-3) != 4 || $(NF-2) != 2) bad = 1; n++ }
 
 # one run a side: between-run noise unknown, and how to get it
 expect_exit 0 "compare of one run against one run" \
-	"$VSB" compare "$TMP/a/run-1" "$TMP/b/run-1" -o "$TMP/cmp1"
+	"$VSB" compare "$TMP/a/run-1" "$TMP/b/run-1" --max-regression 1000 -o "$TMP/cmp1"
 grep -q 'between-run noise unknown: one run a side.*sweep --runs 5' "$TMP/err" &&
 	[ "$(grep -c between-run "$TMP/err")" -eq 1 ] && grep -q "between-run noise unknown" "$TMP/cmp1/summary.md" &&
 	ok "one run a side: one note line (stderr, summary.md) naming sweep --runs" ||
