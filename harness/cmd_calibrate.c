@@ -78,10 +78,10 @@ static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	static struct vsb_cpulist cl;
+	struct vsb_cpulist cl = { 0 };
 	struct vsb_getopt g = VSB_GETOPT("calibrate", "+c:n:r:", lopts, usage, argc, argv);
 	const char *arg;
-	int c, ret = 0;
+	int c, ret = 0, one;
 	long v;
 
 	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
@@ -120,8 +120,8 @@ static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
 		return VSB_EXIT_USAGE;
 	}
 	/* the same check as run's --cpus: online, and ours to run on */
-	cl.n = 1;
-	cl.cpu[0] = (int)*cpu;
+	one = (int)*cpu;
+	vsb_cpulist_set(&cl, &one, 1);
 	return vsb_cpulist_check_usable(&cl, "--cpu");
 }
 

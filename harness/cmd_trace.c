@@ -60,14 +60,16 @@ static unsigned char is_online[VSB_MAX_CPUS];
 static int online_cpus(struct vsb_cpulist *cl)
 {
 	long i, n = sysconf(_SC_NPROCESSORS_CONF);
+	int *cpu = vsb_zalloc(VSB_MAX_CPUS * sizeof(*cpu)), k = 0;
 
-	cl->n = 0;
 	for (i = 0; i < n && i < VSB_MAX_CPUS; i++) {
 		if (!vsb_cpu_online((int)i))
 			continue;
 		is_online[i] = 1;
-		cl->cpu[cl->n++] = (int)i;
+		cpu[k++] = (int)i;
 	}
+	vsb_cpulist_set(cl, cpu, k);
+	free(cpu);
 	if (!cl->n) {
 		vsb_err("trace: cannot list the online CPUs (sysfs)");
 		return VSB_EXIT_ERROR;
@@ -184,7 +186,7 @@ int vsb_cmd_trace(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct vsb_trace_snap a, b, d;
-	static struct vsb_cpulist cl, online;
+	struct vsb_cpulist cl = { 0 }, online = { 0 };
 	struct vsb_getopt g = VSB_GETOPT("trace", "+d:c:", lopts, usage, argc, argv);
 	struct vsb_vmstat_snap va, vb;
 	const char *cpus = NULL, *arg;

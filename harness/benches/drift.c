@@ -296,7 +296,7 @@ static int start_helper(struct vsb_drift *d, pthread_t *t, void *(*fn)(void *), 
 /* The CPUs we may run on that run no writer: where the helpers go. */
 static void spare_cpus(struct vsb_drift *d)
 {
-	int i;
+	int cpu[CPU_SETSIZE], n, i;
 
 	CPU_ZERO(&d->spare);
 	if (sched_getaffinity(0, sizeof(d->spare), &d->spare))
@@ -304,10 +304,11 @@ static void spare_cpus(struct vsb_drift *d)
 	for (i = 0; i < d->n; i++)
 		if (d->cpus[i] >= 0 && d->cpus[i] < CPU_SETSIZE)
 			CPU_CLR(d->cpus[i], &d->spare);
-	d->spare_list.n = 0;
-	for (i = 0; i < CPU_SETSIZE && d->spare_list.n < VSB_MAX_CPUS; i++)
+	n = 0;
+	for (i = 0; i < CPU_SETSIZE; i++)
 		if (CPU_ISSET(i, &d->spare))
-			d->spare_list.cpu[d->spare_list.n++] = i;
+			cpu[n++] = i;
+	vsb_cpulist_set(&d->spare_list, cpu, n);
 	d->nspare = d->spare_list.n;
 }
 

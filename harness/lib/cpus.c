@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +28,53 @@ static int parse_cpu_num(const char **s, long *v)
 	return 0;
 }
 
-int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt)
+/*
+ * The pool behind every list: one array per distinct list, found by a
+ * linear search.  A run holds a handful of distinct lists (a sweep a few
+ * dozen), so a hash table would buy nothing; the lock is for the
+ * monitor and drift threads, which build theirs while workers run.
+ */
+struct pooled {
+	int n;
+	int cpu[];
+};
+static struct pooled **pool;
+static size_t npool, pool_cap;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void vsb_cpulist_set(struct vsb_cpulist *cl, const int *cpu, int n)
 {
-	static char seen[VSB_MAX_CPUS];
+	struct pooled *p = NULL;
+	size_t i;
+
+	cl->n = n;
+	cl->cpu = NULL;
+	if (n <= 0) {
+		cl->n = 0;
+		return;
+	}
+	pthread_mutex_lock(&pool_lock);
+	for (i = 0; i < npool && !p; i++)
+		if (pool[i]->n == n && !memcmp(pool[i]->cpu, cpu, (size_t)n * sizeof(*cpu)))
+			p = pool[i];
+	if (!p) {
+		p = vsb_zalloc(sizeof(*p) + (size_t)n * sizeof(*cpu));
+		p->n = n;
+		memcpy(p->cpu, cpu, (size_t)n * sizeof(*cpu));
+		pool = vsb_grow(pool, npool, &pool_cap, sizeof(*pool));
+		pool[npool++] = p;
+	}
+	pthread_mutex_unlock(&pool_lock);
+	cl->cpu = p->cpu;
+}
+
+/* "0-3,8" into @cpu (@n of them), each CPU once (@seen); 0 or -1 said */
+static int parse_ranges(const char *s, int *cpu, int *n, char *seen,
+			const char *opt)
+{
 	const char *p = s;
 	long a, b, c;
 
-	memset(seen, 0, sizeof(seen));
-	cl->n = 0;
 	if (!s || !*s)
 		goto bad;
 	for (;;) {
@@ -50,10 +90,10 @@ int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt)
 			if (seen[c]) {
 				vsb_err("%s: CPU %ld listed twice in '%s' (one worker per CPU)",
 					opt, c, s);
-				return VSB_EXIT_USAGE;
+				return -1;
 			}
 			seen[c] = 1;
-			cl->cpu[cl->n++] = (int)c;
+			cpu[(*n)++] = (int)c;
 		}
 		if (*p == '\0')
 			return 0;
@@ -63,7 +103,24 @@ int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt)
 bad:
 	vsb_err("%s: malformed CPU list '%s' (expected e.g. 0-3,8 with CPUs below %d)",
 		opt, s ? s : "", VSB_MAX_CPUS);
-	return VSB_EXIT_USAGE;
+	return -1;
+}
+
+int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt)
+{
+	int *cpu = vsb_zalloc(VSB_MAX_CPUS * sizeof(*cpu));
+	char *seen = vsb_zalloc(VSB_MAX_CPUS);
+	int n = 0, ret = 0;
+
+	cl->n = 0;
+	cl->cpu = NULL;
+	if (parse_ranges(s, cpu, &n, seen, opt))
+		ret = VSB_EXIT_USAGE;
+	else
+		vsb_cpulist_set(cl, cpu, n);
+	free(cpu);
+	free(seen);
+	return ret;
 }
 
 int vsb_cpu_online(int cpu)

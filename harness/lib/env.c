@@ -225,7 +225,8 @@ long long vsb_committed_as_batch(int overcommit_policy,
 
 struct val_group {
 	char val[64];
-	struct vsb_cpulist *cl;
+	int n;
+	int *cpu;	/* [VSB_MAX_CPUS] */
 };
 
 static int cmp_int(const void *a, const void *b)
@@ -273,19 +274,22 @@ void vsb_env_per_cpu(const char *cpu_root, const char *file, char *buf,
 			if (ng == 8)
 				continue;	/* more than 8 values: the record stays short */
 			snprintf(g[ng].val, sizeof(g[ng].val), "%s", v);
-			g[ng].cl = vsb_zalloc(sizeof(*g[ng].cl));
+			g[ng].n = 0;
+			g[ng].cpu = vsb_zalloc(VSB_MAX_CPUS * sizeof(*g[ng].cpu));
 			ng++;
 		}
-		g[k].cl->cpu[g[k].cl->n++] = cpus[i];
+		g[k].cpu[g[k].n++] = cpus[i];
 	}
 	for (i = 0; i < ng; i++) {
+		struct vsb_cpulist cl;
 		char list[256];
 
-		vsb_cpulist_format(g[i].cl, list, sizeof(list), ',');
+		vsb_cpulist_set(&cl, g[i].cpu, g[i].n);
+		vsb_cpulist_format(&cl, list, sizeof(list), ',');
 		if (off < len)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s (%s)",
 						i ? "; " : "", g[i].val, list);
-		free(g[i].cl);
+		free(g[i].cpu);
 	}
 	if (!ng)
 		snprintf(buf, len, "unavailable");

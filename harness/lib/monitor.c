@@ -293,19 +293,19 @@ static void open_trace(struct vsb_monitor *m)
 static int spare_cpus(struct vsb_monitor *m, cpu_set_t *set)
 {
 	struct vsb_cpulist cl;
+	int cpu[CPU_SETSIZE], n = 0, i;
 	char list[128];
-	int i;
 
 	CPU_ZERO(set);
 	if (sched_getaffinity(0, sizeof(*set), set))
 		CPU_ZERO(set);
-	cl.n = 0;
 	for (i = 0; i < CPU_SETSIZE; i++) {
 		if (m->worker[i])
 			CPU_CLR(i, set);
 		if (CPU_ISSET(i, set))
-			cl.cpu[cl.n++] = i;
+			cpu[n++] = i;
 	}
+	vsb_cpulist_set(&cl, cpu, n);
 	vsb_cpulist_format(&cl, list, sizeof(list), ',');
 	if (cl.n)
 		snprintf(m->place, sizeof(m->place), "CPU %s (no worker)", list);

@@ -128,13 +128,13 @@ static long read_long_at(const char *dir, const char *file, long def)
 	return vsb_read_file_long(path, &v) ? def : v;
 }
 
-/* "0-3,8" without diagnostics (sysfs lists are trusted, just not fatal) */
-static int parse_list_quiet(const char *s, struct vsb_cpulist *cl)
+/* "0-3,8" into @cpu, @n of them: 0, or -1 when malformed */
+static int parse_ranges_quiet(const char *s, int *cpu, int *n)
 {
 	char *end;
 	long a, b;
 
-	cl->n = 0;
+	*n = 0;
 	while (*s && *s != '\n') {
 		a = strtol(s, &end, 10);
 		if (end == s || a < 0 || a >= VSB_MAX_CPUS)
@@ -146,13 +146,24 @@ static int parse_list_quiet(const char *s, struct vsb_cpulist *cl)
 			if (end == s || b < a || b >= VSB_MAX_CPUS)
 				return -1;
 		}
-		while (a <= b && cl->n < VSB_MAX_CPUS)
-			cl->cpu[cl->n++] = (int)a++;
+		while (a <= b && *n < VSB_MAX_CPUS)
+			cpu[(*n)++] = (int)a++;
 		s = *end == ',' ? end + 1 : end;
 		if (*end && *end != ',' && *end != '\n')
 			return -1;
 	}
 	return 0;
+}
+
+/* "0-3,8" without diagnostics (sysfs lists are trusted, just not fatal) */
+static int parse_list_quiet(const char *s, struct vsb_cpulist *cl)
+{
+	int *cpu = vsb_zalloc(VSB_MAX_CPUS * sizeof(*cpu));
+	int n, ret = parse_ranges_quiet(s, cpu, &n);
+
+	vsb_cpulist_set(cl, cpu, ret ? 0 : n);
+	free(cpu);
+	return ret;
 }
 
 static void read_node_map(const char *node_root, struct vsb_topo *t)
@@ -512,9 +523,9 @@ int vsb_place(const struct vsb_topo *t, const char *policy, int n,
 {
 	struct slot *s;
 	enum vsb_policy p;
-	int node = -1, i, j, ns = 0, by_node;
+	int node = -1, i, j, ns = 0, by_node, *cpu;
 
-	out->n = 0;
+	vsb_cpulist_set(out, NULL, 0);
 	if (vsb_place_policy_parse(policy, &p, &node)) {
 		snprintf(err, errlen, "'%s' is not one of %s", policy, VSB_PLACEMENTS);
 		return VSB_EXIT_USAGE;
@@ -579,8 +590,11 @@ int vsb_place(const struct vsb_topo *t, const char *policy, int n,
 			 n, ns, plural(ns), policy);
 		return VSB_EXIT_USAGE;
 	}
+	cpu = vsb_zalloc((size_t)(n ? n : 1) * sizeof(*cpu));
 	for (i = 0; i < n; i++)
-		out->cpu[out->n++] = s[i % ns].cpu;
+		cpu[i] = s[i % ns].cpu;
+	vsb_cpulist_set(out, cpu, n);
+	free(cpu);
 	free(s);
 	return 0;
 }

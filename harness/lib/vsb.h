@@ -149,10 +149,19 @@ int vsb_barrier_wait(struct vsb_barrier *b, const unsigned int *stop_req);
 void vsb_barrier_break(struct vsb_barrier *b);
 
 /* ---- cpus.c ---- */
+/*
+ * A CPU list: @n CPUs at @cpu, in the order given.  The array lives in a
+ * pool (cpus.c), never changes and is kept for the process's life, so a
+ * list is 16 bytes and copies by value with the option set or sweep
+ * point holding it (inline, it was 16 KB a list).  Equal lists share one
+ * array.  Build one with vsb_cpulist_set(); n == 0 has cpu NULL.
+ */
 struct vsb_cpulist {
 	int n;
-	int cpu[VSB_MAX_CPUS];
+	const int *cpu;
 };
+/* @cl = the @n CPUs at @cpu (copied: @cpu may be a scratch array) */
+void vsb_cpulist_set(struct vsb_cpulist *cl, const int *cpu, int n);
 int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt);
 int vsb_cpulist_check_usable(const struct vsb_cpulist *cl, const char *opt);
 /* 1 when @cpu is online (cpu0, which often has no online file, always is) */

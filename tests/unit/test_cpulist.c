@@ -16,6 +16,38 @@ static int parses(const char *s)
 	return vsb_cpulist_parse(s, &cl, "--cpus") == 0;
 }
 
+/*
+ * The lists' arrays live in one pool: small structs that copy by value,
+ * equal lists sharing an array, a copy unchanged when the original is
+ * rebuilt, every CPU number up to the maximum.
+ */
+static void test_pool(void)
+{
+	struct vsb_cpulist a, b, copy;
+	char buf[64], all[32];
+	int cpu[2] = { 5, 7 };
+
+	TAP_OK(sizeof(a) <= 16, "a list is %zu bytes, not an inline array", sizeof(a));
+	TAP_OK(parses("0-3"), "0-3 parses");
+	a = cl;
+	TAP_OK(parses("0-3") && cl.cpu == a.cpu, "the same list twice: one array");
+	copy = cl;
+	TAP_OK(parses("8-9") && cl.cpu != copy.cpu, "another list: another array");
+	vsb_cpulist_format(&copy, buf, sizeof(buf), ',');
+	TAP_OK(copy.n == 4 && !strcmp(buf, "0-3"),
+	       "the copy is untouched when its source is rebuilt (%s)", buf);
+	vsb_cpulist_set(&b, cpu, 2);
+	cpu[0] = 6;
+	TAP_OK(b.n == 2 && b.cpu[0] == 5 && b.cpu[1] == 7,
+	       "set copies its scratch array");
+	vsb_cpulist_set(&b, cpu, 0);
+	TAP_OK(b.n == 0 && !b.cpu, "an empty list has no array");
+	snprintf(all, sizeof(all), "0-%d", VSB_MAX_CPUS - 1);
+	TAP_OK(parses(all) && cl.n == VSB_MAX_CPUS && cl.cpu[VSB_MAX_CPUS - 1] ==
+	       VSB_MAX_CPUS - 1, "every CPU number: %s", all);
+	TAP_OK(!parses("0,0") && cl.n == 0, "a refused list leaves it empty");
+}
+
 int main(void)
 {
 	char buf[256];
@@ -38,5 +70,6 @@ int main(void)
 	TAP_OK(!parses("0-2,1"), "overlap refused");
 	TAP_OK(!parses("99999"), "CPU beyond the maximum refused");
 	TAP_OK(!parses("0 1"), "spaces refused");
+	test_pool();
 	return tap_done();
 }

@@ -41,7 +41,7 @@ static void mk(int sockets, int cores, int smt, int nodes_per_socket)
 /* Place and compare with the expected list "a,b,c" (repeats allowed). */
 static int placed(const char *policy, int n, int over, const char *want)
 {
-	static struct vsb_cpulist cl;
+	struct vsb_cpulist cl;
 	char err[256];
 	const char *p = want;
 	int i = 0, ok;
@@ -71,7 +71,7 @@ static int placed(const char *policy, int n, int over, const char *want)
 
 static int refused(const char *policy, int n, const char *needle)
 {
-	static struct vsb_cpulist cl;
+	struct vsb_cpulist cl;
 	char err[256] = "";
 	int ret = vsb_place(&t, policy, n, 0, &cl, err, sizeof(err));
 
@@ -102,7 +102,8 @@ static void test_small(void)
 
 static void test_smt(void)
 {
-	static struct vsb_cpulist cl = { 2, { 0, 16 } };
+	static const int sib[] = { 0, 16 }, nosib[] = { 0, 1 };
+	struct vsb_cpulist cl;
 
 	mk(2, 8, 2, 1);
 	TAP_OK(t.n == 32 && t.nsockets == 2 && t.ncores == 16 && t.threads_per_core == 2,
@@ -120,8 +121,9 @@ static void test_smt(void)
 	TAP_OK(placed("compact", 0, 0,
 		      "0,16,1,17,2,18,3,19,4,20,5,21,6,22,7,23,8,24,9,25,10,26,11,27,12,28,13,29,14,30,15,31"),
 	       "2x8x2: compact all");
+	vsb_cpulist_set(&cl, sib, 2);
 	TAP_OK(vsb_topo_smt_shared(&t, &cl) == 1, "2x8x2: 0 and 16 share a core");
-	cl.cpu[1] = 1;
+	vsb_cpulist_set(&cl, nosib, 2);
 	TAP_OK(vsb_topo_smt_shared(&t, &cl) == 0, "2x8x2: 0 and 1 do not");
 	TAP_OK(refused("cores-first", 33, "only 32 CPUs"), "2x8x2: 33 refused");
 }
