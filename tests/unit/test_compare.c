@@ -18,7 +18,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compare.h"
 #include "stats.h"
@@ -31,8 +30,6 @@ static const struct vsb_cmp_opts opts = {
 
 static char fixtures[4096];
 static char errbuf[4096];
-static int saved_stderr = -1;
-static FILE *errfile;
 
 static const char *fx(const char *name)
 {
@@ -44,26 +41,18 @@ static const char *fx(const char *name)
 	return path[slot];
 }
 
-/* stderr into errbuf between these two, to check what an error says */
+/* the messages between these two recorded (errlog.c) into errbuf */
+static struct vsb_errlog errlog;
+
 static void capture(void)
 {
-	fflush(stderr);
-	errfile = tmpfile();
-	saved_stderr = dup(STDERR_FILENO);
-	dup2(fileno(errfile), STDERR_FILENO);
+	vsb_errlog_begin(&errlog);
 }
 
 static void release(void)
 {
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_stderr, STDERR_FILENO);
-	close(saved_stderr);
-	rewind(errfile);
-	n = fread(errbuf, 1, sizeof(errbuf) - 1, errfile);
-	errbuf[n] = '\0';
-	fclose(errfile);
+	vsb_errlog_end(&errlog);
+	snprintf(errbuf, sizeof(errbuf), "%s", errlog.text);
 }
 
 /* load BASE and NEW, match; judge with @o when that worked; the status */
