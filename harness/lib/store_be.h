@@ -15,6 +15,16 @@
 struct vsb_db;
 struct vsb_stmt;
 
+/* One typed value of a row loaded in bulk (struct vsb_rows). */
+enum vsb_val_type { VSB_VAL_NULL, VSB_VAL_INT, VSB_VAL_DOUBLE, VSB_VAL_TEXT };
+struct vsb_val {
+	enum vsb_val_type t;
+	long long i;
+	double d;
+	const char *s;	/* VSB_VAL_TEXT: @len bytes */
+	int len;
+};
+
 struct vsb_store_ops {
 	const char *name;
 	/* replaces %PK% in the schema: an integer key the database assigns */
@@ -51,6 +61,18 @@ struct vsb_store_ops {
 	double (*col_double)(struct vsb_stmt *st, int i);
 	void (*reset)(struct vsb_stmt *st);	/* keeps the bindings' slots */
 	void (*finalize)(struct vsb_stmt *st);
+	/*
+	 * Optional bulk load (NULL: one prepared INSERT per row, which is
+	 * already fast in SQLite): PostgreSQL's COPY FROM STDIN, one round
+	 * trip for the whole table instead of one per row.  copy_begin
+	 * takes "table (col, ...)"; copy_end(@ok 1) ends the copy and says
+	 * whether the server took every row; copy_end(@ok 0) abandons it
+	 * (the transaction then fails), keeping errmsg, and returns 0.
+	 * 0 or -1 (errmsg says).
+	 */
+	int (*copy_begin)(struct vsb_db *db, const char *target);
+	int (*copy_row)(struct vsb_db *db, const struct vsb_val *v, int n);
+	int (*copy_end)(struct vsb_db *db, int ok);
 };
 
 extern const struct vsb_store_ops vsb_store_sqlite_ops;
@@ -67,6 +89,23 @@ struct vsb_store {
 int vsb_store_prepare(struct vsb_store *s, const char *what, const char *sql,
 		      struct vsb_stmt **st);
 int vsb_store_fail(struct vsb_store *s, const char *what);	/* VSB_EXIT_ERROR */
+/*
+ * Many rows into one table (store_rows.c): COPY where the backend has
+ * it, else a prepared INSERT stepped per row; the same rows stored
+ * either way.  begin: 0 or -1 said ("store: WHAT: ..."); put: 0 or -1
+ * (said by end); end(@ok): 0, or VSB_EXIT_ERROR after one line.
+ */
+struct vsb_rows {
+	struct vsb_store *s;
+	const char *what;
+	struct vsb_stmt *st;	/* NULL when copying */
+	int ncols, failed;
+};
+int vsb_rows_begin(struct vsb_rows *r, struct vsb_store *s, const char *what,
+		   const char *table, const char *cols, int ncols);
+int vsb_rows_put(struct vsb_rows *r, const struct vsb_val *v);
+int vsb_rows_end(struct vsb_rows *r, int ok);
+
 /* JSON string of @n bytes of @s (quotes included) appended to *buf */
 void vsb_json_str(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
 void vsb_buf_add(char **buf, size_t *len, size_t *cap, const char *s, size_t n);

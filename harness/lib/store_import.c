@@ -265,70 +265,69 @@ stored:
 	return 1;
 }
 
-static void bind_num(const struct vsb_store_ops *o, struct vsb_stmt *st, int i,
-		     const struct vsb_rl_cell *cells, int col)
+/* a number cell: a double, or NULL when empty, absent or not a number */
+static struct vsb_val num_val(const struct vsb_rl_cell *cells, int col)
 {
+	struct vsb_val v = { .t = VSB_VAL_NULL };
 	char *end;
-	double v;
 
-	if (col < 0 || !cells[col].len) {
-		o->bind_null(st, i);
-		return;
-	}
-	v = strtod(cells[col].s, &end);
-	if (end != cells[col].s + cells[col].len)
-		o->bind_null(st, i);
-	else
-		o->bind_double(st, i, v);
+	if (col < 0 || !cells[col].len)
+		return v;
+	v.d = strtod(cells[col].s, &end);
+	if (end == cells[col].s + cells[col].len)
+		v.t = VSB_VAL_DOUBLE;
+	return v;
 }
 
-static void bind_opt_text(const struct vsb_store_ops *o, struct vsb_stmt *st, int i,
-			  const struct vsb_rl_cell *cells, int col)
+/* a text cell, or NULL when empty or absent */
+static struct vsb_val opt_text_val(const struct vsb_rl_cell *cells, int col)
 {
 	if (col < 0 || !cells[col].len)
-		o->bind_null(st, i);
-	else
-		o->bind_text(st, i, cells[col].s, (int)cells[col].len);
+		return (struct vsb_val){ .t = VSB_VAL_NULL };
+	return (struct vsb_val){ .t = VSB_VAL_TEXT, .s = cells[col].s,
+				 .len = (int)cells[col].len };
+}
+
+static struct vsb_val int_val(long long i)
+{
+	return (struct vsb_val){ .t = VSB_VAL_INT, .i = i };
 }
 
 static int put_samples(struct imp *im)
 {
-	const struct vsb_store_ops *o = im->s->ops;
 	const struct vsb_rl_file *f = im->f;
 	struct vsb_rl_cell c[VSB_RL_MAX_COLS];
 	const int ints[] = { f->c_thread, f->c_cpu, f->c_rep, f->c_ops, f->c_elapsed };
-	struct vsb_stmt *st;
+	struct vsb_val v[16];
+	struct vsb_rows rows;
 	size_t i, k;
 	int rc = 0;
 
-	if (vsb_store_prepare(im->s, "storing samples",
-			      "INSERT INTO sample (run, seq, point, thread, cpu, rep, ops, "
-			      "elapsed, unit, per_op, ns_per_op, cycles, instructions, "
-			      "pmu_events, pmu_values, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-			      "?, ?, ?, ?, ?, ?, ?, ?)", &st))
+	if (vsb_rows_begin(&rows, im->s, "storing samples", "sample",
+			   "run, seq, point, thread, cpu, rep, ops, elapsed, unit, "
+			   "per_op, ns_per_op, cycles, instructions, pmu_events, "
+			   "pmu_values, cells", 16))
 		return VSB_EXIT_ERROR;
-	o->bind_int(st, 1, im->run);
-	for (i = 0; i < f->nrows && rc >= 0; i++) {
+	v[0] = int_val(im->run);
+	for (i = 0; i < f->nrows && !rc; i++) {
 		vsb_rl_cells(f, i, c);
-		o->bind_int(st, 2, (long long)i);
-		o->bind_int(st, 3, im->point[f->row_point[i]]);
+		v[1] = int_val((long long)i);
+		v[2] = int_val(im->point[f->row_point[i]]);
 		for (k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-			o->bind_int(st, 4 + (int)k, strtoll(c[ints[k]].s, NULL, 10));
-		o->bind_text(st, 9, c[f->c_unit].s, (int)c[f->c_unit].len);
-		bind_num(o, st, 10, c, f->c_per_op);
-		bind_num(o, st, 11, c, f->c_ns_per_op);
-		bind_num(o, st, 12, c, f->c_cycles);
-		bind_num(o, st, 13, c, f->c_instr);
-		bind_opt_text(o, st, 14, c, f->c_pmu_events);
-		bind_opt_text(o, st, 15, c, f->c_pmu_values);
-		o->bind_text(st, 16, c[f->nparam].s, -1);	/* the rest of the row */
-		rc = o->step(st);
-		o->reset(st);
+			v[3 + k] = int_val(strtoll(c[ints[k]].s, NULL, 10));
+		v[8] = (struct vsb_val){ .t = VSB_VAL_TEXT, .s = c[f->c_unit].s,
+					 .len = (int)c[f->c_unit].len };
+		v[9] = num_val(c, f->c_per_op);
+		v[10] = num_val(c, f->c_ns_per_op);
+		v[11] = num_val(c, f->c_cycles);
+		v[12] = num_val(c, f->c_instr);
+		v[13] = opt_text_val(c, f->c_pmu_events);
+		v[14] = opt_text_val(c, f->c_pmu_values);
+		/* the rest of the row */
+		v[15] = (struct vsb_val){ .t = VSB_VAL_TEXT, .s = c[f->nparam].s, .len = -1 };
+		rc = vsb_rows_put(&rows, v);
 	}
-	if (rc < 0)
-		vsb_store_fail(im->s, "storing samples");
-	o->finalize(st);
-	return rc < 0 ? VSB_EXIT_ERROR : 0;
+	return vsb_rows_end(&rows, 1);
 }
 
 int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,

@@ -72,4 +72,28 @@ expect_usage_error "a newer schema: exit 2, both versions named" "version 7 .*\\
 	"$VSB" db import --db "$URL" "$TMP/c1.csv"
 psq "UPDATE vsb_meta SET value = '1' WHERE key = 'schema_version'"
 [ "$(counts)" = "$before" ] && ok "nothing stored by the refused imports" || not_ok "stored" "$(counts)"
+# samples go in through COPY: text with COPY's special characters (a
+# backslash, a tab, "\N") comes back byte for byte, and a row the server
+# refuses (a CHECK added here) fails the import whole, the message naming it
+awk -F, -v OFS=, '/^# run_id:/ { print "# run_id: crafted-esc"; next }
+	!/^#/ && ++n == 2 { $46 = "x\\y\tz\\N"; $47 = "\\\\" } 1' "$TMP/run/one.csv" >"$TMP/esc.csv"
+expect_exit 0 "import a row with a backslash, a tab and \\N in its text" \
+	"$VSB" db import --db "$URL" "$TMP/esc.csv"
+"$VSB" db export --db "$URL" --run crafted-esc -o "$TMP/esc-back.csv" >/dev/null 2>&1
+got=$(psq "SELECT pmu_events || '|' || pmu_values FROM sample s JOIN run r ON s.run = r.id
+	WHERE r.run_id = 'crafted-esc' AND s.seq = 0")
+cmp -s "$TMP/esc.csv" "$TMP/esc-back.csv" && [ "$got" = $'x\\y\tz\\N|\\\\' ] &&
+	ok "COPY: the text stored as written, the file back byte for byte" ||
+	not_ok "COPY escaping" "stored: $got" "$(diff "$TMP/esc.csv" "$TMP/esc-back.csv" | head -3)"
+psq "ALTER TABLE sample ADD CONSTRAINT test_ops_small CHECK (ops < 1000000)"
+awk -F, -v OFS=, '/^# run_id:/ { print "# run_id: crafted-big"; next }
+	!/^#/ && ++n == 3 { $32 = 5000000 } 1' "$TMP/run/one.csv" >"$TMP/big.csv"
+before=$(counts)
+expect_exit 1 "a row the server refuses inside the COPY: exit 1" \
+	"$VSB" db import --db "$URL" "$TMP/big.csv"
+grep -q 'store: storing samples: .*test_ops_small' "$TMP/err" && [ "$(counts)" = "$before" ] &&
+	[ "$(psq "SELECT count(*) FROM run WHERE run_id = 'crafted-big'")" = 0 ] &&
+	ok "... the constraint named, nothing of that run stored" ||
+	not_ok "refused COPY" "$(cat "$TMP/err")" "$(counts) vs $before"
+psq "ALTER TABLE sample DROP CONSTRAINT test_ops_small"
 done_testing
