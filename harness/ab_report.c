@@ -218,7 +218,8 @@ int vsb_ab_summary(const struct vsb_ab_run *r, int rc, int flat)
 		ab->sweep_base, ab->smp, ab->mem, buf);
 	vsb_ab_pin_str(ab, buf, sizeof(buf));
 	fprintf(f, "Pinning asked for: %s.\n", buf);
-	fprintf(f, "Each boot is one run: `vmstat-bench compare %s/base %s/new`%s.\n\n",
+	fprintf(f, "Each boot is one run: `vmstat-bench compare --runs-only %s/base "
+		"%s/new`%s.\n\n",
 		ab->dir, ab->dir, flat ? " could not read folders of runs, so the boots' "
 		"raw files were compared as one pool per side (runs/)" : "");
 	summary_boots(r, f);

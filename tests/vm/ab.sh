@@ -153,6 +153,46 @@ rc=$?
 expect_usage_error "-o an ab folder of another question" 'holds an ab run whose boots is 2, not 3' \
 	"$VSB" ab --base "$K" --new "$K" --boots 3 "$SWEEP" -o "$D"
 
+# --- the verdict path, with boots enough for the rank test: a finished
+# 5-boot folder made from the A/A's boots, their costs set by hand (NEW
+# 2x, every boot a run of its own), so that the verdict is the pipeline's
+# and not TCG's: the same command finds all 10 boots done, boots nothing,
+# and must call the regression (exit 1)
+R=$TMP/reg
+cp -r "$D" "$R"
+sed -i 's/^boots: 2$/boots: 5/' "$R/ab.txt"
+for s in base new; do
+	for k in 3 4 5; do
+		cp -r "$R/$s/boot-$(( (k - 1) % 2 + 1 ))" "$R/$s/boot-$k"
+	done
+	for k in 1 2 3 4 5; do
+		for f in "$R/$s/boot-$k"/*.csv; do
+			case $f in *.summary.csv | */sweep.csv) continue ;; esac
+			awk -F, -v OFS=, -v c="$([ $s = new ] && echo 20 || echo 10)" -v k=$k -v s=$s '
+				/^# run_id:/ { print "# run_id: " s "-boot-" k; next }
+				/^# c2c_ns:/ { print "# c2c_ns: 100.0 (test)"; next }
+				/^#/ { print; next }
+				!h { for (i = 1; i <= NF; i++) if ($i == "per_op") p = i; h = 1; print; next }
+				{ $p = c * (1 + 0.002 * k + 0.0001 * (NR % 7)); print }' "$f" >"$f.new" &&
+				mv "$f.new" "$f"
+		done
+	done
+done
+"$VSB" ab --base "$K" --new "$K" --boots 5 "$SWEEP" -o "$R" >"$TMP/reg.out" 2>"$TMP/reg.err"
+rc=$?
+rows=$(grep -v '^#' "$R/compare/compare.csv" 2>/dev/null | tail -n +2 | wc -l)
+reg=$(grep -c ',slower,1,5,5,' "$R/compare/compare.csv" 2>/dev/null)
+if [ $rc -eq 1 ] && grep -q 'continuing, 10 of 10 boots done already' "$TMP/reg.err" &&
+   ! grep -q 'ab: boot' "$TMP/reg.err" && grep -q '^ab: REGRESSION beyond 5%' "$TMP/reg.err" &&
+   [ "$rows" -gt 0 ] && [ "$reg" -eq "$rows" ] &&
+   grep -q '^\*\*Verdict:\*\* REGRESSION beyond 5%' "$R/summary.md"; then
+	ok "5 boots a side, NEW 2x in every boot: all $rows points slower over 5 runs a side, exit 1"
+else
+	not_ok "5 boots a side, NEW 2x: a regression, exit 1" "exit $rc, $reg of $rows" \
+		"$(tail -n 5 "$TMP/reg.err")" \
+		"$(grep -v '^#' "$R/compare/compare.csv" 2>&1 | cut -d, -f2,35-)"
+fi
+
 # --- interrupted: completed boots kept, the state says so, the same command continues
 I=$TMP/int
 "$VSB" ab --base "$K" --new "$K" --boots 1 "$SWEEP" -o "$I" >/dev/null 2>"$TMP/int.err" &
