@@ -13,6 +13,7 @@
 
 #define VSB_AB_BOOTS_MAX	50	/* per side */
 #define VSB_AB_BOOTS_DEFAULT	6	/* per side; cmd_ab.c says why */
+#define VSB_AB_BOOTS_VERDICT	5	/* fewest a side for a verdict at 0.01 */
 #define VSB_AB_SMP_DEFAULT	2
 #define VSB_AB_MEM_DEFAULT	1024	/* MB: the page benches hold pages */
 #define VSB_AB_TIMEOUT_DEFAULT	1800	/* seconds per boot, TCG included */
@@ -80,6 +81,7 @@ uint64_t vsb_ab_hash(const char *buf, size_t len);
 /* ab_report.c: compare's exit status; @flat: the boots were pooled */
 int vsb_ab_compare(const struct vsb_ab_run *r, int *flat);
 int vsb_ab_summary(const struct vsb_ab_run *r, int rc, int flat);
-const char *vsb_ab_verdict_text(int rc);
+/* "no regression beyond 5%", or why not, from compare's exit status @rc */
+void vsb_ab_verdict_text(const struct vsb_ab *ab, int rc, char *buf, size_t len);
 
 #endif /* VSB_AB_H */

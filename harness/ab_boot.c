@@ -419,6 +419,7 @@ int vsb_ab_run(struct vsb_ab *ab)
 {
 	static struct vsb_ab_run r;
 	int ret, untrusted = 0, flat;
+	char verdict[256];
 	long i;
 
 	memset(&r, 0, sizeof(r));
@@ -448,8 +449,8 @@ int vsb_ab_run(struct vsb_ab *ab)
 	ret = vsb_ab_compare(&r, &flat);
 	if (vsb_ab_summary(&r, ret, flat) || write_state(&r, ret <= 1 ? "done" : "compare failed"))
 		return VSB_EXIT_ERROR;
-	fprintf(stderr, "ab: %s %s%%; %s/summary.md\n", vsb_ab_verdict_text(ret),
-		ab->max_regression, ab->dir);
+	vsb_ab_verdict_text(ab, ret, verdict, sizeof(verdict));
+	fprintf(stderr, "ab: %s; %s/summary.md\n", verdict, ab->dir);
 	if (ret > 1)
 		return VSB_EXIT_ERROR;
 	return ret ? ret : untrusted ? VSB_EXIT_UNTRUSTED : 0;

@@ -164,13 +164,20 @@ int vsb_ab_compare(const struct vsb_ab_run *r, int *flat)
 	return rc;
 }
 
-const char *vsb_ab_verdict_text(int rc)
+void vsb_ab_verdict_text(const struct vsb_ab *ab, int rc, char *buf, size_t len)
 {
-	switch (rc) {
-	case 0:	return "no regression beyond";
-	case 1:	return "REGRESSION beyond";
-	default: return "compare failed (see compare.log); limit";
-	}
+	if (rc == 0 && ab->boots < VSB_AB_BOOTS_VERDICT)
+		/* compare --runs-only judged nothing: not a pass */
+		snprintf(buf, len, "not judged: %ld boot%s a side, a verdict needs %d "
+			 "(every point few-runs; no regression can be called)",
+			 ab->boots, ab->boots == 1 ? "" : "s", VSB_AB_BOOTS_VERDICT);
+	else if (rc == 0)
+		snprintf(buf, len, "no regression beyond %s%%", ab->max_regression);
+	else if (rc == 1)
+		snprintf(buf, len, "REGRESSION beyond %s%%", ab->max_regression);
+	else
+		snprintf(buf, len, "compare failed (see compare.log); limit %s%%",
+			 ab->max_regression);
 }
 
 static void summary_boots(const struct vsb_ab_run *r, FILE *f)
@@ -206,8 +213,8 @@ int vsb_ab_summary(const struct vsb_ab_run *r, int rc, int flat)
 		fprintf(f, "**The guests ran under TCG (no usable KVM on this host): "
 			"the timings are emulated.** Compare shapes (which points "
 			"move, and which way), not values.\n\n");
-	fprintf(f, "**Verdict:** %s %s%% (compare exit %d).\n\n", vsb_ab_verdict_text(rc),
-		ab->max_regression, rc);
+	vsb_ab_verdict_text(ab, rc, buf, sizeof(buf));
+	fprintf(f, "**Verdict:** %s (compare exit %d).\n\n", buf, rc);
 	fprintf(f, "| side | KERNEL | release | boots |\n|---|---|---|---|\n");
 	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++)
 		fprintf(f, "| %s | `%s` | %s | %ld |\n", vsb_ab_side_name[s], ab->k[s].spec,

@@ -652,7 +652,7 @@ int vsb_cmd_ab(int argc, char **argv)
 		goto out;
 	plan_pinning(&ab);
 	ab.progress = isatty(STDERR_FILENO);
-	if (ab.boots < 5)
+	if (ab.boots < VSB_AB_BOOTS_VERDICT)
 		vsb_note("ab: with %ld boots a side, a rank test over boots (runs) "
 			 "cannot reach p < 0.01: no regression can be called (see "
 			 "--boots in ab --help)", ab.boots);

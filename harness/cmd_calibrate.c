@@ -121,7 +121,7 @@ static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
 	}
 	/* the same check as run's --cpus: online, and ours to run on */
 	one = (int)*cpu;
-	vsb_cpulist_set(&cl, &one, 1);
+	cl = (struct vsb_cpulist){ .n = 1, .cpu = &one };	/* a view, checked */
 	return vsb_cpulist_check_usable(&cl, "--cpu");
 }
 

@@ -224,23 +224,31 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 		    const struct vsb_cmp_opts *o)
 {
 	size_t i, nslow = count_verdict(c, "slower"),
-	       nfast = count_verdict(c, "faster"), nreg = c->nreg;
+	       nfast = count_verdict(c, "faster"), nreg = c->nreg,
+	       nsame = count_verdict(c, "no-change"),
+	       nnot = count_verdict(c, "moved") + count_verdict(c, "few-runs");
 	struct vsb_outfile md;
-	char path[4096 + 32], runs[512];
+	char path[4096 + 32], runs[512], rest[128] = "";
 	int r;
 
 	runs_line(c, o, runs, sizeof(runs));
+	/* not judged and one-side points are neither a change nor none */
+	if (nnot)
+		snprintf(rest, sizeof(rest), ", %zu not judged (moved, few-runs)", nnot);
+	if (c->unmatched)
+		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest),
+			 ", %zu on one side only", c->unmatched);
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	r = vsb_outfile_open(&md, path, "-o");
 	if (r)
 		return r;
 	fprintf(md.f, "# vmstat-bench compare\n\n- base: `%s`\n- new: `%s`\n"
 		"- machine: %s; kernel: %s\n- verdicts: %zu slower, %zu faster, "
-		"%zu no change; **%zu regression%s** beyond %g%%\n"
+		"%zu no change%s; **%zu regression%s** beyond %g%%\n"
 		"- rule: slower/faster needs Mann-Whitney p < %g and a change beyond "
 		"the noise floor (max of %g%% and either side's CV)\n- %s\n\n",
 		c->base.path, c->new.path, c->base.cpu_model, c->base.kernel, nslow,
-		nfast, c->nv - nslow - nfast, nreg, nreg == 1 ? "" : "s",
+		nfast, nsame, rest, nreg, nreg == 1 ? "" : "s",
 		o->max_regression_pct, o->alpha, o->noise_pct, runs);
 	fprintf(md.f, "| point | base | new | NEW/BASE [95%% CI] | p | verdict |\n"
 		"|---|---:|---:|---|---:|---|\n");

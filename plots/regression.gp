@@ -2,7 +2,8 @@
 #
 # Regression chart of a `vmstat-bench compare -o DIR`: per point the
 # NEW/BASE ratio of median costs with its bootstrap 95% CI, red when the
-# verdict is slower, green when faster, grey when no significant change.
+# verdict is slower, green when faster, grey when no significant change,
+# light grey or light blue when not judged (moved, few-runs).
 # Right of the dashed line at 1 is slower.  Reads compare.csv.
 #
 # Extra variables: npoints (sizes the chart so every label is readable).

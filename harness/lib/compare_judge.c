@@ -212,8 +212,9 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 		if (fewer < c->fewest_runs)
 			c->fewest_runs = fewer;
 	}
-	if (v->by_runs)
-		return;	/* the repetitions' count is not what the test sees */
+	/* the repetitions' count is not what the test sees, or no test ran */
+	if (v->by_runs || !strcmp(v->verdict, "few-runs"))
+		return;
 	if (v->b->n < c->fewest)
 		c->fewest = v->b->n;
 	if (v->n->n < c->fewest)

@@ -281,10 +281,10 @@ void vsb_env_per_cpu(const char *cpu_root, const char *file, char *buf,
 		g[k].cpu[g[k].n++] = cpus[i];
 	}
 	for (i = 0; i < ng; i++) {
-		struct vsb_cpulist cl;
+		/* formatted and dropped: a view of the scratch, not the pool */
+		struct vsb_cpulist cl = { .n = g[i].n, .cpu = g[i].cpu };
 		char list[256];
 
-		vsb_cpulist_set(&cl, g[i].cpu, g[i].n);
 		vsb_cpulist_format(&cl, list, sizeof(list), ',');
 		if (off < len)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s (%s)",

@@ -305,7 +305,7 @@ static int spare_cpus(struct vsb_monitor *m, cpu_set_t *set)
 		if (CPU_ISSET(i, set))
 			cpu[n++] = i;
 	}
-	vsb_cpulist_set(&cl, cpu, n);
+	cl = (struct vsb_cpulist){ .n = n, .cpu = cpu };	/* a view, formatted */
 	vsb_cpulist_format(&cl, list, sizeof(list), ',');
 	if (cl.n)
 		snprintf(m->place, sizeof(m->place), "CPU %s (no worker)", list);

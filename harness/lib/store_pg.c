@@ -340,11 +340,16 @@ static int pg_copy_end(struct vsb_db *d, int ok)
 		good = 0;
 	}
 	while ((r = PQgetResult(d->c))) {
-		if (PQresultStatus(r) != PGRES_COMMAND_OK && good && ok) {
+		int st = PQresultStatus(r);
+
+		if (st != PGRES_COMMAND_OK && good && ok) {
 			set_err(d, PQresultErrorMessage(r));
 			good = 0;
 		}
 		PQclear(r);
+		/* the end was not sent: libpq would answer COPY_IN forever */
+		if (st == PGRES_COPY_IN)
+			break;
 	}
 	return !ok || good ? 0 : -1;
 }

@@ -154,7 +154,9 @@ void vsb_barrier_break(struct vsb_barrier *b);
  * pool (cpus.c), never changes and is kept for the process's life, so a
  * list is 16 bytes and copies by value with the option set or sweep
  * point holding it (inline, it was 16 KB a list).  Equal lists share one
- * array.  Build one with vsb_cpulist_set(); n == 0 has cpu NULL.
+ * array.  Build one with vsb_cpulist_set(); n == 0 has cpu NULL.  A
+ * list used only while its array is in scope (formatted, checked) may
+ * instead point at that array: { .n = n, .cpu = array }.
  */
 struct vsb_cpulist {
 	int n;

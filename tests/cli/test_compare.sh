@@ -142,5 +142,12 @@ if grep -q '1.833 \[.*few-runs$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &
 else
 	not_ok "--runs-only output" "$(cat "$TMP/out" "$TMP/err")" "$(tail -n1 "$TMP/ro/compare.csv")"
 fi
+grep -q '^- verdicts: 0 slower, 0 faster, 0 no change, 1 not judged (moved, few-runs); \*\*0 regressions\*\*' \
+	"$TMP/ro/summary.md" && ok "summary.md counts it not judged, not as no change" ||
+	not_ok "summary.md verdict counts" "$(grep verdicts "$TMP/ro/summary.md")"
+"$VSB" compare "$TMP/base.csv" "$TMP/few.csv" --runs-only >"$TMP/out" 2>"$TMP/err"
+! grep -q 'as few as 3 repetitions' "$TMP/err" && grep -q 'few-runs' "$TMP/out" &&
+	ok "--runs-only, 3 repetitions: no advice about repetitions, which are not tested" ||
+	not_ok "--runs-only repetitions warning" "$(cat "$TMP/err")"
 
 done_testing

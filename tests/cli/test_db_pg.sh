@@ -75,8 +75,11 @@ psq "UPDATE vsb_meta SET value = '1' WHERE key = 'schema_version'"
 # samples go in through COPY: text with COPY's special characters (a
 # backslash, a tab, "\N") comes back byte for byte, and a row the server
 # refuses (a CHECK added here) fails the import whole, the message naming it
-awk -F, -v OFS=, '/^# run_id:/ { print "# run_id: crafted-esc"; next }
-	!/^#/ && ++n == 2 { $46 = "x\\y\tz\\N"; $47 = "\\\\" } 1' "$TMP/run/one.csv" >"$TMP/esc.csv"
+# col(NAME): a column's number, from the header (awk, after the header row)
+COLS='!/^#/ && !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }'
+awk -F, -v OFS=, '/^# run_id:/ { print "# run_id: crafted-esc"; next } '"$COLS"'
+	!/^#/ && ++n == 1 { $c["pmu_events"] = "x\\y\tz\\N"; $c["pmu_values"] = "\\\\" } 1' \
+	"$TMP/run/one.csv" >"$TMP/esc.csv"
 expect_exit 0 "import a row with a backslash, a tab and \\N in its text" \
 	"$VSB" db import --db "$URL" "$TMP/esc.csv"
 "$VSB" db export --db "$URL" --run crafted-esc -o "$TMP/esc-back.csv" >/dev/null 2>&1
@@ -86,8 +89,8 @@ cmp -s "$TMP/esc.csv" "$TMP/esc-back.csv" && [ "$got" = $'x\\y\tz\\N|\\\\' ] &&
 	ok "COPY: the text stored as written, the file back byte for byte" ||
 	not_ok "COPY escaping" "stored: $got" "$(diff "$TMP/esc.csv" "$TMP/esc-back.csv" | head -3)"
 psq "ALTER TABLE sample ADD CONSTRAINT test_ops_small CHECK (ops < 1000000)"
-awk -F, -v OFS=, '/^# run_id:/ { print "# run_id: crafted-big"; next }
-	!/^#/ && ++n == 3 { $32 = 5000000 } 1' "$TMP/run/one.csv" >"$TMP/big.csv"
+awk -F, -v OFS=, '/^# run_id:/ { print "# run_id: crafted-big"; next } '"$COLS"'
+	!/^#/ && ++n == 2 { $c["ops"] = 5000000 } 1' "$TMP/run/one.csv" >"$TMP/big.csv"
 before=$(counts)
 expect_exit 1 "a row the server refuses inside the COPY: exit 1" \
 	"$VSB" db import --db "$URL" "$TMP/big.csv"
