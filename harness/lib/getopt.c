@@ -2,7 +2,8 @@
 /*
  * The commands' option loop: getopt_long with --help, an unknown option
  * and a missing value handled once, worded the same for every command
- * ("CMD: unknown option 'X' (see CMD --help)", "--NAME needs a value").
+ * ("CMD: unknown option 'X' (see CMD --help)", "--NAME needs a value",
+ * "--NAME takes no value").
  * The commands keep their own switch over what their options mean.
  */
 #include <stdio.h>
@@ -57,7 +58,11 @@ int vsb_getopt_next(struct vsb_getopt *g, const char **arg)
 			vsb_err("-%c needs a value (see %s --help)", optopt, g->cmd);
 		return VSB_GETOPT_BAD;
 	case '?':
-		if (optopt && !long_name(g, optopt))
+		/* getopt_long names a flag given a value (--flag=X) in optopt */
+		name = optopt ? long_name(g, optopt) : NULL;
+		if (name && !strncmp(g->argv[optind - 1], "--", 2))
+			vsb_err("--%s takes no value (see %s --help)", name, g->cmd);
+		else if (optopt && !name)
 			vsb_err("%s: unknown option '-%c' (see %s --help)", g->cmd,
 				optopt, g->cmd);
 		else

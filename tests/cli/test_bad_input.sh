@@ -72,4 +72,13 @@ left=$(cd "$TMP" && ls -A odir; ls -d odir.* newdir* missing* 2>/dev/null)
 expect_usage_error "unknown command" "unknown command 'frobnicate'" "$VSB" frobnicate
 expect_usage_error "list takes no arguments" "list takes no arguments" "$VSB" list extra
 expect_exit 2 "no command: usage on stderr, exit 2" "$VSB"
+# the commands' one option loop (lib/getopt.c): a flag given a value
+expect_usage_error "compare --runs-only=1: the flag takes no value" \
+	'^vmstat-bench: --runs-only takes no value \(see compare --help\)$' \
+	"$VSB" compare --runs-only=1 "$TMP/a.csv" "$TMP/b.csv"
+expect_usage_error "sweep --resume=yes: the flag takes no value" \
+	'^vmstat-bench: --resume takes no value \(see sweep --help\)$' \
+	"$VSB" sweep --resume=yes "$TMP/none.sweep"
+expect_usage_error "compare -R (a long option's code, not a short option): unknown" \
+	"compare: unknown option '-R'" "$VSB" compare -R "$TMP/a.csv" "$TMP/b.csv"
 done_testing
