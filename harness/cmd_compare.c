@@ -332,7 +332,7 @@ static void warn_verdicts(const struct vsb_compare *c, const struct vsb_cmp_opts
 			 "side (c2c_ns in the metadata): the host moved the vCPUs between "
 			 "the runs, and their costs with them; compare runs made under one "
 			 "placement, or alternate the sides (ab does)", c->moved,
-			 c->moved == 1 ? "" : "s", VSB_CMP_C2C_RATIO);
+			 c->moved == 1 ? "" : "s", VSB_C2C_MOVED_RATIO);
 	if (c->nv > c->unmatched && runs_line(c, o, runs, sizeof(runs))) {
 		if (c->one_run && !o->runs_only)
 			vsb_note("note: %s", runs);

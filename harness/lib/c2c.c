@@ -105,3 +105,19 @@ out:
 	free(c);
 	return ret;
 }
+
+int vsb_c2c_moved(double a, double b)
+{
+	double r = b / a;
+
+	if (isnan(a) || isnan(b))
+		return 0;
+	return r > VSB_C2C_MOVED_RATIO || r < 1 / VSB_C2C_MOVED_RATIO;
+}
+
+double vsb_c2c_parse(const char *meta)
+{
+	double v = meta ? strtod(meta, NULL) : NAN;	/* "unknown (...)" reads 0 */
+
+	return v > 0 ? v : NAN;
+}

@@ -307,10 +307,7 @@ static int open_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
 	if (!s->kernel[0] && (m = vsb_csv_meta(&f->csv, "kernel")))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", m);
 	side_run(s, &f->csv, path);
-	m = vsb_csv_meta(&f->csv, "c2c_ns");
-	f->c2c = m ? strtod(m, NULL) : NAN;	/* "unknown (...)" reads 0 */
-	if (!(f->c2c > 0))
-		f->c2c = NAN;
+	f->c2c = vsb_c2c_parse(vsb_csv_meta(&f->csv, "c2c_ns"));
 	return 0;
 }
 

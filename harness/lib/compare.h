@@ -20,13 +20,6 @@
  * the between-run CV (docs/sweeps.md "Several runs per side" says why 2).
  */
 #define VSB_CMP_BETWEEN_K	2
-/*
- * A multi-CPU point is not judged when its sides' CPUs were this much
- * nearer or farther apart (c2c_ns, the medians over each side's files):
- * on a VM the host's placement moves contended costs by up to 2x, which
- * no statistic over the samples can tell from a patch (c2c.c).
- */
-#define VSB_CMP_C2C_RATIO	1.25
 
 /* One point of one side: its parameters and per-repetition costs. */
 struct vsb_cmp_point {

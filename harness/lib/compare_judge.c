@@ -134,19 +134,14 @@ static double median_c2c(const struct vsb_cmp_point *p)
 
 /*
  * 1 when the two sides of a multi-CPU point ran with their CPUs clearly
- * nearer or farther apart (VSB_CMP_C2C_RATIO): the environment changed
+ * nearer or farther apart (VSB_C2C_MOVED_RATIO): the environment changed
  * under the point, and a verdict would be the host's, not the code's.
  */
 static int cpus_moved(struct vsb_cmp_verdict *v)
 {
-	double r;
-
 	v->c2c_b = median_c2c(v->b);
 	v->c2c_n = median_c2c(v->n);
-	if (isnan(v->c2c_b) || isnan(v->c2c_n))
-		return 0;
-	r = v->c2c_n / v->c2c_b;
-	return r > VSB_CMP_C2C_RATIO || r < 1 / VSB_CMP_C2C_RATIO;
+	return vsb_c2c_moved(v->c2c_b, v->c2c_n);
 }
 
 static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)

@@ -174,6 +174,17 @@ int vsb_cpu_first_allowed(void);
 
 /* ---- c2c.c: a cache line's round trip between two CPUs, NaN if unknown ---- */
 double vsb_c2c_ns(int cpu_a, int cpu_b);
+/*
+ * Two sets of runs of a multi-CPU point are not comparable when their
+ * CPUs were this much nearer or farther apart (medians of their c2c_ns):
+ * on a VM the host's placement moves contended costs by up to 2x, which
+ * no statistic over the samples can tell from a patch.
+ */
+#define VSB_C2C_MOVED_RATIO	1.25
+/* 1 when distances @a and @b differ by more than the ratio; 0 if unknown */
+int vsb_c2c_moved(double a, double b);
+/* A c2c_ns metadata value ("80.1 (CPUs 0 and 1: ...)") in ns; NAN unknown */
+double vsb_c2c_parse(const char *meta);
 
 /* ---- clock.c ---- */
 uint64_t vsb_now_ns(void);
