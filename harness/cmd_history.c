@@ -499,9 +499,13 @@ static void report(const struct vsb_hist_out *os, size_t n, enum vsb_hist_by by)
 						    *b = hs->e[c->index].run;
 
 			printf("  change at entry %zu: %s (%s, %s) -> %s (%s, %s): %.4g -> %.4g "
-			       "%s, %+.1f%%, p %.3g\n", c->index, a->kernel, a->revision,
+			       "%s, %+.1f%%, p %.3g", c->index, a->kernel, a->revision,
 			       a->date, b->kernel, b->revision, b->date, c->before, c->after,
 			       hs->unit, 100 * c->rel_change, c->p_value);
+			if (vsb_hist_cp_moved(hs, k))
+				printf(" (CPUs moved: c2c %.0f -> %.0f ns)", hs->cp_c2c[k][0],
+				       hs->cp_c2c[k][1]);
+			putchar('\n');
 		}
 	}
 }
@@ -513,6 +517,11 @@ static int gate(const struct vsb_hist_out *os, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct vsb_cp_verdict *v = &os[i].hs->verdict;
 
+		if (os[i].hs->moved)
+			fprintf(stderr, "history --check: not judged: %s on %s: newest entry "
+				"%+.1f%%, but its CPUs moved (c2c %.0f -> %.0f ns): the host's "
+				"placement, not the code\n", os[i].label, os[i].hs->machine,
+				100 * v->rel_change, os[i].hs->c2c_base, os[i].hs->c2c_new);
 		if (!v->regression)
 			continue;
 		nreg++;

@@ -166,6 +166,53 @@ static void segment_medians(struct vsb_hist_series *hs, const double *med)
 	free(tmp);
 }
 
+/* median c2c_ns of entries [a, b) of @hs; NAN when none is known */
+static double c2c_median(const struct vsb_hist_series *hs, size_t a, size_t b)
+{
+	double *t = vsb_zalloc((b > a ? b - a : 1) * sizeof(*t)), m = NAN;
+	size_t i, n = 0;
+
+	for (i = a; i < b && i < hs->n; i++)
+		if (hs->e[i].run->c2c_ns > 0)	/* NAN or 0: unknown */
+			t[n++] = hs->e[i].run->c2c_ns;
+	if (n) {
+		qsort(t, n, sizeof(*t), cmp_double);
+		m = vsb_median_sorted(t, n);
+	}
+	free(t);
+	return m;
+}
+
+int vsb_hist_cp_moved(const struct vsb_hist_series *hs, size_t k)
+{
+	return k < hs->ncp && vsb_c2c_moved(hs->cp_c2c[k][0], hs->cp_c2c[k][1]);
+}
+
+/*
+ * compare's rule, over time: a multi-CPU point's cost follows where the
+ * host put its vCPUs (c2c.c), so a step between entries whose CPUs were
+ * clearly nearer or farther apart is marked, and a newest entry that is
+ * slower only next to such a move is not called a regression.
+ */
+static void apply_moved(struct vsb_hist_series *hs)
+{
+	struct vsb_cp_verdict *v = &hs->verdict;
+	size_t k;
+
+	for (k = 0; k < hs->ncp; k++) {
+		size_t a = k ? hs->cp[k - 1].index : 0;
+		size_t b = k + 1 < hs->ncp ? hs->cp[k + 1].index : hs->n;
+
+		hs->cp_c2c[k][0] = c2c_median(hs, a, hs->cp[k].index);
+		hs->cp_c2c[k][1] = c2c_median(hs, hs->cp[k].index, b);
+	}
+	hs->c2c_base = c2c_median(hs, v->base_start, v->base_end);
+	hs->c2c_new = c2c_median(hs, v->new_start, hs->n);
+	hs->moved = v->regression && vsb_c2c_moved(hs->c2c_base, hs->c2c_new);
+	if (hs->moved)
+		v->regression = 0;
+}
+
 int vsb_hist_analyse(struct vsb_hist_series *hs)
 {
 	double *med = vsb_zalloc((hs->n ?: 1) * sizeof(*med));
@@ -194,6 +241,10 @@ int vsb_hist_analyse(struct vsb_hist_series *hs)
 		ret = vsb_cp_newest_regression(med, hs->n, hs->cp, hs->ncp,
 					       VSB_CP_THRESHOLD, VSB_CP_TAIL,
 					       VSB_CP_CHECK_ALPHA, &hs->verdict);
+	hs->moved = 0;
+	hs->c2c_base = hs->c2c_new = NAN;
+	if (!ret && hs->n)
+		apply_moved(hs);
 	free(med);
 	return ret;
 }

@@ -58,7 +58,20 @@ struct vsb_hist_series {
 	size_t ncp;
 	struct vsb_cp cp[VSB_HIST_MAX_CP];	/* found at VSB_CP_ALPHA */
 	struct vsb_cp_verdict verdict;	/* the --check rule, VSB_CP_CHECK_ALPHA */
+	/*
+	 * compare's moved-CPUs rule (c2c.c) over the history: the median
+	 * c2c_ns of the segments either side of each change point, and of
+	 * the verdict's baseline and newest entries (NAN: unknown, as for a
+	 * one-CPU point).  moved: a regression was found, but between
+	 * entries whose CPUs were clearly nearer or farther apart, so it is
+	 * not called (verdict.regression 0).
+	 */
+	double cp_c2c[VSB_HIST_MAX_CP][2];
+	double c2c_base, c2c_new;
+	int moved;
 };
+/* 1 when change point @k of @hs came with moved CPUs */
+int vsb_hist_cp_moved(const struct vsb_hist_series *hs, size_t k);
 
 /*
  * The two different units of @se's runs into @u1/@u2 and 1, or 0 when

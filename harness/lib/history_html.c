@@ -52,6 +52,10 @@ static void verdict(FILE *f, const struct vsb_hist_series *hs)
 		fprintf(f, "<span class=\"reg\">newest entry is a regression: %+.1f%% "
 			"(margin %.1f%%, p %.3g)</span>", 100 * v->rel_change,
 			100 * v->margin, v->p_value);
+	else if (hs->moved)
+		fprintf(f, "<span class=\"ok\">newest entry not judged: %+.1f%%, but its "
+			"CPUs moved (c2c %.0f &rarr; %.0f ns)</span>", 100 * v->rel_change,
+			hs->c2c_base, hs->c2c_new);
 	else
 		fputs("<span class=\"ok\">newest entry: no significant regression</span>", f);
 }

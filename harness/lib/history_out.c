@@ -145,6 +145,10 @@ void vsb_hist_verdict_line(const struct vsb_hist_series *hs, char *buf, size_t l
 	if (v->regression)
 		snprintf(buf, len, "newest entry: REGRESSION %+.1f%% vs entries %zu-%zu",
 			 100 * v->rel_change, v->base_start, v->base_end - 1);
+	else if (hs->moved)
+		snprintf(buf, len, "newest entry: not judged, %+.1f%% vs entries %zu-%zu "
+			 "but its CPUs moved (c2c %.0f -> %.0f ns)", 100 * v->rel_change,
+			 v->base_start, v->base_end - 1, hs->c2c_base, hs->c2c_new);
 	else if (v->rule == VSB_CP_RULE_NONE)
 		snprintf(buf, len, "newest entry: no regression (nothing to compare yet)");
 	else
@@ -267,8 +271,12 @@ int vsb_hist_write_summary_md(FILE *f, const struct vsb_hist_out *os, size_t n,
 			md_entry(f, &os[i].hs->e[c->index - 1], c->index - 1);
 			fputs(" | ", f);
 			md_entry(f, &os[i].hs->e[c->index], c->index);
-			fprintf(f, " | %.4g | %.4g | %+.1f%% | %.3g |\n", c->before,
-				c->after, 100 * c->rel_change, c->p_value);
+			fprintf(f, " | %.4g | %.4g | %+.1f%%", c->before, c->after,
+				100 * c->rel_change);
+			if (vsb_hist_cp_moved(os[i].hs, k))
+				fprintf(f, " (CPUs moved: c2c %.0f -> %.0f ns)",
+					os[i].hs->cp_c2c[k][0], os[i].hs->cp_c2c[k][1]);
+			fprintf(f, " | %.3g |\n", c->p_value);
 		}
 	for (i = 0; i < n; i++) {
 		if (!os[i].has_chart)

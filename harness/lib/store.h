@@ -119,6 +119,7 @@ struct vsb_series_run {
 	char revision[64];	/* harness git revision */
 	char date[32];		/* the run's # date: */
 	char unit[16];
+	double c2c_ns;		/* its CPUs' distance; NAN: unknown or one CPU */
 	size_t n;
 	double *samples;
 	double median;

@@ -31,6 +31,9 @@ struct vsb_store_ops {
 	const char *pk;
 	/* replaces %CLUSTERED% after a table kept in its primary key's order */
 	const char *clustered;
+	/* SQL of a JSON text column's string member: printf with the
+	 * column, then the member's name */
+	const char *json_member_sql;
 	/* a query of one count: is table ?1 there */
 	const char *table_exists_sql;
 	/* a query of one count: how many tables in the store's schema */

@@ -271,6 +271,7 @@ static struct vsb_series_run *series_run(struct vsb_series *se,
 	snprintf(r->revision, sizeof(r->revision), "%s", o->col_text(st, 4));
 	snprintf(r->date, sizeof(r->date), "%s", o->col_text(st, 5));
 	snprintf(r->unit, sizeof(r->unit), "%s", o->col_text(st, 6));
+	r->c2c_ns = o->col_null(st, 9) ? NAN : vsb_c2c_parse(o->col_text(st, 9));
 	return r;
 }
 
@@ -300,21 +301,25 @@ int vsb_store_series(struct vsb_store *s, const char *point_key,
 		     const char *machine, struct vsb_series *se)
 {
 	const struct vsb_store_ops *o = s->ops;
+	char sql[1024], c2c[64];
 	struct vsb_stmt *st;
 	int rc;
 
 	memset(se, 0, sizeof(*se));
 	snprintf(se->point_key, sizeof(se->point_key), "%s", point_key);
-	if (vsb_store_prepare(s, "reading the series",
-			      "SELECT r.run_id, m.fingerprint, m.cpu_model, k.release, "
-			      "r.git_revision, r.started, s.unit, s.rep, avg(s.per_op) "
-			      "FROM sample s JOIN point p ON p.id = s.point "
-			      "JOIN run r ON r.id = s.run JOIN machine m ON m.id = r.machine "
-			      "JOIN kernel k ON k.id = r.kernel "
-			      "WHERE p.key = ? AND (CAST(? AS TEXT) = '' OR m.fingerprint = ?) "
-			      "GROUP BY r.id, r.run_id, m.fingerprint, m.cpu_model, k.release, "
-			      "r.git_revision, r.started, s.unit, s.rep "
-			      "ORDER BY r.started, r.id, s.rep", &st))
+	/* the run's c2c_ns from its metadata: history's moved-CPUs rule */
+	snprintf(c2c, sizeof(c2c), o->json_member_sql, "r.env", "c2c_ns");
+	snprintf(sql, sizeof(sql),
+		 "SELECT r.run_id, m.fingerprint, m.cpu_model, k.release, "
+		 "r.git_revision, r.started, s.unit, s.rep, avg(s.per_op), %s "
+		 "FROM sample s JOIN point p ON p.id = s.point "
+		 "JOIN run r ON r.id = s.run JOIN machine m ON m.id = r.machine "
+		 "JOIN kernel k ON k.id = r.kernel "
+		 "WHERE p.key = ? AND (CAST(? AS TEXT) = '' OR m.fingerprint = ?) "
+		 "GROUP BY r.id, r.run_id, m.fingerprint, m.cpu_model, k.release, "
+		 "r.git_revision, r.started, s.unit, s.rep "
+		 "ORDER BY r.started, r.id, s.rep", c2c);
+	if (vsb_store_prepare(s, "reading the series", sql, &st))
 		return VSB_EXIT_ERROR;
 	o->bind_text(st, 1, point_key, -1);
 	o->bind_text(st, 2, machine ? machine : "", -1);

@@ -205,6 +205,7 @@ const struct vsb_store_ops vsb_store_sqlite_ops = {
 	.name = "sqlite",
 	.pk = "INTEGER PRIMARY KEY",
 	.clustered = " WITHOUT ROWID",
+	.json_member_sql = "json_extract(%s, '$.%s')",
 	.table_exists_sql =
 		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
 	.count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",

@@ -92,6 +92,34 @@ grep -q 'REGRESSION: counter this-cpu-add cpus=0 on m-' "$TMP/err" &&
 expect_exit 0 "history --by revision" "$VSB" history --db "$TMP/step.db" --by revision -o "$TMP/out-rev"
 expect_exit 0 "history (by date)" "$VSB" history --db "$TMP/step.db" -o "$TMP/out-date"
 
+# ---- CPUs moved: compare's rule over time, through the store ----
+# 16 runs by date, the last 8 twice as slow; in "moved" their c2c_ns is
+# 200 against 80 before (the host put the vCPUs farther apart), in
+# "still" 80 throughout: the same step is not judged in the first and
+# a regression in the second
+mkdir -p "$TMP/moved" "$TMP/still"
+for i in $(seq 0 15); do
+	wob=$(awk -v i="$i" 'BEGIN { print (i < 8 ? 1 : 2) * (1 + 0.004 * ((i * 37) % 7 - 3)) }')
+	date=$(printf '2026-02-%02dT10:00:00Z' $((i + 1)))
+	for d in moved still; do
+		c=80
+		[ $d = moved ] && [ "$i" -ge 8 ] && c=200
+		craft "$TMP/$d/x$i.csv" "$d-$i" "$date" "${K[0]}" rev "$wob"
+		sed -i "/^# date:/a # c2c_ns: $c.0 (test)" "$TMP/$d/x$i.csv"
+	done
+done
+check "import the moved history" "$VSB" db import --db "$TMP/moved.db" "$TMP/moved"
+check "import the still history" "$VSB" db import --db "$TMP/still.db" "$TMP/still"
+expect_exit 1 "still: 2x at one distance, --check: a regression" \
+	"$VSB" history --db "$TMP/still.db" --check
+expect_exit 0 "moved: 2x with the CPUs 2.5x farther apart, --check: exit 0" \
+	"$VSB" history --db "$TMP/moved.db" --check
+grep -q 'not judged: counter this-cpu-add cpus=0 on m-.* its CPUs moved (c2c 80 -> 200 ns)' "$TMP/err" &&
+	grep -q 'change at entry 8: .*(CPUs moved: c2c 80 -> 200 ns)' "$TMP/out" &&
+	grep -q 'newest entry: not judged, +[0-9.]*% vs entries 0-7 but its CPUs moved' "$TMP/out" &&
+	ok "moved: the change point marked, the newest entry not judged, said why" ||
+	not_ok "moved: marked and said" "$(cat "$TMP/out" "$TMP/err")"
+
 # ---- the flat history ----
 expect_exit 0 "flat: history --by kernel --check exits 0" \
 	"$VSB" history --db "$TMP/flat.db" --by kernel --check -o "$TMP/out-flat"

@@ -189,6 +189,36 @@ static void test_params(void)
 	TAP_OK(n == 4, "four pairs in order (%d)", n);
 }
 
+/*
+ * compare's moved-CPUs rule over a history: a 2x step at entry 8 whose
+ * runs had their CPUs 2.5x farther apart (c2c 80 -> 200 ns) is marked
+ * and not called a regression; the same step at one distance is.
+ */
+static void test_moved(double c2c_after, int want_reg)
+{
+	static struct fake f;
+	struct vsb_hist_series *hs;
+	char date[32];
+	size_t n, i;
+
+	memset(&f, 0, sizeof(f));
+	for (i = 0; i < 16; i++) {
+		snprintf(date, sizeof(date), "2026-01-%02zuT00:00:00Z", i + 1);
+		fake_run(&f, "m-a", "6.1", "r", date, i < 8 ? 10 : 20, "tsc");
+		f.runs[i].c2c_ns = i < 8 ? 80 : c2c_after;
+	}
+	TAP_OK(!vsb_hist_build(&f.se, VSB_HIST_BY_DATE, &hs, &n) && n == 1 &&
+	       hs->ncp == 1 && hs->cp[0].index == 8, "c2c %g after: one change point at 8",
+	       c2c_after);
+	TAP_OK(hs->verdict.regression == want_reg && hs->moved == !want_reg,
+	       "c2c 80 -> %g ns: %s", c2c_after, want_reg ? "a regression" :
+	       "moved, not called a regression");
+	TAP_OK(vsb_hist_cp_moved(hs, 0) == !want_reg && hs->cp_c2c[0][0] == 80 &&
+	       hs->cp_c2c[0][1] == c2c_after, "the change point is %smarked moved",
+	       want_reg ? "not " : "");
+	vsb_hist_free(hs, n);
+}
+
 int main(void)
 {
 	test_vercmp();
@@ -198,5 +228,7 @@ int main(void)
 	test_step(-0.30, 0);
 	test_step(0, 0);
 	test_params();
+	test_moved(200, 0);
+	test_moved(90, 1);
 	return tap_done();
 }
