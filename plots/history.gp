@@ -8,7 +8,11 @@
 # (the relative change of the segment median).  Reads DIR/NN-.../history.csv.
 #
 # Extra variables: pointlabel (the point, short), byname (the order),
-# nentries, verdict (the --check verdict, one line), regression (0/1).
+# nentries, verdict (the --check verdict, one line), regression (0/1),
+# hasc2c (1: a multi-CPU point whose runs recorded their CPUs' distance,
+# drawn as grey squares on the right axis: a step in cost that follows
+# a step in distance is the host's placement, not the code).
+if (!exists("hasc2c")) hasc2c = 0
 
 if (!exists("nentries")) nentries = 10
 if (!exists("ncp")) ncp = 1
@@ -24,6 +28,8 @@ load plotsdir.'/common.gp'
 # y range from the CIs, with room above for the change point labels
 stats datafile using (column('ci_lo')) name 'LO' nooutput
 stats datafile using (column('ci_hi')) name 'HI' nooutput
+# (stats filters by the y range set: so before it)
+if (hasc2c) stats datafile using (column('c2c_ns')) name 'C2C' nooutput
 span = HI_max - LO_min
 if (span <= 0) span = (abs(HI_max) > 0 ? abs(HI_max) * 0.1 : 1)
 ylo = LO_min - 0.08 * span
@@ -57,9 +63,20 @@ cp_y(d) = yhi - (0.035 + 0.05 * (int(column('cp') - 1) % 3)) * (yhi - ylo)
 # 5.4 crashes on a labels plot whose every x is NaN
 cps = ncp > 0 ? ", datafile using (cp_x(0)):(ylo):(0):(yhi - ylo) with vectors nohead dt 2 lw 2 lc rgb '#d62728' title 'change point', datafile using (cp_x(0)):(cp_y(0)):(strcol('cp_label')) with labels left offset 0.4, 0 font ',10' tc rgb '#d62728' noenhanced notitle" : ""
 
+c2c = ''
+if (hasc2c) {
+	set y2label "CPUs' distance (c2c round trip, ns)" tc rgb '#777777'
+	set y2tics nomirror tc rgb '#777777' font ',9'
+	# headroom: the squares stay below the key and the change point labels
+	set y2range [0:C2C_max * 1.45]
+	set ytics nomirror
+	set rmargin 10
+	c2c = ", datafile using (column('index')):(column('c2c_ns')) axes x1y2 with points pt 5 ps 0.6 lc rgb '#999999' title \"CPUs' distance (right axis)\""
+}
+
 plot datafile using (column('index')):(column('median')) \
 	with lines lc rgb '#9ecae1' lw 1 notitle, \
      datafile using (column('index')):(column('median')):(column('ci_lo')):(column('ci_hi')):xtic(int(column('show_tick')) ? strcol('tick') : '') \
 	with yerrorbars lc rgb '#1f77b4' pt 7 ps ps_entry lw 1 title 'run median (95% CI)', \
      datafile using (column('index') - 0.5):(column('seg_median')):(1):(0) \
-	with vectors nohead lc rgb '#ff7f0e' lw 3 title 'segment median' @cps
+	with vectors nohead lc rgb '#ff7f0e' lw 3 title 'segment median' @cps @c2c

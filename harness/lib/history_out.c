@@ -92,7 +92,7 @@ int vsb_hist_write_series_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
 	fprintf(f, "# point: %s\n# machine: %s\n# cpu_model: %s\n# unit: %s\n# by: %s\n",
 		hs->point_key, hs->machine, hs->cpu_model, hs->unit, vsb_hist_by_name(by));
 	fputs("index,run_id,kernel,revision,date,n,median,ci_lo,ci_hi,seg_median,"
-	      "cp,cp_rel,cp_p,cp_label,tick,show_tick\n", f);
+	      "cp,cp_rel,cp_p,cp_label,tick,show_tick,c2c_ns\n", f);
 	for (i = 0; i < hs->n; i++) {
 		const struct vsb_hist_entry *e = &hs->e[i];
 		const struct vsb_cp *c = e->cp ? &hs->cp[e->cp - 1] : NULL;
@@ -106,16 +106,21 @@ int vsb_hist_write_series_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
 			e->ci_lo, e->ci_hi, e->seg_median, e->cp);
 		/* with many change points only the size fits beside each line */
 		if (c && hs->ncp <= 3)
-			fprintf(f, ",%.6g,%.4g,%+.1f%% (p %.3g)", c->rel_change,
-				c->p_value, 100 * c->rel_change, c->p_value);
+			fprintf(f, ",%.6g,%.4g,%+.1f%% (p %.3g)%s", c->rel_change,
+				c->p_value, 100 * c->rel_change, c->p_value,
+				vsb_hist_cp_moved(hs, e->cp - 1) ? " CPUs moved" : "");
 		else if (c)
-			fprintf(f, ",%.6g,%.4g,%+.1f%%", c->rel_change, c->p_value,
-				100 * c->rel_change);
+			fprintf(f, ",%.6g,%.4g,%+.1f%%%s", c->rel_change, c->p_value,
+				100 * c->rel_change,
+				vsb_hist_cp_moved(hs, e->cp - 1) ? " moved" : "");
 		else
 			fputs(",,,", f);
 		tick_text(hs, i, by, t, sizeof(t));
 		cell(f, t);
-		fprintf(f, ",%d\n", tick[i]);
+		fprintf(f, ",%d,", tick[i]);
+		if (e->run->c2c_ns > 0)
+			fprintf(f, "%.1f", e->run->c2c_ns);
+		fputc('\n', f);
 	}
 	free(tick);
 	return ferror(f) ? -1 : 0;
@@ -161,6 +166,7 @@ int vsb_hist_chart(const char *outdir, const struct vsb_hist_out *os, enum vsb_h
 	const struct vsb_hist_series *hs = os->hs;
 	char dir[4096], csv[4400], title[512], lab[1024], vars[2048], verdict[160];
 	char sub[700];
+	size_t i;
 
 	snprintf(dir, sizeof(dir), "%s/%s", outdir, os->dir);
 	snprintf(csv, sizeof(csv), "%s/history.csv", dir);
@@ -170,10 +176,12 @@ int vsb_hist_chart(const char *outdir, const struct vsb_hist_out *os, enum vsb_h
 	gp_text(title, sizeof(title), sub);
 	gp_text(lab, sizeof(lab), os->label);
 	vsb_hist_verdict_line(hs, verdict, sizeof(verdict));
+	for (i = 0; i < hs->n && !(hs->e[i].run->c2c_ns > 0); i++)
+		;
 	snprintf(vars, sizeof(vars), "pointlabel='%s'; byname='%s'; nentries=%zu; "
-		 "ncp=%zu; verdict='%s'; regression=%d; unit='%s';", lab,
+		 "ncp=%zu; verdict='%s'; regression=%d; unit='%s'; hasc2c=%d;", lab,
 		 vsb_hist_by_name(by), hs->n, hs->ncp, verdict, hs->verdict.regression,
-		 strchr(hs->unit, '\'') ? "?" : hs->unit);
+		 strchr(hs->unit, '\'') ? "?" : hs->unit, i < hs->n);
 	return vsb_plot_chart("history", csv, dir, title, vars);
 }
 

@@ -119,6 +119,13 @@ grep -q 'not judged: counter this-cpu-add cpus=0 on m-.* its CPUs moved (c2c 80 
 	grep -q 'newest entry: not judged, +[0-9.]*% vs entries 0-7 but its CPUs moved' "$TMP/out" &&
 	ok "moved: the change point marked, the newest entry not judged, said why" ||
 	not_ok "moved: marked and said" "$(cat "$TMP/out" "$TMP/err")"
+expect_exit 0 "moved: history -o (the chart draws the distance)" \
+	"$VSB" history --db "$TMP/moved.db" -o "$TMP/out-moved"
+mcsv=$(ls "$TMP"/out-moved/01-*/history.csv 2>/dev/null | head -1)
+[ -n "$mcsv" ] && [ "$(rows "$mcsv" | awk -F, '{ print $NF }' | sort -u | tr '\n' ' ')" = "200.0 80.0 " ] &&
+	grep -q 'CPUs moved' "$mcsv" && { ! command -v gnuplot >/dev/null || [ -s "${mcsv%.csv}.png" ]; } &&
+	ok "moved: history.csv carries each run's c2c_ns and the moved label; chart drawn" ||
+	not_ok "moved: history.csv c2c_ns" "$(cat "$mcsv" 2>&1 | tail -3)"
 
 # ---- the flat history ----
 expect_exit 0 "flat: history --by kernel --check exits 0" \
