@@ -35,7 +35,9 @@
 #
 # Environment: VSB_VM_CACHE (cache folder, see kernel-cache.sh),
 # VSB_VM_ACCEL=kvm|tcg (skip the KVM probe), VSB_VM_KEEP=1 (keep the work
-# folder with the initramfs and logs).
+# folder with the initramfs and logs), VSB_VM_BOOT_STALL=S (a guest not
+# at /init after S seconds, default 120, is booted once more; 0 makes
+# every boot count as stalled, for the runner's own test).
 
 set -euo pipefail
 
@@ -385,30 +387,58 @@ truncate -s "${MEM}M" "$W/out.img"
 CMDLINE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 rdinit=/init"
 [[ -n $APPEND ]] && CMDLINE+=" $APPEND"
 
-# tail -f below needs the files before QEMU opens them.
-for f in console ctl stdout stderr; do : >"$W/$f"; done
-T0=$(date +%s.%N)
-timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
-	"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
-	-smp "$SMP_ARG" -m "$MEM" ${NUMA_ARGS[@]+"${NUMA_ARGS[@]}"} \
-	-kernel "$KERNEL" -initrd "$W/initrd" -append "$CMDLINE" \
-	-serial "file:$W/console" -serial "file:$W/ctl" \
-	-serial "file:$W/stdout" -serial "file:$W/stderr" \
-	-drive "file=$W/out.img,if=none,format=raw,id=vsbout" \
-	-device nvme,drive=vsbout,serial=vsbout \
-	</dev/null >"$W/qemu.log" 2>&1 &
-QPID=$!
-# Live copies of the command's output; tail exits once QEMU is gone and
-# it has read the last bytes.
-tail -n +1 -s 0.1 -f --pid="$QPID" "$W/stdout" &
-TAILS+=($!)
-tail -n +1 -s 0.1 -f --pid="$QPID" "$W/stderr" >&2 &
-TAILS+=($!)
-qrc=0
-wait "$QPID" || qrc=$?
-QPID=''
-for p in "${TAILS[@]}"; do wait "$p" 2>/dev/null || true; done
-TAILS=()
+# One boot, until QEMU exits; qrc: its status.  A guest that has not
+# reached /init (VSB_START on the control port) after BOOT_STALL seconds
+# is stopped and STALLED set: under TCG a boot now and then freezes early
+# (the console stops mid-boot, minutes before the timeout), with nothing
+# of the command run yet, so booting again is safe.
+BOOT_STALL=${VSB_VM_BOOT_STALL:-120}
+STALLED=0
+boot() {
+	local ticks=0
+
+	# tail -f below needs the files before QEMU opens them.
+	for f in console ctl stdout stderr; do : >"$W/$f"; done
+	T0=$(date +%s.%N)
+	timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
+		"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
+		-smp "$SMP_ARG" -m "$MEM" ${NUMA_ARGS[@]+"${NUMA_ARGS[@]}"} \
+		-kernel "$KERNEL" -initrd "$W/initrd" -append "$CMDLINE" \
+		-serial "file:$W/console" -serial "file:$W/ctl" \
+		-serial "file:$W/stdout" -serial "file:$W/stderr" \
+		-drive "file=$W/out.img,if=none,format=raw,id=vsbout" \
+		-device nvme,drive=vsbout,serial=vsbout \
+		</dev/null >"$W/qemu.log" 2>&1 &
+	QPID=$!
+	# Live copies of the command's output; tail exits once QEMU is gone
+	# and it has read the last bytes.
+	tail -n +1 -s 0.1 -f --pid="$QPID" "$W/stdout" &
+	TAILS+=($!)
+	tail -n +1 -s 0.1 -f --pid="$QPID" "$W/stderr" >&2 &
+	TAILS+=($!)
+	while kill -0 "$QPID" 2>/dev/null && ! grep -q "VSB_START $NONCE" "$W/ctl"; do
+		if ((ticks >= BOOT_STALL * 5)); then
+			STALLED=1
+			kill "$QPID" 2>/dev/null || true
+			break
+		fi
+		sleep 0.2
+		ticks=$((ticks + 1))
+	done
+	qrc=0
+	wait "$QPID" || qrc=$?
+	QPID=''
+	for p in "${TAILS[@]}"; do wait "$p" 2>/dev/null || true; done
+	TAILS=()
+}
+boot
+if ((STALLED)); then
+	last=$(tail -n 1 "$W/console" | tr -d '\r' | cut -c1-80)
+	log "the guest did not reach /init in $BOOT_STALL s (a stalled boot; console:" \
+	    "${last:-nothing yet}): booting it again"
+	STALLED=0
+	boot
+fi
 ELAPSED=$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 
 # --- verdict --------------------------------------------------------------
@@ -421,6 +451,9 @@ fail() {
 	KEEP_W=1
 	exit 1
 }
+if ((STALLED)); then
+	fail "guest did not reach /init in $BOOT_STALL s, twice (stalled boots)"
+fi
 if ((qrc == 124 || qrc == 137)); then
 	fail "guest timed out after $TIMEOUT s"
 fi

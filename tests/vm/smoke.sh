@@ -8,7 +8,8 @@
 # binary built into a temp folder: the guest boots, the command's exit
 # status and stdout come back, /out comes back, added files and their
 # shared libraries work, a module loads and unloads, a guest panic, a hang
-# and a missing NUMA layout are all reported rather than passed.
+# and a missing NUMA layout are all reported rather than passed, and a
+# boot that stalls before /init is booted again, then reported.
 #
 # Usage: tests/vm/smoke.sh    (about 20 s under TCG)
 # Exit status: 0 all ok; 1 a test failed; 4 the VM cannot run here.
@@ -24,7 +25,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export TMPDIR=$T
 
-PLAN=8
+PLAN=9
 echo "1..$PLAN"
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -135,6 +136,19 @@ elif ((rc == 4)); then
 else
 	diag "$T/numa.out" "$T/numa.err"
 	not_ok "--numa 2 gives the guest 2 NUMA nodes (got rc $rc)"
+fi
+
+# --- 9: a boot stalled before /init ------------------------------------------
+# VSB_VM_BOOT_STALL=0: no boot reaches /init in 0 s, so both boots count
+# as stalled: the second is tried, then the failure is reported
+VSB_VM_BOOT_STALL=0 run stall -- 'echo never'
+if ((rc == 1)) && grep -q 'did not reach /init in 0 s (a stalled boot; console: .*booting it again' "$T/stall.err" &&
+   grep -q 'guest did not reach /init in 0 s, twice' "$T/stall.err" &&
+   ! grep -q never "$T/stall.out" && ! pgrep -f "qemu-system.*$T" >/dev/null; then
+	ok "a stalled boot is booted again once, then reported; no QEMU left"
+else
+	diag "$T/stall.err"
+	not_ok "stalled boot: retried, then reported (got rc $rc)"
 fi
 
 ((failed == 0)) || { echo "# $failed of $PLAN failed"; exit 1; }
