@@ -83,7 +83,6 @@ struct live_shared {
 	 * together), whatever the policy asked.
 	 */
 	int dist_on;
-	double warm_ns;			/* worker 0's last warm-up sample */
 	char dist_sources[256];
 };
 
@@ -171,6 +170,7 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 	struct vsb_sample *samples = &sh->samples[(size_t)w->index * sh->repeat];
 	struct vsb_disturb_src dsrc = { .fd_sched = -1, .fd_stat = -1, .fd_irq = -1 };
 	struct vsb_disturb_snap da, db;
+	double warm_ns = 0;	/* the last warm-up batch, for vsb_disturb_fit */
 	cpu_set_t set;
 	unsigned int r;
 
@@ -195,14 +195,13 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 		uint64_t t = vsb_now_ns();
 
 		do_ops(sh, w, sh->loops);
-		if (!w->index)
-			sh->warm_ns = (double)(vsb_now_ns() - t);
+		warm_ns = (double)(vsb_now_ns() - t);	/* this worker's own batch */
 	}
 	if (sh->dist_on) {
 		vsb_disturb_open(&dsrc, w->cpu);
-		vsb_disturb_fit(&dsrc, sh->warm_ns);
+		vsb_disturb_fit(&dsrc, warm_ns);
 		if (!w->index)
-			vsb_disturb_describe(&dsrc, sh->warm_ns, sh->dist_sources,
+			vsb_disturb_describe(&dsrc, warm_ns, sh->dist_sources,
 					     sizeof(sh->dist_sources));
 	}
 	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
@@ -217,10 +216,11 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 
 		if (vsb_barrier_wait(&sh->bar, &sh->stop))
 			break;
-		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
-			w->pmu_error = EIO;
+		/* before pa: with --events cycles, pa..pb is the sample */
 		if (sh->dist_on)
 			vsb_disturb_snap(&dsrc, &da);
+		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
+			w->pmu_error = EIO;
 		n0 = vsb_now_ns();
 		t0 = vsb_rdtscp();
 		s->ops = do_ops(sh, w, sh->loops);
