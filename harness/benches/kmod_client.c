@@ -263,14 +263,26 @@ static void settle_samples(struct vsb_result *r, const struct vsb_ioc_run *req,
 	free(s);
 }
 
+/* One request's counts: updates applied and counted, or pages and pgalloc. */
+static void round_counts(const struct vsb_ioc_run *req, long long *applied,
+			 long long *counted)
+{
+	if (req->bench == VSB_BENCH_COUNTER) {
+		*applied = req->applied;
+		*counted = req->counted;
+	} else {
+		*applied = (long long)req->pages;
+		*counted = (long long)req->vm_pgalloc;
+	}
+}
+
 static void set_sanity(struct vsb_result *r, const struct vsb_ioc_run *req)
 {
 	int ok = !!(req->result_flags & VSB_RES_SANITY_OK);
 
 	r->sanity_ok = ok;
+	round_counts(req, &r->applied, &r->counted);
 	if (req->bench == VSB_BENCH_COUNTER) {
-		r->applied = req->applied;
-		r->counted = req->counted;
 		/*
 		 * "ok" is about the counts (counted == applied), not about
 		 * the work announced: the module's common stop ends every
@@ -301,8 +313,6 @@ static void set_sanity(struct vsb_result *r, const struct vsb_ioc_run *req)
 				 (long long)req->applied);
 		return;
 	}
-	r->applied = (long long)req->pages;
-	r->counted = (long long)req->vm_pgalloc;
 	snprintf(r->sanity, sizeof(r->sanity),
 		 "%s: vmstat pgalloc_* delta %llu, pgfree delta %llu %s %llu pages "
 		 "allocated and freed by the bench", ok ? "ok" : "FAILED",
@@ -412,7 +422,7 @@ static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
 {
 	struct pending p = { .n = req->repeat };
 	struct vsb_ioc_sample *ks;
-	long long applied = 0, counted = 0;
+	long long applied = 0, counted = 0, a, c;
 	unsigned long long run_ns = 0;
 	unsigned int round;
 	int ret = 0, ok = 1;
@@ -439,12 +449,14 @@ static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
 			set_drift(o, r, &q);
 		}
 		settle_samples(r, &q, ks, &p);
+		/* the first failed round's sanity text stays; every round counts */
 		if (ok) {
 			set_sanity(r, &q);
 			ok = r->sanity_ok;
 		}
-		applied += r->applied;
-		counted += r->counted;
+		round_counts(&q, &a, &c);
+		applied += a;
+		counted += c;
 		run_ns += q.elapsed_ns;
 	}
 	free(ks);
