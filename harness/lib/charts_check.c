@@ -68,6 +68,30 @@ static int check_costs(const struct vsb_csv *c, const struct input_rule *r)
 	return 0;
 }
 
+/*
+ * Text cells go into gnuplot single-quoted strings (series names, tick
+ * labels): a quote or backslash there would end the string and run the
+ * rest as gnuplot code, so such a file is refused, not drawn.
+ */
+static int check_text(const struct vsb_csv *c)
+{
+	size_t row;
+	int col;
+
+	for (row = 0; row < c->nrows; row++)
+		for (col = 0; col < (int)c->ncols; col++) {
+			const char *cell = vsb_csv_cell(c, row, col);
+
+			if (!strpbrk(cell, "'\"\\\n\r"))
+				continue;
+			vsb_err("%s: row %zu: %s holds a quote, backslash or line break: "
+				"refused, nothing drawn (gnuplot would read it as code)",
+				c->path, row + 1, c->cols[col]);
+			return VSB_EXIT_USAGE;
+		}
+	return 0;
+}
+
 static int check_units(const struct vsb_csv *c)
 {
 	int col = vsb_csv_col(c, "unit");
@@ -109,6 +133,7 @@ int vsb_chart_check(const char *name, const char *path)
 		ret = VSB_EXIT_USAGE;
 	}
 	ret = ret ?: check_costs(&c, r);
+	ret = ret ?: check_text(&c);
 	if (!ret && r->one_unit)
 		ret = check_units(&c);
 	vsb_csv_free(&c);

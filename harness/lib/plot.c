@@ -75,9 +75,20 @@ void vsb_plot_title(const char *cpu_model, const char *kernel, char *buf,
 		*--c = '\0';
 	snprintf(buf, len, "%s%s%s", cpu_model && *cpu_model ? cpu_model : "unknown CPU",
 		 rel[0] ? ", " : "", rel);
-	/* gnuplot single-quoted strings: no quotes or backslashes inside */
+}
+
+/*
+ * @s for a gnuplot single-quoted string into @buf: a quote, backslash or
+ * line break would end the string and run the rest as gnuplot code
+ * (system() included), so each becomes a backquote.
+ */
+static void gp_quoted(char *buf, size_t len, const char *s)
+{
+	char *c;
+
+	snprintf(buf, len, "%s", s);
 	for (c = buf; *c; c++)
-		if (*c == '\'' || *c == '\\' || *c == '"')
+		if (strchr("'\\\"\n\r", *c))
 			*c = '`';
 }
 
@@ -142,7 +153,7 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 {
 	static const char *const fmts[] = { "png", "svg" };
 	const char *dir = vsb_plots_dir();
-	char script[4096 + 64], out[4096 + 64], err[4096 + 80];
+	char script[4096 + 64], out[4096 + 64], err[4096 + 80], qtitle[1024];
 	char *expr = NULL, line[512];
 	struct vsb_outfile o;
 	size_t i;
@@ -156,6 +167,7 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 		vsb_err("plot: %s: quotes or backslashes in a path", outdir);
 		return VSB_EXIT_USAGE;
 	}
+	gp_quoted(qtitle, sizeof(qtitle), title);	/* titles come from files */
 	snprintf(script, sizeof(script), "%s/%s.gp", dir, chart);
 	for (i = 0; i < 2 && !ret; i++) {
 		snprintf(out, sizeof(out), "%s/%s.%s", outdir, chart, fmts[i]);
@@ -172,7 +184,7 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 		free(expr);
 		if (asprintf(&expr, "datafile='%s'; outfile='%s'; fmt='%s'; "
 			     "charttitle='%s'; plotsdir='%s'; %s", csv, o.tmp, fmts[i],
-			     title, dir, vars) < 0) {
+			     qtitle, dir, vars) < 0) {
 			vsb_err("out of memory");
 			exit(VSB_EXIT_ERROR);
 		}

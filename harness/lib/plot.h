@@ -17,7 +17,8 @@ const char *vsb_plots_dir(void);
 int vsb_have_gnuplot(void);
 /*
  * Run plots/<chart>.gp on @csv, writing <outdir>/<chart>.png and .svg;
- * @vars are extra gnuplot assignments ("a='x'; b=2;").  0 or VSB_EXIT_*.
+ * @title is any text (quoted here); @vars are extra gnuplot assignments
+ * ("a='x'; b=2;") whose strings the caller made safe.  0 or VSB_EXIT_*.
  */
 int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 		   const char *title, const char *vars);

@@ -138,6 +138,14 @@ if command -v gnuplot >/dev/null; then
 	"$VSB" plot "$TMP" -o "$TMP/pl2" >/dev/null 2>"$TMP/err" &&
 		[ -s "$TMP/pl2/x.monitor.png" ] && ok "plot DIR draws the series it holds" ||
 		not_ok "plot DIR with a monitor series" "$(cat "$TMP/err")"
+	# the header line becomes the chart's title: gnuplot code in it stays text
+	sed "s|^# vmstat-bench monitor: .*|# vmstat-bench monitor: x'; system('touch $TMP/PWNED'); a='|" \
+		"$m" >"$TMP/evil.monitor.csv"
+	"$VSB" plot "$TMP/evil.monitor.csv" -o "$TMP/pl3" >/dev/null 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ -s "$TMP/pl3/evil.monitor.png" ] && [ ! -e "$TMP/PWNED" ] &&
+		ok "a quote in the file's header: drawn as text, gnuplot runs none of it" ||
+		not_ok "quoted header" "exit $rc" "$(cat "$TMP/err")" "$(ls "$TMP" | grep PWNED)"
 	# the window rows the chart shades are the file's windows
 	nw=$(awk -F, '$2 == "window" && $3 == "begin"' "$m" | wc -l)
 	nc=$(grep -vc '^#\|^start\|^begin' "$TMP/pl1/x.monitor-windows.csv" 2>/dev/null || echo 0)

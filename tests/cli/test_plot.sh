@@ -189,4 +189,15 @@ expect_exit 0 "plot a hotplug summary" "$VSB" plot "$TMP/h"
 chart_ok "$TMP/h" hotplug
 grep -q 'emulated' "$TMP/h/hotplug.svg" && ok "hotplug chart says the times are emulated" ||
 	not_ok "hotplug chart says the times are emulated"
+# a text cell that would end a gnuplot string (a variant name here):
+# refused before anything is drawn, and nothing of it runs
+mkdir -p "$TMP/q"
+awk -F, -v OFS=, -v t="$TMP/PWNED" '!/^#/ && h++ == 1 { for (i = 1; i <= NF; i++)
+	if (c[i] == "variant") $i = "v'"'"'; system('"'"'touch " t "'"'"'); a='"'"'" }
+	!/^#/ && h == 1 { for (i = 1; i <= NF; i++) c[i] = $i } 1' "$TMP/r/sweep.csv" >"$TMP/q/sweep.csv"
+expect_usage_error "a quote in a sweep.csv cell: refused (exit 2), named" \
+	'sweep.csv: row 1: variant holds a quote, backslash or line break: refused' \
+	"$VSB" plot "$TMP/q" -o "$TMP/qc"
+[ ! -e "$TMP/PWNED" ] && [ ! -e "$TMP/qc" ] && ok "... nothing ran, nothing written" ||
+	not_ok "quoted cell: nothing ran" "$(ls "$TMP")"
 done_testing
