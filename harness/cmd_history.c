@@ -63,7 +63,8 @@ struct hist_opts {
 	int check;
 	size_t nwhere;
 	char *wkey[MAX_WHERE], *wval[MAX_WHERE];
-	char *wbuf[MAX_WHERE];
+	char *wbuf[MAX_WHERE];	/* one copy per --where, the pairs point in */
+	size_t nbuf;
 };
 
 /* Does @s start "NAME=" (a parameter name)? */
@@ -82,11 +83,12 @@ static int starts_key(const char *s)
  */
 static int parse_where(struct hist_opts *o, const char *arg)
 {
-	char *buf = strdup(arg), *p = buf;
+	char *buf, *p;
 
-	if (!buf || o->nwhere == MAX_WHERE)
+	if (o->nbuf == MAX_WHERE || !(buf = strdup(arg)))
 		goto err;
-	o->wbuf[o->nwhere] = buf;
+	o->wbuf[o->nbuf++] = buf;
+	p = buf;
 	if (!starts_key(p))
 		goto err;
 	while (p && o->nwhere < MAX_WHERE) {
@@ -99,7 +101,6 @@ static int parse_where(struct hist_opts *o, const char *arg)
 		*eq = '\0';
 		o->wkey[o->nwhere] = p;
 		o->wval[o->nwhere++] = eq + 1;
-		o->wbuf[o->nwhere] = NULL;
 		p = c ? c + 1 : NULL;
 	}
 	if (!p)
@@ -559,7 +560,7 @@ out_free:
 	free(os);
 	hist_free(&h);
 out:
-	for (i = 0; i < MAX_WHERE && o.wbuf[i]; i++)
+	for (i = 0; i < o.nbuf; i++)
 		free(o.wbuf[i]);
 	return ret < 0 ? VSB_EXIT_OK : ret;
 }
