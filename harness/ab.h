@@ -67,7 +67,6 @@ struct vsb_ab_run {
 
 /* ab_boot.c */
 extern const char *const vsb_ab_side_name[2];
-int vsb_ab_mkdir_p(const char *dir);
 void vsb_ab_order_str(const struct vsb_ab *ab, char *buf, size_t len);
 void vsb_ab_pin_str(const struct vsb_ab *ab, char *buf, size_t len);
 int vsb_ab_run(struct vsb_ab *ab);

@@ -95,7 +95,7 @@ static int flat_view(const struct vsb_ab *ab, char *sides[2])
 
 	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++) {
 		snprintf(dirs[s], sizeof(dirs[s]), "%s/runs/%s", ab->dir, vsb_ab_side_name[s]);
-		if (vsb_ab_mkdir_p(dirs[s]))
+		if (vsb_mkdir_p(dirs[s], 0777))
 			return -1;
 		for (k = 1; k <= ab->boots; k++) {
 			snprintf(bdir, sizeof(bdir), "%s/%s/boot-%ld", ab->dir,

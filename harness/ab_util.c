@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the ab runner (ab_boot.c) and its report (ab_report.c) share: the
- * ABBA order of boots, the names of the two sides and the folders.
+ * ABBA order of boots and the names of the two sides.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ab.h"
 #include "vsb.h"
@@ -26,22 +24,6 @@ long vsb_ab_side_boot(long i)
 	for (j = 0; j <= i; j++)
 		n += vsb_ab_side(j) == vsb_ab_side(i);
 	return n;
-}
-
-int vsb_ab_mkdir_p(const char *dir)
-{
-	char p[4096];
-	size_t i;
-
-	snprintf(p, sizeof(p), "%s", dir);
-	for (i = 1; p[i]; i++)
-		if (p[i] == '/') {
-			p[i] = '\0';
-			if (mkdir(p, 0777) && errno != EEXIST)
-				return -1;
-			p[i] = '/';
-		}
-	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
 }
 
 void vsb_ab_order_str(const struct vsb_ab *ab, char *buf, size_t len)

@@ -7,6 +7,7 @@
  * the statistics behind each verdict are harness/lib/compare.c's.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -293,7 +294,10 @@ static int write_outputs(const char *dir, const struct vsb_compare *c,
 	char path[4096 + 32], title[512], vars[64];
 	int r;
 
-	mkdir(dir, 0755);
+	if (vsb_mkdir_p(dir, 0755)) {
+		vsb_err("-o: cannot create %s: %s", dir, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
 	r = write_csv(dir, c, o);
 	r = r ?: write_md(dir, c, o);
 	if (r)

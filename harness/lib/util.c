@@ -610,6 +610,26 @@ int vsb_check_size(const char *v, const char *where)
 	return 0;
 }
 
+int vsb_mkdir_p(const char *dir, mode_t mode)
+{
+	char p[4096];
+	size_t i;
+
+	if (strlen(dir) >= sizeof(p)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(p, dir);
+	for (i = 1; p[i]; i++)
+		if (p[i] == '/') {
+			p[i] = '\0';
+			if (mkdir(p, mode) && errno != EEXIST)
+				return -1;
+			p[i] = '/';
+		}
+	return mkdir(p, mode) && errno != EEXIST ? -1 : 0;
+}
+
 /*
  * What stands in the way of @dir being a directory: an existing path in
  * it (or @dir itself) that is not one.  Checked before anything is

@@ -32,26 +32,13 @@ int vsb_sweep_exists(const char *path)
 
 int vsb_sweep_mkdir_p(const char *dir)
 {
-	char buf[4096];
-	char *p;
 	int ret = vsb_dir_refusal(dir, "-o");
 
 	if (ret)
 		return ret;
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			goto err;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		goto err;
-	return 0;
-err:
-	vsb_err("-o: cannot create %s: %s", buf, strerror(errno));
+	if (!vsb_mkdir_p(dir, 0755))
+		return 0;
+	vsb_err("-o: cannot create %s: %s", dir, strerror(errno));
 	return VSB_EXIT_USAGE;
 }
 

@@ -142,6 +142,11 @@ if grep -q '1.833 \[.*few-runs$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &
 else
 	not_ok "--runs-only output" "$(cat "$TMP/out" "$TMP/err")" "$(tail -n1 "$TMP/ro/compare.csv")"
 fi
+expect_exit 1 "-o in folders not there yet: made, the outputs written" \
+	"$VSB" compare "$TMP/base.csv" "$TMP/slow.csv" -o "$TMP/deep/er/cmp"
+[ -s "$TMP/deep/er/cmp/compare.csv" ] && [ -s "$TMP/deep/er/cmp/summary.md" ] &&
+	ok "... compare.csv and summary.md in the new folders" ||
+	not_ok "-o nested" "$(cat "$TMP/err")"
 grep -q '^- verdicts: 0 slower, 0 faster, 0 no change, 1 not judged (moved, few-runs); \*\*0 regressions\*\*' \
 	"$TMP/ro/summary.md" && ok "summary.md counts it not judged, not as no change" ||
 	not_ok "summary.md verdict counts" "$(grep verdicts "$TMP/ro/summary.md")"
