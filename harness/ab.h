@@ -77,9 +77,9 @@ long vsb_ab_side_boot(long i);
 int vsb_ab_state_get(const char *dir, const char *key, char *val, size_t len);
 uint64_t vsb_ab_hash(const char *buf, size_t len);
 
-/* ab_report.c: compare's exit status; @flat: the boots were pooled */
-int vsb_ab_compare(const struct vsb_ab_run *r, int *flat);
-int vsb_ab_summary(const struct vsb_ab_run *r, int rc, int flat);
+/* ab_report.c: compare's exit status */
+int vsb_ab_compare(const struct vsb_ab_run *r);
+int vsb_ab_summary(const struct vsb_ab_run *r, int rc);
 /* "no regression beyond 5%", or why not, from compare's exit status @rc */
 void vsb_ab_verdict_text(const struct vsb_ab *ab, int rc, char *buf, size_t len);
 

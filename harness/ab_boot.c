@@ -418,7 +418,7 @@ static int setup_dir(struct vsb_ab_run *r)
 int vsb_ab_run(struct vsb_ab *ab)
 {
 	static struct vsb_ab_run r;
-	int ret, untrusted = 0, flat;
+	int ret, untrusted = 0;
 	char verdict[256];
 	long i;
 
@@ -446,8 +446,8 @@ int vsb_ab_run(struct vsb_ab *ab)
 		untrusted |= r.b[i].status == VSB_EXIT_UNTRUSTED;
 		say_tcg(&r, &r.b[i]);
 	}
-	ret = vsb_ab_compare(&r, &flat);
-	if (vsb_ab_summary(&r, ret, flat) || write_state(&r, ret <= 1 ? "done" : "compare failed"))
+	ret = vsb_ab_compare(&r);
+	if (vsb_ab_summary(&r, ret) || write_state(&r, ret <= 1 ? "done" : "compare failed"))
 		return VSB_EXIT_ERROR;
 	vsb_ab_verdict_text(ab, ret, verdict, sizeof(verdict));
 	fprintf(stderr, "ab: %s; %s/summary.md\n", verdict, ab->dir);

@@ -7,7 +7,6 @@
  * and exit status are exactly those of `vmstat-bench compare`.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -69,75 +68,21 @@ static void embed(const char *path, FILE *to)
 	fclose(f);
 }
 
-static int is_raw_csv(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 4 && !strcmp(name + n - 4, ".csv") &&
-	       !(n > 12 && !strcmp(name + n - 12, ".summary.csv")) &&
-	       strcmp(name, "sweep.csv");
-}
-
-/*
- * A compare that reads one folder per side only (no folder of runs):
- * DIR/runs/<side>/ holds links boot-K__<point>.csv to every boot's raw
- * files, which it reads as one pool, and which a compare that takes
- * files as runs reads as runs.  Links, so nothing is copied.
- */
-static int flat_view(const struct vsb_ab *ab, char *sides[2])
-{
-	static char dirs[2][2048 + 16];
-	char bdir[4096 + 32], link[8192], target[4096];
-	struct dirent *de;
-	long k;
-	int s;
-	DIR *d;
-
-	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++) {
-		snprintf(dirs[s], sizeof(dirs[s]), "%s/runs/%s", ab->dir, vsb_ab_side_name[s]);
-		if (vsb_mkdir_p(dirs[s], 0777))
-			return -1;
-		for (k = 1; k <= ab->boots; k++) {
-			snprintf(bdir, sizeof(bdir), "%s/%s/boot-%ld", ab->dir,
-				 vsb_ab_side_name[s], k);
-			d = opendir(bdir);
-			if (!d)
-				continue;
-			while ((de = readdir(d)))
-				if (is_raw_csv(de->d_name)) {
-					snprintf(link, sizeof(link), "%s/boot-%ld__%s",
-						 dirs[s], k, de->d_name);
-					snprintf(target, sizeof(target), "../../%s/boot-%ld/%s",
-						 vsb_ab_side_name[s], k, de->d_name);
-					unlink(link);
-					if (symlink(target, link))
-						vsb_warn("ab: %s: %s", link, strerror(errno));
-				}
-			closedir(d);
-		}
-		sides[s] = dirs[s];
-	}
-	return 0;
-}
-
 /*
  * compare BASE NEW --runs-only --max-regression P -o DIR/compare, each
  * boot a run: a verdict needs boots enough for the rank test over them
  * (`--boots` in cmd_ab.c), never repetitions pooled across too few boots,
  * which under one boot's cache layout understate the spread between boots.
- * DIR/base and DIR/new hold one sweep folder per boot.  A compare that
- * does not read such a folder yet (exit 2, nothing loaded) gets the
- * flat view instead, and summary.md says which.
+ * DIR/base and DIR/new hold one sweep folder per boot, which compare
+ * reads as one run each.
  */
-int vsb_ab_compare(const struct vsb_ab_run *r, int *flat)
+int vsb_ab_compare(const struct vsb_ab_run *r)
 {
 	const struct vsb_ab *ab = r->ab;
 	char base[4096 + 8], new[4096 + 8], out[4096 + 16], err[4096 + 16];
 	char *argv[] = { "vmstat-bench", "compare", base, new, "--runs-only",
 			 "--max-regression", (char *)ab->max_regression, "-o", out, NULL };
-	char *sides[2], line[512] = "";
 	int rc;
-	FILE *f;
 
 	snprintf(base, sizeof(base), "%s/base", ab->dir);
 	snprintf(new, sizeof(new), "%s/new", ab->dir);
@@ -145,21 +90,6 @@ int vsb_ab_compare(const struct vsb_ab_run *r, int *flat)
 	snprintf(err, sizeof(err), "%s/compare.log", ab->dir);
 	fflush(stdout);
 	rc = run_self(ab, argv, err);
-	*flat = 0;
-	f = fopen(err, "r");
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		fclose(f);
-	}
-	if (rc == VSB_EXIT_USAGE && strstr(line, "no finished points") &&
-	    !flat_view(ab, sides)) {
-		*flat = 1;
-		snprintf(base, sizeof(base), "%s", sides[VSB_AB_BASE]);
-		snprintf(new, sizeof(new), "%s", sides[VSB_AB_NEW]);
-		fflush(stdout);
-		rc = run_self(ab, argv, err);
-	}
 	cat_file(err, stderr);
 	return rc;
 }
@@ -196,7 +126,7 @@ static void summary_boots(const struct vsb_ab_run *r, FILE *f)
 	}
 }
 
-int vsb_ab_summary(const struct vsb_ab_run *r, int rc, int flat)
+int vsb_ab_summary(const struct vsb_ab_run *r, int rc)
 {
 	const struct vsb_ab *ab = r->ab;
 	char path[4096 + 16], buf[2048];
@@ -226,9 +156,7 @@ int vsb_ab_summary(const struct vsb_ab_run *r, int rc, int flat)
 	vsb_ab_pin_str(ab, buf, sizeof(buf));
 	fprintf(f, "Pinning asked for: %s.\n", buf);
 	fprintf(f, "Each boot is one run: `vmstat-bench compare --runs-only %s/base "
-		"%s/new`%s.\n\n",
-		ab->dir, ab->dir, flat ? " could not read folders of runs, so the boots' "
-		"raw files were compared as one pool per side (runs/)" : "");
+		"%s/new`.\n\n", ab->dir, ab->dir);
 	summary_boots(r, f);
 	fprintf(f, "\n![regression chart](compare/regression.png)\n\n## compare\n\n");
 	snprintf(path, sizeof(path), "%s/compare/summary.md", ab->dir);
