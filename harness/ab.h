@@ -75,7 +75,6 @@ int vsb_ab_side(long i);
 long vsb_ab_side_boot(long i);
 /* DIR/ab.txt's "key: value"; 0 and @val, or -1 */
 int vsb_ab_state_get(const char *dir, const char *key, char *val, size_t len);
-uint64_t vsb_ab_hash(const char *buf, size_t len);
 
 /* ab_report.c: compare's exit status */
 int vsb_ab_compare(const struct vsb_ab_run *r);

@@ -27,17 +27,6 @@
 #include "ab.h"
 #include "vsb.h"
 
-/* FNV-1a: tells an edited sweep file from the one DIR was made with. */
-uint64_t vsb_ab_hash(const char *buf, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /* The value of the first "key: value" line of @path; 0, or -1. */
 static int file_get(const char *path, const char *key, char *val, size_t len)
 {

@@ -353,9 +353,15 @@ static int check_sweep(struct vsb_ab *ab)
 	int ret;
 
 	module_points = 0;
-	ret = vsb_sweepfile_parse(&sw, ab->sweep, point_check);
+	/* read once: the text parsed is the text copied into DIR and hashed */
+	ret = vsb_sweepfile_read(ab->sweep, &ab->sweep_text, &ab->sweep_len);
 	if (ret)
 		return ret;
+	ret = vsb_sweepfile_parse_buf(&sw, ab->sweep, ab->sweep_text, ab->sweep_len,
+				      point_check);
+	if (ret)
+		return ret;
+	ab->sweep_hash = sw.file_hash;
 	if (!module_points) {
 		vsb_err("%s: no module points (backend kmod or auto): ab boots "
 			"kernels to run the module; the user-space points would "
@@ -368,9 +374,6 @@ static int check_sweep(struct vsb_ab *ab)
 	if (ret)
 		return ret;
 	snprintf(ab->sweep_base, sizeof(ab->sweep_base), "%s", slash ? slash + 1 : ab->sweep);
-	if (vsb_read_whole(ab->sweep, VSB_READ_MAX, &ab->sweep_text, &ab->sweep_len))
-		return VSB_EXIT_USAGE;	/* just parsed: not expected */
-	ab->sweep_hash = vsb_ab_hash(ab->sweep_text, ab->sweep_len);
 	return 0;
 }
 

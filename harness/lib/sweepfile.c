@@ -576,9 +576,31 @@ int vsb_sweepfile_parse_buf(struct vsb_sweep *sw, const char *path,
 			path, sysconf(_SC_NPROCESSORS_ONLN));
 		ret = VSB_EXIT_SKIP;
 	}
+	if (!ret && !sw->name[0]) {	/* no `name` line: the file's, to its first '.' */
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+		snprintf(sw->name, sizeof(sw->name), "%.*s",
+			 (int)strcspn(base, "."), base);
+	}
 out:
 	free(copy);
 	return ret;
+}
+
+int vsb_sweepfile_read(const char *path, char **buf, size_t *len)
+{
+	int e = vsb_read_whole(path, SWEEP_MAX_BYTES, buf, len);
+
+	if (!e)
+		return 0;
+	if (e == EISDIR)
+		vsb_err("%s: is a directory, not a sweep file", path);
+	else if (e == EFBIG)
+		vsb_err("%s:1: larger than %u KiB: not a sweep file", path,
+			SWEEP_MAX_BYTES >> 10);
+	else
+		vsb_err("%s: %s", path, vsb_read_strerror(e));
+	return VSB_EXIT_USAGE;
 }
 
 int vsb_sweepfile_parse(struct vsb_sweep *sw, const char *path,
@@ -586,27 +608,14 @@ int vsb_sweepfile_parse(struct vsb_sweep *sw, const char *path,
 {
 	char *buf;
 	size_t len;
-	int ret, e = vsb_read_whole(path, SWEEP_MAX_BYTES, &buf, &len);
+	int ret = vsb_sweepfile_read(path, &buf, &len);
 
-	if (e) {
+	if (ret) {
 		memset(sw, 0, sizeof(*sw));
-		if (e == EISDIR)
-			vsb_err("%s: is a directory, not a sweep file", path);
-		else if (e == EFBIG)
-			vsb_err("%s:1: larger than %u KiB: not a sweep file", path,
-				SWEEP_MAX_BYTES >> 10);
-		else
-			vsb_err("%s: %s", path, vsb_read_strerror(e));
-		return VSB_EXIT_USAGE;
+		return ret;
 	}
 	ret = vsb_sweepfile_parse_buf(sw, path, buf, len, check);
 	free(buf);
-	if (!ret && !sw->name[0]) {
-		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-
-		snprintf(sw->name, sizeof(sw->name), "%.*s",
-			 (int)strcspn(base, "."), base);
-	}
 	return ret;
 }
 

@@ -96,6 +96,8 @@ typedef int (*vsb_point_check_fn)(struct vsb_run_opts *o);
  */
 int vsb_sweepfile_parse_buf(struct vsb_sweep *sw, const char *path,
 			    const char *buf, size_t len, vsb_point_check_fn check);
+/* The file's bytes (at most 1 MiB) into *@buf; 0, or VSB_EXIT_USAGE said. */
+int vsb_sweepfile_read(const char *path, char **buf, size_t *len);
 int vsb_sweepfile_parse(struct vsb_sweep *sw, const char *path,
 			vsb_point_check_fn check);
 void vsb_sweep_free(struct vsb_sweep *sw);
