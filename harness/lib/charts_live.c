@@ -18,20 +18,6 @@
 #include "plot.h"
 #include "vsb.h"
 
-/*
- * The builders below keep the convention of the code they came from:
- * 0 nothing to draw, 1 drawn, more an error.  A gnuplot failure
- * (VSB_EXIT_ERROR, 1) therefore reads as drawn and the sweep's other
- * charts go on.
- */
-static int counted(struct vsb_sweep_charts *s, int r)
-{
-	if (r > 1)
-		return r;
-	s->made += r == 1;
-	return 0;
-}
-
 /* the first and last sysctl value's @col at core count @nth; NAN: absent */
 static void live_ends(const struct vsb_sweep_charts *s, const char *bench,
 		      const struct vsb_strset *sys, const char *nth, int col,
@@ -104,9 +90,10 @@ static int plot_live(struct vsb_sweep_charts *s, const char *bench,
 			      nth.v[i]);
 	}
 	vsb_chart_cat(&vars, "set style textbox opaque noborder margins 2, 2; ");
+	s->made++;
 	ret = vsb_plot_chart(chart, s->csvpath, s->outdir, s->title, vars);
 	free(vars);
-	return ret ? ret : 1;
+	return ret;
 }
 
 /* page-fault cost vs CPUs, vm.numa_stat off and on */
@@ -114,8 +101,8 @@ int vsb_chart_live_numa(struct vsb_sweep_charts *s)
 {
 	if (s->k.bench < 0 || s->k.sysctl < 0)
 		return 0;
-	return counted(s, plot_live(s, "page-fault", "vm.numa_stat=", "live-numa",
-				    s->k.med, "cost, numa\\_stat"));
+	return plot_live(s, "page-fault", "vm.numa_stat=", "live-numa", s->k.med,
+			 "cost, numa\\_stat");
 }
 
 /* mmap+munmap throughput vs CPUs, by vm.overcommit_memory */
@@ -123,8 +110,8 @@ int vsb_chart_live_mmap(struct vsb_sweep_charts *s)
 {
 	if (s->k.bench < 0 || s->k.sysctl < 0)
 		return 0;
-	return counted(s, plot_live(s, "mmap", "vm.overcommit_memory=", "live-mmap",
-				    s->k.ops, "pairs/s, overcommit"));
+	return plot_live(s, "mmap", "vm.overcommit_memory=", "live-mmap", s->k.ops,
+			 "pairs/s, overcommit");
 }
 
 /* the sweep.csv columns of a threshold-refresh sweep */
@@ -213,9 +200,9 @@ static int refresh_table(const struct vsb_sweep_charts *s,
  * per threshold store; the chart wants the whole bring-up, so multiply
  * by the stores of one bring-up (the `ops` of the point's raw CSV) and
  * write the table refresh.gp reads to OUTDIR/refresh-sweep.csv.
- * 1: drawn, 0: nothing to draw.
+ * 0 (drawn, or nothing to draw) or VSB_EXIT_*, as every chart builder.
  */
-static int plot_refresh_sweep(struct vsb_sweep_charts *s)
+int vsb_chart_refresh_sweep(struct vsb_sweep_charts *s)
 {
 	const struct vsb_csv *c = &s->csv;
 	struct refresh_cols rc = {
@@ -244,13 +231,8 @@ static int plot_refresh_sweep(struct vsb_sweep_charts *s)
 	vsb_strset_join(&ap, al, sizeof(al));
 	vsb_strset_join(&nodes, nl, sizeof(nl));
 	vsb_chart_cat(&ex, "approaches='%s'; nodes='%s'; hasci=1;", al, nl);
+	s->made++;
 	ret = vsb_plot_chart("refresh", out, s->outdir, s->title, ex);
 	free(ex);
-	return ret ? ret : 1;
-}
-
-/* threshold-refresh time and iterations vs CPUs, per approach and nodes */
-int vsb_chart_refresh_sweep(struct vsb_sweep_charts *s)
-{
-	return counted(s, plot_refresh_sweep(s));
+	return ret;
 }
