@@ -70,10 +70,7 @@ static double cv_of(const double *v, size_t n)
 
 static double median_of(const struct vsb_cmp_point *p)
 {
-	struct vsb_stats st;
-
-	vsb_stats_compute(p->v, p->n, &st);
-	return st.median;
+	return vsb_median(p->v, p->n);
 }
 
 /* The rank test on per-run medians, when it can reach alpha at all. */
@@ -110,26 +107,9 @@ static void test_pooled(struct vsb_cmp_verdict *v, const struct grouped *b,
 				  &v->lo, &v->hi);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double median_c2c(const struct vsb_cmp_point *p)
 {
-	double *t;
-	double m;
-
-	if (!p->nc2c)
-		return NAN;
-	t = vsb_zalloc(p->nc2c * sizeof(*t));
-	memcpy(t, p->c2c, p->nc2c * sizeof(*t));
-	qsort(t, p->nc2c, sizeof(*t), cmp_double);
-	m = vsb_median_sorted(t, p->nc2c);
-	free(t);
-	return m;
+	return vsb_median(p->c2c, p->nc2c);
 }
 
 /*

@@ -137,48 +137,33 @@ void vsb_hist_order(struct vsb_hist_entry *e, size_t n, enum vsb_hist_by by)
 	free(o);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Each entry's segment median: the median of the medians between cuts. */
 static void segment_medians(struct vsb_hist_series *hs, const double *med)
 {
-	double *tmp = vsb_zalloc(hs->n * sizeof(*tmp));
 	size_t a = 0, k, i;
 
 	for (k = 0; k <= hs->ncp; k++) {
 		size_t e = k < hs->ncp ? hs->cp[k].index : hs->n;
-		double m;
+		double m = vsb_median(med + a, e - a);
 
-		memcpy(tmp, med + a, (e - a) * sizeof(*tmp));
-		qsort(tmp, e - a, sizeof(*tmp), cmp_double);
-		m = vsb_median_sorted(tmp, e - a);
 		for (i = a; i < e; i++)
 			hs->e[i].seg_median = m;
 		if (k < hs->ncp)
 			hs->e[e].cp = k + 1;
 		a = e;
 	}
-	free(tmp);
 }
 
 /* median c2c_ns of entries [a, b) of @hs; NAN when none is known */
 static double c2c_median(const struct vsb_hist_series *hs, size_t a, size_t b)
 {
-	double *t = vsb_zalloc((b > a ? b - a : 1) * sizeof(*t)), m = NAN;
+	double *t = vsb_zalloc((b > a ? b - a : 1) * sizeof(*t)), m;
 	size_t i, n = 0;
 
 	for (i = a; i < b && i < hs->n; i++)
 		if (hs->e[i].run->c2c_ns > 0)	/* NAN or 0: unknown */
 			t[n++] = hs->e[i].run->c2c_ns;
-	if (n) {
-		qsort(t, n, sizeof(*t), cmp_double);
-		m = vsb_median_sorted(t, n);
-	}
+	m = vsb_median(t, n);
 	free(t);
 	return m;
 }
@@ -221,15 +206,12 @@ int vsb_hist_analyse(struct vsb_hist_series *hs)
 
 	for (i = 0; i < hs->n; i++) {
 		struct vsb_hist_entry *e = &hs->e[i];
-		double *s = vsb_zalloc(e->run->n * sizeof(*s));
 
-		memcpy(s, e->run->samples, e->run->n * sizeof(*s));
-		qsort(s, e->run->n, sizeof(*s), cmp_double);
-		e->median = vsb_median_sorted(s, e->run->n);
-		vsb_median_ci(s, e->run->n, VSB_BOOT_SEED, &e->ci_lo, &e->ci_hi);
+		e->median = vsb_median(e->run->samples, e->run->n);
+		vsb_median_ci(e->run->samples, e->run->n, VSB_BOOT_SEED, &e->ci_lo,
+			      &e->ci_hi);
 		e->cp = 0;
 		med[i] = e->median;
-		free(s);
 	}
 	memset(&hs->verdict, 0, sizeof(hs->verdict));
 	ret = vsb_changepoints(med, hs->n, VSB_CP_ALPHA, VSB_CP_PERMUTATIONS,

@@ -49,6 +49,18 @@ double vsb_median_sorted(const double *v, size_t n)
 	return (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+double vsb_median(const double *v, size_t n)
+{
+	double *s, m;
+
+	if (!n)
+		return NAN;
+	s = sorted_copy(v, n);
+	m = vsb_median_sorted(s, n);
+	free(s);
+	return m;
+}
+
 void vsb_stats_compute(const double *v, size_t n, struct vsb_stats *st)
 {
 	double *s, sum = 0, sq = 0;

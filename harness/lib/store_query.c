@@ -275,26 +275,12 @@ static struct vsb_series_run *series_run(struct vsb_series *se,
 	return r;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void series_medians(struct vsb_series *se)
 {
 	size_t i;
 
-	for (i = 0; i < se->n; i++) {
-		struct vsb_series_run *r = &se->runs[i];
-		double *v = vsb_zalloc(r->n * sizeof(*v));
-
-		memcpy(v, r->samples, r->n * sizeof(*v));
-		qsort(v, r->n, sizeof(*v), cmp_double);
-		r->median = r->n ? vsb_median_sorted(v, r->n) : NAN;
-		free(v);
-	}
+	for (i = 0; i < se->n; i++)
+		se->runs[i].median = vsb_median(se->runs[i].samples, se->runs[i].n);
 }
 
 int vsb_store_series(struct vsb_store *s, const char *point_key,

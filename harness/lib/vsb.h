@@ -220,6 +220,8 @@ struct vsb_stats {
 	size_t outliers;	/* samples flagged by vsb_mad_outliers() */
 };
 double vsb_median_sorted(const double *v, size_t n);
+/* The median of @v[0..n), which is left as it is; NAN when @n is 0. */
+double vsb_median(const double *v, size_t n);
 void vsb_stats_compute(const double *v, size_t n, struct vsb_stats *st);
 
 /*
