@@ -68,7 +68,10 @@ void vsb_cpulist_set(struct vsb_cpulist *cl, const int *cpu, int n)
 	cl->cpu = p->cpu;
 }
 
-/* "0-3,8" into @cpu (@n of them), each CPU once (@seen); 0 or -1 said */
+/*
+ * "0-3,8" into @cpu (@n of them), each CPU once (@seen); 0, or -1 said
+ * against option @opt (NULL: quiet, for lists read from sysfs).
+ */
 static int parse_ranges(const char *s, int *cpu, int *n, char *seen,
 			const char *opt)
 {
@@ -88,8 +91,9 @@ static int parse_ranges(const char *s, int *cpu, int *n, char *seen,
 		}
 		for (c = a; c <= b; c++) {
 			if (seen[c]) {
-				vsb_err("%s: CPU %ld listed twice in '%s' (one worker per CPU)",
-					opt, c, s);
+				if (opt)
+					vsb_err("%s: CPU %ld listed twice in '%s' (one "
+						"worker per CPU)", opt, c, s);
 				return -1;
 			}
 			seen[c] = 1;
@@ -101,8 +105,9 @@ static int parse_ranges(const char *s, int *cpu, int *n, char *seen,
 			goto bad;
 	}
 bad:
-	vsb_err("%s: malformed CPU list '%s' (expected e.g. 0-3,8 with CPUs below %d)",
-		opt, s ? s : "", VSB_MAX_CPUS);
+	if (opt)
+		vsb_err("%s: malformed CPU list '%s' (expected e.g. 0-3,8 with CPUs "
+			"below %d)", opt, s ? s : "", VSB_MAX_CPUS);
 	return -1;
 }
 
@@ -121,6 +126,22 @@ int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt)
 	free(cpu);
 	free(seen);
 	return ret;
+}
+
+int vsb_cpulist_parse_sysfs(const char *s, struct vsb_cpulist *cl)
+{
+	char *line = strndup(s, strcspn(s, "\n"));
+	int ret;
+
+	if (!line) {
+		vsb_err("out of memory");
+		exit(VSB_EXIT_ERROR);
+	}
+	cl->n = 0;
+	cl->cpu = NULL;
+	ret = *line ? vsb_cpulist_parse(line, cl, NULL) : 0;	/* "": no CPU */
+	free(line);
+	return ret ? -1 : 0;
 }
 
 int vsb_cpu_online(int cpu)

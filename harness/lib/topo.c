@@ -128,44 +128,6 @@ static long read_long_at(const char *dir, const char *file, long def)
 	return vsb_read_file_long(path, &v) ? def : v;
 }
 
-/* "0-3,8" into @cpu, @n of them: 0, or -1 when malformed */
-static int parse_ranges_quiet(const char *s, int *cpu, int *n)
-{
-	char *end;
-	long a, b;
-
-	*n = 0;
-	while (*s && *s != '\n') {
-		a = strtol(s, &end, 10);
-		if (end == s || a < 0 || a >= VSB_MAX_CPUS)
-			return -1;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a || b >= VSB_MAX_CPUS)
-				return -1;
-		}
-		while (a <= b && *n < VSB_MAX_CPUS)
-			cpu[(*n)++] = (int)a++;
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',' && *end != '\n')
-			return -1;
-	}
-	return 0;
-}
-
-/* "0-3,8" without diagnostics (sysfs lists are trusted, just not fatal) */
-static int parse_list_quiet(const char *s, struct vsb_cpulist *cl)
-{
-	int *cpu = vsb_zalloc(VSB_MAX_CPUS * sizeof(*cpu));
-	int n, ret = parse_ranges_quiet(s, cpu, &n);
-
-	vsb_cpulist_set(cl, cpu, ret ? 0 : n);
-	free(cpu);
-	return ret;
-}
-
 static void read_node_map(const char *node_root, struct vsb_topo *t)
 {
 	struct dirent *de;
@@ -184,7 +146,7 @@ static void read_node_map(const char *node_root, struct vsb_topo *t)
 		if (vsb_read_file_str(path, buf, sizeof(buf)) || !buf[0])
 			continue;
 		/* a malformed file only loses the node mapping */
-		i = parse_list_quiet(buf, &cl);
+		i = vsb_cpulist_parse_sysfs(buf, &cl);
 		if (i)
 			continue;
 		for (i = 0; i < cl.n; i++) {
@@ -220,7 +182,7 @@ static void read_caches(const char *cpu_root, int cpu, struct vsb_topo *t)
 		snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
 		c->shared_by = 1;
 		if (!vsb_read_file_str(path, buf, sizeof(buf)) &&
-		    !parse_list_quiet(buf, &cl))
+		    !vsb_cpulist_parse_sysfs(buf, &cl))
 			c->shared_by = cl.n;
 		t->ncaches++;
 	}

@@ -168,6 +168,8 @@ struct vsb_cpulist {
 /* @cl = the @n CPUs at @cpu (copied: @cpu may be a scratch array) */
 void vsb_cpulist_set(struct vsb_cpulist *cl, const int *cpu, int n);
 int vsb_cpulist_parse(const char *s, struct vsb_cpulist *cl, const char *opt);
+/* A sysfs list ("0-3,8\n", "" for none), quietly: 0, or -1 malformed */
+int vsb_cpulist_parse_sysfs(const char *s, struct vsb_cpulist *cl);
 int vsb_cpulist_check_usable(const struct vsb_cpulist *cl, const char *opt);
 /* 1 when @cpu is online (cpu0, which often has no online file, always is) */
 int vsb_cpu_online(int cpu);

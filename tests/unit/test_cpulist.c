@@ -71,5 +71,11 @@ int main(void)
 	TAP_OK(!parses("99999"), "CPU beyond the maximum refused");
 	TAP_OK(!parses("0 1"), "spaces refused");
 	test_pool();
+	TAP_OK(!vsb_cpulist_parse_sysfs("0-3,8\n", &cl) && cl.n == 5 && cl.cpu[4] == 8,
+	       "a sysfs list, newline and all");
+	TAP_OK(!vsb_cpulist_parse_sysfs("\n", &cl) && cl.n == 0 && !cl.cpu,
+	       "an empty sysfs list: no CPU");
+	TAP_OK(vsb_cpulist_parse_sysfs("0,,1\n", &cl) == -1 && cl.n == 0,
+	       "a malformed sysfs list: -1, empty");
 	return tap_done();
 }
