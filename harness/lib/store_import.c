@@ -35,30 +35,67 @@ static const char *rl_meta_get(const void *ctx, const char *key)
 	return vsb_rl_meta(ctx, key);
 }
 
-/* INSERT .. ON CONFLICT DO NOTHING, then the row's id by its key (?1). */
+/*
+ * INSERT .. ON CONFLICT DO NOTHING, then the row's id by its key (?1):
+ * both statements prepared once (a round trip each on PostgreSQL) and
+ * run for every row of their kind.
+ */
+struct upsert {
+	struct imp *im;
+	const char *what;
+	struct vsb_stmt *ins, *sel;
+};
+
+static int upsert_begin(struct upsert *u, struct imp *im, const char *what,
+			const char *ins, const char *sel)
+{
+	*u = (struct upsert){ .im = im, .what = what };
+	if (vsb_store_prepare(im->s, what, ins, &u->ins))
+		return VSB_EXIT_ERROR;
+	if (vsb_store_prepare(im->s, what, sel, &u->sel)) {
+		im->s->ops->finalize(u->ins);
+		return VSB_EXIT_ERROR;
+	}
+	return 0;
+}
+
+static int upsert_row(struct upsert *u, const char *const *vals, int n, long long *id)
+{
+	const struct vsb_store_ops *o = u->im->s->ops;
+	int i, rc;
+
+	for (i = 0; i < n; i++)
+		o->bind_text(u->ins, i + 1, vals[i], -1);
+	rc = o->step(u->ins);
+	o->reset(u->ins);
+	if (rc >= 0) {
+		o->bind_text(u->sel, 1, vals[0], -1);
+		rc = o->step(u->sel);
+		if (rc == 1)
+			*id = o->col_int(u->sel, 0);
+		o->reset(u->sel);
+	}
+	return rc == 1 ? 0 : vsb_store_fail(u->im->s, u->what);
+}
+
+static void upsert_end(struct upsert *u)
+{
+	u->im->s->ops->finalize(u->ins);
+	u->im->s->ops->finalize(u->sel);
+}
+
+/* One row: upsert_begin, upsert_row, upsert_end. */
 static int upsert(struct imp *im, const char *what, const char *ins,
 		  const char *sel, const char *const *vals, int n, long long *id)
 {
-	const struct vsb_store_ops *o = im->s->ops;
-	struct vsb_stmt *st;
-	int i, rc;
+	struct upsert u;
+	int ret = upsert_begin(&u, im, what, ins, sel);
 
-	if (vsb_store_prepare(im->s, what, ins, &st))
-		return VSB_EXIT_ERROR;
-	for (i = 0; i < n; i++)
-		o->bind_text(st, i + 1, vals[i], -1);
-	rc = o->step(st);
-	if (rc < 0)
-		vsb_store_fail(im->s, what);
-	o->finalize(st);
-	if (rc < 0 || vsb_store_prepare(im->s, what, sel, &st))
-		return VSB_EXIT_ERROR;
-	o->bind_text(st, 1, vals[0], -1);
-	rc = o->step(st);
-	if (rc == 1)
-		*id = o->col_int(st, 0);
-	o->finalize(st);
-	return rc == 1 ? 0 : vsb_store_fail(im->s, what);
+	if (ret)
+		return ret;
+	ret = upsert_row(&u, vals, n, id);
+	upsert_end(&u);
+	return ret;
 }
 
 static int put_machine(struct imp *im)
@@ -140,9 +177,16 @@ static int put_points(struct imp *im)
 	const struct vsb_rl_file *f = im->f;
 	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
 	size_t i, j, row = 0;
-	int ret = 0;
+	struct upsert u;
+	int ret;
 
 	im->point = vsb_zalloc(f->npoints * sizeof(*im->point));
+	ret = upsert_begin(&u, im, "storing a point",
+			   "INSERT INTO point (key, params) VALUES (?, ?) "
+			   "ON CONFLICT (key) DO NOTHING",
+			   "SELECT id FROM point WHERE key = ?");
+	if (ret)
+		return ret;
 	for (i = 0; i < f->npoints && !ret; i++) {
 		size_t len = 0, cap = 0;
 		char *json = NULL;
@@ -161,12 +205,10 @@ static int put_points(struct imp *im)
 		vsb_buf_add(&json, &len, &cap, "}", 1);
 		vals[0] = f->points[i].key;
 		vals[1] = json;
-		ret = upsert(im, "storing a point",
-			     "INSERT INTO point (key, params) VALUES (?, ?) "
-			     "ON CONFLICT (key) DO NOTHING",
-			     "SELECT id FROM point WHERE key = ?", vals, 2, &im->point[i]);
+		ret = upsert_row(&u, vals, 2, &im->point[i]);
 		free(json);
 	}
+	upsert_end(&u);
 	return ret;
 }
 
