@@ -47,11 +47,14 @@ header variant
 for cpus in "${cpusets[@]}"; do
 	for v in "${variants[@]}"; do
 		f="$out/user/counter-$v-cpus$cpus.csv"
-		"$VSB" run --variant "$v" --cpus "$cpus" -o "$f" >/dev/null 2>>"$out/user/stderr.log"
+		"$VSB" run --variant "$v" --cpus "$cpus" -o "$f" >/dev/null 2>"${f%.csv}.err"
 		summary_line "${f%.csv}.summary.csv" "$v" "$cpus"
+		# each warning names its row; the machine-wide PMU one is said once
+		sed "/no hardware PMU/!s/^vmstat-bench: /vmstat-bench: $v cpus $cpus: /" \
+			"${f%.csv}.err" >>"$out/user/stderr.log"
 	done
 done
-sort -u "$out/user/stderr.log" | sed 's/^/   /'
+awk '!seen[$0]++' "$out/user/stderr.log" | sed 's/^/   /'
 echo "cost/op: median over repetitions of the cost per update (with 2 workers, their mean);"
 echo "Mops/s: all workers together."
 
