@@ -15,9 +15,12 @@ ok() {		# ok DESCRIPTION: a passing check
 	TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $*"
 }
 not_ok() {	# not_ok DESCRIPTION [DETAIL...]
+	local d
 	TAP_N=$((TAP_N + 1)); TAP_FAILED=$((TAP_FAILED + 1))
 	echo "not ok $TAP_N - $1"; shift
-	for d in "$@"; do echo "#   $d"; done
+	# Every line of a detail is a TAP comment: tests/run.sh shows only
+	# those, and a quoted "ok 3 - ..." line must never count as a pass.
+	for d in "$@"; do printf '%s\n' "$d" | sed 's/^/#   /'; done
 }
 skip() {	# skip DESCRIPTION REASON
 	TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP $2"
