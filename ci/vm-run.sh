@@ -402,6 +402,7 @@ boot() {
 	T0=$(date +%s.%N)
 	timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
 		"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
+		-d cpu_reset,guest_errors -D "$W/qemu-debug.log" \
 		-smp "$SMP_ARG" -m "$MEM" ${NUMA_ARGS[@]+"${NUMA_ARGS[@]}"} \
 		-kernel "$KERNEL" -initrd "$W/initrd" -append "$CMDLINE" \
 		-serial "file:$W/console" -serial "file:$W/ctl" \
@@ -443,6 +444,22 @@ ELAPSED=$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 
 # --- verdict --------------------------------------------------------------
 ctl=$(tr -d '\r' <"$W/ctl")
+# How a guest that left without a word ended.  With -d cpu_reset QEMU
+# logs a triple fault, which -no-reboot turns into an exit with status 0,
+# as if the guest had powered off.  Seen once in CI: a 6.12 guest under
+# TCG vanished mid-run just after the clocksource watchdog dropped the TSC
+# (the host had starved its vCPUs), with nothing on the console.
+how_qemu_ended() {
+	if grep -q '^Triple fault' "$W/qemu-debug.log" 2>/dev/null; then
+		printf 'QEMU logged a triple fault'
+	elif grep -aq 'reboot: Power down' "$W/console"; then
+		printf 'the kernel powered off'
+	elif grep -aq 'reboot: Restarting' "$W/console"; then
+		printf 'the kernel restarted'
+	else
+		printf 'no triple fault, power-off or restart logged'
+	fi
+}
 fail() {
 	log "$*"
 	log "last console lines (full log: $W/console):"
@@ -467,9 +484,12 @@ if [[ -n $panic ]]; then
 fi
 rc=$(sed -n "s/^VSB_EXIT=\([0-9]*\) $NONCE\$/\1/p" <<<"$ctl")
 if [[ -z $rc ]]; then
-	grep -q "^VSB_START $NONCE\$" <<<"$ctl" &&
-		fail "guest died without reporting an exit status (qemu rc $qrc)"
-	fail "guest did not reach /init (qemu rc $qrc)"
+	grep -q "^VSB_START $NONCE\$" <<<"$ctl" ||
+		fail "guest did not reach /init (qemu rc $qrc)"
+	[[ -z $splat ]] ||
+		fail "guest died without reporting an exit status after the kernel reported: ${splat#*] }"
+	fail "guest died without reporting an exit status and without a kernel report" \
+	     "(qemu rc $qrc; $(how_qemu_ended))"
 fi
 # A splat that did not panic (BUG: sleeping in atomic, lockdep, ...) still
 # means the kernel side is broken: fail loudly rather than pass quietly.
