@@ -60,9 +60,7 @@ struct vsb_drift {
 	uint64_t remote_folds;
 	int shepherd_rt, reader_rt;	/* 1 when SCHED_FIFO took, else -errno */
 	int shepherd_up, reader_up;
-	cpu_set_t spare;		/* where the shepherd and the reader run */
-	struct vsb_cpulist spare_list;	/* the same, for the metadata */
-	int nspare;
+	struct vsb_cpulist spare;	/* where the shepherd and the reader run */
 	struct drift_sample *hist;
 	size_t nhist;
 };
@@ -274,8 +272,7 @@ static int start_helper(struct vsb_drift *d, pthread_t *t, void *(*fn)(void *), 
 	int e;
 
 	pthread_attr_init(&attr);
-	if (d->nspare)
-		pthread_attr_setaffinity_np(&attr, sizeof(d->spare), &d->spare);
+	vsb_cpulist_pin_attr(&d->spare, &attr);
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
 	pthread_attr_setschedparam(&attr, &sp);
@@ -293,33 +290,14 @@ static int start_helper(struct vsb_drift *d, pthread_t *t, void *(*fn)(void *), 
 	return 1;
 }
 
-/* The CPUs we may run on that run no writer: where the helpers go. */
-static void spare_cpus(struct vsb_drift *d)
-{
-	int cpu[CPU_SETSIZE], n, i;
-
-	CPU_ZERO(&d->spare);
-	if (sched_getaffinity(0, sizeof(d->spare), &d->spare))
-		CPU_ZERO(&d->spare);
-	for (i = 0; i < d->n; i++)
-		if (d->cpus[i] >= 0 && d->cpus[i] < CPU_SETSIZE)
-			CPU_CLR(d->cpus[i], &d->spare);
-	n = 0;
-	for (i = 0; i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &d->spare))
-			cpu[n++] = i;
-	vsb_cpulist_set(&d->spare_list, cpu, n);
-	d->nspare = d->spare_list.n;
-}
-
 /* "on CPUs 2-3 (no writer), SCHED_FIFO 1" for the metadata */
 static const char *helper_place(const struct vsb_drift *d, int rt, char *buf, size_t len)
 {
 	char cpus[192];
 
-	vsb_cpulist_format(&d->spare_list, cpus, sizeof(cpus), ',');
-	snprintf(buf, len, "%s%s%s, %s", d->nspare ? "on CPUs " : "sharing the writers' CPUs",
-		 d->nspare ? cpus : "", d->nspare ? " (no writer)" : "",
+	vsb_cpulist_format(&d->spare, cpus, sizeof(cpus), ',');
+	snprintf(buf, len, "%s%s%s, %s", d->spare.n ? "on CPUs " : "sharing the writers' CPUs",
+		 d->spare.n ? cpus : "", d->spare.n ? " (no writer)" : "",
 		 rt > 0 ? "SCHED_FIFO 1" : "normal priority: SCHED_FIFO refused");
 	return buf;
 }
@@ -342,7 +320,8 @@ struct vsb_drift *vsb_drift_start(const struct vsb_run_opts *o,
 	d->ws = ws;
 	d->cpus = cpus;
 	d->n = n;
-	spare_cpus(d);
+	/* the writers' CPUs, a view while the spare list is built */
+	vsb_cpulist_spare(&(struct vsb_cpulist){ .n = n, .cpu = cpus }, &d->spare);
 	if (d->policy == VSB_FOLD_LOCAL) {
 		struct sigaction sa;
 

@@ -215,6 +215,42 @@ void vsb_cpulist_format(const struct vsb_cpulist *cl, char *buf, size_t len,
 	}
 }
 
+/*
+ * The CPUs this process may run on that @busy does not name: where a
+ * helper thread (drift's shepherd and reader, the monitor's sampler) runs
+ * without taking time from a worker.  Empty when there is none.
+ */
+void vsb_cpulist_spare(const struct vsb_cpulist *busy, struct vsb_cpulist *spare)
+{
+	int cpu[CPU_SETSIZE], n = 0, i;
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		CPU_ZERO(&set);
+	for (i = 0; i < busy->n; i++)
+		if (busy->cpu[i] >= 0 && busy->cpu[i] < CPU_SETSIZE)
+			CPU_CLR(busy->cpu[i], &set);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			cpu[n++] = i;
+	vsb_cpulist_set(spare, cpu, n);
+}
+
+/* Threads created with @attr run on @cl's CPUs (anywhere when @cl is empty). */
+void vsb_cpulist_pin_attr(const struct vsb_cpulist *cl, pthread_attr_t *attr)
+{
+	cpu_set_t set;
+	int i;
+
+	if (!cl->n)
+		return;
+	CPU_ZERO(&set);
+	for (i = 0; i < cl->n; i++)
+		if (cl->cpu[i] >= 0 && cl->cpu[i] < CPU_SETSIZE)
+			CPU_SET(cl->cpu[i], &set);
+	pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
 int vsb_cpu_first_allowed(void)
 {
 	cpu_set_t set;

@@ -48,6 +48,7 @@ struct vsb_monitor {
 	unsigned int active;		/* sources still read */
 	struct vsb_outfile out;
 	unsigned char *worker;		/* [VSB_MAX_CPUS]: 1 on a worker's CPU */
+	struct vsb_cpulist spare;	/* the CPUs with no worker, for the sampler */
 	uint64_t t0;
 	char place[160];
 	pthread_t th;
@@ -241,8 +242,7 @@ static void *sampler_main(void *arg)
 	struct timespec next, now;
 
 	/* no spare CPU: yield to every worker (see vsb_monitor_start) */
-	if (!strncmp(m->place, "on the workers", 14) &&
-	    pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp))
+	if (!m->spare.n && pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp))
 		setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&m->lock);
@@ -288,31 +288,18 @@ static void open_trace(struct vsb_monitor *m)
 /*
  * Where the sampler runs: the CPUs the process may use that have no
  * worker (as drift.c places its helpers), else the workers' CPUs at
- * SCHED_IDLE.  Fills @set and m->place.
+ * SCHED_IDLE.  Says so in m->place.
  */
-static int spare_cpus(struct vsb_monitor *m, cpu_set_t *set)
+static void describe_place(struct vsb_monitor *m)
 {
-	struct vsb_cpulist cl;
-	int cpu[CPU_SETSIZE], n = 0, i;
 	char list[128];
 
-	CPU_ZERO(set);
-	if (sched_getaffinity(0, sizeof(*set), set))
-		CPU_ZERO(set);
-	for (i = 0; i < CPU_SETSIZE; i++) {
-		if (m->worker[i])
-			CPU_CLR(i, set);
-		if (CPU_ISSET(i, set))
-			cpu[n++] = i;
-	}
-	cl = (struct vsb_cpulist){ .n = n, .cpu = cpu };	/* a view, formatted */
-	vsb_cpulist_format(&cl, list, sizeof(list), ',');
-	if (cl.n)
+	vsb_cpulist_format(&m->spare, list, sizeof(list), ',');
+	if (m->spare.n)
 		snprintf(m->place, sizeof(m->place), "CPU %s (no worker)", list);
 	else
 		snprintf(m->place, sizeof(m->place),
 			 "on the workers' CPUs at SCHED_IDLE (no spare CPU)");
-	return cl.n;
 }
 
 static int start_thread(struct vsb_monitor *m)
@@ -320,7 +307,6 @@ static int start_thread(struct vsb_monitor *m)
 	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	sigset_t all, old;
-	cpu_set_t set;
 	int e;
 
 	pthread_mutex_init(&m->lock, NULL);
@@ -329,8 +315,8 @@ static int start_thread(struct vsb_monitor *m)
 	pthread_cond_init(&m->cond, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_attr_init(&attr);
-	if (spare_cpus(m, &set))
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	describe_place(m);
+	vsb_cpulist_pin_attr(&m->spare, &attr);
 	/* signals stay with the main thread, which sets vsb_interrupted */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -373,6 +359,7 @@ int vsb_monitor_start(struct vsb_monitor **mp, const char *spec,
 	for (i = 0; i < workers->n; i++)
 		if (workers->cpu[i] >= 0 && workers->cpu[i] < VSB_MAX_CPUS)
 			m->worker[workers->cpu[i]] = 1;
+	vsb_cpulist_spare(workers, &m->spare);
 	m->buflen = 1 << 16;
 	m->buf = vsb_zalloc(m->buflen);
 	ret = vsb_outfile_open(&m->out, csv_path, "--monitor");

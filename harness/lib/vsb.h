@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -176,6 +177,9 @@ int vsb_cpu_online(int cpu);
 void vsb_cpulist_format(const struct vsb_cpulist *cl, char *buf, size_t len,
 			char sep);
 int vsb_cpu_first_allowed(void);
+/* @spare = the CPUs this process may use that @busy does not list */
+void vsb_cpulist_spare(const struct vsb_cpulist *busy, struct vsb_cpulist *spare);
+void vsb_cpulist_pin_attr(const struct vsb_cpulist *cl, pthread_attr_t *attr);
 
 /* ---- c2c.c: a cache line's round trip between two CPUs, NaN if unknown ---- */
 double vsb_c2c_ns(int cpu_a, int cpu_b);

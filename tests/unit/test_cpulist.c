@@ -3,6 +3,9 @@
  * CPU list parsing and formatting: the syntax users type for --cpus and
  * what every result row records.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +51,62 @@ static void test_pool(void)
 	TAP_OK(!parses("0,0") && cl.n == 0, "a refused list leaves it empty");
 }
 
+static void *report_affinity(void *arg)
+{
+	pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), arg);
+	return NULL;
+}
+
+/*
+ * Helper threads go where no worker runs: the allowed CPUs less the
+ * busy ones, and a thread made with the pinned attributes runs there.
+ * The test pins itself to CPU 0, and to CPUs 0-1 where there are two.
+ */
+static void test_spare(void)
+{
+	struct vsb_cpulist busy, spare;
+	pthread_attr_t attr;
+	pthread_t th;
+	cpu_set_t set, got;
+	int two;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(1, &set);
+	two = !sched_setaffinity(0, sizeof(set), &set) &&
+	      !sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) == 2;
+	if (!two) {
+		CPU_ZERO(&set);
+		CPU_SET(0, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	vsb_cpulist_set(&busy, NULL, 0);
+	vsb_cpulist_spare(&busy, &spare);
+	TAP_OK(spare.n == (two ? 2 : 1) && spare.cpu[0] == 0,
+	       "no worker: every allowed CPU is spare (%d)", spare.n);
+	parses("0");
+	vsb_cpulist_spare(&cl, &spare);
+	TAP_OK(two ? spare.n == 1 && spare.cpu[0] == 1 : spare.n == 0,
+	       "a worker on CPU 0: %s", two ? "CPU 1 is spare" : "no CPU is spare");
+	parses(two ? "0-1" : "0");
+	vsb_cpulist_spare(&cl, &spare);
+	TAP_OK(spare.n == 0, "workers on every allowed CPU: none is spare");
+	if (!two) {
+		printf("ok %d # SKIP a helper thread pinned to the spare CPU: one CPU here\n",
+		       ++tap_n);
+		return;
+	}
+	parses("0");
+	vsb_cpulist_spare(&cl, &spare);
+	pthread_attr_init(&attr);
+	vsb_cpulist_pin_attr(&spare, &attr);
+	CPU_ZERO(&got);
+	TAP_OK(!pthread_create(&th, &attr, report_affinity, &got) && !pthread_join(th, NULL) &&
+	       CPU_COUNT(&got) == 1 && CPU_ISSET(1, &got),
+	       "a helper thread made with the pinned attributes runs on CPU 1 only");
+	pthread_attr_destroy(&attr);
+}
+
 int main(void)
 {
 	char buf[256];
@@ -71,6 +130,7 @@ int main(void)
 	TAP_OK(!parses("99999"), "CPU beyond the maximum refused");
 	TAP_OK(!parses("0 1"), "spaces refused");
 	test_pool();
+	test_spare();
 	TAP_OK(!vsb_cpulist_parse_sysfs("0-3,8\n", &cl) && cl.n == 5 && cl.cpu[4] == 8,
 	       "a sysfs list, newline and all");
 	TAP_OK(!vsb_cpulist_parse_sysfs("\n", &cl) && cl.n == 0 && !cl.cpu,
