@@ -44,7 +44,7 @@
 #include "kmod_client.h"
 #include "window.h"
 
-int vsb_kmod_open(int *fd)
+int vsb_kmod_open(int *fd, unsigned int *caps)
 {
 	struct vsb_ioc_version v;
 
@@ -76,6 +76,7 @@ int vsb_kmod_open(int *fd)
 			VSB_ABI_VERSION);
 		goto err_close;
 	}
+	*caps = v.caps;
 	return 0;
 
 err_close:
@@ -379,25 +380,18 @@ static void set_drift(const struct vsb_run_opts *o, struct vsb_result *r,
 			r->stale_mean_us);
 }
 
-/* The module's capabilities (VSB_CAP_*), 0 when it does not say. */
-static unsigned int kmod_caps(int fd)
-{
-	struct vsb_ioc_version v;
-
-	memset(&v, 0, sizeof(v));
-	v.size = sizeof(v);
-	return ioctl(fd, VSB_IOC_VERSION, &v) ? 0 : v.caps;
-}
-
-/* --disturbed against what the module can report; sets sample_size. */
+/*
+ * --disturbed against what the module can report (@caps: its VSB_CAP_*
+ * bits from the version query); sets sample_size.
+ */
 static void kmod_disturb_setup(const struct vsb_run_opts *o, struct vsb_result *r,
-			       int fd, struct vsb_ioc_run *req)
+			       unsigned int caps, struct vsb_ioc_run *req)
 {
 	int policy = vsb_disturb_parse_policy(o->disturbed);
 
 	if (policy < 0)
 		policy = VSB_DISTURB_RETRY;
-	if (policy != VSB_DISTURB_OFF && !(kmod_caps(fd) & VSB_CAP_DISTURB)) {
+	if (policy != VSB_DISTURB_OFF && !(caps & VSB_CAP_DISTURB)) {
 		vsb_warn_opt("disturbed", "--disturbed: the loaded module does not report "
 			     "disturbances (no VSB_CAP_DISTURB): rebuild and reload it");
 		policy = VSB_DISTURB_OFF;
@@ -418,7 +412,7 @@ static void kmod_disturb_setup(const struct vsb_run_opts *o, struct vsb_result *
  * metadata stand; the sanity check must pass in every request.
  */
 static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
-		       int fd, struct vsb_ioc_run *req)
+		       int fd, unsigned int caps, struct vsb_ioc_run *req)
 {
 	struct pending p = { .n = req->repeat };
 	struct vsb_ioc_sample *ks;
@@ -427,7 +421,7 @@ static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
 	unsigned int round;
 	int ret = 0, ok = 1;
 
-	kmod_disturb_setup(o, r, fd, req);
+	kmod_disturb_setup(o, r, caps, req);
 	p.tries = vsb_zalloc(req->repeat * sizeof(*p.tries));
 	ks = vsb_zalloc((size_t)req->ncpus * req->repeat * sizeof(*ks));
 	req->samples_ptr = (uint64_t)(uintptr_t)ks;
@@ -482,6 +476,7 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	int pages = bench != VSB_BENCH_COUNTER;
 	struct vsb_ioc_run req;
 	uint32_t *cpus;
+	unsigned int caps;
 	int fd, ret, i;
 
 	memset(&req, 0, sizeof(req));
@@ -517,14 +512,14 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	req.samples_cap = req.ncpus * req.repeat;
 	req.time_limit_ms = (uint32_t)o->time_limit * 1000;
 
-	ret = vsb_kmod_open(&fd);
+	ret = vsb_kmod_open(&fd, &caps);
 	if (ret)
 		return ret;
 	cpus = vsb_zalloc(req.ncpus * sizeof(*cpus));
 	for (i = 0; i < o->cpus.n; i++)
 		cpus[i] = (uint32_t)o->cpus.cpu[i];
 	req.cpus_ptr = (uint64_t)(uintptr_t)cpus;
-	ret = kmod_rounds(o, r, fd, &req);
+	ret = kmod_rounds(o, r, fd, caps, &req);
 	if (!ret) {
 		vsb_result_meta(r, "kmod_abi", "%d", VSB_ABI_VERSION);
 		vsb_result_meta(r, "kmod_timed_loop", "preempt %s, irqs %s%s%s",

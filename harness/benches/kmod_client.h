@@ -12,9 +12,10 @@
 /*
  * Open the device and check the version; prints one vsb_err line and
  * returns a VSB_EXIT_* code (SKIP when the module is absent or the
- * caller is not root) on failure, 0 with *fd open on success.
+ * caller is not root) on failure, 0 with *fd open and *caps the
+ * module's VSB_CAP_* bits on success.
  */
-int vsb_kmod_open(int *fd);
+int vsb_kmod_open(int *fd, unsigned int *caps);
 
 /* The backends (benches.c's table points here). */
 int vsb_counter_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r);
