@@ -137,21 +137,35 @@ static void test_machines_units(void)
 	       "mixed units refused");
 }
 
-/* 8 entries at 100 then 8 at 130, small deterministic wobble */
+/*
+ * 16 daily runs of one point: 8 at @lo then 8 at @hi ns per op, each
+ * times a small deterministic wobble when @wobble; CPUs @c2c_lo then
+ * @c2c_hi ns apart.
+ */
+static void fill_step(struct fake *f, double lo, double hi, int wobble, double c2c_lo,
+		      double c2c_hi)
+{
+	char date[32];
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < 16; i++) {
+		double wob = wobble ? 1 + 0.004 * ((double)((i * 37) % 7) - 3) : 1;
+
+		snprintf(date, sizeof(date), "2026-01-%02zuT00:00:00Z", i + 1);
+		fake_run(f, "m-a", "6.1", "r", date, wob * (i < 8 ? lo : hi), "tsc");
+		f->runs[i].c2c_ns = i < 8 ? c2c_lo : c2c_hi;
+	}
+}
+
+/* 8 entries at 100 then 8 at 100 * (1 + step), small deterministic wobble */
 static void test_step(double step, int want_reg)
 {
 	static struct fake f;
 	struct vsb_hist_series *hs;
-	char date[32];
-	size_t n, i;
+	size_t n;
 
-	memset(&f, 0, sizeof(f));
-	for (i = 0; i < 16; i++) {
-		double wob = 1 + 0.004 * ((double)((i * 37) % 7) - 3);
-
-		snprintf(date, sizeof(date), "2026-01-%02zuT00:00:00Z", i + 1);
-		fake_run(&f, "m-a", "6.1", "r", date, 100 * wob * (i < 8 ? 1 : 1 + step), "tsc");
-	}
+	fill_step(&f, 100, 100 * (1 + step), 1, 0, 0);
 	TAP_OK(!vsb_hist_build(&f.se, VSB_HIST_BY_DATE, &hs, &n) && n == 1, "step %+.0f%%: built",
 	       100 * step);
 	if (want_reg) {
@@ -198,15 +212,9 @@ static void test_moved(double c2c_after, int want_reg)
 {
 	static struct fake f;
 	struct vsb_hist_series *hs;
-	char date[32];
-	size_t n, i;
+	size_t n;
 
-	memset(&f, 0, sizeof(f));
-	for (i = 0; i < 16; i++) {
-		snprintf(date, sizeof(date), "2026-01-%02zuT00:00:00Z", i + 1);
-		fake_run(&f, "m-a", "6.1", "r", date, i < 8 ? 10 : 20, "tsc");
-		f.runs[i].c2c_ns = i < 8 ? 80 : c2c_after;
-	}
+	fill_step(&f, 10, 20, 0, 80, c2c_after);
 	TAP_OK(!vsb_hist_build(&f.se, VSB_HIST_BY_DATE, &hs, &n) && n == 1 &&
 	       hs->ncp == 1 && hs->cp[0].index == 8, "c2c %g after: one change point at 8",
 	       c2c_after);
