@@ -27,6 +27,7 @@
 # VSB_AB_SMP, VSB_AB_MEM, VSB_AB_TIMEOUT (guest CPUs, MB, seconds),
 # VSB_AB_PIN (host CPUs for the vCPU threads, comma-separated, one per
 # vCPU; empty: no pinning) and VSB_AB_PIN_WHY (why not, for the record),
+# VSB_AB_MONITOR (the guest sweep's --monitor, empty for none),
 # plus what ci/vm-run.sh and ci/kernel-cache.sh read.
 #
 # Exit status: 0 ok; 1 error; 2 usage; 3 the sweep ran but a point failed
@@ -186,9 +187,12 @@ boot() {
 	# check that the timer interrupt arrives can give up and panic
 	# ("IO-APIC + timer doesn't work!"); it tests the emulator, not
 	# anything measured here.
+	# --monitor as `vmstat-bench ab` checked it (letters, digits, ',', ':', '.')
+	local mon=
+	[[ -z ${VSB_AB_MONITOR:-} ]] || mon=" --monitor '$VSB_AB_MONITOR'"
 	local guest='insmod kmod/vmstat_bench.ko || exit 1
 rc=0
-bin/vmstat-bench sweep ab/'"${sweep##*/}"' -o /out || rc=$?
+bin/vmstat-bench sweep ab/'"${sweep##*/}"' -o /out'"$mon"' || rc=$?
 rmmod vmstat_bench || { echo "ab-run: rmmod failed" >&2; rc=1; }
 exit $rc'
 	run_guest() {

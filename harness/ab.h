@@ -36,6 +36,7 @@ struct vsb_ab {
 	uint64_t sweep_hash;
 	long boots, smp, mem, timeout;
 	char max_regression[32];
+	char monitor[256];	/* --monitor for the guest's sweep, "" for none */
 	char dir[2048];		/* short enough for every path built in it */
 	char self[4096];	/* this binary, run again in the guest */
 	char script[4096];	/* ci/ab-run.sh */

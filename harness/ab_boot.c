@@ -118,8 +118,8 @@ static int write_state(struct vsb_ab_run *r, const char *state)
 	fprintf(of.f, "sweep: %s\nsweep_copy: %s\nsweep_hash: %016llx\n", ab->sweep,
 		ab->sweep_base, (unsigned long long)ab->sweep_hash);
 	vsb_ab_order_str(ab, buf, sizeof(buf));
-	fprintf(of.f, "boots: %ld\nsmp: %ld\nmem: %ld\norder: %s\n", ab->boots,
-		ab->smp, ab->mem, buf);
+	fprintf(of.f, "boots: %ld\nsmp: %ld\nmem: %ld\nmonitor: %s\norder: %s\n", ab->boots,
+		ab->smp, ab->mem, ab->monitor[0] ? ab->monitor : "none", buf);
 	vsb_ab_pin_str(ab, buf, sizeof(buf));
 	fprintf(of.f, "pinning: %s\nstate: %s\ndone: %ld of %ld\n", buf, state,
 		r->ndone, 2 * ab->boots);
@@ -184,6 +184,7 @@ static void child_env(const struct vsb_ab *ab)
 	setenv("VSB_AB_TIMEOUT", v, 1);
 	setenv("VSB_AB_PIN", ab->pin, 1);
 	setenv("VSB_AB_PIN_WHY", ab->pin_why, 1);
+	setenv("VSB_AB_MONITOR", ab->monitor, 1);
 }
 
 /*

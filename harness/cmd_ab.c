@@ -28,6 +28,7 @@
 #include "ab.h"
 #include "benches.h"
 #include "cmds.h"
+#include "monitor.h"
 #include "sweep.h"
 
 static void usage(FILE *f)
@@ -35,7 +36,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: vmstat-bench ab --base KERNEL --new KERNEL [--boots N] [--smp N]\n"
 "                       [--mem MB] [--max-regression PCT] [--timeout S]\n"
-"                       [--dry-run] SWEEP [-o DIR]\n"
+"                       [--monitor LIST[:INTERVAL]] [--dry-run] SWEEP [-o DIR]\n"
 "\n"
 "A/B test of two kernels: the module is built for each, the kernels are\n"
 "booted alternately in ABBA order (N boots each) in QEMU guests, the sweep\n"
@@ -57,6 +58,9 @@ static void usage(FILE *f)
 "      --mem MB              guest memory [%d]\n"
 "  -m, --max-regression PCT  exit 1 when a point is slower by more [5]\n"
 "      --timeout S           limit of one boot, in seconds [%d]\n"
+"      --monitor LIST[:INT]  sample the guest during every point, as sweep\n"
+"                            --monitor does (vmstat,interrupts,stat,...):\n"
+"                            each boot folder gets <point>.monitor.csv\n"
 "  -o, --output DIR          results [results/ab-<sweep name>]; an ab that\n"
 "                            was interrupted continues in its own DIR\n"
 "  -n, --dry-run             check everything, print the boot order, boot\n"
@@ -380,9 +384,9 @@ static int check_sweep(struct vsb_ab *ab)
 /* An existing DIR: empty, or an ab of this very question, to continue. */
 static int check_same(struct vsb_ab *ab)
 {
-	char want[6][4096], have[4096];
-	static const char *const keys[6] = {
-		"base", "new", "sweep_hash", "boots", "smp", "mem",
+	char want[7][4096], have[4096];
+	static const char *const keys[7] = {
+		"base", "new", "sweep_hash", "boots", "smp", "mem", "monitor",
 	};
 	size_t i;
 
@@ -392,9 +396,11 @@ static int check_same(struct vsb_ab *ab)
 	snprintf(want[3], sizeof(want[3]), "%ld", ab->boots);
 	snprintf(want[4], sizeof(want[4]), "%ld", ab->smp);
 	snprintf(want[5], sizeof(want[5]), "%ld", ab->mem);
-	for (i = 0; i < 6; i++) {
+	snprintf(want[6], sizeof(want[6]), "%s", ab->monitor[0] ? ab->monitor : "none");
+	for (i = 0; i < 7; i++) {
+		/* folders from before --monitor have no such line: none */
 		if (vsb_ab_state_get(ab->dir, keys[i], have, sizeof(have)))
-			snprintf(have, sizeof(have), "(none)");
+			snprintf(have, sizeof(have), "%s", i == 6 ? "none" : "(none)");
 		if (strcmp(have, want[i])) {
 			vsb_err("-o %s holds an ab run whose %s is %s, not %s: "
 				"continue it with its own options, or choose another folder",
@@ -515,7 +521,7 @@ static int parse_spec(struct vsb_ab_kernel *k, const char *opt, const char *s)
 	return 0;
 }
 
-enum { OPT_BASE = 256, OPT_NEW, OPT_SMP, OPT_MEM, OPT_TIMEOUT };
+enum { OPT_BASE = 256, OPT_NEW, OPT_SMP, OPT_MEM, OPT_TIMEOUT, OPT_MONITOR };
 
 static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 {
@@ -537,6 +543,15 @@ static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 		return vsb_parse_long_range("--timeout", arg, 10, 86400, &ab->timeout);
 	case 'm':
 		return parse_max_regression(ab, arg);
+	case OPT_MONITOR:
+		if (strlen(arg) >= sizeof(ab->monitor)) {
+			vsb_err("--monitor: too long");
+			return VSB_EXIT_USAGE;
+		}
+		if (vsb_monitor_check(arg, "--monitor"))
+			return VSB_EXIT_USAGE;
+		snprintf(ab->monitor, sizeof(ab->monitor), "%s", arg);
+		return 0;
 	case 'o':
 		if (!*arg || strlen(arg) >= sizeof(ab->dir)) {
 			vsb_err("--output: empty or too long");
@@ -564,6 +579,7 @@ static int parse_args(struct vsb_ab *ab, int argc, char **argv, int *dry)
 		{ "smp", required_argument, NULL, OPT_SMP },
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "monitor", required_argument, NULL, OPT_MONITOR },
 		{ "max-regression", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -611,6 +627,7 @@ static void print_plan(const struct vsb_ab *ab)
 	printf("\nguest %ld vCPUs, %ld MB; %s%s\n", ab->smp, ab->mem,
 	       ab->pin[0] ? "vCPU threads pinned to host CPUs " : "not pinned: ",
 	       ab->pin[0] ? ab->pin : ab->pin_why);
+	printf("monitor %s\n", ab->monitor[0] ? ab->monitor : "none");
 	printf("output %s%s\n", ab->dir, ab->resume ? " (continues the ab run there)" : "");
 }
 

@@ -62,15 +62,22 @@ expect_usage_error "-o a non-empty folder of something else" 'not empty and hold
 	"$VSB" ab --base "$K" --new "$K" "$SWEEP" -o "$TMP/busy"
 expect_usage_error "--new missing" '--new KERNEL is missing' "$VSB" ab --base "$K" "$SWEEP"
 expect_usage_error "--boots 0" '--boots' "$VSB" ab --base "$K" --new "$K" --boots 0 "$SWEEP"
+expect_usage_error "--monitor with an unknown source" "--monitor: unknown source 'bogus'" \
+	"$VSB" ab --base "$K" --new "$K" --monitor vmstat,bogus "$SWEEP" -o "$TMP/o-mon"
+expect_usage_error "--monitor under 100 ms" "--monitor: interval '50ms' is out of range" \
+	"$VSB" ab --base "$K" --new "$K" --monitor vmstat:50ms "$SWEEP" -o "$TMP/o-mon"
+out_absent "$TMP/o-mon" && ok "--monitor refusals: no folder written" ||
+	not_ok "--monitor refusals: no folder written"
 
 # a bzImage and a build folder of the same release are accepted
 echo "$KREL" >"$TMP/kb/include/config/kernel.release"
-"$VSB" ab --base "$K" --new "$KERNEL:$TMP/kb" --boots 2 "$SWEEP" -o "$TMP/o-dry" -n \
-	>"$TMP/dry" 2>"$TMP/err"
+"$VSB" ab --base "$K" --new "$KERNEL:$TMP/kb" --boots 2 --monitor vmstat:500ms "$SWEEP" \
+	-o "$TMP/o-dry" -n >"$TMP/dry" 2>"$TMP/err"
 rc=$?
 if [ $rc -eq 0 ] && grep -q "^new  $KERNEL:$TMP/kb ($KREL)" "$TMP/dry" &&
-   grep -q '^order A1 B1 B2 A2$' "$TMP/dry" && out_absent "$TMP/o-dry"; then
-	ok "--dry-run: bzImage release read from its header, ABBA order A1 B1 B2 A2, nothing written"
+   grep -q '^order A1 B1 B2 A2$' "$TMP/dry" && grep -q '^monitor vmstat:500ms$' "$TMP/dry" &&
+   out_absent "$TMP/o-dry"; then
+	ok "--dry-run: bzImage release read from its header, ABBA order A1 B1 B2 A2, the monitors, nothing written"
 else
 	not_ok "--dry-run" "exit $rc" "$(cat "$TMP/dry" "$TMP/err")"
 fi
@@ -83,7 +90,8 @@ command -v qemu-system-x86_64 >/dev/null || {
 
 # --- an A/A across boots: no regression, every boot kept and marked ------------
 D=$TMP/aa
-"$VSB" ab --base "$K" --new "$K" --boots 2 "$SWEEP" -o "$D" >"$TMP/aa.out" 2>"$TMP/aa.err"
+MON=vmstat,interrupts
+"$VSB" ab --base "$K" --new "$K" --boots 2 --monitor $MON "$SWEEP" -o "$D" >"$TMP/aa.out" 2>"$TMP/aa.err"
 rc=$?
 if [ $rc -eq 4 ]; then
 	skip "A/A across boots" "$(tail -n1 "$TMP/aa.err")"
@@ -106,6 +114,25 @@ for s in base new; do
 done
 [ $n -eq 4 ] && ok "4 boot folders, each result marked with ab_kernel, ab_side, ab_boot, ab_pinning" ||
 	not_ok "4 boot folders with ab_* metadata" "$n of 4" "$(ls -R "$D" | head -20)"
+# --monitor in the guest: one series per point in every boot folder, with
+# the guest's /proc/vmstat and its interrupts on the workers' CPUs
+npts=$(grep -vc "^#" "$D/base/boot-1/points.txt" 2>/dev/null)
+n=0
+for s in base new; do
+	for k in 1 2; do
+		m=0
+		for f in "$D/$s/boot-$k"/*.monitor.csv; do
+			[ -f "$f" ] && [ "$(grep -v '^#' "$f" | head -n1)" = time,source,key,cpu,value ] &&
+				grep -q '^[0-9.]*,vmstat,pgalloc_normal,' "$f" &&
+				grep -q '^[0-9.]*,interrupts,' "$f" && m=$((m + 1))
+		done
+		[ "$m" -eq "$npts" ] && n=$((n + 1))
+	done
+done
+[ "$npts" -gt 0 ] && [ $n -eq 4 ] && grep -q "^monitor: $MON\$" "$D/ab.txt" &&
+	ok "--monitor $MON: every boot folder has one series per point ($npts), vmstat and interrupts in each; ab.txt says so" ||
+	not_ok "--monitor $MON in the guest" "$n of 4 boot folders with $npts series" \
+		"$(ls "$D/base/boot-1" 2>&1 | head -20)"
 if grep -q '^order: A1 B1 B2 A2$' "$D/ab.txt" && grep -q '^state: done$' "$D/ab.txt" &&
    grep -q '^done: 4 of 4$' "$D/ab.txt" && grep -q '^boot 2: new 1, ' "$D/ab.txt"; then
 	ok "ab.txt: ABBA order, state done, 4 of 4 boots"
@@ -144,14 +171,17 @@ fi
 
 # the same command on a finished folder: nothing booted again
 t0=$(date +%s)
-"$VSB" ab --base "$K" --new "$K" --boots 2 "$SWEEP" -o "$D" >/dev/null 2>"$TMP/again.err"
+"$VSB" ab --base "$K" --new "$K" --boots 2 --monitor $MON "$SWEEP" -o "$D" >/dev/null 2>"$TMP/again.err"
 rc=$?
 [ $rc -eq 0 ] && grep -q 'continuing, 4 of 4 boots done already' "$TMP/again.err" &&
 	! grep -q 'ab: boot' "$TMP/again.err" &&
 	ok "rerun on a finished folder: no boot, the verdict again ($(( $(date +%s) - t0 )) s)" ||
 	not_ok "rerun on a finished folder" "exit $rc" "$(cat "$TMP/again.err")"
 expect_usage_error "-o an ab folder of another question" 'holds an ab run whose boots is 2, not 3' \
-	"$VSB" ab --base "$K" --new "$K" --boots 3 "$SWEEP" -o "$D"
+	"$VSB" ab --base "$K" --new "$K" --boots 3 --monitor $MON "$SWEEP" -o "$D"
+expect_usage_error "-o an ab folder of the same question without its monitors" \
+	"holds an ab run whose monitor is $MON, not none" \
+	"$VSB" ab --base "$K" --new "$K" --boots 2 "$SWEEP" -o "$D"
 
 # --- the verdict path, with boots enough for the rank test: a finished
 # 5-boot folder made from the A/A's boots, their costs set by hand (NEW
@@ -167,7 +197,7 @@ for s in base new; do
 	done
 	for k in 1 2 3 4 5; do
 		for f in "$R/$s/boot-$k"/*.csv; do
-			case $f in *.summary.csv | */sweep.csv) continue ;; esac
+			case $f in *.summary.csv | */sweep.csv | *.monitor.csv) continue ;; esac
 			awk -F, -v OFS=, -v c="$([ $s = new ] && echo 20 || echo 10)" -v k=$k -v s=$s '
 				/^# run_id:/ { print "# run_id: " s "-boot-" k; next }
 				/^# c2c_ns:/ { print "# c2c_ns: 100.0 (test)"; next }
@@ -178,7 +208,7 @@ for s in base new; do
 		done
 	done
 done
-"$VSB" ab --base "$K" --new "$K" --boots 5 "$SWEEP" -o "$R" >"$TMP/reg.out" 2>"$TMP/reg.err"
+"$VSB" ab --base "$K" --new "$K" --boots 5 --monitor $MON "$SWEEP" -o "$R" >"$TMP/reg.out" 2>"$TMP/reg.err"
 rc=$?
 rows=$(grep -v '^#' "$R/compare/compare.csv" 2>/dev/null | tail -n +2 | wc -l)
 reg=$(grep -c ',slower,1,5,5,' "$R/compare/compare.csv" 2>/dev/null)
