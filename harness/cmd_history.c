@@ -317,7 +317,7 @@ static int load_series(struct vsb_store *s, const struct hist_opts *o, struct hi
 		if (ret)
 			return ret;
 		if (vsb_hist_mixed_units(&se, &u1, &u2)) {
-			vsb_err("history: point %s: mixed units (%s and %s): refusing to "
+			vsb_err("history: point %s: mixed units on one machine (%s and %s): refusing to "
 				"chart or judge them as one series", se.point_key, u1, u2);
 			vsb_series_free(&se);
 			return VSB_EXIT_USAGE;

@@ -83,15 +83,26 @@ int vsb_kernel_vercmp(const char *a, const char *b)
 
 int vsb_hist_mixed_units(const struct vsb_series *se, const char **u1, const char **u2)
 {
-	size_t i;
+	/* each machine's first run: a fleet holds a handful of machines */
+	const struct vsb_series_run **first = vsb_zalloc((se->n + 1) * sizeof(*first));
+	size_t i, j, nm = 0;
+	int mixed = 0;
 
-	for (i = 1; i < se->n; i++)
-		if (strcmp(se->runs[i].unit, se->runs[0].unit)) {
-			*u1 = se->runs[0].unit;
-			*u2 = se->runs[i].unit;
-			return 1;
+	for (i = 0; i < se->n && !mixed; i++) {
+		const struct vsb_series_run *r = &se->runs[i];
+
+		for (j = 0; j < nm && strcmp(first[j]->machine, r->machine); j++)
+			;
+		if (j == nm)
+			first[nm++] = r;
+		else if (strcmp(first[j]->unit, r->unit)) {
+			*u1 = first[j]->unit;
+			*u2 = r->unit;
+			mixed = 1;
 		}
-	return 0;
+	}
+	free(first);
+	return mixed;
 }
 
 /* The sort key of an entry: a group (kernel, revision) then the date. */

@@ -74,8 +74,10 @@ struct vsb_hist_series {
 int vsb_hist_cp_moved(const struct vsb_hist_series *hs, size_t k);
 
 /*
- * The two different units of @se's runs into @u1/@u2 and 1, or 0 when
- * every run has the same unit (history refuses a mixed point).
+ * Two different units among the runs of one machine in @se into
+ * @u1/@u2 and 1, or 0 when each machine's runs share one unit (history
+ * refuses a mixed series; machines may differ: a PMU host counts
+ * cycles, a VM TSC ticks, and each machine is a series of its own).
  */
 int vsb_hist_mixed_units(const struct vsb_series *se, const char **u1, const char **u2);
 

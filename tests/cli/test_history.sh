@@ -188,6 +188,18 @@ craft "$TMP/m2.csv" mix-2 2026-02-02T00:00:00Z 6.1.0-9-cloud-amd64 r 1 ns
 expect_usage_error "mixed units on a point: exit 2 naming it" 'point bench=counter.*mixed units' \
 	"$VSB" history --db "$TMP/mixed.db" -o "$TMP/out-mixed"
 [ ! -e "$TMP/out-mixed" ] && ok "mixed units: nothing written" || not_ok "mixed units: nothing written"
+# a fleet is not a mixed point: a host with a PMU counts cycles, a VM
+# TSC ticks, and each machine is a series of its own
+craft "$TMP/m3.csv" mix-3 2026-02-03T00:00:00Z 6.1.0-9-cloud-amd64 r 1 cycles
+sed -i 's/^# cpu_model: .*/# cpu_model: Another CPU with a PMU/' "$TMP/m3.csv"
+"$VSB" db import --db "$TMP/fleet.db" "$TMP/m1.csv" "$TMP/m3.csv" >/dev/null 2>&1
+expect_exit 0 "two machines, tsc and cycles, on one point: exit 0" \
+	"$VSB" history --db "$TMP/fleet.db" -o "$TMP/out-fleet"
+units=$(cat "$TMP"/out-fleet/*/history.csv 2>/dev/null | sed -n 's/^# unit: //p' | sort | tr '\n' ' ')
+[ "$units" = "cycles tsc " ] &&
+	ok "... one series per machine, each in its own unit ($units)" ||
+	not_ok "... one series per machine, each in its own unit" "units: '$units'" \
+		"$(ls "$TMP/out-fleet" 2>&1)"
 expect_usage_error "unknown --by" "--by 'week'" \
 	"$VSB" history --db "$TMP/step.db" --by week -o "$TMP/x"
 expect_usage_error "--where with an unknown key" "no stored point has a parameter 'colour'" \

@@ -130,9 +130,15 @@ static void test_machines_units(void)
 	       "one series per machine; runs without samples left out");
 	vsb_hist_free(hs, n);
 
+	fake_run(&f, "m-c", "6.1", "r", "2026-01-05", 10, "cycles");
+	TAP_OK(vsb_hist_mixed_units(&f.se, &u1, &u2) == 0 &&
+	       !vsb_hist_build(&f.se, VSB_HIST_BY_DATE, &hs, &n) && n == 3 &&
+	       !strcmp(hs[2].unit, "cycles"),
+	       "a fleet: one machine in cycles, the others in tsc: a series each, no refusal");
+	vsb_hist_free(hs, n);
 	fake_run(&f, "m-a", "6.1", "r", "2026-01-05", 10, "ns");
 	TAP_OK(vsb_hist_mixed_units(&f.se, &u1, &u2) == 1 && !strcmp(u1, "tsc") &&
-	       !strcmp(u2, "ns"), "mixed units named");
+	       !strcmp(u2, "ns"), "mixed units on one machine named");
 	TAP_OK(vsb_hist_build(&f.se, VSB_HIST_BY_DATE, &hs, &n) == -EINVAL && !hs && !n,
 	       "mixed units refused");
 }
