@@ -429,20 +429,88 @@ static void pl_add(struct pathlist *pl, const char *dir, const char *name)
 	pl->v[pl->n++] = p;
 }
 
-static int raw_csv(const struct dirent *d)
+static int raw_csv_name(const char *name)
 {
-	size_t n = strlen(d->d_name);
+	size_t n = strlen(name);
 
-	return n > 4 && !strcmp(d->d_name + n - 4, ".csv") &&
-	       !vsb_rl_is_derived_name(d->d_name);
+	return n > 4 && !strcmp(name + n - 4, ".csv") && !vsb_rl_is_derived_name(name);
 }
 
-/* A folder's raw results (sorted), or the file itself. */
-static int expand(const char *path, struct pathlist *pl)
+/*
+ * Did a vmstat-bench run write @path?  Its metadata, before the header
+ * row, carries "# vmstat-bench: VERSION"; history's tables, a plotting
+ * script's input or a spreadsheet's export do not.  Only the comment
+ * lines are read.
+ */
+static int written_by_a_run(const char *path)
+{
+	char line[512];
+	int found = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f) && line[0] == '#')
+		found = !strncmp(line, "# vmstat-bench: ", 16);
+	fclose(f);
+	return found;
+}
+
+/* What a folder walk found besides the results, for one line at the end. */
+struct walk {
+	size_t skipped;
+	char example[256];
+};
+
+#define WALK_MAX_DEPTH 16	/* results/ab/base/boot-K is 4 */
+
+/*
+ * The results in folder @dir and every folder below it, each folder's
+ * entries in name order: regular *.csv files a run wrote (not summaries,
+ * sweep tables, partials or monitor series).  Links are not followed.
+ */
+static int walk(const char *dir, struct pathlist *pl, struct walk *w, int depth)
 {
 	struct dirent **names;
+	char *path;
 	struct stat sb;
-	int i, n;
+	int i, n, ret = 0;
+
+	n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0) {
+		vsb_err("%s: %m", dir);
+		return VSB_EXIT_USAGE;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+
+		if (ret || name[0] == '.' || asprintf(&path, "%s/%s", dir, name) < 0)
+			goto next;
+		if (lstat(path, &sb))
+			;	/* gone meanwhile */
+		else if (S_ISDIR(sb.st_mode) && depth < WALK_MAX_DEPTH)
+			ret = walk(path, pl, w, depth + 1);
+		else if (S_ISREG(sb.st_mode) && raw_csv_name(name)) {
+			if (written_by_a_run(path))
+				pl_add(pl, dir, name);
+			else if (!w->skipped++)
+				snprintf(w->example, sizeof(w->example), "%s", path);
+		}
+		free(path);
+next:
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/* A file as named (it must be a raw result), or a folder's results. */
+static int expand(const char *path, struct pathlist *pl)
+{
+	struct walk w = { 0 };
+	struct stat sb;
+	size_t before = pl->n;
+	int ret;
 
 	if (stat(path, &sb)) {
 		vsb_err("%s: %m", path);
@@ -457,20 +525,18 @@ static int expand(const char *path, struct pathlist *pl)
 		pl_add(pl, NULL, path);
 		return 0;
 	}
-	n = scandir(path, &names, raw_csv, alphasort);
-	if (n < 0) {
-		vsb_err("%s: %m", path);
+	ret = walk(path, pl, &w, 0);
+	if (ret)
+		return ret;
+	if (pl->n == before) {
+		vsb_err("%s: no raw result files (*.csv a run wrote) in this folder or below",
+			path);
 		return VSB_EXIT_USAGE;
 	}
-	for (i = 0; i < n; i++) {
-		pl_add(pl, path, names[i]->d_name);
-		free(names[i]);
-	}
-	free(names);
-	if (!n) {
-		vsb_err("%s: no raw result files (*.csv) in this folder", path);
-		return VSB_EXIT_USAGE;
-	}
+	if (w.skipped)
+		vsb_warn("%s: left out %zu CSV file%s no vmstat-bench run wrote (%s%s)", path,
+			 w.skipped, w.skipped == 1 ? "" : "s", w.example,
+			 w.skipped > 1 ? ", ..." : "");
 	return 0;
 }
 

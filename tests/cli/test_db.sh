@@ -52,6 +52,37 @@ expect_exit 0 "importing the same files again succeeds" "$VSB" db import --db "$
 [ "$(q 'SELECT count(*) FROM point')" -eq "$nsw" ] && ok "points by parameter key, shared across runs" ||
 	not_ok "points" "$(q 'SELECT key FROM point')"
 
+# a folder is walked: sub-folders too (sweep --runs' run-K/, ab's
+# base/boot-K/), links not followed, and CSV files no run wrote (history's
+# tables, a spreadsheet's) left out with one warning naming one
+T=$TMP/tree
+mkdir -p "$T/ab/base/boot-1" "$T/ab/new/boot-1" "$T/hist/01-x" "$TMP/elsewhere"
+cp "$TMP/sw"/*.csv "$T/ab/base/boot-1/"
+for f in "$TMP/sw"/*.csv; do
+	case $f in *.summary.csv | */sweep.csv) continue ;; esac
+	sed 's/^# run_id: .*/&-new/' "$f" >"$T/ab/new/boot-1/${f##*/}"
+done
+printf '# point: bench=counter\n# unit: tsc\nindex,run,median\n0,r1,9.5\n' >"$T/hist/01-x/history.csv"
+printf 'a,b\n1,2\n' >"$T/hist/summary.csv"
+cp "$TMP/run/one.csv" "$TMP/elsewhere/linked.csv"
+ln -s "$TMP/elsewhere" "$T/ab/link"
+"$VSB" db import --db "$TMP/tree.db" "$T" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+n=$(sqlite3 "$TMP/tree.db" 'SELECT count(*) FROM run' 2>/dev/null)
+[ $rc -eq 0 ] && [ "$n" = "$((2 * nsw))" ] &&
+	ok "a folder tree: every run in base/boot-1 and new/boot-1 stored ($n), summaries and sweep tables left out" ||
+	not_ok "a folder tree: runs in its sub-folders" "exit $rc, $n runs, want $((2 * nsw))" "$(cat "$TMP/err")"
+! grep -q linked "$TMP/out" && ok "... a linked folder not followed" ||
+	not_ok "... a linked folder not followed" "$(grep linked "$TMP/out")"
+[ "$(grep -c 'left out 2 CSV files no vmstat-bench run wrote' "$TMP/err")" = 1 ] &&
+	grep -q 'hist/01-x/history.csv' "$TMP/err" &&
+	ok "... history's tables left out, one warning naming one" ||
+	not_ok "... history's tables left out with one warning" "$(cat "$TMP/err")"
+expect_usage_error "a folder tree with no result in it: exit 2" 'no raw result files .* in this folder or below' \
+	"$VSB" db import --db "$TMP/tree.db" "$T/hist"
+expect_usage_error "a non-result named as a file is still refused" 'not a raw-sample result' \
+	"$VSB" db import --db "$TMP/tree.db" "$T/hist/01-x/history.csv"
+
 # export: the file back, metadata and rows
 id=$(q "SELECT run_id FROM run WHERE source LIKE '%one.csv'")
 expect_exit 0 "export a run" "$VSB" db export --db "$DB" --run "$id" -o "$TMP/back.csv"
