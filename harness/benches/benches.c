@@ -15,22 +15,22 @@
 const struct vsb_bench vsb_benches[] = {
 	{ "counter", VSB_SIDE_USER | VSB_SIDE_KMOD, VSB_BENCH_VARIANTS,
 	  "per-CPU counter updates with threshold folds (vmstat diffs, percpu_counter)",
-	  vsb_counter_run_user, vsb_counter_run_kmod },
+	  vsb_counter_run_user, vsb_counter_run_kmod, vsb_counter_check },
 	{ "page-fault", VSB_SIDE_LIVE, 0,
 	  "live kernel: map, write every page, unmap (will-it-scale page_fault1)",
-	  vsb_live_pagefault_run, NULL },
+	  vsb_live_pagefault_run, NULL, vsb_live_check },
 	{ "mmap", VSB_SIDE_LIVE, 0,
 	  "live kernel: mmap + munmap, untouched: vm_committed_as (will-it-scale mmap2)",
-	  vsb_live_mmap_run, NULL },
+	  vsb_live_mmap_run, NULL, vsb_live_check },
 	{ "page-alloc", VSB_SIDE_KMOD, 0,
 	  "module: alloc_pages + __free_pages on one CPU, --order, --outstanding (page_bench01/02)",
-	  NULL, vsb_page_alloc_run_kmod },
+	  NULL, vsb_page_alloc_run_kmod, NULL },
 	{ "page-alloc-parallel", VSB_SIDE_KMOD, 0,
 	  "module: the same loop on every CPU of --cpus in one common window (page_bench03)",
-	  NULL, vsb_page_alloc_run_kmod },
+	  NULL, vsb_page_alloc_run_kmod, NULL },
 	{ "threshold-refresh", VSB_SIDE_USER, 0,
 	  "model: refresh_zone_stat_thresholds at CPU bring-up, per --approach (004 thread)",
-	  vsb_refresh_run_user, NULL },
+	  vsb_refresh_run_user, NULL, NULL },
 };
 const size_t vsb_bench_count = sizeof(vsb_benches) / sizeof(vsb_benches[0]);
 
@@ -79,6 +79,11 @@ static int sysctl_and_trace_check(struct vsb_run_opts *o)
 }
 
 /* Resolve --backend auto and check the bench and variant exist there. */
+static int own_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+{
+	return b->check ? b->check(b, o) : 0;
+}
+
 int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	unsigned int side;
@@ -95,7 +100,7 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 			return VSB_EXIT_USAGE;
 		}
 		strcpy(o->backend, "live");
-		return vsb_live_check(b, o);
+		return own_check(b, o);
 	}
 	/* a module-only bench without an explicit --backend: the module */
 	if (!b->run_user && b->run_kmod &&
@@ -131,7 +136,7 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 			!strcmp(o->irqs, "off") ? "interrupts" : "preemption");
 		return VSB_EXIT_USAGE;
 	}
-	return 0;
+	return own_check(b, o);
 }
 
 int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r)

@@ -19,6 +19,12 @@ struct vsb_bench {
 	const char *desc;
 	int (*run_user)(const struct vsb_run_opts *o, struct vsb_result *r);
 	int (*run_kmod)(const struct vsb_run_opts *o, struct vsb_result *r);
+	/*
+	 * The bench's own options, once the backend is chosen (last of
+	 * vsb_bench_check); NULL when it has none.  As stress-ng's
+	 * stressors carry supported(): the table, not opts.c, knows.
+	 */
+	int (*check)(const struct vsb_bench *b, struct vsb_run_opts *o);
 };
 
 extern const struct vsb_bench vsb_benches[];
@@ -32,6 +38,8 @@ int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r);
 
 /* counter_user.c */
 int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
+/* drift.c: --fold against --variant */
+int vsb_counter_check(const struct vsb_bench *b, struct vsb_run_opts *o);
 /* refresh_bench.c */
 int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 

@@ -2,7 +2,8 @@
 /*
  * Checks of a whole run option set before anything runs: the bench and
  * variant exist, options agree with each other, the CPU list is built
- * and usable, and the bench's own check hook accepts it.  Called for the
+ * and usable, and the bench's own check hook (its row in benches.c)
+ * accepts it.  Called for the
  * CLI and for every sweep point.  Parsing single values is opts.c's job
  * (lib/); this file knows the benches, so it sits above them.
  */
@@ -10,7 +11,6 @@
 #include <string.h>
 
 #include "opts.h"
-#include "drift.h"
 #include "benches.h"
 #include "pmu.h"
 #include "topo.h"
@@ -126,9 +126,6 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 			o->quiet_workers, o->cpus.n);
 		return VSB_EXIT_USAGE;
 	}
-	ret = vsb_fold_check(o);
-	if (ret)
-		return ret;
 	/* a typo in an event name is bad input; the default set may not encode */
 	if (vsb_opt_given(o, "events")) {
 		ret = blame(vsb_pmu_check_names(o->events, o->plm, "--events"),
