@@ -31,6 +31,9 @@ set xrange [tmin - pad:tmax + pad]
 
 # the largest value of each rate column, 0 when it has none
 top(m) = m > 0 ? m * 1.15 : 1
+# tick labels: plain numbers up to 10000 (an SI prefix without a
+# decimal read 1k, 1k, 2k, 2k at a few thousand per second), 50k above
+ymt(t) = t < 10000 ? '%g' : '%.0s%c'
 
 # windows shaded from the bottom to the top of the panel (a macro: the
 # plot command is built as text so that no window file is read when there
@@ -50,7 +53,7 @@ unset xlabel
 yt = top(cmax[1] > cmax[2] ? cmax[1] : cmax[2])
 set yrange [0:yt]
 set ylabel 'pages/s'
-set format y '%.0s%c'
+set format y ymt(yt)
 S = shade(yt)
 plot @S, \
      datafile using 1:2 with lines ls 1 title (has(1) ? 'pgalloc/s (all zones)' : ''), \
@@ -60,6 +63,7 @@ plot @S, \
 yt = top(cmax[3] > cmax[7] ? cmax[3] : cmax[7])
 set yrange [0:yt]
 set ylabel 'per second'
+set format y ymt(yt)
 S = shade(yt)
 plot @S, \
      datafile using 1:4 with lines ls 3 title (has(3) ? "interrupts/s on the workers' CPUs" : ''), \

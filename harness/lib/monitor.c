@@ -296,7 +296,7 @@ static void describe_place(struct vsb_monitor *m)
 
 	vsb_cpulist_format(&m->spare, list, sizeof(list), ',');
 	if (m->spare.n)
-		snprintf(m->place, sizeof(m->place), "CPU %s (no worker)", list);
+		snprintf(m->place, sizeof(m->place), "on CPU %s (no worker)", list);
 	else
 		snprintf(m->place, sizeof(m->place),
 			 "on the workers' CPUs at SCHED_IDLE (no spare CPU)");
@@ -450,7 +450,7 @@ static void summarise(struct vsb_monitor *m, struct vsb_result *r)
 			b = &m->ticks[i];
 	dt = b->t - a->t;
 	vsb_monitor_format_sources(m->active, src, sizeof(src));
-	vsb_result_meta(r, "monitor", "%s every %ld ms, %zu samples, sampler on %s",
+	vsb_result_meta(r, "monitor", "%s every %ld ms, %zu samples, sampler %s",
 			src, m->spec.interval_ms, m->nticks, m->place);
 	vsb_result_meta(r, "monitor_file", "%s", m->out.path);
 	if (nwin)
