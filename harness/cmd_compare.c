@@ -265,15 +265,23 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	return vsb_outfile_commit(&md);
 }
 
-/* compare.csv, summary.md and the chart; the first error is kept */
+/* What -o DIR gets: write_csv's, write_md's, and vsb_plot_chart's two. */
+static const char *const out_names[] = { "compare.csv", "summary.md",
+	"regression.png", "regression.svg" };
+
 /*
  * -o names a folder: refused before anything is read when it, or a
  * folder on its way, exists as something else (a file, a FIFO, a
- * device, a link to one), or is a link to nothing.
+ * device, a link to one), or is a link to nothing; and when a file
+ * compare writes there exists as anything but a regular file.  Each
+ * write checks its own target too, but only as it comes: a link at
+ * summary.md was found with compare.csv already written.
  */
 static int outdir_refusal(const char *dir)
 {
+	char path[4096 + 32];
 	struct stat st;
+	size_t i;
 
 	if (!*dir) {
 		vsb_err("-o: empty folder name");
@@ -285,9 +293,15 @@ static int outdir_refusal(const char *dir)
 		vsb_err("-o: %s is a link to nothing", dir);
 		return VSB_EXIT_USAGE;
 	}
+	for (i = 0; i < sizeof(out_names) / sizeof(out_names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, out_names[i]);
+		if (vsb_outfile_check(path, "-o"))
+			return VSB_EXIT_USAGE;
+	}
 	return 0;
 }
 
+/* compare.csv, summary.md and the chart; the first error is kept */
 static int write_outputs(const char *dir, const struct vsb_compare *c,
 			 const struct vsb_cmp_opts *o)
 {

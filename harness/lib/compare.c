@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,10 +149,10 @@ static void point_push(struct vsb_cmp_point *p, double v, unsigned int run)
  * every process that writes results, else the path itself (older files:
  * one file, one run).  The index into s->runs goes to s->cur.
  */
-static void side_run(struct vsb_cmp_side *s, const struct vsb_csv *csv,
+static void side_run(struct vsb_cmp_side *s, const struct vsb_rl_file *f,
 		     const char *path)
 {
-	const char *id = vsb_csv_meta(csv, "run_id");
+	const char *id = vsb_rl_meta(f, "run_id");
 	size_t i;
 
 	if (!id || !*id)
@@ -172,25 +173,53 @@ static void side_run(struct vsb_cmp_side *s, const struct vsb_csv *csv,
 	s->cur = (unsigned int)i;
 }
 
-/* The columns of one raw-sample file that loading needs. */
+/*
+ * One raw-sample file, read and checked whole by the store's loader
+ * (result_load.c: integers, repetition numbers, costs, units), and the
+ * columns matching needs.
+ */
 struct cmp_file {
-	const char *path;
-	struct vsb_csv csv;
+	struct vsb_rl_file rl;
 	int cm[VSB_CMP_MAX_COLS];	/* by vsb_compare.cols; -1: absent */
-	int crep, cper, cunit;
 	double c2c;		/* its c2c_ns metadata; NAN: none */
 };
 
-/* Row @r's match key: the values of the columns not --ignore'd. */
-static void row_key(const struct vsb_compare *c, const struct cmp_file *f,
-		    size_t r, char *key, size_t len)
+/*
+ * Row @r's match key into @key: the values of the columns not --ignore'd,
+ * each followed by '|'.  -1 when they do not fit: a key cut short could
+ * merge two points.
+ */
+static int row_key(const struct vsb_compare *c, const struct cmp_file *f,
+		   size_t r, char *key, size_t len)
 {
+	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
 	size_t k, off = 0;
 
-	for (k = 0; k < c->ncols; k++)
-		off += snprintf(key + off, len - off, "%s|",
-				c->ignored & (1u << k) ? "" :
-				vsb_csv_cell(&f->csv, r, f->cm[k]));
+	vsb_rl_cells(&f->rl, r, cells);
+	for (k = 0; k < c->ncols; k++) {
+		int col = c->ignored & (1u << k) ? -1 : f->cm[k];
+		size_t n = col < 0 ? 0 : cells[col].len;
+
+		if (off + n + 1 >= len)
+			return -1;
+		if (n)
+			memcpy(key + off, cells[col].s, n);
+		key[off + n] = '|';
+		off += n + 1;
+	}
+	key[off] = '\0';
+	return 0;
+}
+
+/* Row @r's repetition number and cost; the loader checked both. */
+static void row_sample(const struct cmp_file *f, size_t r, size_t *rep,
+		       double *cost)
+{
+	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
+
+	vsb_rl_cells(&f->rl, r, cells);
+	*rep = (size_t)strtoul(cells[f->rl.c_rep].s, NULL, 10);
+	*cost = strtod(cells[f->rl.c_per_op].s, NULL);
 }
 
 /*
@@ -198,19 +227,19 @@ static void row_key(const struct vsb_compare *c, const struct cmp_file *f,
  * @r's point, and the highest repetition number on the way.
  */
 static size_t point_end(const struct vsb_compare *c, const struct cmp_file *f,
-			size_t r, const char *key, unsigned long *maxrep)
+			size_t r, const char *key, size_t *maxrep)
 {
 	size_t end;
 
 	*maxrep = 0;
-	for (end = r; end < f->csv.nrows; end++) {
-		char k2[1024];
-		unsigned long rep;
+	for (end = r; end < f->rl.nrows; end++) {
+		char k2[VSB_CMP_KEY_MAX];
+		size_t rep;
+		double cost;
 
-		row_key(c, f, end, k2, sizeof(k2));
-		if (strcmp(k2, key))
+		if (row_key(c, f, end, k2, sizeof(k2)) || strcmp(k2, key))
 			break;
-		rep = (unsigned long)vsb_csv_num(&f->csv, end, f->crep);
+		row_sample(f, end, &rep, &cost);
 		if (rep > *maxrep)
 			*maxrep = rep;
 	}
@@ -218,58 +247,74 @@ static size_t point_end(const struct vsb_compare *c, const struct cmp_file *f,
 }
 
 /* Rows [@r, @end) of @p: one sample per repetition, its workers' mean. */
-static int add_reps(struct vsb_cmp_point *p, const struct cmp_file *f,
-		    size_t r, size_t end, unsigned long maxrep, unsigned int run)
+static void add_reps(struct vsb_cmp_point *p, const struct cmp_file *f,
+		     size_t r, size_t end, size_t maxrep, unsigned int run)
 {
+	/* maxrep < VSB_REPEAT_MAX: the loader refuses larger ones */
 	double *sum = vsb_zalloc((maxrep + 1) * sizeof(double));
 	double *cnt = vsb_zalloc((maxrep + 1) * sizeof(double));
-	int ret = 0;
-	size_t i;
+	size_t i, rep;
+	double v;
 
 	for (i = r; i < end; i++) {
-		double rep = vsb_csv_num(&f->csv, i, f->crep);
-		double v = vsb_csv_num(&f->csv, i, f->cper);
-
-		if (isnan(rep) || isnan(v) || rep < 0) {
-			vsb_err("%s: row %zu: rep or per_op is not a number", f->path,
-				i + 1);
-			ret = VSB_EXIT_USAGE;
-			goto out;
-		}
-		/* a cost is a positive finite number, or the file is not data */
-		if (!isfinite(v) || v <= 0) {
-			vsb_err("%s: row %zu: per_op is %s, not a positive finite cost",
-				f->path, i + 1, vsb_csv_cell(&f->csv, i, f->cper));
-			ret = VSB_EXIT_USAGE;
-			goto out;
-		}
-		sum[(size_t)rep] += v;
-		cnt[(size_t)rep] += 1;
+		row_sample(f, i, &rep, &v);
+		sum[rep] += v;
+		cnt[rep] += 1;
 	}
 	for (i = 0; i <= maxrep; i++)
 		if (cnt[i] > 0)
 			point_push(p, sum[i] / cnt[i], run);
-out:
 	free(sum);
 	free(cnt);
-	return ret;
+}
+
+/* The unit of row @r: its loader point's, one unit per such point. */
+static const char *row_unit(const struct cmp_file *f, size_t r)
+{
+	return f->rl.points[f->rl.row_point[r]].unit;
+}
+
+/*
+ * Rows [@r, @end) in one unit.  The loader holds one unit to a point of
+ * all its parameters; compare's point leaves out loops and repeat (and
+ * --ignore'd columns), so it may join loader points of different units.
+ */
+static int one_unit(const struct cmp_file *f, size_t r, size_t end)
+{
+	size_t i;
+
+	for (i = r + 1; i < end; i++)
+		if (strcmp(row_unit(f, i), row_unit(f, r))) {
+			vsb_err("%s: row %zu: unit %s on a point whose row %zu is in %s: "
+				"mixed units on one point (%s)", f->rl.path, i + 1,
+				row_unit(f, i), r + 1, row_unit(f, r),
+				f->rl.points[f->rl.row_point[i]].key);
+			return VSB_EXIT_USAGE;
+		}
+	return 0;
 }
 
 /* The point of rows [@r, @end) on side @s, with its values and unit. */
 static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		     const struct cmp_file *f, size_t r, size_t end,
-		     const char *key, unsigned long maxrep)
+		     const char *key, size_t maxrep)
 {
-	const char *unit = vsb_csv_cell(&f->csv, r, f->cunit);
-	struct vsb_cmp_point *p = side_point(s, key);
+	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
+	const char *unit = row_unit(f, r);
+	struct vsb_cmp_point *p;
 	size_t k;
 
+	if (one_unit(f, r, end))
+		return VSB_EXIT_USAGE;
+	p = side_point(s, key);
+	vsb_rl_cells(&f->rl, r, cells);
 	for (k = 0; k < c->ncols; k++)
-		snprintf(p->vals[k], sizeof(p->vals[k]), "%s",
-			 vsb_csv_cell(&f->csv, r, f->cm[k]));
+		snprintf(p->vals[k], sizeof(p->vals[k]), "%.*s",
+			 f->cm[k] < 0 ? 0 : (int)cells[f->cm[k]].len,
+			 f->cm[k] < 0 ? "" : cells[f->cm[k]].s);
 	if (p->unit[0] && strcmp(p->unit, unit)) {
 		vsb_err("%s: the same point in %s and %s units: refusing to mix",
-			f->path, p->unit, unit);
+			f->rl.path, p->unit, unit);
 		return VSB_EXIT_USAGE;
 	}
 	snprintf(p->unit, sizeof(p->unit), "%s", unit);
@@ -277,7 +322,8 @@ static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		p->c2c = vsb_grow(p->c2c, p->nc2c, &p->c2ccap, sizeof(*p->c2c));
 		p->c2c[p->nc2c++] = f->c2c;
 	}
-	return add_reps(p, f, r, end, maxrep, s->cur);
+	add_reps(p, f, r, end, maxrep, s->cur);
+	return 0;
 }
 
 static int open_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
@@ -287,27 +333,23 @@ static int open_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
 	size_t k;
 	int ret;
 
-	f->path = path;
-	ret = vsb_csv_read(path, &f->csv);
+	/*
+	 * A header without samples is an empty side, not an error; every
+	 * sample needs its cost, and a repetition number a run can write
+	 * (add_reps() allocates by the largest).
+	 */
+	ret = vsb_rl_read(path, VSB_RL_EMPTY_OK | VSB_RL_NEED_COST |
+			  VSB_RL_REP_BOUND, &f->rl);
 	if (ret)
 		return ret;
-	f->crep = vsb_csv_col(&f->csv, "rep");
-	f->cper = vsb_csv_col(&f->csv, "per_op");
-	f->cunit = vsb_csv_col(&f->csv, "unit");
-	if (f->crep < 0 || f->cper < 0 || f->cunit < 0) {
-		vsb_err("%s: no rep/per_op/unit columns: compare needs raw sample "
-			"files (the .csv, not the .summary.csv)", path);
-		vsb_csv_free(&f->csv);
-		return VSB_EXIT_USAGE;
-	}
 	for (k = 0; k < c->ncols; k++)
-		f->cm[k] = vsb_csv_col(&f->csv, c->cols[k]);
-	if (!s->cpu_model[0] && (m = vsb_csv_meta(&f->csv, "cpu_model")))
+		f->cm[k] = vsb_rl_col(&f->rl, c->cols[k]);
+	if (!s->cpu_model[0] && (m = vsb_rl_meta(&f->rl, "cpu_model")))
 		snprintf(s->cpu_model, sizeof(s->cpu_model), "%s", m);
-	if (!s->kernel[0] && (m = vsb_csv_meta(&f->csv, "kernel")))
+	if (!s->kernel[0] && (m = vsb_rl_meta(&f->rl, "kernel")))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", m);
-	side_run(s, &f->csv, path);
-	f->c2c = vsb_c2c_parse(vsb_csv_meta(&f->csv, "c2c_ns"));
+	side_run(s, &f->rl, path);
+	f->c2c = vsb_c2c_parse(vsb_rl_meta(&f->rl, "c2c_ns"));
 	return 0;
 }
 
@@ -322,15 +364,21 @@ static int load_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
 	ret = open_file(c, s, &f, path);
 	if (ret)
 		return ret;
-	for (r = 0; r < f.csv.nrows && !ret; r = end) {
-		unsigned long maxrep;
-		char key[1024];
+	for (r = 0; r < f.rl.nrows && !ret; r = end) {
+		char key[VSB_CMP_KEY_MAX];
+		size_t maxrep;
 
-		row_key(c, &f, r, key, sizeof(key));
+		if (row_key(c, &f, r, key, sizeof(key))) {
+			vsb_err("%s: row %zu: its parameters are longer than %zu "
+				"characters: not a vmstat-bench result", path, r + 1,
+				sizeof(key) - 1);
+			ret = VSB_EXIT_USAGE;
+			break;
+		}
 		end = point_end(c, &f, r, key, &maxrep);
 		ret = add_point(c, s, &f, r, end, key, maxrep);
 	}
-	vsb_csv_free(&f.csv);
+	vsb_rl_free(&f.rl);
 	return ret;
 }
 
@@ -347,49 +395,82 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* points.txt of the largest sweep (10000 points) is well below this */
+#define CMP_POINTS_MAX_BYTES	(16u << 20)
+
+/*
+ * The id on line @lineno of @list (@line, cut here) when its point is
+ * done; NULL when not, or when the line is bad (*@ret set then).
+ */
+static const char *done_id(const char *list, size_t lineno, char *line, int *ret)
+{
+	char *state = strchr(line, '\t');
+
+	if (line[0] == '#' || !state)
+		return NULL;
+	*state++ = '\0';
+	if (strncmp(state, "done\t", 5))
+		return NULL;
+	/* an id is a file name in the folder, never a way out of it */
+	if (!line[0] || strchr(line, '/')) {
+		vsb_err("%s:%zu: point id '%.40s' is not a file name", list, lineno,
+			line);
+		*ret = VSB_EXIT_USAGE;
+		return NULL;
+	}
+	return line;
+}
+
 /*
  * A sweep folder: the points points.txt lists as done (so stale files of
  * an older sweep in the same place do not count).  1: no points.txt.
+ * points.txt is read like every input (a regular file, size-capped): a
+ * FIFO there would block the read, a link to /dev/zero never end it.
  */
 static int load_sweep_dir(const struct vsb_compare *c, struct vsb_cmp_side *s,
 			  const char *path)
 {
-	char list[4096 + 16], file[8192], line[2048];
-	int ret = 0;
-	FILE *f;
+	char list[4096 + 16], file[8192], *buf = NULL, *line, *next;
+	size_t len, lineno = 0;
+	struct stat st;
+	int ret;
 
 	snprintf(list, sizeof(list), "%s/points.txt", path);
-	f = fopen(list, "r");
-	if (!f)
+	if (lstat(list, &st))
 		return 1;
-	while (!ret && fgets(line, sizeof(line), f)) {
-		char *id = line, *state;
+	ret = vsb_csv_slurp(list, CMP_POINTS_MAX_BYTES, &buf, &len);
+	for (line = buf; !ret && line && *line; line = next) {
+		const char *id;
 
-		if (line[0] == '#')
-			continue;
-		state = strchr(line, '\t');
-		if (!state)
-			continue;
-		*state++ = '\0';
-		if (strncmp(state, "done\t", 5))
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		id = done_id(list, ++lineno, line, &ret);
+		if (!id)
 			continue;
 		snprintf(file, sizeof(file), "%s/%s.csv", path, id);
 		ret = load_file(c, s, file);
 	}
-	fclose(f);
+	free(buf);
 	return ret;
 }
 
-/* @name in @dir is a folder (a sweep's, when it holds points.txt)? */
-static int is_subdir(const char *dir, const char *name)
+/*
+ * @name in the folder @dfd, as a folder walk sees it: a folder (a sweep's, when it
+ * holds points.txt) or a raw result; neither when it is a link.  Links
+ * are skipped, not followed, as the store's walk skips them: a link to
+ * a folder above (`self -> .`) would load the same files again as more
+ * runs, and a folder then compares as the store imports it.
+ */
+static int walk_entry(int dfd, const char *name)
 {
-	char path[8192];
 	struct stat st;
 
-	if (name[0] == '.')
-		return 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return 0;	/* gone meanwhile */
+	if (S_ISDIR(st.st_mode))
+		return name[0] != '.';
+	return S_ISREG(st.st_mode) && is_raw_csv(name);
 }
 
 /* The raw CSVs and sub-folders of @path, sorted by name; -1: unreadable. */
@@ -403,7 +484,7 @@ static ssize_t list_dir(const char *path, char ***names)
 	if (!d)
 		return -1;
 	while ((de = readdir(d)))
-		if (is_raw_csv(de->d_name) || is_subdir(path, de->d_name)) {
+		if (walk_entry(dirfd(d), de->d_name)) {
 			char **more = realloc(*names, (n + 1) * sizeof(*more));
 
 			if (!more || !(more[n] = strdup(de->d_name))) {

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #define VSB_CMP_MAX_COLS	32	/* --ignore keeps one bit per column */
+#define VSB_CMP_KEY_MAX		1024	/* a point's match values, '|'-joined */
 #define VSB_CMP_MIN_REPS	5	/* per side, for the rank test to say much */
 /*
  * With several runs a side, the noise floor is at least this many times
@@ -23,7 +24,7 @@
 
 /* One point of one side: its parameters and per-repetition costs. */
 struct vsb_cmp_point {
-	char key[1024];		/* match values joined by '|' */
+	char key[VSB_CMP_KEY_MAX];	/* match values joined by '|' */
 	char vals[VSB_CMP_MAX_COLS][128];	/* by vsb_compare.cols */
 	char unit[16];
 	size_t n, cap;
@@ -98,7 +99,9 @@ int vsb_cmp_col(const struct vsb_compare *c, const char *name);
 /*
  * Add @path to side @s: a raw-sample CSV; a sweep folder (the points its
  * points.txt lists as done); or any other folder (every raw CSV in it,
- * by name).  Repetitions of one point in several files add up.  0 or
+ * by name; links inside are skipped, as the store's walk skips them).
+ * Every file goes through the store's loader (result_load.h).
+ * Repetitions of one point in several files add up.  0 or
  * VSB_EXIT_USAGE after one vsb_err line.
  */
 int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,

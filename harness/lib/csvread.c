@@ -16,20 +16,22 @@
 
 #define CSV_MAX_BYTES (256u << 20)
 
-static int slurp(const char *path, char **bufp, size_t *lenp)
+int vsb_csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
 {
-	int e = vsb_read_whole(path, CSV_MAX_BYTES, bufp, lenp);
+	int e = vsb_read_whole(path, max, bufp, lenp);
 
 	/* regular files only, size-capped: vsb_read_whole() is the one reader */
 	if (e == EFBIG)
-		vsb_err("%s: larger than %u MiB", path, CSV_MAX_BYTES >> 20);
+		vsb_err("%s: larger than %u MiB", path,
+			(unsigned int)((max < VSB_READ_MAX ? max : VSB_READ_MAX) >> 20));
 	else if (e)
 		vsb_err("%s: %s", path, vsb_read_strerror(e));
 	if (e)
 		return VSB_EXIT_USAGE;
 	if (memchr(*bufp, '\0', *lenp)) {
-		vsb_err("%s: contains NUL bytes: not a vmstat-bench CSV file", path);
+		vsb_err("%s: contains NUL bytes: not a file vmstat-bench writes", path);
 		free(*bufp);
+		*bufp = NULL;
 		return VSB_EXIT_USAGE;
 	}
 	return 0;
@@ -87,7 +89,7 @@ int vsb_csv_read(const char *path, struct vsb_csv *c)
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->path, sizeof(c->path), "%s", path);
-	ret = slurp(path, &c->buf, &len);
+	ret = vsb_csv_slurp(path, CSV_MAX_BYTES, &c->buf, &len);
 	if (ret)
 		return ret;
 	for (p = c->buf; p && *p; p = next) {

@@ -27,6 +27,13 @@ struct vsb_csv {
 	char *buf;		/* the file; every string points into it */
 };
 
+/*
+ * The whole of @path into a malloc'd, NUL-terminated *@bufp: a regular
+ * file (vsb_read_whole), at most @max bytes, with no NUL byte in it.
+ * 0, or VSB_EXIT_USAGE after one line naming the file and what is wrong.
+ * Every text input the harness reads back comes through here.
+ */
+int vsb_csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp);
 /* 0, or VSB_EXIT_* after one error line naming the file (and line). */
 int vsb_csv_read(const char *path, struct vsb_csv *c);
 void vsb_csv_free(struct vsb_csv *c);

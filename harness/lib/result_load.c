@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The store's reader of raw-sample result files (result_load.h).  Every
- * check that can refuse a file runs here, before a store is opened, so
- * a bad file is refused with nothing written: a truncated row, a
- * non-number where a count belongs, a summary given as samples, two
- * units on one point.  The writer never quotes a cell (CPU lists use
- * ';'), so a cell is whatever lies between two commas.
+ * The reader of raw-sample result files (result_load.h), for the store
+ * and for `compare`.  Every check that can refuse a file runs here,
+ * before a store is opened or a comparison made, so a bad file is
+ * refused with nothing written: a truncated row, a non-number where a
+ * count belongs, a repetition number no run can write, a cost that is
+ * not a positive finite number, a summary given as samples, two units
+ * on one point.  The writer never quotes a cell (CPU lists use ';'), so
+ * a cell is whatever lies between two commas.
  */
-#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,8 +97,9 @@ static int parse_header(struct vsb_rl_file *f, char *line)
 	f->c_thread = thread;
 	if (thread < 1 || f->c_cpu < 0 || f->c_rep < 0 || f->c_ops < 0 ||
 	    f->c_elapsed < 0 || f->c_unit < 0 || f->c_per_op < 0) {
-		vsb_err("%s: not a raw-sample result (its header lacks parameter columns "
-			"before thread, or cpu, rep, ops, elapsed, unit, per_op)", f->path);
+		vsb_err("%s: not a raw-sample result: its header lacks parameter columns "
+			"before thread, or cpu, rep, ops, elapsed, unit, per_op (give the raw "
+			"sample file a run writes, not its .summary.csv)", f->path);
 		return VSB_EXIT_USAGE;
 	}
 	f->nparam = (size_t)thread;
@@ -139,25 +143,51 @@ const char *vsb_rl_tail(const struct vsb_rl_file *f, size_t i, size_t *len)
 	return t;
 }
 
-static int cell_is_int(const struct vsb_rl_cell *c)
+/* The harness's one integer syntax (vsb_scan_decimal): what the writer writes. */
+static int cell_is_int(const struct vsb_rl_cell *c, long *v)
 {
-	char *end;
-
-	if (!c->len)
-		return 0;
-	errno = 0;
-	(void)strtoll(c->s, &end, 10);
-	return !errno && end == c->s + c->len;
+	return vsb_scan_decimal(c->s, v) == c->s + c->len;
 }
 
-static int cell_is_num_or_empty(const struct vsb_rl_cell *c)
+/*
+ * A cost: decimal digits, point and exponent only (strtod would also take
+ * inf, nan, hex and leading blanks), positive and finite: a zero or
+ * negative cost is no measurement, and one NaN makes every statistic of
+ * its point NaN (a stored -nan CI in `history`).
+ */
+static int cell_is_cost(const struct vsb_rl_cell *c)
 {
 	char *end;
+	double v;
 
-	if (!c->len)
-		return 1;
-	(void)strtod(c->s, &end);
-	return end == c->s + c->len;
+	if (!c->len || strspn(c->s, "0123456789.eE+-") < c->len)
+		return 0;
+	v = strtod(c->s, &end);
+	return end == c->s + c->len && isfinite(v) && v > 0;
+}
+
+/* At most this much of a refused cell goes into the error line. */
+static int shown(const struct vsb_rl_cell *c)
+{
+	return c->len < 40 ? (int)c->len : 40;
+}
+
+/*
+ * The one line about the row being added: "FILE: row N (line L): ...",
+ * N counting data rows from 1 (as compare and plot count them), L the
+ * line of the file (as an editor counts).  Returns VSB_EXIT_USAGE.
+ */
+static int __attribute__((format(printf, 3, 4)))
+row_err(const struct vsb_rl_file *f, size_t lineno, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	vsb_err("%s: row %zu (line %zu): %s", f->path, f->nrows + 1, lineno, msg);
+	return VSB_EXIT_USAGE;
 }
 
 static struct vsb_rl_point *new_point(struct vsb_rl_file *f, const char *row,
@@ -196,46 +226,70 @@ static uint32_t row_point(struct vsb_rl_file *f, const struct vsb_rl_cell *cells
 	return (uint32_t)(f->npoints - 1);
 }
 
-static int check_row(struct vsb_rl_file *f, size_t lineno, size_t *pcap)
+/* The sample cells of a row: counts, repetition number and cost. */
+static int check_values(struct vsb_rl_file *f, size_t lineno,
+			const struct vsb_rl_cell *cells)
 {
 	const int ints[] = { f->c_thread, f->c_cpu, f->c_rep, f->c_ops, f->c_elapsed };
+	const struct vsb_rl_cell *cost = &cells[f->c_per_op];
+	size_t k;
+	long v, rep = 0;
+
+	for (k = 0; k < sizeof(ints) / sizeof(ints[0]); k++) {
+		if (!cell_is_int(&cells[ints[k]], &v))
+			return row_err(f, lineno, "column %s is '%.*s', not an integer",
+				       f->cols[ints[k]], shown(&cells[ints[k]]),
+				       cells[ints[k]].s);
+		if (ints[k] == f->c_rep)
+			rep = v;
+	}
+	if (rep < 0)
+		return row_err(f, lineno, "rep is %ld, not a repetition number (0 or "
+			       "more)", rep);
+	/*
+	 * No run writes a repetition number of --repeat's maximum or more,
+	 * and a reader that indexes by it (compare) would allocate for the
+	 * largest: 99999999999 was 800 GB.
+	 */
+	if ((f->flags & VSB_RL_REP_BOUND) && rep >= VSB_REPEAT_MAX)
+		return row_err(f, lineno, "rep is %ld, not a repetition number: 0 to "
+			       "%ld (--repeat is at most %ld)", rep, VSB_REPEAT_MAX - 1,
+			       VSB_REPEAT_MAX);
+	/* an empty cost is a sample without one (the store keeps NULL) */
+	if ((cost->len || (f->flags & VSB_RL_NEED_COST)) && !cell_is_cost(cost))
+		return row_err(f, lineno, "per_op is %.*s, not a positive finite cost",
+			       cost->len ? shown(cost) : 5, cost->len ? cost->s : "empty");
+	return 0;
+}
+
+static int check_row(struct vsb_rl_file *f, size_t lineno, size_t *pcap)
+{
 	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
+	const struct vsb_rl_cell *unit;
 	struct vsb_rl_point *pt;
-	size_t n, k;
+	size_t n;
 	uint32_t pi;
+	int ret;
 
 	n = split(f->rows[f->nrows], cells, f->ncols);
-	if (n != f->ncols) {
-		vsb_err("%s:%zu: %zu cells, the header has %zu columns: truncated or "
-			"not a vmstat-bench result", f->path, lineno, n, f->ncols);
-		return VSB_EXIT_USAGE;
-	}
-	for (k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-		if (!cell_is_int(&cells[ints[k]])) {
-			vsb_err("%s:%zu: column %s is '%.*s', not an integer", f->path,
-				lineno, f->cols[ints[k]], (int)cells[ints[k]].len,
-				cells[ints[k]].s);
-			return VSB_EXIT_USAGE;
-		}
-	if (!cell_is_num_or_empty(&cells[f->c_per_op])) {
-		vsb_err("%s:%zu: per_op is not a number", f->path, lineno);
-		return VSB_EXIT_USAGE;
-	}
-	if (!cells[f->c_unit].len || cells[f->c_unit].len >= sizeof(pt->unit)) {
-		vsb_err("%s:%zu: no unit, or an unknown one", f->path, lineno);
-		return VSB_EXIT_USAGE;
-	}
+	if (n != f->ncols)
+		return row_err(f, lineno, "%s cells than the %zu columns of the header: "
+			       "truncated, or not a vmstat-bench result",
+			       n < f->ncols ? "fewer" : "more", f->ncols);
+	ret = check_values(f, lineno, cells);
+	if (ret)
+		return ret;
+	unit = &cells[f->c_unit];
+	if (!unit->len || unit->len >= sizeof(pt->unit))
+		return row_err(f, lineno, "no unit, or an unknown one");
 	pi = row_point(f, cells, pcap);
 	pt = &f->points[pi];
 	if (!pt->nsamples)
-		memcpy(pt->unit, cells[f->c_unit].s, cells[f->c_unit].len);
-	else if (strlen(pt->unit) != cells[f->c_unit].len ||
-		 memcmp(pt->unit, cells[f->c_unit].s, cells[f->c_unit].len)) {
-		vsb_err("%s:%zu: unit '%.*s' on a point whose earlier samples are in "
-			"'%s': mixed units on one point (%s)", f->path, lineno,
-			(int)cells[f->c_unit].len, cells[f->c_unit].s, pt->unit, pt->key);
-		return VSB_EXIT_USAGE;
-	}
+		memcpy(pt->unit, unit->s, unit->len);
+	else if (strlen(pt->unit) != unit->len || memcmp(pt->unit, unit->s, unit->len))
+		return row_err(f, lineno, "unit '%.*s' on a point whose earlier samples "
+			       "are in '%s': mixed units on one point (%s)",
+			       shown(unit), unit->s, pt->unit, pt->key);
 	pt->nsamples++;
 	f->row_point[f->nrows] = pi;
 	return 0;
@@ -243,18 +297,10 @@ static int check_row(struct vsb_rl_file *f, size_t lineno, size_t *pcap)
 
 static int read_file(const char *path, struct vsb_rl_file *f)
 {
-	int e = vsb_read_whole(path, VSB_RL_MAX_BYTES, &f->buf, &f->len);
+	int ret = vsb_csv_slurp(path, VSB_RL_MAX_BYTES, &f->buf, &f->len);
 
-	if (e == EFBIG)
-		vsb_err("%s: larger than %u MiB", path, VSB_RL_MAX_BYTES >> 20);
-	else if (e)
-		vsb_err("%s: %s", path, vsb_read_strerror(e));
-	if (e)
-		return VSB_EXIT_USAGE;
-	if (memchr(f->buf, '\0', f->len)) {
-		vsb_err("%s: contains NUL bytes: not a vmstat-bench result", path);
-		return VSB_EXIT_USAGE;
-	}
+	if (ret)
+		return ret;
 	f->hash = vsb_fnv1a64(f->buf, f->len, VSB_FNV_INIT);
 	snprintf(f->content_id, sizeof(f->content_id), "c-%016llx",
 		 (unsigned long long)f->hash);
@@ -274,13 +320,14 @@ static void add_meta(struct vsb_rl_file *f, char *line, size_t *mcap)
 	f->nmeta++;
 }
 
-int vsb_rl_load(const char *path, struct vsb_rl_file *f)
+int vsb_rl_read(const char *path, unsigned int flags, struct vsb_rl_file *f)
 {
 	size_t lineno = 0, mcap = 0, rcap = 0, pcap = 0;
 	char *p, *next;
 	int ret;
 
 	memset(f, 0, sizeof(*f));
+	f->flags = flags;
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	f->c_cpu = f->c_rep = f->c_ops = f->c_elapsed = f->c_unit = -1;
 	f->c_per_op = f->c_ns_per_op = f->c_cycles = f->c_instr = -1;
@@ -321,13 +368,18 @@ int vsb_rl_load(const char *path, struct vsb_rl_file *f)
 	if (!ret && !f->ncols) {
 		vsb_err("%s: no header row: not a vmstat-bench result", path);
 		ret = VSB_EXIT_USAGE;
-	} else if (!ret && !f->nrows) {
+	} else if (!ret && !f->nrows && !(flags & VSB_RL_EMPTY_OK)) {
 		vsb_err("%s: a header but no samples: nothing to store", path);
 		ret = VSB_EXIT_USAGE;
 	}
 	if (ret)
 		vsb_rl_free(f);
 	return ret;
+}
+
+int vsb_rl_load(const char *path, struct vsb_rl_file *f)
+{
+	return vsb_rl_read(path, 0, f);
 }
 
 void vsb_rl_free(struct vsb_rl_file *f)
@@ -357,4 +409,14 @@ const char *vsb_rl_meta(const struct vsb_rl_file *f, const char *key)
 		if (!strcmp(f->meta[i].key, key))
 			return f->meta[i].val;
 	return NULL;
+}
+
+int vsb_rl_col(const struct vsb_rl_file *f, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < f->ncols; j++)
+		if (!strcmp(f->cols[j], name))
+			return (int)j;
+	return -1;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Loading one raw-sample result file for the store: the `# key: value`
- * metadata, the header row, and every sample row checked before anything
- * is written (cell counts, numbers, one unit per point).  Unlike
+ * Loading one raw-sample result file for the store and for `compare`:
+ * the `# key: value` metadata, the header row, and every sample row
+ * checked before anything is written (cell counts, integers, repetition
+ * numbers, positive finite costs, one unit per point).  Unlike
  * csvread.c, which splits every cell of every row into its own array,
  * this keeps one pointer per row into the file's buffer, so a file of a
  * million samples costs the file plus 12 bytes a row; cells are cut out
@@ -33,8 +34,14 @@ struct vsb_rl_cell {
 	size_t len;
 };
 
+/* vsb_rl_read() flags */
+#define VSB_RL_EMPTY_OK		1u	/* a header without samples: an empty file */
+#define VSB_RL_NEED_COST	2u	/* every sample has a per_op (compare's need) */
+#define VSB_RL_REP_BOUND	4u	/* rep below VSB_REPEAT_MAX, as a run writes */
+
 struct vsb_rl_file {
 	char path[4096];
+	unsigned int flags;		/* VSB_RL_* it was read with */
 	char *buf;			/* the file; rows point into it */
 	size_t len;
 	uint64_t hash;			/* FNV-1a 64 of the bytes as read */
@@ -56,12 +63,21 @@ struct vsb_rl_file {
 };
 
 /*
- * 0, or VSB_EXIT_USAGE after one line naming the file (and line) when it
- * is not a complete raw-sample result, VSB_EXIT_ERROR when unreadable.
+ * 0, or VSB_EXIT_USAGE after one line naming the file (and row) when it
+ * is not a complete raw-sample result or is not a regular file.  Rows:
+ * every cell there, thread/cpu/rep/ops/elapsed decimal integers, rep
+ * not negative, per_op empty or a positive finite number, one unit per
+ * point; @flags (VSB_RL_*) add to that.  vsb_rl_load() is vsb_rl_read()
+ * without flags, the store's: a file without samples is refused, a
+ * sample without a cost is stored as one, and a repetition number is
+ * not bounded (the store indexes nothing by it).
  */
+int vsb_rl_read(const char *path, unsigned int flags, struct vsb_rl_file *f);
 int vsb_rl_load(const char *path, struct vsb_rl_file *f);
 void vsb_rl_free(struct vsb_rl_file *f);
 const char *vsb_rl_meta(const struct vsb_rl_file *f, const char *key);
+/* Index of the column named @name; -1 when the file has none. */
+int vsb_rl_col(const struct vsb_rl_file *f, const char *name);
 /* Cut row @i into @cells (f->ncols of them). */
 void vsb_rl_cells(const struct vsb_rl_file *f, size_t i, struct vsb_rl_cell *cells);
 /* The row from column `thread` on, comma-joined, and its length. */

@@ -382,10 +382,24 @@ static void outfile_clean_stale(const char *dir, const char *base)
 	closedir(d);
 }
 
+/*
+ * vsb_outfile_open()'s refusal alone, nothing created: for a command
+ * that writes several files and must refuse before it writes the first.
+ */
+int vsb_outfile_check(const char *path, const char *opt)
+{
+	const char *why = outfile_refusal(path);
+
+	if (!why)
+		return 0;
+	vsb_err("%s: %s is %s: refused, nothing written", opt, path, why);
+	return VSB_EXIT_USAGE;
+}
+
 int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt)
 {
 	size_t n = strlen(path);
-	const char *why, *slash;
+	const char *slash;
 	char dir[4096];
 	int fd;
 
@@ -408,11 +422,8 @@ int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt)
 		vsb_err("%s: %s is a directory (give a file name)", opt, path);
 		return VSB_EXIT_USAGE;
 	}
-	why = outfile_refusal(path);
-	if (why) {
-		vsb_err("%s: %s is %s: refused, nothing written", opt, path, why);
+	if (vsb_outfile_check(path, opt))
 		return VSB_EXIT_USAGE;
-	}
 	strcpy(o->path, path);
 	path_dir(path, dir, sizeof(dir));
 	slash = strrchr(path, '/');
@@ -654,7 +665,8 @@ int vsb_dir_refusal(const char *dir, const char *opt)
 		if (*p == '/' && p[-1] == '/')
 			continue;
 		*p = '\0';
-		if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
+		/* a link to nothing stands in the way too: mkdir() fails on it */
+		if (stat(buf, &st) ? !lstat(buf, &st) : !S_ISDIR(st.st_mode)) {
 			vsb_err("%s: %s is not a directory (results go into a "
 				"folder): refused, nothing run", opt, buf);
 			return VSB_EXIT_USAGE;

@@ -140,6 +140,8 @@ int vsb_dir_refusal(const char *dir, const char *opt);
 /* mkdir -p: @dir and every missing folder above it; 0, or -1 with errno */
 int vsb_mkdir_p(const char *dir, mode_t mode);
 int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt);
+/* its refusal alone, nothing created: 0, or VSB_EXIT_USAGE after one line */
+int vsb_outfile_check(const char *path, const char *opt);
 int vsb_outfile_commit(struct vsb_outfile *o);
 void vsb_outfile_abort(struct vsb_outfile *o);
 
