@@ -49,7 +49,8 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 ok (already stored included), 1 error (store unreachable),\n"
 "2 bad usage or input (not a result file, mixed units on a point, a\n"
-"corrupt, foreign or newer store), 4 this build lacks SQLite or libpq.\n",
+"corrupt, foreign or newer store, a store path that is a device, FIFO,\n"
+"folder or link), 4 this build lacks SQLite or libpq.\n",
 		VSB_STORE_DEFAULT);
 }
 
@@ -176,5 +177,9 @@ int vsb_cmd_db(int argc, char **argv)
 		vsb_err("db %s: unexpected argument '%s'", sub, argv[0]);
 		return VSB_EXIT_USAGE;
 	}
+	/* a store that is not one is refused before export makes its -o */
+	ret = vsb_store_check(o.url, VSB_STORE_READ);
+	if (ret)
+		return ret;
 	return !strcmp(sub, "export") ? do_export(&o) : do_list(&o);
 }

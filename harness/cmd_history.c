@@ -9,11 +9,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "vsb.h"
 #include "cmds.h"
@@ -110,6 +112,46 @@ err:
 	return VSB_EXIT_USAGE;
 }
 
+/* The files -o DIR gets at its top, in write_outputs()'s order. */
+static const char *const top_files[] = { "summary.csv", "summary.md", "index.html" };
+#define NTOP (sizeof(top_files) / sizeof(top_files[0]))
+
+/*
+ * A file history will write must be absent or a regular file, as
+ * vsb_outfile_open() wants; checked for every file before any is
+ * written, since that open refuses each only when its turn comes.
+ */
+static int check_out_file(const char *dir, const char *name)
+{
+	char path[4400];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = vsb_open_regular(path, O_NOFOLLOW, &st);
+	if (fd >= 0)
+		close(fd);
+	else if (fd == -ELOOP || fd == -EISDIR || -fd >= VSB_ENOTREG) {
+		vsb_err("history: -o: %s: %s: refused, nothing written", path,
+			vsb_read_strerror(-fd));
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* -o DIR, before the store is read: a folder or a path to make one at. */
+static int check_outdir(const char *dir)
+{
+	size_t i;
+
+	if (vsb_dir_refusal(dir, "-o"))
+		return VSB_EXIT_USAGE;
+	for (i = 0; i < NTOP; i++)
+		if (check_out_file(dir, top_files[i]))
+			return VSB_EXIT_USAGE;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct hist_opts *o)
 {
 	static const struct option longs[] = {
@@ -159,7 +201,7 @@ static int parse(int argc, char **argv, struct hist_opts *o)
 		vsb_err("history: name an output folder with -o DIR (or gate with --check)");
 		return VSB_EXIT_USAGE;
 	}
-	return 0;
+	return o->outdir ? check_outdir(o->outdir) : 0;
 }
 
 /* All that was read: the store's series (owned) and ours (borrowing). */
@@ -452,14 +494,36 @@ static int write_file(const char *outdir, const char *name, writer_fn fn,
 	return vsb_outfile_commit(&of);
 }
 
+/* Each series' folder and files, known once the store is read. */
+static int check_series_outputs(const char *outdir, const struct vsb_hist_out *os,
+				size_t n)
+{
+	static const char *const files[] = { "history.csv", "history.png", "history.svg" };
+	char dir[4400];
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", outdir, os[i].dir);
+		if (vsb_dir_refusal(dir, "-o"))
+			return VSB_EXIT_USAGE;
+		for (k = 0; k < (os[i].has_chart ? 3u : 1u); k++)
+			if (check_out_file(dir, files[k]))
+				return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int write_outputs(const char *outdir, const struct vsb_hist_out *os, size_t n,
 			 enum vsb_hist_by by, const char *url)
 {
+	static const writer_fn top_writers[NTOP] = {
+		vsb_hist_write_summary_csv, vsb_hist_write_summary_md, vsb_hist_write_html,
+	};
 	char path[4400];
 	size_t i;
 	int ret = 0;
 
-	if (mkdir(outdir, 0755) && errno != EEXIST) {
+	if (vsb_mkdir_p(outdir, 0755)) {
 		vsb_err("history: -o %s: %s", outdir, strerror(errno));
 		return VSB_EXIT_USAGE;
 	}
@@ -476,9 +540,9 @@ static int write_outputs(const char *outdir, const struct vsb_hist_out *os, size
 		if (!ret && os[i].has_chart)
 			ret = vsb_hist_chart(outdir, &os[i], by);
 	}
-	ret = ret ?: write_file(outdir, "summary.csv", vsb_hist_write_summary_csv, os, n, by, url);
-	ret = ret ?: write_file(outdir, "summary.md", vsb_hist_write_summary_md, os, n, by, url);
-	return ret ?: write_file(outdir, "index.html", vsb_hist_write_html, os, n, by, url);
+	for (i = 0; i < NTOP && !ret; i++)
+		ret = write_file(outdir, top_files[i], top_writers[i], os, n, by, url);
+	return ret;
 }
 
 /* The text report: each series, its change points, its verdict. */
@@ -551,6 +615,11 @@ int vsb_cmd_history(int argc, char **argv)
 	if (ret)
 		goto out_free;
 	os = flatten(&h, &n);
+	/* every path written is checked before the first is */
+	if (o.outdir)
+		ret = check_series_outputs(o.outdir, os, n);
+	if (ret)
+		goto out_free;
 	report(os, n, o.by);
 	if (o.outdir)
 		ret = write_outputs(o.outdir, os, n, o.by, vsb_store_url(o.url));

@@ -36,8 +36,7 @@ static int import_result(const struct vsb_run_opts *o)
 {
 	char *paths[1] = { (char *)o->output };
 
-	return vsb_store_import_paths(strcmp(o->db, "default") ? o->db : NULL,
-				      paths, 1, 0);
+	return vsb_store_import_paths(vsb_store_arg(o->db), paths, 1, 0);
 }
 
 int vsb_cmd_run(int argc, char **argv)
@@ -60,6 +59,12 @@ int vsb_cmd_run(int argc, char **argv)
 	if (o.db[0] && (!o.output[0] || strcmp(o.format, "csv"))) {
 		vsb_err("--db: imports a CSV result: needs -o FILE.csv");
 		return VSB_EXIT_USAGE;
+	}
+	/* the store is opened after the run: a bad one must stop it now */
+	if (vsb_opt_given(&o, "db")) {
+		ret = vsb_store_check_arg(o.db);
+		if (ret)
+			return ret;
 	}
 	if (o.monitor[0] && !o.output[0]) {
 		vsb_err("--monitor: needs -o FILE (the series is written beside it, "

@@ -106,13 +106,9 @@ static int parse_opt(int c, const char *optarg, struct sweep_args *a)
 		strcpy(a->ro.monitor, optarg);
 		return vsb_monitor_check(optarg, "--monitor") ? VSB_EXIT_USAGE : 0;
 	case 'D':
-		if (!*optarg) {
-			vsb_err("--db: empty store name (`default`: $VSB_DB, else "
-				"results/vmstat-bench.db)");
-			return VSB_EXIT_USAGE;
-		}
 		a->db = optarg;
-		return 0;
+		/* the store is opened after the sweep: a bad one must stop it now */
+		return vsb_store_check_arg(optarg);
 	case 'r':
 		if (vsb_parse_long_range("--repeat", optarg, 1, VSB_REPEAT_MAX, &v))
 			return VSB_EXIT_USAGE;
@@ -441,8 +437,7 @@ static int import_dirs(const struct sweep_args *a)
 		else
 			free(dirs[have]);
 	}
-	ret = vsb_store_import_paths(strcmp(a->db, "default") ? a->db : NULL,
-				     dirs, (size_t)have, 0);
+	ret = vsb_store_import_paths(vsb_store_arg(a->db), dirs, (size_t)have, 0);
 	for (k = 0; k < have; k++)
 		free(dirs[k]);
 	free(dirs);

@@ -276,6 +276,51 @@ static int pick_backend(const char *url, const struct vsb_store_ops **ops,
 #endif
 }
 
+/*
+ * @url's backend and target, checked (vsb_store_check()).  Also the first
+ * step of every open: an open for writing sets the journal mode, so a
+ * foreign or newer file must be refused before it, from a look alone.
+ */
+static int check_url(const char *url, enum vsb_store_mode mode,
+		     const struct vsb_store_ops **ops, const char **target)
+{
+	struct vsb_store s = { 0 };
+	int v, ret = pick_backend(url, ops, target);
+
+	if (!ret)
+		ret = (*ops)->check(*target, mode, &s.db);
+	if (ret || !s.db)
+		return ret;
+	s.ops = *ops;
+	snprintf(s.url, sizeof(s.url), "%s", url);
+	ret = read_version(&s, &v);
+	(*ops)->close(s.db);
+	return ret;
+}
+
+int vsb_store_check(const char *url, enum vsb_store_mode mode)
+{
+	const struct vsb_store_ops *ops;
+	const char *target;
+
+	return check_url(vsb_store_url(url), mode, &ops, &target);
+}
+
+const char *vsb_store_arg(const char *arg)
+{
+	return strcmp(arg, "default") ? arg : NULL;
+}
+
+int vsb_store_check_arg(const char *arg)
+{
+	if (!*arg) {
+		vsb_err("--db: empty store name (`default`: $VSB_DB, else %s)",
+			VSB_STORE_DEFAULT);
+		return VSB_EXIT_USAGE;
+	}
+	return vsb_store_check(vsb_store_arg(arg), VSB_STORE_WRITE);
+}
+
 int vsb_store_open(const char *url, enum vsb_store_mode mode, struct vsb_store **sp)
 {
 	const struct vsb_store_ops *ops = NULL;
@@ -284,7 +329,7 @@ int vsb_store_open(const char *url, enum vsb_store_mode mode, struct vsb_store *
 	int v, ret;
 
 	url = vsb_store_url(url);
-	ret = pick_backend(url, &ops, &target);
+	ret = check_url(url, mode, &ops, &target);
 	if (ret)
 		return ret;
 	s = vsb_zalloc(sizeof(*s));

@@ -40,10 +40,31 @@ enum vsb_store_mode {
 /* @url NULL: $VSB_DB, else VSB_STORE_DEFAULT.  The URL in use, for messages. */
 const char *vsb_store_url(const char *url);
 /*
- * Open and check or migrate the schema.  VSB_EXIT_SKIP when this build
- * lacks the backend's library (the line says which), VSB_EXIT_USAGE for
- * a store that is not one (corrupt, foreign, newer schema: left as it
- * was), VSB_EXIT_ERROR when it cannot be reached.
+ * Check @url as vsb_store_open(@mode) would take it, with no side effect
+ * (nothing created, written, locked or connected to), for commands that
+ * open the store only after their work (run and sweep --db).  The kind
+ * of URL must be known.  SQLite: the path absent (READ refuses that; to
+ * be created in a folder that is there or can be made) or a regular
+ * file, not a symbolic link, either empty or an SQLite store of a
+ * schema this build reads.  PostgreSQL: the URL's syntax only, so a
+ * server need not be up before a run.  VSB_EXIT_USAGE after one line;
+ * _SKIP when this build lacks the backend's library, _ERROR when an
+ * existing file cannot be read.
+ */
+int vsb_store_check(const char *url, enum vsb_store_mode mode);
+/*
+ * run and sweep --db ARG, imported into after the work: `default` names
+ * the default store (vsb_store_arg() gives NULL for it).  The check,
+ * before the work, refuses an empty ARG, then is vsb_store_check(WRITE).
+ */
+const char *vsb_store_arg(const char *arg);
+int vsb_store_check_arg(const char *arg);
+/*
+ * Check as vsb_store_check() does, then open and check or migrate the
+ * schema.  VSB_EXIT_SKIP when this build lacks the backend's library
+ * (the line says which), VSB_EXIT_USAGE for a store that is not one
+ * (corrupt, foreign, newer schema: left as it was; a path that is no
+ * regular file), VSB_EXIT_ERROR when it cannot be reached.
  */
 int vsb_store_open(const char *url, enum vsb_store_mode mode, struct vsb_store **sp);
 void vsb_store_close(struct vsb_store *s);
@@ -70,10 +91,11 @@ struct vsb_import_info {
 int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,
 		     struct vsb_import_info *info);
 /*
- * For `run --db` and `sweep --db`: load every path (a result file, or a
- * directory whose raw results are taken, summaries, sweep.csv and
- * partial points left out), refuse all of them with exit 2 if one is
- * bad, then import each; prints one line per file unless @quiet.
+ * For `db import`, `run --db` and `sweep --db`: check the store
+ * (vsb_store_check()), load every path (a result file, or a directory
+ * whose raw results are taken, summaries, sweep.csv and partial points
+ * left out), refuse all of them with exit 2 if one is bad, then import
+ * each; prints one line per file unless @quiet.
  */
 int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int quiet);
 

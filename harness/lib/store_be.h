@@ -41,7 +41,15 @@ struct vsb_store_ops {
 	/* run after begin() by a migration, to keep two migrators apart;
 	 * NULL where begin() already excludes other writers */
 	const char *schema_lock_sql;
-	/* VSB_EXIT_*, one line printed on failure */
+	/*
+	 * vsb_store_check()'s part for this backend: is @target one open()
+	 * may be handed in @mode?  Judged with no side effect (nothing
+	 * created, written, locked or connected to).  *@peek: NULL, or a
+	 * read-only connection to an existing store whose schema the
+	 * caller reads, then closes.  0, or VSB_EXIT_* after one line.
+	 */
+	int (*check)(const char *target, enum vsb_store_mode mode, struct vsb_db **peek);
+	/* after check(): VSB_EXIT_*, one line printed on failure */
 	int (*open)(const char *target, enum vsb_store_mode mode, struct vsb_db **db);
 	void (*close)(struct vsb_db *db);
 	/* statements without parameters or results; 0 or -1 */

@@ -560,7 +560,8 @@ int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int qu
 	struct vsb_import_info info;
 	struct vsb_store *s = NULL;
 	size_t i, loaded = 0;
-	int ret = 0;
+	/* a store that cannot be one is named before any file is read */
+	int ret = vsb_store_check(url, VSB_STORE_WRITE);
 
 	for (i = 0; i < n && !ret; i++)
 		ret = expand(paths[i], &pl);

@@ -55,6 +55,29 @@ static void quiet_notice(void *arg, const char *msg)
 	(void)msg;	/* "relation already exists, skipping" and the like */
 }
 
+/*
+ * The URL's syntax, as libpq parses it, and no more: a run names its
+ * store before the work, when the server need not be up yet.  The URL
+ * is not echoed here (it may hold a password); libpq's first line
+ * names the fault.
+ */
+static int pg_check(const char *target, enum vsb_store_mode mode, struct vsb_db **peek)
+{
+	char *err = NULL;
+	PQconninfoOption *opts = PQconninfoParse(target, &err);
+	const char *msg = err ? err : "out of memory";
+
+	(void)mode;
+	*peek = NULL;
+	if (opts) {
+		PQconninfoFree(opts);
+		return 0;
+	}
+	vsb_err("store: not a PostgreSQL URL: %.*s", (int)strcspn(msg, "\n"), msg);
+	PQfreemem(err);
+	return VSB_EXIT_USAGE;
+}
+
 static int pg_open(const char *target, enum vsb_store_mode mode, struct vsb_db **dbp)
 {
 	struct vsb_db *d = vsb_zalloc(sizeof(*d));
@@ -364,6 +387,7 @@ const struct vsb_store_ops vsb_store_pg_ops = {
 	.count_tables_sql = "SELECT count(*) FROM information_schema.tables "
 			    "WHERE table_schema = current_schema()",
 	.schema_lock_sql = "SELECT pg_advisory_xact_lock(7631586203)",
+	.check = pg_check,
 	.open = pg_open,
 	.close = pg_close,
 	.exec = pg_exec,

@@ -9,9 +9,15 @@
  * so two importers at once queue instead of failing.
  *
  * A file that is not a SQLite database is refused before anything is
- * written to it, so a mistyped --db never damages the file it names.
+ * written to it, so a mistyped --db never damages the file it names;
+ * sq_check() refuses, before SQLite sees the path, anything but a
+ * regular file or a path to create (SQLite would open /dev/null or a
+ * FIFO and make PATH-journal beside it).  Paths reach SQLite as
+ * file: URIs built here, so a name such as "file:x?mode=memory" is the
+ * file it names, the one checked, and never read as a URI.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,23 +71,41 @@ static int check_readable(struct vsb_db *d)
 	return rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT ? VSB_EXIT_USAGE : VSB_EXIT_ERROR;
 }
 
-static int sq_open(const char *target, enum vsb_store_mode mode, struct vsb_db **dbp)
+/*
+ * @path as a file: URI, '%', '?' and '#' escaped; an absolute path gets
+ * an empty authority ("file:///..."), so "//x" is a path, not a host.
+ * -1 when it does not fit.
+ */
+static int path_uri(const char *path, const char *query, char *uri, size_t len)
 {
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	size_t k = (size_t)snprintf(uri, len, "file:%s", *path == '/' ? "//" : "");
+
+	for (; *path && k + 4 < len; path++)
+		k += strchr("%?#", *path) ?
+		     (size_t)snprintf(uri + k, len - k, "%%%02X", (unsigned char)*path) :
+		     (size_t)snprintf(uri + k, len - k, "%c", *path);
+	if (*path || k + strlen(query) >= len)
+		return -1;
+	strcpy(uri + k, query);
+	return 0;
+}
+
+/* A connection to @target with @flags; VSB_EXIT_*, one line on failure. */
+static int sq_connect(const char *target, int flags, const char *query,
+		      struct vsb_db **dbp)
+{
 	struct vsb_db *d = vsb_zalloc(sizeof(*d));
+	char uri[3 * 4096 + 64];
 	int ret;
 
 	snprintf(d->path, sizeof(d->path), "%s", target);
-	if (mode == VSB_STORE_READ && access(target, F_OK)) {
-		vsb_err("%s: no store there (`vmstat-bench db import` creates it)", target);
-		ret = VSB_EXIT_USAGE;
-		goto err_free;
+	if (path_uri(target, query, uri, sizeof(uri))) {
+		vsb_err("%s: path too long", target);
+		free(d);
+		return VSB_EXIT_USAGE;
 	}
-	if (mode == VSB_STORE_WRITE) {
-		flags |= SQLITE_OPEN_CREATE;
-		make_parent(target);
-	}
-	if (sqlite3_open_v2(target, &d->h, flags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(uri, &d->h, flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
 		vsb_err("%s: cannot open: %s", target, d->h ? sqlite3_errmsg(d->h) :
 			"out of memory");
 		ret = VSB_EXIT_ERROR;
@@ -91,17 +115,119 @@ static int sq_open(const char *target, enum vsb_store_mode mode, struct vsb_db *
 	ret = check_readable(d);
 	if (ret)
 		goto err_close;
-	/* WAL is a property of the file: set once, kept */
-	sqlite3_exec(d->h, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
-	sqlite3_exec(d->h, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
 	*dbp = d;
 	return 0;
 
 err_close:
 	sqlite3_close(d->h);
-err_free:
 	free(d);
 	return ret;
+}
+
+/* One line for what is at @target (an errno or vsb_open_regular()'s code). */
+static int refuse(const char *target, int e)
+{
+	vsb_err("store %s: %s: a store is a regular file, or a path to create one at",
+		target, vsb_read_strerror(e));
+	return VSB_EXIT_USAGE;
+}
+
+/*
+ * Nothing at @target: WRITE creates it, in a folder that is there or
+ * that make_parent() can make (one level).  A folder on the way that is
+ * a file made lstat() fail with ENOTDIR already.
+ */
+static int check_absent(const char *target, enum vsb_store_mode mode)
+{
+	char dir[4096], *slash;
+	struct stat st;
+	int up;
+
+	if (mode == VSB_STORE_READ) {
+		vsb_err("%s: no store there (`vmstat-bench db import` creates it)", target);
+		return VSB_EXIT_USAGE;
+	}
+	snprintf(dir, sizeof(dir), "%s", target);
+	for (up = 0; up < 2; up++) {
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			return 0;	/* the current folder or / */
+		*slash = '\0';
+		if (!stat(dir, &st))
+			return 0;
+	}
+	vsb_err("store %s: folder %s does not exist (only the store's own folder is "
+		"made)", target, dir);
+	return VSB_EXIT_USAGE;
+}
+
+/*
+ * An existing file must be empty (a store to be) or a SQLite database
+ * whose schema store.c then reads through *@peek.  Both without side
+ * effects: the header read by hand, the schema through an immutable
+ * connection (no lock taken, no -wal or -shm made).  Immutable means
+ * blind to a live writer's WAL, and the file may then be mid-checkpoint:
+ * with a WAL beside it, the open that follows judges alone.
+ */
+static int peek_file(const char *target, struct vsb_db **peek)
+{
+	char magic[16], wal[4096 + 8];
+	struct stat st;
+	ssize_t n;
+	int fd = vsb_open_regular(target, O_NOFOLLOW, &st);
+
+	if (fd < 0)
+		return refuse(target, -fd);
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n == 0)
+		return 0;
+	if (n != sizeof(magic) || memcmp(magic, "SQLite format 3", sizeof(magic))) {
+		vsb_err("%s: not a SQLite database (no SQLite header); left as it is",
+			target);
+		return VSB_EXIT_USAGE;
+	}
+	snprintf(wal, sizeof(wal), "%s-wal", target);
+	if (!access(wal, F_OK))
+		return 0;
+	return sq_connect(target, SQLITE_OPEN_READONLY, "?immutable=1", peek);
+}
+
+/*
+ * The path rule.  A symbolic link is refused, as -o refuses one
+ * (vsb_outfile_open()): a store is written, and the file a link points
+ * at is not ours to write through it.  ENOTDIR and the like refuse too.
+ */
+static int sq_check(const char *target, enum vsb_store_mode mode, struct vsb_db **peek)
+{
+	struct stat st;
+
+	*peek = NULL;
+	if (lstat(target, &st))
+		return errno == ENOENT ? check_absent(target, mode) : refuse(target, errno);
+	if (S_ISREG(st.st_mode))
+		return peek_file(target, peek);
+	return refuse(target, S_ISLNK(st.st_mode) ? ELOOP : S_ISDIR(st.st_mode) ? EISDIR :
+		      VSB_ENOTREG + (int)((st.st_mode & S_IFMT) >> 12));
+}
+
+/* After sq_check(): the path is one to open. */
+static int sq_open(const char *target, enum vsb_store_mode mode, struct vsb_db **dbp)
+{
+	int flags = SQLITE_OPEN_READWRITE;
+	int ret;
+
+	if (mode == VSB_STORE_WRITE) {
+		flags |= SQLITE_OPEN_CREATE;
+		make_parent(target);
+	}
+	ret = sq_connect(target, flags, "", dbp);
+	if (ret)
+		return ret;
+	/* WAL is a property of the file: set once, kept */
+	sqlite3_exec((*dbp)->h, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+	sqlite3_exec((*dbp)->h, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
+	return 0;
 }
 
 static void sq_close(struct vsb_db *d)
@@ -209,6 +335,7 @@ const struct vsb_store_ops vsb_store_sqlite_ops = {
 	.table_exists_sql =
 		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
 	.count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+	.check = sq_check,
 	.open = sq_open,
 	.close = sq_close,
 	.exec = sq_exec,
