@@ -283,6 +283,15 @@ static void sanitize(char *dst, size_t len, const char *src)
  * gives new ids and --resume never reuses a result made differently.
  * repeat is left out of the hash: more repetitions are the same point.
  */
+void vsb_sweep_opt_value(const struct vsb_run_opts *o, const struct vsb_opt *opt,
+			 char *v, size_t len)
+{
+	if (!strcmp(opt->name, "cpus") && o->cpus.n)
+		vsb_cpulist_format(&o->cpus, v, len, ',');
+	else
+		vsb_opt_format(o, opt, v, len);
+}
+
 static void point_id(struct vsb_sweep_point *p, const struct vsb_sweep_block *blk,
 		     const struct vsb_sweep_axis **axes, size_t naxes)
 {
@@ -300,10 +309,7 @@ static void point_id(struct vsb_sweep_point *p, const struct vsb_sweep_block *bl
 
 		if (axes[i]->nvals < 2)
 			continue;	/* constants go in the hash only */
-		if (!strcmp(opt->name, "cpus") && p->opts.cpus.n)
-			vsb_cpulist_format(&p->opts.cpus, v, sizeof(v), ',');
-		else
-			vsb_opt_format(&p->opts, opt, v, sizeof(v));
+		vsb_sweep_opt_value(&p->opts, opt, v, sizeof(v));
 		if (off < sizeof(readable))
 			off += snprintf(readable + off, sizeof(readable) - off, "%s%s-%s",
 					off ? "_" : "", opt->name, v);
@@ -316,10 +322,7 @@ static void point_id(struct vsb_sweep_point *p, const struct vsb_sweep_block *bl
 
 		if (!(opt->flags & VSB_OPTF_SWEEP) || !strcmp(opt->name, "repeat"))
 			continue;
-		if (!strcmp(opt->name, "cpus") && p->opts.cpus.n)
-			vsb_cpulist_format(&p->opts.cpus, v, sizeof(v), ',');
-		else
-			vsb_opt_format(&p->opts, opt, v, sizeof(v));
+		vsb_sweep_opt_value(&p->opts, opt, v, sizeof(v));
 		snprintf(kv, sizeof(kv), "%s=%s;", opt->name, v);
 		h = fnv1a(h, kv);
 	}
@@ -465,6 +468,27 @@ static int expand_block(struct vsb_sweep *sw, const struct vsb_sweep_block *comm
 }
 
 /*
+ * Over the limit: one block's own product, or only the blocks together;
+ * then the limit is the whole sweep's, and the line says so with both
+ * counts, not as if the block where the sum passed it were too big.
+ */
+static int too_many_points(const char *path, const struct vsb_sweep_block *blk,
+			   int line, size_t n, size_t before)
+{
+	if (n > VSB_SWEEP_MAX_POINTS || !blk->label[0])
+		vsb_err("%s:%d: %s%s%s expands to more than %d points (the product "
+			"of its lists): split the sweep", path, line,
+			blk->label[0] ? "block [" : "the sweep", blk->label,
+			blk->label[0] ? "]" : "", VSB_SWEEP_MAX_POINTS);
+	else
+		vsb_err("%s:%d: block [%s] expands to more than %d points in all "
+			"with the blocks above it (%zu above, %zu its own): the limit "
+			"is on the whole sweep, split it", path, line, blk->label,
+			VSB_SWEEP_MAX_POINTS, before, n);
+	return VSB_EXIT_USAGE;
+}
+
+/*
  * The points the blocks would expand to, from the axes' lengths alone,
  * before a single one is built: a file of 10^6 points is refused at
  * once, not after minutes and gigabytes.  The product saturates instead
@@ -483,17 +507,10 @@ static int count_points(struct vsb_sweep *sw, const char *path)
 		for (i = 0; i < naxes; i++)
 			n = n > VSB_SWEEP_MAX_POINTS ? n : n * axes[i]->nvals;
 		total += n;
-		if (total > VSB_SWEEP_MAX_POINTS) {
-			int line = sw->blocks[b].line ? sw->blocks[b].line :
-				   naxes ? axes[0]->line : 1;
-
-			vsb_err("%s:%d: %s%s%s expands to more than %d points (the product "
-				"of its lists): split the sweep", path, line,
-				sw->blocks[b].label[0] ? "block [" : "the sweep",
-				sw->blocks[b].label, sw->blocks[b].label[0] ? "]" : "",
-				VSB_SWEEP_MAX_POINTS);
-			return VSB_EXIT_USAGE;
-		}
+		if (total > VSB_SWEEP_MAX_POINTS)
+			return too_many_points(path, &sw->blocks[b],
+					       sw->blocks[b].line ? sw->blocks[b].line :
+					       naxes ? axes[0]->line : 1, n, total - n);
 	}
 	sw->points = vsb_zalloc((total ? total : 1) * sizeof(*sw->points));
 	return 0;

@@ -101,5 +101,8 @@ int vsb_sweepfile_read(const char *path, char **buf, size_t *len);
 int vsb_sweepfile_parse(struct vsb_sweep *sw, const char *path,
 			vsb_point_check_fn check);
 void vsb_sweep_free(struct vsb_sweep *sw);
+/* @opt's value in @o as point ids and match strings spell it (CPUs as a list) */
+void vsb_sweep_opt_value(const struct vsb_run_opts *o, const struct vsb_opt *opt,
+			 char *v, size_t len);
 
 #endif /* VSB_SWEEPFILE_H */

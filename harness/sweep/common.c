@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the runner's files share (sweep.c runs, partial.c keeps
- * unfinished points, write.c writes): the result folder's paths and the
+ * unfinished points, kept.c checks finished ones, write.c writes): the
+ * result folder's paths, the check of every name the sweep writes there,
+ * what a point's files must have been made with to be reused, and the
  * one progress line on stderr, which every message first clears.
  */
 #define _GNU_SOURCE
@@ -11,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "result_load.h"
 #include "sweep_int.h"
 
 static int progress_shown;
@@ -40,6 +43,113 @@ int vsb_sweep_mkdir_p(const char *dir)
 		return 0;
 	vsb_err("-o: cannot create %s: %s", dir, strerror(errno));
 	return VSB_EXIT_USAGE;
+}
+
+/*
+ * What a point's files must have been made with to be reused by
+ * --resume: the point's whole option set (every row of the option table,
+ * as checked) and the repetitions it wants (the file's repeat or
+ * --repeat: the row is left out of the hash so that either way of asking
+ * for R says the same, and a mismatch of R alone can be said as such).
+ * A point id hashes only the sweepable options less repeat, so without
+ * this a result or a partial of another --repeat would be adopted.
+ * Partials add the sweep file's hash (partial.c); a finished point does
+ * not need it: its result stands whatever else the file now holds (an
+ * axis grown).
+ */
+void vsb_sweep_point_match(const struct vsb_sweep_point *p, char *buf, size_t len)
+{
+	uint64_t h = VSB_FNV_INIT;
+	char v[512], kv[600];
+	size_t i;
+
+	for (i = 0; i < vsb_run_opt_count; i++) {
+		const struct vsb_opt *opt = &vsb_run_opt_table[i];
+
+		if (!strcmp(opt->name, "repeat"))
+			continue;
+		vsb_sweep_opt_value(&p->opts, opt, v, sizeof(v));
+		snprintf(kv, sizeof(kv), "%s=%s;", opt->name, v);
+		h = vsb_fnv1a64(kv, strlen(kv), h);
+	}
+	snprintf(buf, len, "options=%016llx repeat=%ld", (unsigned long long)h,
+		 p->reps);
+}
+
+/*
+ * The names the sweep writes in DIR: these, and per point <id> with each
+ * suffix (the monitor's only with --monitor, the last).
+ */
+static const char *const dir_files[] = { "points.txt", "failed.txt",
+	"sweep.csv", "meta.txt" };
+static const char *const point_suffixes[] = { ".csv", ".summary.csv",
+	VSB_SWEEP_PARTIAL_SUFFIX, ".monitor.csv" };
+
+/*
+ * @path may be written by the sweep when nothing is there or a regular
+ * file, which it replaces (the rule of every -o target, vsb_outfile_open).
+ * lstat(): a link is refused whatever it points at, since the rename at
+ * the end would replace the link; a FIFO or device is not ours either.
+ */
+static int target_check(const char *dir, const char *name, const char *suffix)
+{
+	char path[4096];
+	struct stat st;
+	const char *what;
+
+	if (vsb_sweep_path_join(path, sizeof(path), dir, name, suffix))
+		return VSB_EXIT_USAGE;
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		vsb_err("-o: cannot check %s: %s: refused, nothing run", path,
+			strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	if (S_ISREG(st.st_mode))
+		return 0;
+	what = S_ISLNK(st.st_mode) ? "a symbolic link" :
+	       S_ISDIR(st.st_mode) ? "a directory" :
+	       vsb_read_strerror(VSB_ENOTREG + (int)((st.st_mode & S_IFMT) >> 12));
+	vsb_err("-o: %s is %s, where the sweep writes a file of its own: refused, "
+		"nothing run", path, what);
+	return VSB_EXIT_USAGE;
+}
+
+/*
+ * Every name the sweep will write in DIR, checked before the first point
+ * runs: a link or FIFO found only when its file is written would cost the
+ * whole sweep, and the points' files written by then would be left.
+ */
+int vsb_sweep_check_targets(const struct vsb_sweep *sw,
+			    const struct vsb_sweep_run_opts *ro)
+{
+	size_t nsuf = sizeof(point_suffixes) / sizeof(point_suffixes[0]);
+	size_t i, k;
+	int ret = 0;
+
+	if (!ro->monitor[0])
+		nsuf--;
+	for (k = 0; k < sizeof(dir_files) / sizeof(dir_files[0]) && !ret; k++)
+		ret = target_check(ro->dir, dir_files[k], "");
+	for (i = 0; i < sw->npoints && !ret; i++)
+		for (k = 0; k < nsuf && !ret; k++)
+			ret = target_check(ro->dir, sw->points[i].id, point_suffixes[k]);
+	return ret;
+}
+
+/*
+ * One line: @p's file at @path is not used (@why), and the point runs
+ * anew (@then).  csvread's reasons name the file already.
+ */
+void vsb_sweep_warn_redo(const struct vsb_sweep_point *p, const char *what,
+			 const char *path, const char *why, const char *then)
+{
+	int named = !strncmp(why, path, strlen(path));
+
+	vsb_sweep_progress_clear();
+	vsb_warn("%s: %s (%s%s%s): %s", p->id, what, named ? "" : path,
+		 named ? "" : ": ", why, then);
 }
 
 /*

@@ -24,8 +24,9 @@
  * plus sweep_partial_* metadata with what that CSV holds only rounded or
  * not at all (the sanity verdict, the exact totals and drift figures,
  * which PMU event is cycles).  Reading it back must rebuild a result
- * that writes the very same bytes, or the point starts over: a partial
- * is trusted only when nothing was lost.  The name does not end in
+ * that writes the very same bytes, from rows that are exactly the
+ * repetitions it claims, or the point starts over: a partial is trusted
+ * only when nothing was lost or made up.  The name does not end in
  * ".csv", so compare and plot never take it for a result.
  *
  * --trace points keep no partial: their window counts (per-CPU arrays)
@@ -67,31 +68,16 @@ static int dist_read(const struct vsb_csv *c, struct vsb_result *r)
 }
 
 /*
- * What a partial must have been made by to be continued: the very bytes
- * of this sweep file, the point's whole option set (every row of the
- * option table, as checked) and the repetitions it wants (--repeat).  A
- * point id hashes only the sweep keys, so without this a partial from
- * another --repeat or from another file with the same point would be
- * adopted.
+ * What a partial must have been made by to be continued: what a finished
+ * point must (vsb_sweep_point_match), and the very bytes of this sweep
+ * file, whose rounds and shuffles the partial's repetitions took part in.
  */
 static void partial_match(const struct vsb_sweep_point *p, char *buf, size_t len)
 {
-	uint64_t h = VSB_FNV_INIT;
-	char v[512], kv[600];
-	size_t i;
+	char m[96];
 
-	for (i = 0; i < vsb_run_opt_count; i++) {
-		const struct vsb_opt *opt = &vsb_run_opt_table[i];
-
-		if (!strcmp(opt->name, "cpus") && p->opts.cpus.n)
-			vsb_cpulist_format(&p->opts.cpus, v, sizeof(v), ',');
-		else
-			vsb_opt_format(&p->opts, opt, v, sizeof(v));
-		snprintf(kv, sizeof(kv), "%s=%s;", opt->name, v);
-		h = vsb_fnv1a64(kv, strlen(kv), h);
-	}
-	snprintf(buf, len, "file=%016llx options=%016llx repeat=%ld",
-		 (unsigned long long)p->file_hash, (unsigned long long)h, p->reps);
+	vsb_sweep_point_match(p, m, sizeof(m));
+	snprintf(buf, len, "file=%016llx %s", (unsigned long long)p->file_hash, m);
 }
 
 static int partial_text(const struct vsb_result *res,
@@ -264,24 +250,57 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The rep halves of @n (thread, rep) keys differ between @a and @b. */
+static int cmp_reps(const uint64_t *a, const uint64_t *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((uint32_t)a[i] != (uint32_t)b[i])
+			return 1;
+	return 0;
+}
+
 /*
- * A worker has one sample per repetition: a (thread, rep) pair seen
- * twice is a row duplicated by hand or by a broken copy, and a point
- * continued from it would count that repetition twice.
+ * The rows must be exactly the repetitions the partial claims: each
+ * worker one row per round 0..@rounds-1, but for the rounds --disturbed
+ * drop left out, and the same rounds for every worker (a round times them
+ * all, or drops them all).  A row removed, duplicated or renumbered, or
+ * a sweep_partial_rounds line edited, would otherwise be continued as
+ * repetitions that never ran (or twice).  NULL, or what is wrong.
  */
-static int duplicate_rows(const struct vsb_result *r)
+static const char *rows_match_rounds(const struct vsb_result *r, long rounds,
+				     char *msg, size_t len)
 {
 	uint64_t *k = vsb_zalloc((r->nsamples ? r->nsamples : 1) * sizeof(*k));
-	size_t i;
-	int dup = 0;
+	size_t i, start = 0, per = 0, nthr = 0;
+	const char *bad = NULL;
 
 	for (i = 0; i < r->nsamples; i++)
 		k[i] = (uint64_t)r->samples[i].thread << 32 | r->samples[i].rep;
 	qsort(k, r->nsamples, sizeof(*k), cmp_u64);
-	for (i = 1; i < r->nsamples && !dup; i++)
-		dup = k[i] == k[i - 1];
+	for (i = 1; i < r->nsamples && !bad; i++)
+		if (k[i] == k[i - 1])
+			bad = "a repetition's row appears twice";
+	/* one group of rows per worker, each the first group's reps */
+	for (i = 1; i <= r->nsamples && !bad; i++) {
+		if (i < r->nsamples && k[i] >> 32 == k[start] >> 32)
+			continue;
+		if (!nthr)
+			per = i;
+		else if (i - start != per || cmp_reps(k, k + start, per))
+			bad = "its workers' rows are not the same repetitions";
+		nthr++;
+		start = i;
+	}
+	if (!bad && (uint64_t)per * nthr + r->dist.dropped != (uint64_t)rounds * nthr) {
+		snprintf(msg, len, "its rows hold %zu repetition(s) per worker%s, not "
+			 "the %ld its sweep_partial_rounds line claims", per,
+			 r->dist.dropped ? " besides those dropped" : "", rounds);
+		bad = msg;
+	}
 	free(k);
-	return dup;
+	return bad;
 }
 
 /* Samples of a partial CSV into @r; NULL, or what is wrong. */
@@ -368,9 +387,97 @@ static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r
 			return "a bad disturbance cell";
 		vsb_result_add(r, &s);
 	}
-	if (duplicate_rows(r))
-		return "a repetition's row appears twice";
 	return NULL;
+}
+
+/*
+ * A partial's sweep_partial_* and sanity lines into @r and @k (rounds
+ * done) / @reps (rounds wanted then): NULL, or what is wrong (in @msg
+ * when it needs numbers).
+ */
+static const char *partial_head(const struct vsb_csv *c,
+				const struct vsb_sweep_point *p, struct vsb_result *r,
+				long *k, long *reps, char *msg, size_t len)
+{
+	char match[128];
+	const char *v;
+
+	v = vsb_csv_meta(c, "sweep_partial_point");
+	if (!v || strcmp(v, p->id))
+		return "it belongs to another point";
+	partial_match(p, match, sizeof(match));
+	v = vsb_csv_meta(c, "sweep_partial_match");
+	if (!v || strncmp(v, match, 22))
+		return "it was made from another sweep file, or another version of this one";
+	if (strcmp(v, match))
+		return "it was made with other options or another --repeat";
+	v = vsb_csv_meta(c, "sweep_partial_rounds");
+	if (!v || sscanf(v, "%ld of %ld", k, reps) != 2 || *k < 1)
+		return "no valid sweep_partial_rounds line";
+	if (*k > p->reps) {
+		snprintf(msg, len, "it holds %ld repetitions, more than the %ld this "
+			 "run wants", *k, p->reps);
+		return msg;
+	}
+	v = vsb_csv_meta(c, "sweep_partial_state");
+	if (!v || sscanf(v, "sanity_ok=%d migrated=%d applied=%lld counted=%lld "
+			 "nthreads=%d npmu=%d pmu_cycles=%d pmu_instr=%d "
+			 "mux_samples=%d multiplexed=%d",
+			 &r->sanity_ok, &r->migrated, &r->applied, &r->counted,
+			 &r->nthreads, &r->npmu, &r->pmu_cycles, &r->pmu_instr,
+			 &r->mux_samples, &r->multiplexed) != 10 ||
+	    r->npmu < 0 || r->npmu > VSB_PMU_MAX ||
+	    r->pmu_cycles < -1 || r->pmu_cycles >= r->npmu ||
+	    r->pmu_instr < -1 || r->pmu_instr >= r->npmu)
+		return "no valid sweep_partial_state line";
+	v = vsb_csv_meta(c, "sweep_partial_drift");
+	if (!v || sscanf(v, "have=%d samples=%zu max=%lg p99=%lg mean=%lg "
+			 "stale_max=%lg stale_p99=%lg stale_mean=%lg",
+			 &r->have_drift, &r->drift_samples, &r->drift_max,
+			 &r->drift_p99, &r->drift_mean, &r->stale_max_us,
+			 &r->stale_p99_us, &r->stale_mean_us) != 8)
+		return "no valid sweep_partial_drift line";
+	if (dist_read(c, r))
+		return "no valid sweep_partial_dist line";
+	v = vsb_csv_meta(c, "sanity");
+	if (!v)
+		return "no sanity line";
+	snprintf(r->sanity, sizeof(r->sanity), "%s", v);
+	return NULL;
+}
+
+/*
+ * @c (read from @path, whose bytes are @orig) into @r: NULL, or what is
+ * wrong.  Trusted only when every row is a repetition it claims and the
+ * result writes back the very same bytes.
+ */
+static const char *partial_rebuild(const struct vsb_csv *c,
+				   const struct vsb_sweep_point *p,
+				   struct vsb_result *r, const char *orig,
+				   size_t olen, long *k, char *msg, size_t len)
+{
+	const char *bad;
+	char *text = NULL;
+	size_t tlen = 0, i;
+	long reps = 0;
+
+	bad = partial_head(c, p, r, k, &reps, msg, len);
+	bad = bad ?: partial_samples(c, r, *k);
+	bad = bad ?: rows_match_rounds(r, *k, msg, len);
+	/* the metadata in file order, less what the writer adds from fields */
+	for (i = 0; !bad && i < c->nmeta; i++) {
+		const char *key = c->meta[i].key;
+
+		if (strcmp(key, "sanity") && strcmp(key, "applied_total") &&
+		    strcmp(key, "counted_total") && strcmp(key, "migrated") &&
+		    strncmp(key, "sweep_partial", 13))
+			vsb_result_meta(r, key, "%s", c->meta[i].val);
+	}
+	if (!bad && (partial_text(r, p, *k, reps, &text, &tlen) ||
+		     tlen != olen || memcmp(text, orig, olen)))
+		bad = "it does not read back to the same file";
+	free(text);
+	return bad;
 }
 
 /*
@@ -384,10 +491,10 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 	static struct vsb_result r;
 	struct vsb_csv c;
 	struct vsb_errlog log;
-	char msg[512], match[128], *orig = NULL, *text = NULL;
-	const char *v, *bad = NULL;
-	size_t olen = 0, tlen = 0, i;
-	long k = 0, reps = 0;
+	char msg[512], *orig = NULL;
+	const char *bad;
+	size_t olen = 0;
+	long k = 0;
 	int ret;
 
 	if (!vsb_sweep_exists(path))
@@ -411,64 +518,8 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 	}
 	vsb_result_init(&r, &p->opts);
 	r.opts.repeat = p->reps;
-	v = vsb_csv_meta(&c, "sweep_partial_point");
-	if (!v || strcmp(v, p->id))
-		bad = "it belongs to another point";
-	partial_match(p, match, sizeof(match));
-	v = vsb_csv_meta(&c, "sweep_partial_match");
-	if (!bad && (!v || strncmp(v, match, 22)))
-		bad = "it was made from another sweep file, or another version of this one";
-	else if (!bad && strcmp(v, match))
-		bad = "it was made with other options or another --repeat";
-	v = vsb_csv_meta(&c, "sweep_partial_rounds");
-	if (!bad && (!v || sscanf(v, "%ld of %ld", &k, &reps) != 2 || k < 1))
-		bad = "no valid sweep_partial_rounds line";
-	if (!bad && k > p->reps) {
-		snprintf(msg, sizeof(msg), "it holds %ld repetitions, more than the "
-			 "%ld this run wants", k, p->reps);
-		bad = msg;
-	}
-	v = vsb_csv_meta(&c, "sweep_partial_state");
-	if (!bad && (!v || sscanf(v, "sanity_ok=%d migrated=%d applied=%lld counted=%lld "
-				  "nthreads=%d npmu=%d pmu_cycles=%d pmu_instr=%d "
-				  "mux_samples=%d multiplexed=%d",
-				  &r.sanity_ok, &r.migrated, &r.applied, &r.counted,
-				  &r.nthreads, &r.npmu, &r.pmu_cycles, &r.pmu_instr,
-				  &r.mux_samples, &r.multiplexed) != 10 ||
-		     r.npmu < 0 || r.npmu > VSB_PMU_MAX ||
-		     r.pmu_cycles < -1 || r.pmu_cycles >= r.npmu ||
-		     r.pmu_instr < -1 || r.pmu_instr >= r.npmu))
-		bad = "no valid sweep_partial_state line";
-	v = vsb_csv_meta(&c, "sweep_partial_drift");
-	if (!bad && (!v || sscanf(v, "have=%d samples=%zu max=%lg p99=%lg mean=%lg "
-				  "stale_max=%lg stale_p99=%lg stale_mean=%lg",
-				  &r.have_drift, &r.drift_samples, &r.drift_max,
-				  &r.drift_p99, &r.drift_mean, &r.stale_max_us,
-				  &r.stale_p99_us, &r.stale_mean_us) != 8))
-		bad = "no valid sweep_partial_drift line";
-	if (!bad && dist_read(&c, &r))
-		bad = "no valid sweep_partial_dist line";
-	v = vsb_csv_meta(&c, "sanity");
-	if (!bad && !v)
-		bad = "no sanity line";
-	if (!bad) {
-		snprintf(r.sanity, sizeof(r.sanity), "%s", v);
-		bad = partial_samples(&c, &r, k);
-	}
-	/* the metadata in file order, less what the writer adds from fields */
-	for (i = 0; !bad && i < c.nmeta; i++) {
-		const char *key = c.meta[i].key;
-
-		if (strcmp(key, "sanity") && strcmp(key, "applied_total") &&
-		    strcmp(key, "counted_total") && strcmp(key, "migrated") &&
-		    strncmp(key, "sweep_partial", 13))
-			vsb_result_meta(&r, key, "%s", c.meta[i].val);
-	}
+	bad = partial_rebuild(&c, p, &r, orig, olen, &k, msg, sizeof(msg));
 	vsb_csv_free(&c);
-	if (!bad && (partial_text(&r, p, k, reps, &text, &tlen) ||
-		     tlen != olen || memcmp(text, orig, olen)))
-		bad = "it does not read back to the same file";
-	free(text);
 	free(orig);
 	if (bad) {
 		snprintf(why, wlen, "%s", bad);
@@ -483,4 +534,3 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 	p->resumed = k;
 	return 0;
 }
-

@@ -131,6 +131,31 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 	return 0;
 }
 
+/*
+ * --resume: a point's summary keeps it when it reads back as this point's,
+ * made with the options and repetitions this run asks for (kept.c); one
+ * that does not is said, and the point runs again (its files are
+ * replaced when it finishes).
+ */
+static int keep_point(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
+{
+	char why[600], path[4096];
+	struct vsb_csv c;
+
+	switch (vsb_sweep_summary_read(p, ro, &c, why, sizeof(why))) {
+	case 0:
+		vsb_csv_free(&c);
+		return 1;
+	case -1:
+		vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".summary.csv");
+		vsb_sweep_warn_redo(p, "its finished result is not kept", path, why,
+				    p->state == VSB_PT_PENDING ? "it runs again" :
+				    "it is skipped this time");
+		break;
+	}
+	return 0;
+}
+
 /* --resume: a point's summary keeps it; its partial continues it. */
 static int prepare_point(struct vsb_sweep_point *p,
 			 const struct vsb_sweep_run_opts *ro, size_t *nkept,
@@ -138,14 +163,10 @@ static int prepare_point(struct vsb_sweep_point *p,
 {
 	char path[4096], why[600];
 
-	if (ro->resume) {
-		if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".summary.csv"))
-			return VSB_EXIT_USAGE;
-		if (vsb_sweep_exists(path)) {
-			p->state = VSB_PT_DONE;
-			(*nkept)++;
-			return 0;
-		}
+	if (ro->resume && keep_point(p, ro)) {
+		p->state = VSB_PT_DONE;
+		(*nkept)++;
+		return 0;
 	}
 	if (p->state != VSB_PT_PENDING)
 		return 0;
@@ -161,11 +182,8 @@ static int prepare_point(struct vsb_sweep_point *p,
 		(*ncont)++;
 		break;
 	case -1:
-		/* csvread's reasons name the file already */
-		vsb_warn("%s: not continued from its partial file (%s%s%s): it "
-			 "starts over", p->id,
-			 strncmp(why, path, strlen(path)) ? path : "",
-			 strncmp(why, path, strlen(path)) ? ": " : "", why);
+		vsb_sweep_warn_redo(p, "not continued from its partial file", path,
+				    why, "it starts over");
 		unlink(path);
 		break;
 	}
@@ -181,7 +199,9 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	uint64_t start = vsb_now_ns();
 	int ret;
 
-	ret = vsb_sweep_mkdir_p(ro->dir);
+	/* before a folder is made or a stale partial removed */
+	ret = vsb_sweep_check_targets(sw, ro);
+	ret = ret ?: vsb_sweep_mkdir_p(ro->dir);
 	if (ret)
 		return ret;
 	if (access(ro->dir, W_OK)) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the sweep runner's files share among themselves (sweep.c runs,
- * partial.c keeps unfinished points, write.c writes the sweep's own
- * files); nothing outside harness/sweep/ includes this.
+ * partial.c keeps unfinished points, kept.c checks finished ones,
+ * write.c writes the sweep's own files); nothing outside harness/sweep/
+ * includes this.
  */
 #ifndef VSB_SWEEP_INT_H
 #define VSB_SWEEP_INT_H
@@ -15,6 +16,13 @@ int vsb_sweep_path_join(char *buf, size_t len, const char *dir,
 			const char *name, const char *suffix);
 int vsb_sweep_exists(const char *path);
 int vsb_sweep_mkdir_p(const char *dir);
+/* 0, or VSB_EXIT_USAGE after one line: a name the sweep writes is taken */
+int vsb_sweep_check_targets(const struct vsb_sweep *sw,
+			    const struct vsb_sweep_run_opts *ro);
+/* "options=HASH repeat=R": what @p's reused files must have been made with */
+void vsb_sweep_point_match(const struct vsb_sweep_point *p, char *buf, size_t len);
+void vsb_sweep_warn_redo(const struct vsb_sweep_point *p, const char *what,
+			 const char *path, const char *why, const char *then);
 void vsb_sweep_progress_clear(void);
 void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
 			const char *id, uint64_t start);
@@ -30,6 +38,13 @@ void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
 			    const struct vsb_sweep_point *p);
 /* 1: no such file; 0: p->res and p->done hold it; -1 and @why: untrusted */
 int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path,
+			   char *why, size_t wlen);
+
+/* kept.c: a finished point's <id>.summary.csv, checked before it is reused */
+struct vsb_csv;
+/* 1: no such file; 0: @c holds it; -1 and @why: not this point's as now run */
+int vsb_sweep_summary_read(const struct vsb_sweep_point *p,
+			   const struct vsb_sweep_run_opts *ro, struct vsb_csv *c,
 			   char *why, size_t wlen);
 
 /* write.c */

@@ -62,42 +62,51 @@ const char *vsb_sweep_state_name(const struct vsb_sweep_point *p)
 	}
 }
 
+/* sweep.csv's header: the first summary's metadata (not the point's own) */
+static void sweep_csv_header(const struct vsb_sweep *sw, const struct vsb_csv *c,
+			     FILE *f)
+{
+	size_t k;
+
+	for (k = 0; k < c->nmeta; k++)
+		if (strncmp(c->meta[k].key, "sweep_", 6) &&
+		    strcmp(c->meta[k].key, "sanity") &&
+		    strcmp(c->meta[k].key, "migrated"))
+			fprintf(f, "# %s: %s\n", c->meta[k].key, c->meta[k].val);
+	fprintf(f, "# sweep_name: %s\n", sw->name);
+	fputs("point", f);
+	for (k = 0; k < c->ncols; k++)
+		fprintf(f, ",%s", c->cols[k]);
+	fputc('\n', f);
+}
+
 /*
  * sweep.csv: one row per finished point, read back from its summary
  * file (so points kept by --resume count too): the "all" row, or the
- * only row of a one-worker point, with the point id in front.
+ * only row of a one-worker point, with the point id in front.  Only a
+ * summary that reads back as this point's (kept.c) is copied.
  */
 int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw,
 			      const struct vsb_sweep_run_opts *ro, FILE *f)
 {
-	char path[4096];
-	size_t i, r, k, nrows = 0;
-	int header = 0;
+	char why[600];
+	size_t i, r, k;
+	int header = 0, th;
 
 	for (i = 0; i < sw->npoints; i++) {
 		const struct vsb_sweep_point *p = &sw->points[i];
 		struct vsb_csv c;
-		int th;
 
 		if (p->state != VSB_PT_DONE)
 			continue;
-		if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".summary.csv") ||
-		    vsb_csv_read(path, &c))
+		if (vsb_sweep_summary_read(p, ro, &c, why, sizeof(why))) {
+			vsb_err("sweep.csv: point %s: its summary is gone or changed "
+				"since: %s", p->id, why);
 			return VSB_EXIT_ERROR;
-		th = vsb_csv_col(&c, "thread");
-		if (!header) {
-			for (k = 0; k < c.nmeta; k++)
-				if (strncmp(c.meta[k].key, "sweep_", 6) &&
-				    strcmp(c.meta[k].key, "sanity") &&
-				    strcmp(c.meta[k].key, "migrated"))
-					fprintf(f, "# %s: %s\n", c.meta[k].key, c.meta[k].val);
-			fprintf(f, "# sweep_name: %s\n", sw->name);
-			fputs("point", f);
-			for (k = 0; k < c.ncols; k++)
-				fprintf(f, ",%s", c.cols[k]);
-			fputc('\n', f);
-			header = 1;
 		}
+		if (!header++)
+			sweep_csv_header(sw, &c, f);
+		th = vsb_csv_col(&c, "thread");
 		for (r = 0; r < c.nrows; r++) {
 			if (c.nrows > 1 && strcmp(vsb_csv_cell(&c, r, th), "all"))
 				continue;
@@ -105,7 +114,6 @@ int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw,
 			for (k = 0; k < c.ncols; k++)
 				fprintf(f, ",%s", c.rows[r][k]);
 			fputc('\n', f);
-			nrows++;
 		}
 		vsb_csv_free(&c);
 	}
@@ -171,7 +179,7 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 			  const struct vsb_sweep_run_opts *ro)
 {
 	struct vsb_outfile raw, sum;
-	char path[4096], spath[4096];
+	char path[4096], spath[4096], match[96];
 	int ret;
 
 	vsb_meta_collect(&p->res);
@@ -182,6 +190,9 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 	vsb_result_meta(&p->res, "sweep_order",
 			"%ld interleaved rounds of 1 repetition (own warm-up each), shuffle seed %llu",
 			p->reps, (unsigned long long)ro->shuffle_seed);
+	/* what --resume checks before it keeps this point (kept.c) */
+	vsb_sweep_point_match(p, match, sizeof(match));
+	vsb_result_meta(&p->res, "sweep_match", "%s", match);
 	if (p->resumed)
 		vsb_result_meta(&p->res, "sweep_resumed",
 				"repetitions 0..%ld from an interrupted run (read back from %s%s), "

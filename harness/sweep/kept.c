@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A finished point's DIR/<id>.summary.csv, read back before it is used:
+ * by --resume, which keeps the point instead of running it, and by
+ * sweep.csv, which copies its row.  Only a summary this tool wrote, for
+ * this point, with the options and repetitions this run asks for, is
+ * used; anything else makes the point run again (--resume) or fails the
+ * sweep.csv it would have gone into.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvread.h"
+#include "sweep_int.h"
+
+/*
+ * The header row the summary writer writes: its own output for a result
+ * without samples ends with it.  The same for every point (the columns
+ * are the option table's), so made once.
+ */
+static const char *summary_header(const struct vsb_sweep_point *p)
+{
+	static char *header;
+	static struct vsb_result r;
+	size_t len = 0;
+	char *text = NULL, *nl;
+	FILE *f;
+
+	if (header)
+		return header;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	vsb_result_init(&r, &p->opts);
+	vsb_result_write_summary_csv(&r, f);
+	vsb_result_free(&r);
+	if (fclose(f) || !len) {
+		free(text);
+		return NULL;
+	}
+	text[len - 1] = '\0';
+	nl = strrchr(text, '\n');
+	header = strdup(nl ? nl + 1 : text);
+	free(text);
+	return header;
+}
+
+/* @c's column names, ','-joined, are the summary writer's header row */
+static int header_ok(const struct vsb_sweep_point *p, const struct vsb_csv *c)
+{
+	const char *want = summary_header(p);
+	size_t i, n;
+
+	if (!want || !c->ncols)
+		return 0;
+	for (i = 0; i < c->ncols; i++) {
+		n = strlen(c->cols[i]);
+		if (strncmp(want, c->cols[i], n))
+			return 0;
+		want += n;
+		if (*want != (i + 1 < c->ncols ? ',' : '\0'))
+			return 0;
+		want += i + 1 < c->ncols;	/* past the comma */
+	}
+	return 1;
+}
+
+/*
+ * Rows as the writer makes them: a worker number or "all" and a sample
+ * count and median cost that are numbers; one "all" row when there are
+ * several workers (the row sweep.csv takes).
+ */
+static const char *summary_rows(const struct vsb_csv *c)
+{
+	int th = vsb_csv_col(c, "thread"), n = vsb_csv_col(c, "n");
+	int med = vsb_csv_col(c, "median");
+	size_t i, nall = 0;
+	long v;
+
+	if (!c->nrows)
+		return "it holds no rows";
+	for (i = 0; i < c->nrows; i++) {
+		const char *t = vsb_csv_cell(c, i, th);
+
+		if (!strcmp(t, "all"))
+			nall++;
+		else if (vsb_parse_long(t, &v) || v < 0)
+			return "a bad thread cell";
+		if (vsb_parse_long(vsb_csv_cell(c, i, n), &v) || v < 1)
+			return "a bad n cell";
+		if (!isfinite(vsb_csv_num(c, i, med)))
+			return "a bad median cell";
+	}
+	if (c->nrows > 1 && nall != 1)
+		return "not one \"all\" row";
+	return NULL;
+}
+
+/* What was made differently from this run's @p: NULL, or said in @msg. */
+static const char *summary_match(const struct vsb_sweep_point *p,
+				 const struct vsb_csv *c, char *msg, size_t len)
+{
+	const char *v = vsb_csv_meta(c, "sweep_point");
+	char want[96];
+	long reps;
+	size_t ol;
+
+	if (!v || strcmp(v, p->id))
+		return "it belongs to another point";
+	vsb_sweep_point_match(p, want, sizeof(want));
+	v = vsb_csv_meta(c, "sweep_match");
+	if (!v)
+		return "no sweep_match line: not known to be made as this run asks";
+	if (!strcmp(v, want))
+		return NULL;
+	ol = (size_t)(strstr(want, " repeat=") - want);
+	if (strncmp(v, want, ol) || sscanf(v + ol, " repeat=%ld", &reps) != 1)
+		return "it was made with other options";
+	snprintf(msg, len, "it holds %ld repetition(s), this run wants %ld", reps,
+		 p->reps);
+	return msg;
+}
+
+int vsb_sweep_summary_read(const struct vsb_sweep_point *p,
+			   const struct vsb_sweep_run_opts *ro, struct vsb_csv *c,
+			   char *why, size_t wlen)
+{
+	char path[4096], msg[160];
+	struct vsb_errlog log;
+	const char *bad;
+	int ret;
+
+	if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".summary.csv")) {
+		snprintf(why, wlen, "its path is too long");
+		return -1;
+	}
+	if (!vsb_sweep_exists(path))
+		return 1;
+	vsb_errlog_begin(&log);
+	ret = vsb_csv_read(path, c);
+	vsb_errlog_end(&log);
+	if (ret) {
+		snprintf(why, wlen, "%s", log.text[0] ? log.text : "not a CSV file");
+		return -1;
+	}
+	bad = header_ok(p, c) ? summary_rows(c) :
+	      "not a summary this tool writes (other columns)";
+	bad = bad ?: summary_match(p, c, msg, sizeof(msg));
+	if (!bad && (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".csv") ||
+		     !vsb_sweep_exists(path)))
+		bad = "its raw samples (<id>.csv) are missing";
+	if (!bad)
+		return 0;
+	snprintf(why, wlen, "%s", bad);
+	vsb_csv_free(c);
+	return -1;
+}
