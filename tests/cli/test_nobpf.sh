@@ -61,6 +61,20 @@ expect_exit 0 "the same run without --trace succeeds" "$NB" run --bench counter 
 	--repeat 1 --warmup 0 --events none -o "$TMP/r.csv"
 [ -s "$TMP/r.csv" ] && ok "... and writes its result" || not_ok "... and writes its result"
 
+# --monitor trace where BPF was never built: that source skipped with one
+# warning, the others kept (as where the kernel has no BTF or we lack CAP_BPF)
+"$NB" run --bench counter --loops 100000 --repeat 3 --warmup 0 --events none \
+	--monitor vmstat,trace:100ms -o "$TMP/m.csv" >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc = 0 ] && [ "$(grep -c 'trace' "$TMP/err")" = 1 ] &&
+	grep -q 'warning: --monitor: trace skipped: .*built without BPF.*the other sources are kept' "$TMP/err" &&
+	ok "--monitor vmstat,trace: exit 0, one warning naming the missing BPF build" ||
+	not_ok "--monitor vmstat,trace: exit 0, one warning" "exit $rc" "$(cat "$TMP/err")"
+grep -q '^[0-9.]*,vmstat,pgalloc_normal,' "$TMP/m.monitor.csv" 2>/dev/null &&
+	! grep -q ',trace,' "$TMP/m.monitor.csv" &&
+	ok "... the vmstat series written, no trace rows" ||
+	not_ok "... the vmstat series written, no trace rows" "$(head -5 "$TMP/m.monitor.csv" 2>&1)"
+
 rm -rf "$B"
 [ ! -e "$B" ] && ok "the temporary build folder is removed" ||
 	not_ok "the temporary build folder is removed"
