@@ -164,6 +164,11 @@ if "$VSB" sweep "$TMP/m.sweep" -o "$TMP/msw" --monitor vmstat,stat:100ms >/dev/n
 	grep -l '^# monitor_rounds: the first of 3' "$TMP"/msw/variant-*[0-9a-f].csv 2>/dev/null | grep -qv summary &&
 		ok "... the point's metadata says which round was sampled" ||
 		not_ok "... monitor_rounds in the metadata" "$(grep -h '^# monitor' "$TMP"/msw/*.csv | head -3)"
+	# one point's figures are its own: the sweep-wide files do not repeat them
+	! grep -q '^# monitor' "$TMP/msw/sweep.csv" && ! grep -q '^monitor' "$TMP/msw/meta.txt" &&
+		ok "... sweep.csv and meta.txt carry no point's monitor figures" ||
+		not_ok "... no point's monitor figures in sweep.csv or meta.txt" \
+			"$(grep -h 'monitor' "$TMP/msw/sweep.csv" "$TMP/msw/meta.txt" | head -3)"
 	if command -v gnuplot >/dev/null; then
 		"$VSB" plot "$TMP/msw" >/dev/null 2>"$TMP/err" &&
 			[ "$(ls "$TMP"/msw/*.monitor.png 2>/dev/null | wc -l)" = 2 ] &&
