@@ -54,7 +54,8 @@ endif
 # "Layout"): lib/ (what knows no bench) < benches/ < sweep/ (the runner)
 # < the commands.  Each layer compiles with the include paths of itself
 # and the layers below, and is its own archive, so an upward #include
-# fails to compile and an upward call fails `make layers`.
+# fails to compile and an upward call fails `make layers` (the nm and
+# tsort checks of tests/cli/test_layers.sh, also part of `make test`).
 LIB_SRCS := $(wildcard harness/lib/*.c)
 BENCH_SRCS := $(wildcard harness/benches/*.c)
 SWEEP_SRCS := $(wildcard harness/sweep/*.c)
@@ -76,7 +77,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: all deps test run check clean plots readme-charts
+.PHONY: all deps test run check clean plots readme-charts layers
 .PHONY: kmod kmod-clean vm-run
 
 # ---- kernel module and its VM tests (kmod/, tests/kmod/) ----
@@ -171,6 +172,9 @@ deps:
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)VSB_BUILD_DIR=$(O) tests/run.sh
+
+layers: all
+	$(Q)VSB_BUILD_DIR=$(O) VSB_TESTS=test_layers tests/run.sh
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
