@@ -137,10 +137,29 @@ fi
 # --- work folder, cleanup -------------------------------------------------
 W=$(mktemp -d "${TMPDIR:-/tmp}/vsb-vm.XXXXXX")
 QPID='' TAILS=()
+# QEMU itself gone, not only `timeout` above it: the wait for `timeout`
+# has been seen to return at once ("no record of process") after a stall
+# was killed, leaving QEMU running into the next boot or past our exit.
+# Its own pid (-pidfile) is asked to go, then made to, within 5 s.
+qemu_gone() {
+	local qp i
+	read -r qp 2>/dev/null <"$W/qemu.pid" || return 0
+	# a pid QEMU left behind is someone else's once it is reused
+	[[ $qp =~ ^[0-9]+$ ]] && grep -q qemu "/proc/$qp/comm" 2>/dev/null || qp=0
+	for ((i = 0; i < 50 && qp > 0; i++)); do
+		kill -0 "$qp" 2>/dev/null || break
+		if ((i == 0)); then kill "$qp" 2>/dev/null || true; fi
+		if ((i == 30)); then kill -9 "$qp" 2>/dev/null || true; fi
+		sleep 0.1
+	done
+	rm -f "$W/qemu.pid"
+}
+
 # shellcheck disable=SC2317  # invoked by the EXIT trap
 cleanup() {
 	local p
 	if [[ -n $QPID ]]; then kill "$QPID" 2>/dev/null || true; fi
+	qemu_gone
 	for p in "${TAILS[@]}"; do kill "$p" 2>/dev/null || true; done
 	if [[ ${VSB_VM_KEEP:-0} == 1 || ${KEEP_W:-0} == 1 ]]; then
 		log "work folder kept: $W"
@@ -394,6 +413,7 @@ CMDLINE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 rdinit=/init"
 # of the command run yet, so booting again is safe.
 BOOT_STALL=${VSB_VM_BOOT_STALL:-120}
 STALLED=0
+
 boot() {
 	local ticks=0
 
@@ -402,7 +422,7 @@ boot() {
 	T0=$(date +%s.%N)
 	timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
 		"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
-		-d cpu_reset,guest_errors -D "$W/qemu-debug.log" \
+		-d cpu_reset,guest_errors -D "$W/qemu-debug.log" -pidfile "$W/qemu.pid" \
 		-smp "$SMP_ARG" -m "$MEM" ${NUMA_ARGS[@]+"${NUMA_ARGS[@]}"} \
 		-kernel "$KERNEL" -initrd "$W/initrd" -append "$CMDLINE" \
 		-serial "file:$W/console" -serial "file:$W/ctl" \
@@ -427,8 +447,9 @@ boot() {
 		ticks=$((ticks + 1))
 	done
 	qrc=0
-	wait "$QPID" || qrc=$?
+	wait "$QPID" 2>/dev/null || qrc=$?
 	QPID=''
+	qemu_gone
 	for p in "${TAILS[@]}"; do wait "$p" 2>/dev/null || true; done
 	TAILS=()
 }
