@@ -497,13 +497,9 @@ err:
 
 static int parse_max_regression(struct vsb_ab *ab, const char *s)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < 0 || v > 1000 ||
-	    strlen(s) >= sizeof(ab->max_regression)) {
+	if (vsb_parse_real(s, &v) || v > 1000 || strlen(s) >= sizeof(ab->max_regression)) {
 		vsb_err("--max-regression: '%s' is not a percentage in 0..1000", s);
 		return VSB_EXIT_USAGE;
 	}

@@ -72,10 +72,9 @@ static void usage(FILE *f)
 static int parse_pct(const char *opt, const char *s, double min, double max,
 		     double *out)
 {
-	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (!*s || *end || !(v >= min && v <= max)) {
+	if (vsb_parse_real(s, &v) || !(v >= min && v <= max)) {
 		vsb_err("%s: '%s' is not a number in %g..%g", opt, s, min, max);
 		return VSB_EXIT_USAGE;
 	}

@@ -194,13 +194,13 @@ int vsb_cmd_trace(int argc, char **argv)
 	uint64_t limit_ns, start;
 	int c, ret, status = 0;
 	enum stop_reason why = STOP_NONE;
-	char *end, buf[1024];
+	char buf[1024];
 
 	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
 		switch (c) {
 		case 'd':
-			duration = strtod(arg, &end);
-			if (*end || end == arg || !(duration > 0) || duration > 86400) {
+			if (vsb_parse_real(arg, &duration) || !(duration > 0) ||
+			    duration > 86400) {
 				vsb_err("--duration: '%s' is not a number of seconds in (0, 86400]",
 					arg);
 				return VSB_EXIT_USAGE;

@@ -46,13 +46,11 @@ static int source_bit(const char *name, size_t len, unsigned int *bit)
 /* "1", "0.5s", "250ms" -> milliseconds; -1 when not a number */
 static long parse_interval(const char *s)
 {
-	char *end;
+	const char *end;
 	double v;
 
-	if (!*s || isspace((unsigned char)*s))
-		return -1;
-	v = strtod(s, &end);
-	if (end == s || !isfinite(v) || v < 0)
+	end = vsb_scan_real(s, &v);
+	if (!end)
 		return -1;
 	if (!strcmp(end, "ms"))
 		;

@@ -69,52 +69,6 @@ void *vsb_zalloc_page(size_t size)
 	return p;
 }
 
-/*
- * The one integer syntax of every option, sweep key and sysctl value:
- * decimal, an optional '-', no '+', no spaces, no leading zeros ("0"
- * itself is fine).  0x1 and 010 are refused rather than guessed at:
- * strtol's base 0 read 010 as 8, and the kernel's sysctl handlers do the
- * same, so a number that is decimal here could be octal there.  Returns
- * the end of the digits, or NULL when @s does not start with a number
- * in range; the caller decides what may follow (nothing, '-', ',').
- */
-const char *vsb_scan_decimal(const char *s, long *out)
-{
-	const char *d = s && *s == '-' ? s + 1 : s;
-	char *end;
-	long v;
-
-	if (!d || *d < '0' || *d > '9' || (d[0] == '0' && d[1] >= '0' && d[1] <= '9'))
-		return NULL;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s)
-		return NULL;
-	*out = v;
-	return end;
-}
-
-/* A whole string in vsb_scan_decimal's syntax; -1 on anything else. */
-int vsb_parse_long(const char *s, long *out)
-{
-	const char *end = vsb_scan_decimal(s, out);
-
-	return end && !*end ? 0 : -1;
-}
-
-/* Why @s is not an integer, for the one error line. */
-static const char *not_int_why(const char *s)
-{
-	const char *d = *s == '-' ? s + 1 : s;
-
-	if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
-		return "is not a decimal integer (no hex)";
-	if (d[0] == '0' && d[1] >= '0' && d[1] <= '9')
-		return "is not a decimal integer (no leading zeros: 010 would be "
-		       "octal to strtol and to the kernel)";
-	return "is not an integer";
-}
-
 int vsb_read_file_str(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
@@ -249,23 +203,6 @@ int vsb_read_fd(int fd, const struct stat *st, size_t max, char **bufp,
 	buf[len] = '\0';
 	*bufp = buf;
 	*lenp = len;
-	return 0;
-}
-
-/* @s as an integer in [@min, @max] into *@out; one line naming @opt if not. */
-int vsb_parse_long_range(const char *opt, const char *s, long min, long max, long *out)
-{
-	long v;
-
-	if (vsb_parse_long(s, &v)) {
-		vsb_err("%s: '%s' %s", opt, s, not_int_why(s));
-		return VSB_EXIT_USAGE;
-	}
-	if (v < min || v > max) {
-		vsb_err("%s: %ld is out of range (%ld..%ld)", opt, v, min, max);
-		return VSB_EXIT_USAGE;
-	}
-	*out = v;
 	return 0;
 }
 

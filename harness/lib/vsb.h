@@ -68,9 +68,12 @@ void *vsb_zalloc_page(size_t size);
 void *vsb_grow(void *p, size_t n, size_t *cap, size_t size);
 void vsb_fputs_line(FILE *f, const char *prefix, const char *kind,
 		    const char *fmt, va_list ap);
-/* decimal only, optional '-', no leading zeros (util.c says why) */
+/* decimal only, optional '-', no leading zeros (numbers.c says why) */
 const char *vsb_scan_decimal(const char *s, long *out);
 int vsb_parse_long(const char *s, long *out);
+/* the same for a fraction: "0.01", ".5", "1e-3"; no sign, hex, inf, nan */
+const char *vsb_scan_real(const char *s, double *out);
+int vsb_parse_real(const char *s, double *out);
 int vsb_read_file_str(const char *path, char *buf, size_t len);
 int vsb_read_file_long(const char *path, long *out);
 /* Files the user names: regular files only, size-capped (util.c) */

@@ -245,4 +245,21 @@ for c in variant cpus bench; do
 		"$VSB" compare "$IN/long.csv" "$FX/base.csv" -o "$W/l"
 done
 
+# numbers with a fraction: one syntax (numbers.c, vsb_scan_real), no hex
+# float, blank, sign, inf or nan, for every option that takes one
+for v in 0x1p-3 ' 0.01' +0.01 inf nan 010 1e 0.01x; do
+	refused "compare --alpha '$v': refused" "^vmstat-bench: --alpha: '" \
+		"$VSB" compare --alpha "$v" "$FX/base.csv" "$FX/base.csv" -o "$W/a"
+done
+refused "compare --noise 0x10: refused" "^vmstat-bench: --noise: '0x10'" \
+	"$VSB" compare --noise 0x10 "$FX/base.csv" "$FX/base.csv" -o "$W/a"
+for v in 0x10 ' 1' 010ms 1e9; do
+	refused "--monitor vmstat:'$v': refused" "^vmstat-bench: --monitor: interval '" \
+		"$VSB" run --loops 1000 --repeat 1 --monitor "vmstat:$v" -o "$W/m.csv"
+done
+for v in 0x10 ' 5' inf; do
+	refused "trace --duration '$v': refused" "^vmstat-bench: --duration: '" \
+		"$VSB" trace --duration "$v"
+done
+
 done_testing
