@@ -9,7 +9,6 @@
  * on one point.  The writer never quotes a cell (CPU lists use ';'), so
  * a cell is whatever lies between two commas.
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,20 +149,16 @@ static int cell_is_int(const struct vsb_rl_cell *c, long *v)
 }
 
 /*
- * A cost: decimal digits, point and exponent only (strtod would also take
- * inf, nan, hex and leading blanks), positive and finite: a zero or
- * negative cost is no measurement, and one NaN makes every statistic of
- * its point NaN (a stored -nan CI in `history`).
+ * A cost: a number in the one syntax of fractions (numbers.c: no hex,
+ * inf, nan, sign or blank), positive: a zero or negative cost is no
+ * measurement, and one NaN makes every statistic of its point NaN (a
+ * stored -nan CI in `history`).
  */
 static int cell_is_cost(const struct vsb_rl_cell *c)
 {
-	char *end;
 	double v;
 
-	if (!c->len || strspn(c->s, "0123456789.eE+-") < c->len)
-		return 0;
-	v = strtod(c->s, &end);
-	return end == c->s + c->len && isfinite(v) && v > 0;
+	return c->len && vsb_scan_real(c->s, &v) == c->s + c->len && v > 0;
 }
 
 /* At most this much of a refused cell goes into the error line. */
