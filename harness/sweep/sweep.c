@@ -199,8 +199,9 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	uint64_t start = vsb_now_ns();
 	int ret;
 
-	/* before a folder is made or a stale partial removed */
-	ret = vsb_sweep_check_targets(sw, ro);
+	/* -o itself first, then what goes in it; before a folder is made */
+	ret = vsb_dir_refusal(ro->dir, "-o");
+	ret = ret ?: vsb_sweep_check_targets(sw, ro);
 	ret = ret ?: vsb_sweep_mkdir_p(ro->dir);
 	if (ret)
 		return ret;
