@@ -30,8 +30,12 @@
 # COMMAND words are joined with spaces (as ssh does) and run by busybox sh.
 #
 # Exit status: the command's own; 1 if the guest panicked, oopsed, warned,
-# timed out or died without reporting; 4 (skip) if QEMU, the kernel or the
-# requested NUMA layout cannot be had here; 2 on bad usage.
+# timed out or died without reporting after a kernel report; 5 if it
+# vanished mid-command without any kernel report (a TCG event on a
+# starved host: the caller, which knows whether the command may run
+# again, may boot it once more; a command should not exit 5 itself);
+# 4 (skip) if QEMU, the kernel or the requested NUMA layout cannot be
+# had here; 2 on bad usage.
 #
 # Environment: VSB_VM_CACHE (cache folder, see kernel-cache.sh),
 # VSB_VM_ACCEL=kvm|tcg (skip the KVM probe), VSB_VM_KEEP=1 (keep the work
@@ -419,7 +423,6 @@ boot() {
 
 	# tail -f below needs the files before QEMU opens them.
 	for f in console ctl stdout stderr; do : >"$W/$f"; done
-	T0=$(date +%s.%N)
 	timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
 		"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
 		-d cpu_reset,guest_errors -D "$W/qemu-debug.log" -pidfile "$W/qemu.pid" \
@@ -453,6 +456,7 @@ boot() {
 	for p in "${TAILS[@]}"; do wait "$p" 2>/dev/null || true; done
 	TAILS=()
 }
+T0=$(date +%s.%N)	# both boots count when a stalled one is retried
 boot
 if ((STALLED)); then
 	last=$(tail -n 1 "$W/console" | tr -d '\r' | cut -c1-80)
@@ -481,13 +485,15 @@ how_qemu_ended() {
 		printf 'no triple fault, power-off or restart logged'
 	fi
 }
-fail() {
+fail() {	# fail [--rc N] WHY...: the lines that say why, then exit N (1)
+	local rc=1
+	if [[ $1 == --rc ]]; then rc=$2; shift 2; fi
 	log "$*"
 	log "last console lines (full log: $W/console):"
 	tail -n 40 "$W/console" | tr -d '\r' | sed 's/^/  | /' >&2
 	[[ -s $W/qemu.log ]] && sed 's/^/  qemu: /' "$W/qemu.log" >&2
 	KEEP_W=1
-	exit 1
+	exit "$rc"
 }
 if ((STALLED)); then
 	fail "guest did not reach /init in $BOOT_STALL s, twice (stalled boots)"
@@ -509,7 +515,7 @@ if [[ -z $rc ]]; then
 		fail "guest did not reach /init (qemu rc $qrc)"
 	[[ -z $splat ]] ||
 		fail "guest died without reporting an exit status after the kernel reported: ${splat#*] }"
-	fail "guest died without reporting an exit status and without a kernel report" \
+	fail --rc 5 "guest died without reporting an exit status and without a kernel report" \
 	     "(qemu rc $qrc; $(how_qemu_ended))"
 fi
 # A splat that did not panic (BUG: sleeping in atomic, lockdep, ...) still

@@ -90,19 +90,20 @@ vsb_vm_boot() {
 		>"$TMP/guest.out" 2>"$TMP/guest.err" || VM_RC=$?
 }
 
-# A guest that vanished without any kernel report (vm-run says so, and
-# whether QEMU saw a triple fault) is an emulator event under TCG on a
-# starved host, not a verdict on the module: boot it once more, and say
+# A guest that vanished without any kernel report (vm-run exits 5 and
+# says whether QEMU saw a triple fault) is an emulator event under TCG on
+# a starved host, not a verdict on the module: boot it once more, and say
 # so in a skip line that tests/run.sh always shows.  A second vanishing
 # fails; a panic, oops, WARN or timeout is never retried.
-VM_VANISHED='guest died without reporting an exit status and without a kernel report'
+VM_VANISHED_RC=5
 
 vsb_vm_tap() {
 	local script=$1 t0 line why
 	shift
 	t0=$(date +%s.%N)
 	vsb_vm_boot "$script" "$@"
-	if ((VM_RC == 1)) && why=$(grep -m1 -F "$VM_VANISHED" "$TMP/guest.err"); then
+	if ((VM_RC == VM_VANISHED_RC)); then
+		why=$(grep -m1 '^vm-run: guest died' "$TMP/guest.err")
 		skip "first boot of the guest for $script" "${why#vm-run: }; booted again"
 		grep '^ *|' "$TMP/guest.err" | tail -n 8 | sed 's/^ */# first boot: /'
 		vsb_vm_boot "$script" "$@"
