@@ -489,6 +489,13 @@ fail() {	# fail [--rc N] WHY...: the lines that say why, then exit N (1)
 	local rc=1
 	if [[ $1 == --rc ]]; then rc=$2; shift 2; fi
 	log "$*"
+	# the first kernel report whole (RIP, call trace): the tail of a
+	# panic shows only the last oops's registers
+	if [[ -n ${splat:-} ]]; then
+		log "first kernel report (full log: $W/console):"
+		grep -a -m1 -A 45 -E "$SPLAT_RE" "$W/console" | tr -d '\r' |
+			sed 's/^/  ! /' >&2
+	fi
 	log "last console lines (full log: $W/console):"
 	tail -n 40 "$W/console" | tr -d '\r' | sed 's/^/  | /' >&2
 	[[ -s $W/qemu.log ]] && sed 's/^/  qemu: /' "$W/qemu.log" >&2

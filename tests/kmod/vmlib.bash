@@ -124,7 +124,8 @@ vsb_vm_tap() {
 		ok "guest ($VM_KREL) ran $script without a WARN, oops or panic (${VM_SECS} s)"
 	else
 		not_ok "guest ran $script without a WARN, oops or panic (rc $VM_RC)" \
-			"$(grep -v '^ *|' "$TMP/guest.err" | tail -n 3)" \
+			"$(grep -v '^ *[|!]' "$TMP/guest.err" | tail -n 3)" \
+			"$(grep '^ *!' "$TMP/guest.err" | head -n 46)" \
 			"$(grep '^ *|' "$TMP/guest.err" | tail -n 8)"
 	fi
 }
