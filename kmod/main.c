@@ -46,12 +46,15 @@ static long vsb_ioc_version(void __user *up)
 	if (copy_from_user(&v, up, sizeof(v)))
 		return -EFAULT;
 	if (v.size != sizeof(v) || v.version || v.nr_cpu_ids || v.caps ||
-	    v.loops_max || !vsb_zero(v.reserved, ARRAY_SIZE(v.reserved)))
+	    v.loops_max || v.kstat_ops ||
+	    !vsb_zero(v.reserved, ARRAY_SIZE(v.reserved)))
 		return -EINVAL;
 	v.version = VSB_ABI_VERSION;
 	v.nr_cpu_ids = nr_cpu_ids;
-	v.caps = VSB_CAP_IRQ_DISABLE | VSB_CAP_PERCPU_COUNTER | VSB_CAP_DISTURB;
+	v.caps = VSB_CAP_IRQ_DISABLE | VSB_CAP_PERCPU_COUNTER | VSB_CAP_DISTURB |
+		 VSB_CAP_KSTAT;
 	v.loops_max = VSB_ABI_LOOPS_MAX;
+	v.kstat_ops = vsb_kstat_ops_mask();
 	if (copy_to_user(up, &v, sizeof(v)))
 		return -EFAULT;
 	return 0;
@@ -77,8 +80,14 @@ static int vsb_check_req(const struct vsb_ioc_run *r, size_t usize)
 	/* the sample stride: ABI 2's 80 bytes (0 says the same) or all */
 	if ((r->sample_size && r->sample_size != VSB_IOC_SAMPLE_V2_SIZE &&
 	     r->sample_size != sizeof(struct vsb_ioc_sample)) ||
-	    (usize == VSB_IOC_RUN_V1_SIZE && r->sample_size) ||
-	    !vsb_zero(r->reserved_in, ARRAY_SIZE(r->reserved_in)))
+	    (usize == VSB_IOC_RUN_V1_SIZE && r->sample_size) || r->reserved_in32)
+		return -EINVAL;
+	/* kstat's words were reserved before it: zero for the others */
+	if (r->bench != VSB_BENCH_KSTAT &&
+	    (r->kstat_op || r->run_length || r->busy_workers))
+		return -EINVAL;
+	/* its results live past ABI 1's 224 bytes */
+	if (r->bench == VSB_BENCH_KSTAT && usize == VSB_IOC_RUN_V1_SIZE)
 		return -EINVAL;
 	/* out fields must come in zeroed: catches a stale or foreign struct */
 	if (r->nsamples || r->result_flags || r->pmu_error || r->sanity_item ||
@@ -86,8 +95,8 @@ static int vsb_check_req(const struct vsb_ioc_run *r, size_t usize)
 	    r->vm_pgfree || r->elapsed_ns || r->drift_samples ||
 	    r->fold_count || r->drift_max || r->drift_p99 ||
 	    r->drift_mean_milli || r->stale_max_ns || r->stale_p99_ns ||
-	    r->stale_mean_ns ||
-	    !vsb_zero(r->reserved_out, ARRAY_SIZE(r->reserved_out)))
+	    r->stale_mean_ns || r->kstat_threshold || r->kstat_threshold_run ||
+	    r->kstat_before || r->kstat_moved || r->kstat_folds)
 		return -EINVAL;
 	if (r->flags & ~flags_ok)
 		return -EINVAL;
@@ -111,6 +120,8 @@ static int vsb_check_req(const struct vsb_ioc_run *r, size_t usize)
 	case VSB_BENCH_PAGE_ALLOC:
 	case VSB_BENCH_PAGE_ALLOC_PARALLEL:
 		return vsb_pages_validate(r);
+	case VSB_BENCH_KSTAT:
+		return vsb_kstat_validate(r);
 	}
 	return -EINVAL;
 }

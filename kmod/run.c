@@ -135,6 +135,20 @@ static int vsb_quiet_wait(struct vsb_worker *w)
 	return st < 0 ? st : 0;
 }
 
+/*
+ * A busy worker's sample (kstat --busy-workers): update, untimed, until
+ * the timed workers' common stop, which it never sets itself.
+ */
+static int vsb_busy_batch(struct vsb_worker *w)
+{
+	u64 ops = 0;
+	int ret = w->ctl->ops->busy(w, w->ctl->deadline, &ops);
+
+	w->total_ops += ops;
+	cond_resched();
+	return ret;
+}
+
 static void vsb_pmu_read(struct vsb_worker *w, struct vsb_pmu_snap *s)
 {
 	u64 en, run;
@@ -211,6 +225,8 @@ static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 	/* a quiet worker (nohz_full CPU) neither updates nor ends the window */
 	if (w->quiet && r >= c->req.warmup)
 		return vsb_quiet_wait(w);
+	if (w->busy)
+		return vsb_busy_batch(w);
 
 	/*
 	 * The PMU is read outside the irq/preempt-off section (the read
@@ -411,8 +427,9 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 {
 	u64 t_start = ktime_get_ns(), limit_ms;
 	size_t nsamples = (size_t)req->ncpus * req->repeat;
-	/* quiet workers come last and write no samples */
-	size_t nout = (size_t)(req->ncpus - req->quiet_workers) * req->repeat;
+	/* quiet and busy workers come last and write no samples */
+	size_t nout = (size_t)(req->ncpus - req->quiet_workers -
+			       req->busy_workers) * req->repeat;
 	struct vsb_ctl *c;
 	unsigned int i, created = 0;
 	long left;
@@ -423,7 +440,8 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 		return -ENOMEM;
 	c->req = *req;
 	c->ops = req->bench == VSB_BENCH_COUNTER ? &vsb_counter_ops :
-						  &vsb_pages_ops;
+		 req->bench == VSB_BENCH_KSTAT ? &vsb_kstat_bench_ops :
+						 &vsb_pages_ops;
 	c->caller = current;
 	c->nworkers = req->ncpus;
 	init_completion(&c->done);

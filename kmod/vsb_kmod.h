@@ -4,8 +4,9 @@
  *
  * main.c owns the device and checks requests; run.c owns a run: one
  * pinned kthread per requested CPU, the per-sample barrier and common
- * stop, timing, PMU counters, the abort path; counter.c and pages.c are
- * the benches, each a vsb_bench_ops whose sample() runs one timed batch;
+ * stop, timing, PMU counters, the abort path; counter.c, pages.c and
+ * kstat.c (the kernel's own statistics functions) are the benches, each
+ * a vsb_bench_ops whose sample() runs one timed batch;
  * fold.c adds, to the counter bench, the fold policies (a pinned hrtimer
  * per worker CPU, or one shepherd kthread), quiet workers and the drift
  * reader kthread.  Calls go one way: run.c calls fold.c's hooks, fold.c
@@ -36,6 +37,16 @@
 
 struct vsb_ctl;
 
+struct vsb_kstat;
+
+/* A kstat worker's runs (kstat.c): carried across its samples. */
+struct vsb_kstat_worker {
+	long pos;			/* updates done in the current run */
+	long sign;			/* +1: the +delta half, -1: the -delta half */
+	s64 net;			/* sum of what it applied */
+	u64 moved;			/* |units| its folds moved */
+};
+
 struct vsb_pmu_snap {
 	u64 cycles, instr, enabled, running;
 };
@@ -50,9 +61,11 @@ struct vsb_worker {
 	struct perf_event *ev_cycles;	/* NULL without PMU */
 	struct perf_event *ev_instr;
 	struct vsb_ioc_sample *samples;	/* this worker's repeat samples */
-	struct vsb_counter_worker cw;	/* counter bench */
+	struct vsb_counter_worker cw;	/* counter bench; cw.folds: kstat's too */
+	struct vsb_kstat_worker kw;	/* kstat bench */
 	struct page **held;		/* page benches with outstanding > 0 */
 	bool quiet;			/* stops updating when timing starts */
+	bool busy;			/* kstat: only updates, never timed */
 	/*
 	 * --fold local: armed by the worker on its own CPU, expires there
 	 * in hardirq context; the counts are written by the callback only
@@ -67,6 +80,8 @@ struct vsb_bench_ops {
 	int (*setup)(struct vsb_ctl *c);		/* before any kthread */
 	int (*sample)(struct vsb_worker *w, u64 loops, u64 deadline,
 		      u64 *ops);			/* the timed batch */
+	/* a busy worker's batch: update until the common stop; may be NULL */
+	int (*busy)(struct vsb_worker *w, u64 deadline, u64 *ops);
 	void (*check)(struct vsb_ctl *c);		/* sanity, after the run */
 	void (*teardown)(struct vsb_ctl *c);		/* undo setup */
 };
@@ -100,6 +115,9 @@ struct vsb_ctl {
 	u32 drift_cap, drift_n;		/* drift_n written by the reader only */
 	long *rd_last;			/* per (worker, item): last value seen */
 	u64 *rd_since;			/* and since when, ns */
+
+	/* kstat bench */
+	struct vsb_kstat *kstat;
 
 	/* page benches */
 	gfp_t gfp;
@@ -143,10 +161,13 @@ void vsb_fold_teardown(struct vsb_ctl *c);
 void vsb_fold_worker_arm(struct vsb_worker *w);	/* on the worker's CPU */
 void vsb_fold_worker_quiet(struct vsb_worker *w);
 
-/* counter.c, pages.c */
+/* counter.c, pages.c, kstat.c */
 extern const struct vsb_bench_ops vsb_counter_ops;
 extern const struct vsb_bench_ops vsb_pages_ops;
+extern const struct vsb_bench_ops vsb_kstat_bench_ops;
 int vsb_counter_validate(const struct vsb_ioc_run *req);
 int vsb_pages_validate(const struct vsb_ioc_run *req);
+int vsb_kstat_validate(const struct vsb_ioc_run *req);
+u64 vsb_kstat_ops_mask(void);
 
 #endif /* VSB_KMOD_H */

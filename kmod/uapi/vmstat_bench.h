@@ -29,7 +29,9 @@
  * Errors: unknown ioctl -ENOTTY; bad size, version, reserved bits or
  * values -EINVAL; bad user address -EFAULT; another run in progress
  * -EBUSY; a signal during the run -EINTR; the time limit hit -ETIME; a
- * page allocation failed -ENOMEM.
+ * page allocation failed -ENOMEM; a kstat op this module or kernel
+ * lacks -EOPNOTSUPP; a kstat threshold without the module parameter
+ * kstat_set_threshold=1 -EPERM.
  */
 #ifndef _UAPI_LINUX_VMSTAT_BENCH_H
 #define _UAPI_LINUX_VMSTAT_BENCH_H
@@ -63,6 +65,10 @@
 /* the drift reader samples every 100 us, at most this many times a run */
 #define VSB_ABI_DRIFT_PERIOD_US		100
 #define VSB_ABI_DRIFT_SAMPLES_MAX	(1U << 20)
+/* kstat: updates of +delta, then as many of -delta (--run-length) */
+#define VSB_ABI_RUN_LENGTH_MAX	1000000
+/* kstat: the kernel's s8 per-CPU diffs hold a threshold of at most 125 */
+#define VSB_ABI_KSTAT_THRESHOLD_MAX 125
 
 /* ---- VSB_IOC_VERSION: the handshake ---- */
 struct vsb_ioc_version {
@@ -71,7 +77,9 @@ struct vsb_ioc_version {
 	__u32 nr_cpu_ids;	/* out: CPU ids are below this */
 	__u32 caps;		/* out: VSB_CAP_* */
 	__u64 loops_max;	/* out: VSB_ABI_LOOPS_MAX */
-	__u64 reserved[3];	/* in: zero; out: zero */
+	__u64 kstat_ops;	/* out: bit i: kstat op i (bench/kstat_ops.h) exists
+				 * in this module on this kernel (VSB_CAP_KSTAT) */
+	__u64 reserved[2];	/* in: zero; out: zero */
 };
 
 #define VSB_CAP_IRQ_DISABLE	(1U << 0)	/* the irqsave variant exists */
@@ -83,6 +91,12 @@ struct vsb_ioc_version {
  * samples, unchanged.
  */
 #define VSB_CAP_DISTURB		(1U << 2)
+/*
+ * VSB_BENCH_KSTAT: the running kernel's own statistics functions
+ * (mod_zone_page_state and friends), the ops kstat_ops lists.  No version
+ * bump: the request's words for it were reserved (zero) before.
+ */
+#define VSB_CAP_KSTAT		(1U << 3)
 
 /* ---- VSB_IOC_RUN: one benchmark point ---- */
 
@@ -90,7 +104,8 @@ struct vsb_ioc_version {
 #define VSB_BENCH_COUNTER		0	/* bench/ counter algorithm */
 #define VSB_BENCH_PAGE_ALLOC		1	/* page_bench01/02: one CPU */
 #define VSB_BENCH_PAGE_ALLOC_PARALLEL	2	/* page_bench03: every CPU */
-#define VSB_BENCH_NR			3
+#define VSB_BENCH_KSTAT			3	/* the kernel's own statistics code */
+#define VSB_BENCH_NR			4
 
 /* flags (in) */
 #define VSB_RUN_PREEMPT_OFF	(1U << 0)	/* timed loop under preempt_disable */
@@ -122,6 +137,7 @@ struct vsb_ioc_version {
 #define VSB_RES_MIGRATED	(1U << 1)	/* a worker ran off its CPU */
 #define VSB_RES_PMU		(1U << 2)	/* pmu_* fields of samples are valid */
 #define VSB_RES_MULTIPLEXED	(1U << 3)	/* a PMU counter was not always on */
+#define VSB_RES_MEMCG		(1U << 4)	/* kstat: the page is charged to a memcg */
 
 struct vsb_ioc_run {
 	__u32 size;		/* in: sizeof(struct vsb_ioc_run) */
@@ -132,11 +148,13 @@ struct vsb_ioc_run {
 	__u32 gfp;		/* in: VSB_GFP_*; counter: 0 */
 	__u32 order;		/* in: page benches: 0..VSB_ABI_ORDER_MAX */
 	__u32 outstanding;	/* in: page benches: 0 or pages held, page_bench02 */
-	__u32 threshold;	/* in: counter: fold when |diff| > threshold */
+	__u32 threshold;	/* in: counter: fold when |diff| > threshold;
+				 * kstat: 0 = the kernel's own, else set for the
+				 * run (module parameter kstat_set_threshold=1) */
 	__u32 diff_bits;	/* in: counter: 8, 16 or 32 */
 	__u32 items;		/* in: counter: 1..VSB_ABI_ITEMS_MAX */
-	__s32 delta;		/* in: counter: per update, nonzero */
-	__u32 batch;		/* in: counter: percpu_counter batch */
+	__s32 delta;		/* in: counter: per update, nonzero; kstat: > 0 */
+	__u32 batch;		/* in: counter, kstat percpu-counter ops: batch */
 	__u32 repeat;		/* in: timed samples, 1..VSB_ABI_REPEAT_MAX */
 	__u32 warmup;		/* in: 0..VSB_ABI_WARMUP_MAX */
 	__u32 ncpus;		/* in: entries at cpus_ptr, 1..nr_cpu_ids */
@@ -151,15 +169,21 @@ struct vsb_ioc_run {
 	__u32 sample_size;	/* in: 0 or VSB_IOC_SAMPLE_V2_SIZE: 80-byte samples;
 				 * sizeof(struct vsb_ioc_sample): all fields
 				 * (VSB_CAP_DISTURB); ABI 1 and old clients: 0 */
-	__u64 reserved_in[2];	/* in: zero */
+	/* kstat (VSB_CAP_KSTAT); zero for every other bench */
+	__u32 kstat_op;		/* in: row of bench/kstat_ops.h */
+	__u32 run_length;	/* in: +delta this many times, then -delta as often */
+	__u32 busy_workers;	/* in: the last N workers only update (no samples) */
+	__u32 reserved_in32;	/* in: zero */
 
 	/* out: written on success (0) only */
 	__u32 nsamples;		/* written: (ncpus - quiet_workers) * repeat */
 	__u32 result_flags;	/* VSB_RES_* */
 	__s32 pmu_error;	/* 0, or the -errno why the PMU is unavailable */
-	__u32 sanity_item;	/* counter: first item that failed */
-	__s64 applied;		/* counter: total delta applied, warm-up included */
-	__s64 counted;		/* counter: shared + per-CPU sums afterwards */
+	__u32 sanity_item;	/* counter: first item that failed; kstat: the item */
+	__s64 applied;		/* counter: total delta applied, warm-up included;
+				 * kstat: what the runs left before it was put back */
+	__s64 counted;		/* counter: shared + per-CPU sums afterwards;
+				 * kstat: the item after minus before (0 is ok) */
 	__u64 pages;		/* page benches: 4 KiB pages allocated (all samples) */
 	__u64 vm_pgalloc;	/* page benches: delta of sum(pgalloc_*) events */
 	__u64 vm_pgfree;	/* page benches: delta of the pgfree event */
@@ -175,7 +199,12 @@ struct vsb_ioc_run {
 	__u64 stale_max_ns;	/* oldest unchanged nonzero diff at a sample */
 	__u64 stale_p99_ns;
 	__u64 stale_mean_ns;
-	__u64 reserved_out[4];	/* zero */
+	/* kstat (VSB_CAP_KSTAT), else zero */
+	__u32 kstat_threshold;	/* the kernel's stat_threshold on the first CPU */
+	__u32 kstat_threshold_run; /* the one in force during the run */
+	__s64 kstat_before;	/* the item's exact value (all diffs) before */
+	__u64 kstat_moved;	/* |units| the folds moved, all workers */
+	__u64 kstat_folds;	/* folds counted, all workers */
 };
 
 #define VSB_IOC_RUN_V1_SIZE	224	/* sizeof(struct vsb_ioc_run) in ABI 1 */

@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "../../kmod/uapi/vmstat_bench.h"
+#include "../../bench/kstat_ops.h"
 #include "../../bench/variants.h"
 
 static uint64_t rng_s;
@@ -126,6 +127,22 @@ static void fold_req(struct vsb_ioc_run *r)
 		r->flags |= VSB_RUN_DRIFT;
 }
 
+/* A kstat op with runs that fold now and then; a set threshold sometimes. */
+static void kstat_req(struct vsb_ioc_run *r)
+{
+	unsigned int f;
+
+	r->kstat_op = (uint32_t)below(VSB_KSTAT_NR);
+	f = vsb_kstat_ops[r->kstat_op].flags;
+	r->delta = f & VSB_KF_UNIT ? 1 : 1 + (int32_t)below(3);
+	r->run_length = 1 + (uint32_t)below(300);
+	r->busy_workers = (uint32_t)below(r->ncpus);
+	if (f & VSB_KF_PCC)
+		r->batch = 1 + (uint32_t)below(64);
+	if ((f & (VSB_KF_ZONE | VSB_KF_NODE)) && !below(4))
+		r->threshold = 1 + (uint32_t)below(VSB_ABI_KSTAT_THRESHOLD_MAX);
+}
+
 static void base_req(struct vsb_ioc_run *r)
 {
 	unsigned int i, n;
@@ -155,6 +172,8 @@ static void base_req(struct vsb_ioc_run *r)
 		if (below(4) == 0)
 			r->flags = below(2) ? VSB_RUN_IRQS_OFF : VSB_RUN_PREEMPT_OFF;
 		fold_req(r);
+	} else if (r->bench == VSB_BENCH_KSTAT) {
+		kstat_req(r);
 	} else {
 		r->order = (uint32_t)below(4);
 		r->outstanding = below(2) ? 0 : (uint32_t)below(64);
@@ -169,7 +188,7 @@ static void base_req(struct vsb_ioc_run *r)
 /* Replace one field of a valid request. */
 static void mutate(struct vsb_ioc_run *r)
 {
-	unsigned int k = (unsigned int)below(37);
+	unsigned int k = (unsigned int)below(41);
 
 	switch (k) {
 	case 0: r->size = (uint32_t)edge(32); break;
@@ -195,8 +214,19 @@ static void mutate(struct vsb_ioc_run *r)
 	case 20: r->time_limit_ms = (uint32_t)edge(32);
 		 r->loops = 1 + below(1000);	/* keep a valid one short */
 		 break;
-	case 21: r->reserved_in[below(2)] = 1ULL << below(64); break;
-	case 22: r->reserved_out[below(4)] = 1ULL << below(64); break;
+	case 21: r->reserved_in32 = 1U << below(32); break;
+	case 22: /* a kstat out field that must come in zero */
+		if (below(2))
+			r->kstat_threshold = 1U << below(32);
+		else
+			(&r->kstat_before)[below(3)] = (int64_t)(1ULL << below(64));
+		break;
+	case 37: r->kstat_op = (uint32_t)edge(32); break;
+	case 38: r->run_length = (uint32_t)edge(32); break;
+	case 39: r->busy_workers = below(2) ? r->ncpus + (uint32_t)below(3) :
+					      (uint32_t)edge(32);
+		 break;
+	case 40: r->threshold = VSB_ABI_KSTAT_THRESHOLD_MAX + 1 + (uint32_t)below(1000); break;
 	case 30: r->fold = (uint32_t)edge(32); break;
 	case 31: r->fold_interval_us = (uint32_t)edge(32); break;
 	case 32: r->quiet_workers = below(2) ? r->ncpus + (uint32_t)below(3) :
@@ -230,7 +260,7 @@ static void mutate(struct vsb_ioc_run *r)
 }
 
 static const int allowed[] = { EINVAL, EFAULT, ENOTTY, EBUSY, EINTR, ETIME,
-			       ENOMEM };
+			       ENOMEM, EOPNOTSUPP, EPERM };
 static unsigned long count_ok, count_err[sizeof(allowed) / sizeof(allowed[0])];
 static unsigned long unexpected, insane;
 
@@ -356,10 +386,11 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("fuzz: %ld requests: ok %lu, EINVAL %lu, EFAULT %lu, ENOTTY %lu, "
-	       "EBUSY %lu, EINTR %lu, ETIME %lu, ENOMEM %lu; unexpected %lu, "
-	       "bad sanity %lu\n", n, count_ok, count_err[0], count_err[1],
-	       count_err[2], count_err[3], count_err[4], count_err[5],
-	       count_err[6], unexpected, insane);
+	       "EBUSY %lu, EINTR %lu, ETIME %lu, ENOMEM %lu, EOPNOTSUPP %lu, "
+	       "EPERM %lu; unexpected %lu, bad sanity %lu\n", n, count_ok,
+	       count_err[0], count_err[1], count_err[2], count_err[3],
+	       count_err[4], count_err[5], count_err[6], count_err[7],
+	       count_err[8], unexpected, insane);
 	close(fd);
 	return unexpected || insane ? 1 : 0;
 }

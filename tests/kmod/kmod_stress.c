@@ -26,6 +26,13 @@
  *                         (a run that left one CPU's pages allocated
  *                         would take 16 MiB; the runs' own noise is
  *                         under 2 MiB)
+ *   kmod_stress kstat     the kernel's own statistics functions: every op
+ *                         the module has runs sane on 2 CPUs and puts its
+ *                         item back exactly; each bad delta, run length,
+ *                         threshold, busy count and foreign field gets
+ *                         EINVAL; a threshold without the module
+ *                         parameter EPERM; percpu-counter-sum with a busy
+ *                         adder; a set threshold is put back
  *   kmod_stress runs N    N short mixed runs (page orders, outstanding,
  *                         parallel, percpu-counter), each must succeed
  *                         and be sane: the page-leak check around it
@@ -46,6 +53,7 @@
 #include <unistd.h>
 
 #include "../../kmod/uapi/vmstat_bench.h"
+#include "../../bench/kstat_ops.h"
 
 static int failed;
 
@@ -106,7 +114,7 @@ static void req_init(struct vsb_ioc_run *r, uint32_t bench, uint64_t loops,
 		r->items = 1;
 		r->delta = 1;
 		r->batch = 32;
-	} else {
+	} else if (bench != VSB_BENCH_KSTAT) {
 		r->outstanding = g_outstanding;	/* allocated, then all freed */
 	}
 }
@@ -342,7 +350,7 @@ static void fold(void)
 	ok = !err && (r.result_flags & VSB_RES_SANITY_OK) && r.nsamples == 3 &&
 	     r.drift_samples > 0 && r.fold_count > 0 &&
 	     r.drift_p99 <= r.drift_max && r.stale_p99_ns <= r.stale_max_ns &&
-	     !r.reserved_out[0] && !r.reserved_out[3];
+	     !r.kstat_threshold && !r.kstat_folds;
 	tap(ok, "fold: remote + reader + 1 quiet: sane, 3 samples, reader and "
 	    "shepherd counts (reader samples)", ok ? (double)r.drift_samples : err);
 
@@ -401,6 +409,180 @@ static void fold(void)
 	g_fold = g_flags = 0;
 }
 
+static void kstat_init(struct vsb_ioc_run *r, uint32_t op, uint32_t ncpus)
+{
+	req_init(r, VSB_BENCH_KSTAT, 3000, 2, ncpus);
+	r->kstat_op = op;
+	r->delta = 1;
+	r->run_length = 300;	/* past any stat_threshold (<= 125): folds */
+	if (vsb_kstat_ops[op].flags & VSB_KF_PCC)
+		r->batch = 32;
+}
+
+static int param_on(const char *name)
+{
+	char path[128], c = '0';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/vmstat_bench/parameters/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fread(&c, 1, 1, f) != 1)
+			c = '0';
+		fclose(f);
+	}
+	return c == 'Y' || c == '1';
+}
+
+/* The folds moved @want units each, on average (vmstat_update may fold a part). */
+static int fold_size_ok(const struct vsb_ioc_run *r, double want)
+{
+	double per = r->kstat_folds ? (double)r->kstat_moved / (double)r->kstat_folds : 0;
+
+	return per > want - 0.5 && per < want + 0.5;
+}
+
+/* What one fold of @op moves at the run's threshold: t + 1, inc/dec t/2 more. */
+static double fold_size(const struct vsb_ioc_run *r)
+{
+	unsigned int t = r->kstat_threshold_run;
+
+	return vsb_kstat_ops[r->kstat_op].flags & VSB_KF_UNIT ? t + 1 + t / 2 : t + 1;
+}
+
+/* Every op the module has: sane, the item back, folds where it folds. */
+static void kstat_ops_sane(int fd, uint64_t have)
+{
+	struct vsb_ioc_run r;
+	uint32_t op;
+	char what[160];
+
+	for (op = 0; op < VSB_KSTAT_NR; op++) {
+		unsigned int f = vsb_kstat_ops[op].flags;
+		int err, ok, folds;
+
+		if (!(have & (1ULL << op)))
+			continue;
+		kstat_init(&r, op, 2);
+		err = run_err(fd, &r);
+		/* the kernel's own fold rule, seen from the diffs it leaves */
+		folds = f & (VSB_KF_ZONE | VSB_KF_NODE) ? fold_size_ok(&r, fold_size(&r)) :
+			f & VSB_KF_PCC && !(f & VSB_KF_READ) ? r.kstat_folds > 0 :
+			r.kstat_folds == 0;
+		ok = !err && (r.result_flags & VSB_RES_SANITY_OK) && r.nsamples == 4 &&
+		     (f & VSB_KF_PCC ? r.counted == r.applied : r.counted == 0) && folds;
+		snprintf(what, sizeof(what), "kstat %s on 2 CPUs: sane, the item back "
+			 "(after - before = %lld), %llu folds of the size its threshold %u "
+			 "says (folds)", vsb_kstat_ops[op].name, (long long)r.counted,
+			 (unsigned long long)r.kstat_folds, r.kstat_threshold_run);
+		tap(ok, what, ok ? (double)r.kstat_folds : err);
+	}
+}
+
+/* One field of a valid kstat request spoiled: EINVAL. */
+static void kstat_einval(int fd, const char *what, uint32_t op,
+			 void (*spoil)(struct vsb_ioc_run *r))
+{
+	struct vsb_ioc_run r;
+	int err;
+	char buf[160];
+
+	kstat_init(&r, op, 2);
+	spoil(&r);
+	err = run_err(fd, &r);
+	snprintf(buf, sizeof(buf), "kstat: %s gets EINVAL", what);
+	tap(err == EINVAL, buf, err);
+}
+
+static void sp_delta0(struct vsb_ioc_run *r) { r->delta = 0; }
+static void sp_delta_neg(struct vsb_ioc_run *r) { r->delta = -1; }
+static void sp_delta_big(struct vsb_ioc_run *r) { r->delta = VSB_ABI_DELTA_MAX + 1; }
+static void sp_delta2(struct vsb_ioc_run *r) { r->delta = 2; }
+static void sp_run0(struct vsb_ioc_run *r) { r->run_length = 0; }
+static void sp_run_big(struct vsb_ioc_run *r) { r->run_length = VSB_ABI_RUN_LENGTH_MAX + 1; }
+static void sp_busy_all(struct vsb_ioc_run *r) { r->busy_workers = r->ncpus; }
+static void sp_thr_big(struct vsb_ioc_run *r) { r->threshold = VSB_ABI_KSTAT_THRESHOLD_MAX + 1; }
+static void sp_thr(struct vsb_ioc_run *r) { r->threshold = 32; }
+static void sp_batch(struct vsb_ioc_run *r) { r->batch = 32; }
+static void sp_batch0(struct vsb_ioc_run *r) { r->batch = 0; }
+static void sp_op(struct vsb_ioc_run *r) { r->kstat_op = VSB_KSTAT_NR; }
+static void sp_variant(struct vsb_ioc_run *r) { r->variant = 1; }
+static void sp_res(struct vsb_ioc_run *r) { r->reserved_in32 = 1; }
+static void sp_out(struct vsb_ioc_run *r) { r->kstat_folds = 1; }
+
+static void kstat(void)
+{
+	struct vsb_ioc_version v;
+	struct vsb_ioc_run r;
+	int fd = dev_open(), err, ok;
+	uint64_t all = ~0ULL >> (64 - VSB_KSTAT_NR);
+
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	err = ioctl(fd, VSB_IOC_VERSION, &v) ? errno : 0;
+	ok = !err && (v.caps & VSB_CAP_KSTAT) && !(v.kstat_ops & ~all) &&
+	     (v.kstat_ops & (1ULL << VSB_KSTAT_mod_zone));
+	tap(ok, "kstat: VSB_CAP_KSTAT, an op mask within the table (mask)",
+	    ok ? (double)v.kstat_ops : err);
+	kstat_ops_sane(fd, v.kstat_ops);
+
+	kstat_einval(fd, "delta 0", VSB_KSTAT_mod_zone, sp_delta0);
+	kstat_einval(fd, "delta -1 (the first run is positive)", VSB_KSTAT_mod_zone, sp_delta_neg);
+	kstat_einval(fd, "delta 101", VSB_KSTAT_mod_node, sp_delta_big);
+	kstat_einval(fd, "inc-dec with delta 2", VSB_KSTAT_inc_dec_zone, sp_delta2);
+	kstat_einval(fd, "run length 0", VSB_KSTAT_mod_zone, sp_run0);
+	kstat_einval(fd, "run length 10^6 + 1", VSB_KSTAT_mod_zone, sp_run_big);
+	kstat_einval(fd, "every worker busy", VSB_KSTAT_pcc_sum, sp_busy_all);
+	kstat_einval(fd, "threshold 126 (s8 diffs)", VSB_KSTAT_mod_zone, sp_thr_big);
+	kstat_einval(fd, "a threshold for a vm event", VSB_KSTAT_vm_event, sp_thr);
+	kstat_einval(fd, "a batch for mod-zone", VSB_KSTAT_mod_zone, sp_batch);
+	kstat_einval(fd, "batch 0 for percpu-counter-add", VSB_KSTAT_pcc_add, sp_batch0);
+	kstat_einval(fd, "an op past the table", VSB_KSTAT_mod_zone, sp_op);
+	kstat_einval(fd, "a counter variant", VSB_KSTAT_mod_zone, sp_variant);
+	kstat_einval(fd, "a dirty reserved word", VSB_KSTAT_mod_zone, sp_res);
+	kstat_einval(fd, "an out field not zero", VSB_KSTAT_mod_zone, sp_out);
+	req_init(&r, VSB_BENCH_COUNTER, 1000, 1, 1);
+	r.run_length = 10;
+	err = run_err(fd, &r);
+	tap(err == EINVAL, "kstat's words on a counter request get EINVAL", err);
+	kstat_init(&r, VSB_KSTAT_mod_zone, 1);
+	r.size = VSB_IOC_RUN_V1_SIZE;
+	r.version = 1;
+	err = ioctl(fd, VSB_IOC_RUN_V1, &r) ? errno : 0;
+	tap(err == EINVAL, "kstat under ABI 1's request gets EINVAL", err);
+
+	/* percpu-counter-sum timed on CPU 0 while CPU 1 adds */
+	kstat_init(&r, VSB_KSTAT_pcc_sum, 2);
+	r.busy_workers = 1;
+	r.batch = 4;
+	err = run_err(fd, &r);
+	ok = !err && (r.result_flags & VSB_RES_SANITY_OK) && r.nsamples == 2 &&
+	     samples[0].thread == 0 && samples[1].thread == 0 && r.counted == r.applied;
+	tap(ok, "kstat percpu-counter-sum with a busy adder: worker 0's samples only, "
+	    "the sum is what was added (added)", ok ? (double)r.applied : err);
+
+	/* a threshold of the run's own, then the kernel's back */
+	kstat_init(&r, VSB_KSTAT_mod_zone, 2);
+	r.threshold = 7;
+	err = run_err(fd, &r);
+	if (!param_on("kstat_set_threshold")) {
+		tap(err == EPERM, "kstat threshold without kstat_set_threshold=1 gets EPERM", err);
+	} else {
+		uint32_t thr = r.kstat_threshold;
+
+		ok = !err && (r.result_flags & VSB_RES_SANITY_OK) && r.kstat_threshold_run == 7 &&
+		     fold_size_ok(&r, 8);
+		tap(ok, "kstat threshold 7 for the run: sane, each fold moves 8 (units per fold)",
+		    r.kstat_folds ? (double)r.kstat_moved / (double)r.kstat_folds : err);
+		kstat_init(&r, VSB_KSTAT_mod_zone, 2);
+		err = run_err(fd, &r);
+		tap(!err && r.kstat_threshold == thr && r.kstat_threshold_run == thr,
+		    "kstat: the kernel's threshold is back after the run (threshold)",
+		    (double)r.kstat_threshold);
+	}
+	close(fd);
+}
+
 static void unknown(void)
 {
 	struct vsb_ioc_version v;
@@ -419,7 +601,7 @@ static void unknown(void)
 	tap(ret == -1 && err == EINVAL, "version with a wrong size gets EINVAL", err);
 	memset(&v, 0, sizeof(v));
 	v.size = sizeof(v);
-	v.reserved[2] = 1;
+	v.reserved[1] = 1;
 	ret = ioctl(fd, VSB_IOC_VERSION, &v);
 	err = errno;
 	tap(ret == -1 && err == EINVAL, "version with a dirty reserved word gets EINVAL", err);
@@ -503,6 +685,8 @@ int main(int argc, char **argv)
 		sigleak(atoi(argv[2]));
 	} else if (!strcmp(mode, "runs") && argc > 2) {
 		return runs(atol(argv[2])) ? 1 : 0;
+	} else if (!strcmp(mode, "kstat")) {
+		kstat();
 	} else if (!strcmp(mode, "unknown")) {
 		unknown();
 	} else if (!strcmp(mode, "fold")) {

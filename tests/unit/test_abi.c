@@ -27,7 +27,8 @@ PIN(vsb_ioc_version, version, 4);
 PIN(vsb_ioc_version, nr_cpu_ids, 8);
 PIN(vsb_ioc_version, caps, 12);
 PIN(vsb_ioc_version, loops_max, 16);
-PIN(vsb_ioc_version, reserved, 24);
+PIN(vsb_ioc_version, kstat_ops, 24);	/* was reserved[0] */
+PIN(vsb_ioc_version, reserved, 32);
 
 SIZE(vsb_ioc_run, 288);
 PIN(vsb_ioc_run, size, 0);
@@ -55,7 +56,11 @@ PIN(vsb_ioc_run, fold, 96);
 PIN(vsb_ioc_run, fold_interval_us, 100);
 PIN(vsb_ioc_run, quiet_workers, 104);
 PIN(vsb_ioc_run, sample_size, 108);	/* was reserved_in32 */
-PIN(vsb_ioc_run, reserved_in, 112);
+/* kstat (VSB_CAP_KSTAT): was reserved_in[2] */
+PIN(vsb_ioc_run, kstat_op, 112);
+PIN(vsb_ioc_run, run_length, 116);
+PIN(vsb_ioc_run, busy_workers, 120);
+PIN(vsb_ioc_run, reserved_in32, 124);
 PIN(vsb_ioc_run, nsamples, 128);
 PIN(vsb_ioc_run, result_flags, 132);
 PIN(vsb_ioc_run, pmu_error, 136);
@@ -75,7 +80,12 @@ PIN(vsb_ioc_run, drift_mean_milli, 224);
 PIN(vsb_ioc_run, stale_max_ns, 232);
 PIN(vsb_ioc_run, stale_p99_ns, 240);
 PIN(vsb_ioc_run, stale_mean_ns, 248);
-PIN(vsb_ioc_run, reserved_out, 256);
+/* kstat (VSB_CAP_KSTAT): was reserved_out[4] */
+PIN(vsb_ioc_run, kstat_threshold, 256);
+PIN(vsb_ioc_run, kstat_threshold_run, 260);
+PIN(vsb_ioc_run, kstat_before, 264);
+PIN(vsb_ioc_run, kstat_moved, 272);
+PIN(vsb_ioc_run, kstat_folds, 280);
 _Static_assert(VSB_IOC_RUN_V1_SIZE == 224, "ABI 1 request size");
 
 /* flag and fold numbers are ABI too */
@@ -90,6 +100,8 @@ _Static_assert(VSB_FOLD_POLICY_NONE == 0 && VSB_FOLD_POLICY_LOCAL == 1 &&
 SIZE(vsb_ioc_sample, 128);
 _Static_assert(VSB_IOC_SAMPLE_V2_SIZE == 80, "ABI 2 sample size");
 _Static_assert(VSB_CAP_DISTURB == 4 && VSB_SAMPLE_RUN_DELAY == 4, "disturb bits");
+_Static_assert(VSB_CAP_KSTAT == 8 && VSB_BENCH_KSTAT == 3 && VSB_RES_MEMCG == 16,
+	       "kstat numbers");
 PIN(vsb_ioc_sample, thread, 0);
 PIN(vsb_ioc_sample, cpu, 4);
 PIN(vsb_ioc_sample, rep, 8);
