@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `vmstat-bench restore`: put back the sysctls a killed run left
- * changed, from the state file it wrote before changing them.  Every
- * run and sweep does the same on start; this command is for doing it
- * now, by hand or from a boot script.
+ * changed, from the state file it wrote before changing them, and
+ * remove the memory cgroups (and the cgroup2 mount) a killed run left
+ * (cgroup.h).  Every run and sweep does the same on start; this command
+ * is for doing it now, by hand or from a boot script.
  */
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cmds.h"
 #include "sysctl.h"
 
@@ -19,7 +21,9 @@ static void usage(FILE *f)
 "\n"
 "Restore the sysctls that a killed vmstat-bench run left changed, from the\n"
 "state file %s ($VSB_SYSCTL_STATE overrides),\n"
-"and remove the file.  Nothing to do is not an error.\n"
+"and remove the file; remove the memory cgroups a killed run made\n"
+"(vmstat-bench.PID below the memory hierarchy's root) and the cgroup2\n"
+"mount it made at " VSB_MEMCG_MOUNT ".  Nothing to do is not an error.\n"
 "\n"
 "options:\n"
 "  --force    restore even while the run that wrote the file is alive and\n"
@@ -42,7 +46,7 @@ static void usage(FILE *f)
 
 int vsb_cmd_restore(int argc, char **argv)
 {
-	int i, force = 0, ret;
+	int i, force = 0, ret, n;
 	struct stat st;
 
 	for (i = 1; i < argc; i++) {
@@ -57,9 +61,13 @@ int vsb_cmd_restore(int argc, char **argv)
 		vsb_err("restore: unknown argument '%s' (see restore --help)", argv[i]);
 		return VSB_EXIT_USAGE;
 	}
+	n = vsb_memcg_sweep_stale();
+	if (n > 0)
+		printf("restore: removed %d memory cgroup chain%s a killed run left\n", n,
+		       n > 1 ? "s" : "");
 	/* lstat: a dangling link there is refused by recover, not "nothing" */
 	if (lstat(vsb_sysctl_state_path(), &st)) {
-		printf("restore: nothing to restore (no %s)\n", vsb_sysctl_state_path());
+		printf("restore: no sysctl to restore (no %s)\n", vsb_sysctl_state_path());
 		return VSB_EXIT_OK;
 	}
 	ret = vsb_sysctl_recover(force, 0);

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory cgroups a run makes for itself (cgroup.h).  Written by hand:
+ * libcgroup is not in this project's dependencies and the job is a few
+ * mkdir, rmdir and writes of a pid, whose every failure must be said in
+ * our own words (which level, which file).
+ *
+ * cgroup v2's "no internal processes" rule shapes the chain: memory is
+ * enabled in each level's subtree_control before the next level is
+ * made, and only the leaf ever holds the process.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "vsb.h"
+
+#define TOP_PREFIX "vmstat-bench."
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int file_has_word(const char *path, const char *word)
+{
+	char buf[1024], *tok, *save;
+
+	if (vsb_read_file_str(path, buf, sizeof(buf)))
+		return 0;
+	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
+		if (!strcmp(tok, word))
+			return 1;
+	return 0;
+}
+
+/* "a,b,memory,c" holds "memory" */
+static int opts_have(const char *opts, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = opts; (p = strstr(p, word)); p += n)
+		if ((p == opts || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The memory hierarchy from /proc/self/mountinfo: cgroup v2 whose
+ * controllers list memory, else v1's memory hierarchy.  Fields: id
+ * parent dev root mountpoint opts [optional...] - fstype source super.
+ */
+static int find_root(struct vsb_memcg *m)
+{
+	char line[4096], mroot[PATH_MAX], mpt[PATH_MAX], fstype[64], super[1024];
+	char ctl[PATH_MAX + 32];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %4095s %4095s", mroot, mpt) != 2 ||
+		    sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
+			continue;
+		if (strcmp(mroot, "/"))	/* a bind of a sub-tree: not the root */
+			continue;
+		snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers", mpt);
+		if (!strcmp(fstype, "cgroup2") && file_has_word(ctl, "memory")) {
+			snprintf(m->root, sizeof(m->root), "%s", mpt);
+			m->v2 = found = 1;
+			break;
+		}
+		if (!strcmp(fstype, "cgroup") && opts_have(super, "memory") && !found) {
+			snprintf(m->root, sizeof(m->root), "%s", mpt);
+			m->v2 = 0;
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Where this process is now, as a path under m->root. */
+static int find_orig(struct vsb_memcg *m)
+{
+	char line[4096], *path = NULL;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	if (!f)
+		return -1;
+	while (!path && fgets(line, sizeof(line), f)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (!c2)
+			continue;
+		/* ID:CONTROLLERS:PATH; v2's line is 0::PATH */
+		*c1 = *c2 = '\0';
+		if (m->v2 ? !strcmp(line, "0") && c1 + 1 == c2 : opts_have(c1 + 1, "memory"))
+			path = c2 + 1;
+	}
+	fclose(f);
+	if (!path)
+		return -1;
+	path[strcspn(path, "\n")] = '\0';
+	snprintf(m->orig, sizeof(m->orig), "%s%s", m->root, strcmp(path, "/") ? path : "");
+	return 0;
+}
+
+/* No memory hierarchy mounted (a bare guest): mount v2 for the run. */
+static int mount_own(struct vsb_memcg *m)
+{
+	if (vsb_mkdir_p(VSB_MEMCG_MOUNT, 0700) ||
+	    mount("none", VSB_MEMCG_MOUNT, "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		return -errno;
+	snprintf(m->root, sizeof(m->root), "%s", VSB_MEMCG_MOUNT);
+	m->v2 = m->mounted = 1;
+	if (!file_has_word(VSB_MEMCG_MOUNT "/cgroup.controllers", "memory")) {
+		umount(VSB_MEMCG_MOUNT);
+		m->mounted = 0;
+		return -ENODEV;	/* memory is bound to a v1 hierarchy, or off */
+	}
+	return 0;
+}
+
+/* memory in @dir's subtree_control: 1 enabled now, 0 already, -errno */
+static int enable_memory(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
+	if (file_has_word(path, "memory"))
+		return 0;
+	ret = write_str(path, "+memory");
+	return ret ? ret : 1;
+}
+
+/* Level @k (1-based) of the chain: TOP_PREFIX<pid>, then 2, 3, ... */
+static void level_path(const struct vsb_memcg *m, int k, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/" TOP_PREFIX "%ld", m->root, (long)getpid()), i;
+
+	for (i = 2; i <= k && n > 0 && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - (size_t)n, "/%d", i);
+}
+
+static int make_chain(struct vsb_memcg *m)
+{
+	char dir[PATH_MAX], up[PATH_MAX];
+	int k, ret;
+
+	snprintf(dir, sizeof(dir), "%s", m->root);
+	for (k = 1; k <= m->depth; k++) {
+		memcpy(up, dir, sizeof(up));
+		if (m->v2) {
+			ret = enable_memory(up);
+			if (ret < 0)
+				return ret;
+			if (k == 1 && ret)
+				m->root_memory = 1;
+		}
+		level_path(m, k, dir, sizeof(dir));
+		if (mkdir(dir, 0755))
+			return -errno;
+		m->made = k;
+	}
+	memcpy(m->leaf, dir, sizeof(m->leaf));
+	snprintf(m->rel, sizeof(m->rel), "%s", m->depth ? m->leaf + strlen(m->root) : "/");
+	return 0;
+}
+
+static int move_self(const char *dir)
+{
+	char path[PATH_MAX + 32], pid[24];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	return write_str(path, pid);
+}
+
+/* Deepest first; returns -errno of the first level that stays. */
+static int remove_levels(const char *top, int levels)
+{
+	char dir[PATH_MAX];
+	int k, ret = 0;
+
+	for (k = levels; k >= 1; k--) {
+		int n = snprintf(dir, sizeof(dir), "%s", top), i;
+
+		for (i = 2; i <= k; i++)
+			n += snprintf(dir + n, sizeof(dir) - (size_t)n, "/%d", i);
+		if (rmdir(dir) && errno != ENOENT && !ret)
+			ret = -errno;
+	}
+	return ret;
+}
+
+void vsb_memcg_leave(struct vsb_memcg *m)
+{
+	char top[PATH_MAX];
+	int ret;
+
+	if (m->entered && move_self(m->orig))
+		vsb_warn("memcg: cannot move back to %s: %s", m->orig, strerror(errno));
+	m->entered = 0;
+	level_path(m, 1, top, sizeof(top));
+	ret = remove_levels(top, m->made);
+	if (ret)
+		vsb_warn("memcg: cannot remove %s: %s", top, strerror(-ret));
+	m->made = 0;
+	if (m->root_memory) {
+		char path[PATH_MAX + 32];
+
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", m->root);
+		if (write_str(path, "-memory"))
+			vsb_warn("memcg: cannot disable memory in %s again", path);
+		m->root_memory = 0;
+	}
+	if (m->mounted && umount(m->root))
+		vsb_warn("memcg: cannot unmount %s: %s", m->root, strerror(errno));
+	m->mounted = 0;
+}
+
+static int enter_fail(struct vsb_memcg *m, const char *what, int err)
+{
+	vsb_err_opt("memcg-depth", "--memcg-depth %d: %s: %s", m->depth, what, strerror(err));
+	vsb_memcg_leave(m);
+	return err == EACCES || err == EPERM || err == ENODEV || err == ENOENT ?
+	       VSB_EXIT_SKIP : VSB_EXIT_ERROR;
+}
+
+int vsb_memcg_enter(struct vsb_memcg *m, int depth)
+{
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->depth = depth;
+	vsb_memcg_sweep_stale();
+	if (!find_root(m)) {
+		ret = mount_own(m);
+		if (ret)
+			return enter_fail(m, "no memory cgroup hierarchy, and none could be "
+					  "mounted at " VSB_MEMCG_MOUNT, -ret);
+	}
+	if (find_orig(m))
+		return enter_fail(m, "cannot tell this process's memory cgroup "
+				  "(/proc/self/cgroup)", ENOENT);
+	ret = make_chain(m);
+	if (ret)
+		return enter_fail(m, "cannot make the memory cgroups", -ret);
+	if (move_self(m->leaf))
+		return enter_fail(m, "cannot move into the memory cgroup", errno);
+	m->entered = 1;
+	return 0;
+}
+
+/* A live vmstat-bench holds @pid: its chain is not stale. */
+static int pid_is_ours(long pid)
+{
+	char path[64], comm[64];
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (vsb_read_file_str(path, comm, sizeof(comm)))
+		return 0;
+	comm[strcspn(comm, "\n")] = '\0';
+	return !strcmp(comm, "vmstat-bench");
+}
+
+/* Every level of a chain, whatever its depth: deepest first. */
+static int remove_tree(const char *dir)
+{
+	char sub[PATH_MAX];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
+		if (remove_tree(sub) && !ret)
+			ret = -1;
+	}
+	closedir(d);
+	if (rmdir(dir) && errno != ENOENT)
+		ret = -errno;
+	return ret;
+}
+
+/* Removes the stale chains under @root; *live: a live run's chain is there. */
+static int sweep_root(const char *root, int *live)
+{
+	char dir[PATH_MAX];
+	DIR *d = opendir(root);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		long pid;
+
+		if (e->d_type != DT_DIR || strncmp(e->d_name, TOP_PREFIX, strlen(TOP_PREFIX)) ||
+		    vsb_parse_long(e->d_name + strlen(TOP_PREFIX), &pid))
+			continue;
+		/* ours now, or a live one's; our pid's from before is stale */
+		if (pid_is_ours(pid) && pid != (long)getpid()) {
+			*live = 1;
+			continue;
+		}
+		snprintf(dir, sizeof(dir), "%s/%s", root, e->d_name);
+		if (remove_tree(dir))
+			vsb_warn("memcg: a killed run's %s could not be removed", dir);
+		else
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int is_mountpoint(const char *path)
+{
+	char up[PATH_MAX + 4];
+	struct stat a, b;
+
+	snprintf(up, sizeof(up), "%s/..", path);
+	return !stat(path, &a) && !stat(up, &b) && a.st_dev != b.st_dev;
+}
+
+int vsb_memcg_sweep_stale(void)
+{
+	struct vsb_memcg m;
+	int n = 0, live = 0;
+
+	memset(&m, 0, sizeof(m));
+	if (find_root(&m) && strcmp(m.root, VSB_MEMCG_MOUNT))
+		n += sweep_root(m.root, &live);
+	/* our own mount, left by a killed run: unmounted once nobody uses it */
+	if (is_mountpoint(VSB_MEMCG_MOUNT)) {
+		live = 0;
+		n += sweep_root(VSB_MEMCG_MOUNT, &live);
+		if (!live)
+			umount(VSB_MEMCG_MOUNT);
+	}
+	return n;
+}
