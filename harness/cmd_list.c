@@ -5,8 +5,11 @@
  * cannot fall out of date.
  */
 #include <string.h>
+#include <unistd.h>
 
+#include "bench/kstat_ops.h"
 #include "benches.h"
+#include "kmod_client.h"
 #include "cmds.h"
 
 static const char *sides_str(unsigned int sides, char *buf, size_t len)
@@ -17,6 +20,33 @@ static const char *sides_str(unsigned int sides, char *buf, size_t len)
 	if (buf[0] && buf[strlen(buf) - 1] == ' ')
 		buf[strlen(buf) - 1] = '\0';
 	return buf;
+}
+
+/*
+ * The kstat ops, and which of them the loaded module lacks on this
+ * kernel (when it is loaded and answers: root).
+ */
+static void list_kstat_ops(void)
+{
+	struct vsb_ioc_version v;
+	int fd, loaded = 0;
+	size_t i;
+
+	if (!access(VSB_KMOD_DEVICE, F_OK) && !vsb_kmod_handshake(&fd, &v) &&
+	    v.version == VSB_ABI_VERSION) {
+		loaded = 1;
+		close(fd);
+	}
+	printf("\nkstat ops (--op), the running kernel's own functions:\n");
+	for (i = 0; i < VSB_KSTAT_NR; i++) {
+		const struct vsb_kstat_op_info *op = &vsb_kstat_ops[i];
+
+		printf("  %-20s %-15s %s%s%s\n", op->name, "kmod", op->fn,
+		       op->fn[0] ? ": " : "", op->desc);
+		if (loaded && !(v.kstat_ops & (1ULL << i)))
+			printf("  %-20s %-15s not in the loaded module: %s\n", "", "",
+			       op->why_not);
+	}
 }
 
 int vsb_cmd_list(int argc, char **argv)
@@ -58,5 +88,6 @@ int vsb_cmd_list(int argc, char **argv)
 			printf("  %-20s %-15s not in the module: %s\n", "", "",
 			       v->why_not);
 	}
+	list_kstat_ops();
 	return VSB_EXIT_OK;
 }

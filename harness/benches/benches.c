@@ -28,6 +28,9 @@ const struct vsb_bench vsb_benches[] = {
 	{ "page-alloc-parallel", VSB_SIDE_KMOD, 0,
 	  "module: the same loop on every CPU of --cpus in one common window (page_bench03)",
 	  NULL, vsb_page_alloc_run_kmod, NULL },
+	{ "kstat", VSB_SIDE_KMOD, 0,
+	  "module: the running kernel's own statistics functions, --op (mod_zone_page_state, ...)",
+	  NULL, vsb_kstat_run_kmod, vsb_kstat_check },
 	{ "threshold-refresh", VSB_SIDE_USER, 0,
 	  "model: refresh_zone_stat_thresholds at CPU bring-up, per --approach (004 thread)",
 	  vsb_refresh_run_user, NULL, NULL },
@@ -43,8 +46,6 @@ const struct vsb_bench *vsb_bench_find(const char *name)
 			return &vsb_benches[i];
 	return NULL;
 }
-
-#define VSB_DEVICE "/dev/vmstat_bench"
 
 /*
  * --sysctl and --trace, for every bench: a sysctl a killed run left
@@ -107,7 +108,7 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 	    !vsb_opt_given(o, "backend"))
 		strcpy(o->backend, "kmod");
 	if (!strcmp(o->backend, "auto"))
-		strcpy(o->backend, b->run_kmod && (access(VSB_DEVICE, F_OK) == 0 ||
+		strcpy(o->backend, b->run_kmod && (access(VSB_KMOD_DEVICE, F_OK) == 0 ||
 						   !b->run_user) ? "kmod" : "user");
 	side = !strcmp(o->backend, "kmod") ? VSB_SIDE_KMOD : VSB_SIDE_USER;
 	if (!(b->sides & side) ||

@@ -43,6 +43,10 @@ int vsb_counter_check(const struct vsb_bench *b, struct vsb_run_opts *o);
 /* refresh_bench.c */
 int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 
+/* kstat.c: the running kernel's own statistics functions, in the module */
+int vsb_kstat_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+int vsb_kstat_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r);
+
 /* live.c: the running kernel's page-fault and mmap paths, from user space */
 
 int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r);

@@ -83,6 +83,7 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 		return VSB_EXIT_USAGE;
 	}
 	o->variant_id = -1;
+	o->op_id = -1;
 	if (b->flags & VSB_BENCH_VARIANTS) {
 		for (i = 0; i < VSB_V_NR; i++)
 			if (!strcmp(vsb_variants[i].name, o->variant))

@@ -44,45 +44,34 @@
 #include "kmod_client.h"
 #include "window.h"
 
-int vsb_kmod_open(int *fd, unsigned int *caps)
+int vsb_kmod_open(int *fd, struct vsb_ioc_version *v)
 {
-	struct vsb_ioc_version v;
+	int e = -vsb_kmod_handshake(fd, v);
 
-	*fd = open(VSB_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
-	if (*fd < 0) {
-		int e = errno;
-
-		if (e == ENOENT)
-			vsb_err_opt("backend", "--backend kmod: no %s: load the module (insmod "
-				"kmod/vmstat_bench.ko) or run in a VM (make vm-run)",
-				VSB_KMOD_DEVICE);
-		else
-			vsb_err_opt("backend", "--backend kmod: cannot open %s: %s%s", VSB_KMOD_DEVICE,
-				strerror(e), e == EACCES || e == EPERM ?
-				" (the device is root-only)" : "");
-		return e == ENOENT || e == EACCES || e == EPERM ?
-		       VSB_EXIT_SKIP : VSB_EXIT_ERROR;
+	if (e == ENOENT) {
+		vsb_err_opt("backend", "--backend kmod: no %s: load the module (insmod "
+			"kmod/vmstat_bench.ko) or run in a VM (make vm-run)", VSB_KMOD_DEVICE);
+		return VSB_EXIT_SKIP;
 	}
-	memset(&v, 0, sizeof(v));
-	v.size = sizeof(v);
-	if (ioctl(*fd, VSB_IOC_VERSION, &v)) {
-		vsb_err_opt("backend", "--backend kmod: %s does not answer the version query: %s",
-			VSB_KMOD_DEVICE, strerror(errno));
-		goto err_close;
+	if (e == EACCES || e == EPERM) {
+		vsb_err_opt("backend", "--backend kmod: cannot open %s: %s (the device is "
+			"root-only)", VSB_KMOD_DEVICE, strerror(e));
+		return VSB_EXIT_SKIP;
 	}
-	if (v.version != VSB_ABI_VERSION) {
+	if (e) {
+		vsb_err_opt("backend", "--backend kmod: %s does not open or answer the version "
+			"query: %s", VSB_KMOD_DEVICE, strerror(e));
+		return VSB_EXIT_ERROR;
+	}
+	if (v->version != VSB_ABI_VERSION) {
 		vsb_err_opt("backend", "--backend kmod: the loaded module speaks ABI %u, this harness "
-			"ABI %d: rebuild and reload kmod/vmstat_bench.ko", v.version,
+			"ABI %d: rebuild and reload kmod/vmstat_bench.ko", v->version,
 			VSB_ABI_VERSION);
-		goto err_close;
+		close(*fd);
+		*fd = -1;
+		return VSB_EXIT_ERROR;
 	}
-	*caps = v.caps;
 	return 0;
-
-err_close:
-	close(*fd);
-	*fd = -1;
-	return VSB_EXIT_ERROR;
 }
 
 /* One line saying why the module refused or ended the run. */
@@ -110,6 +99,14 @@ static int run_error(const struct vsb_run_opts *o, int e)
 			"offline CPU in --cpus, --outstanding x 2^order x CPUs over "
 			"a quarter of RAM, or a --fold the variant does not survive?");
 		return VSB_EXIT_USAGE;
+	case EOPNOTSUPP:
+		vsb_err_opt("op", "--op %s: the module does not have it on this kernel", o->op);
+		return VSB_EXIT_SKIP;
+	case EPERM:
+		vsb_err_opt("threshold", "--threshold: the module was loaded without "
+			"kstat_set_threshold=1, which lets a run set the kernel's per-CPU "
+			"thresholds (meant for guests)");
+		return VSB_EXIT_SKIP;
 	}
 	vsb_err_opt("backend", "--backend kmod: run failed: %s", strerror(e));
 	return VSB_EXIT_ERROR;
@@ -232,7 +229,8 @@ struct pending {
 static void settle_samples(struct vsb_result *r, const struct vsb_ioc_run *req,
 			   const struct vsb_ioc_sample *ks, struct pending *p)
 {
-	unsigned int nw = req->ncpus - req->quiet_workers, n = p->n, m = 0, k, i;
+	unsigned int nw = req->ncpus - req->quiet_workers - req->busy_workers;
+	unsigned int n = p->n, m = 0, k, i;
 	struct vsb_sample *s = vsb_zalloc(nw * sizeof(*s));
 
 	for (k = 0; k < n; k++) {
@@ -268,7 +266,7 @@ static void settle_samples(struct vsb_result *r, const struct vsb_ioc_run *req,
 static void round_counts(const struct vsb_ioc_run *req, long long *applied,
 			 long long *counted)
 {
-	if (req->bench == VSB_BENCH_COUNTER) {
+	if (req->bench == VSB_BENCH_COUNTER || req->bench == VSB_BENCH_KSTAT) {
 		*applied = req->applied;
 		*counted = req->counted;
 	} else {
@@ -277,10 +275,15 @@ static void round_counts(const struct vsb_ioc_run *req, long long *applied,
 	}
 }
 
-static void set_sanity(struct vsb_result *r, const struct vsb_ioc_run *req)
+static void set_sanity(struct vsb_result *r, const struct vsb_ioc_run *req,
+		       const struct vsb_kmod_hooks *h)
 {
 	int ok = !!(req->result_flags & VSB_RES_SANITY_OK);
 
+	if (h && h->result) {
+		h->result(r, req);
+		return;
+	}
 	r->sanity_ok = ok;
 	round_counts(req, &r->applied, &r->counted);
 	if (req->bench == VSB_BENCH_COUNTER) {
@@ -412,7 +415,8 @@ static void kmod_disturb_setup(const struct vsb_run_opts *o, struct vsb_result *
  * metadata stand; the sanity check must pass in every request.
  */
 static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
-		       int fd, unsigned int caps, struct vsb_ioc_run *req)
+		       int fd, unsigned int caps, struct vsb_ioc_run *req,
+		       const struct vsb_kmod_hooks *h)
 {
 	struct pending p = { .n = req->repeat };
 	struct vsb_ioc_sample *ks;
@@ -438,14 +442,14 @@ static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
 			break;
 		}
 		if (!round) {
-			r->nthreads = (int)(q.ncpus - q.quiet_workers);
+			r->nthreads = (int)(q.ncpus - q.quiet_workers - q.busy_workers);
 			set_unit(o, r, &q);
 			set_drift(o, r, &q);
 		}
 		settle_samples(r, &q, ks, &p);
 		/* the first failed round's sanity text stays; every round counts */
 		if (ok) {
-			set_sanity(r, &q);
+			set_sanity(r, &q, h);
 			ok = r->sanity_ok;
 		}
 		round_counts(&q, &a, &c);
@@ -470,13 +474,13 @@ static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
 	return VSB_EXIT_UNTRUSTED;
 }
 
-static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
-		    unsigned int bench)
+int vsb_kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
+		 unsigned int bench, const struct vsb_kmod_hooks *h)
 {
-	int pages = bench != VSB_BENCH_COUNTER;
+	int pages = bench == VSB_BENCH_PAGE_ALLOC || bench == VSB_BENCH_PAGE_ALLOC_PARALLEL;
+	struct vsb_ioc_version v;
 	struct vsb_ioc_run req;
 	uint32_t *cpus;
-	unsigned int caps;
 	int fd, ret, i;
 
 	memset(&req, 0, sizeof(req));
@@ -496,6 +500,8 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		req.outstanding = (uint32_t)o->outstanding;
 		snprintf(r->opts.gfp, sizeof(r->opts.gfp), "%s",
 			 req.gfp == VSB_GFP_ATOMIC ? "atomic" : "kernel");
+	} else if (h && h->fill) {
+		h->fill(o, &req);
 	} else {
 		req.variant = (uint32_t)o->variant_id;
 		req.threshold = (uint32_t)o->threshold;
@@ -512,14 +518,21 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	req.samples_cap = req.ncpus * req.repeat;
 	req.time_limit_ms = (uint32_t)o->time_limit * 1000;
 
-	ret = vsb_kmod_open(&fd, &caps);
+	ret = vsb_kmod_open(&fd, &v);
 	if (ret)
 		return ret;
+	if (h && h->have) {
+		ret = h->have(o, &v);
+		if (ret) {
+			close(fd);
+			return ret;
+		}
+	}
 	cpus = vsb_zalloc(req.ncpus * sizeof(*cpus));
 	for (i = 0; i < o->cpus.n; i++)
 		cpus[i] = (uint32_t)o->cpus.cpu[i];
 	req.cpus_ptr = (uint64_t)(uintptr_t)cpus;
-	ret = kmod_rounds(o, r, fd, caps, &req);
+	ret = kmod_rounds(o, r, fd, v.caps, &req, h);
 	if (!ret) {
 		vsb_result_meta(r, "kmod_abi", "%d", VSB_ABI_VERSION);
 		vsb_result_meta(r, "kmod_timed_loop", "preempt %s, irqs %s%s%s",
@@ -536,11 +549,11 @@ static int kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 
 int vsb_counter_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r)
 {
-	return kmod_run(o, r, VSB_BENCH_COUNTER);
+	return vsb_kmod_run(o, r, VSB_BENCH_COUNTER, NULL);
 }
 
 int vsb_page_alloc_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r)
 {
-	return kmod_run(o, r, !strcmp(o->bench, "page-alloc") ?
-			VSB_BENCH_PAGE_ALLOC : VSB_BENCH_PAGE_ALLOC_PARALLEL);
+	return vsb_kmod_run(o, r, !strcmp(o->bench, "page-alloc") ?
+			VSB_BENCH_PAGE_ALLOC : VSB_BENCH_PAGE_ALLOC_PARALLEL, NULL);
 }

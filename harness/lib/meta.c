@@ -36,7 +36,6 @@
 #define VSB_BUILD "release"
 #endif
 #define VSB_VERSION "0.1"
-#define VSB_DEVICE_PATH "/dev/vmstat_bench"
 #define SYS_CPU "/sys/devices/system/cpu"
 
 static char cmdline[2048];
@@ -57,20 +56,21 @@ void vsb_meta_set_cmdline(int argc, char **argv)
  */
 int vsb_meta_kmod_abi(char *buf, size_t len)
 {
-	unsigned int ver;
-	int ret;
+	struct vsb_ioc_version v;
+	int fd, ret;
 
-	if (access(VSB_DEVICE_PATH, F_OK)) {
-		snprintf(buf, len, "not loaded (no %s)", VSB_DEVICE_PATH);
+	if (access(VSB_KMOD_DEVICE, F_OK)) {
+		snprintf(buf, len, "not loaded (no %s)", VSB_KMOD_DEVICE);
 		return -1;
 	}
-	ret = vsb_kmod_abi_version(&ver);
+	ret = vsb_kmod_handshake(&fd, &v);
 	if (ret) {
 		snprintf(buf, len, "loaded (%s), version query failed: %s",
-			 VSB_DEVICE_PATH, strerror(-ret));
+			 VSB_KMOD_DEVICE, strerror(-ret));
 		return -1;
 	}
-	snprintf(buf, len, "loaded (%s), ABI version %u", VSB_DEVICE_PATH, ver);
+	close(fd);
+	snprintf(buf, len, "loaded (%s), ABI version %u", VSB_KMOD_DEVICE, v.version);
 	return 0;
 }
 
@@ -418,20 +418,19 @@ void vsb_meta_collect(struct vsb_result *r)
 	run_id(r);
 }
 
-int vsb_kmod_abi_version(unsigned int *ver)
+int vsb_kmod_handshake(int *fd, struct vsb_ioc_version *v)
 {
-	struct vsb_ioc_version v;
-	int fd, err = 0;
+	int err;
 
-	fd = open(VSB_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
+	*fd = open(VSB_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
 		return -errno;
-	memset(&v, 0, sizeof(v));
-	v.size = sizeof(v);
-	if (ioctl(fd, VSB_IOC_VERSION, &v))
-		err = -errno;
-	else
-		*ver = v.version;
-	close(fd);
+	memset(v, 0, sizeof(*v));
+	v->size = sizeof(*v);
+	if (!ioctl(*fd, VSB_IOC_VERSION, v))
+		return 0;
+	err = -errno;
+	close(*fd);
+	*fd = -1;
 	return err;
 }

@@ -161,6 +161,18 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	  "a sample whose batch saw an involuntary switch, migration, run delay, steal "
 	  "or an interrupt burst: time it again (3 times at most), keep it marked, drop "
 	  "it; off: no bookkeeping", VSB_OPTF_SWEEP, 0 },
+	/* the kernel's own statistics functions (benches/kstat.c) */
+	{ "op", 0, VSB_OPT_STR, OFF(op), SZ(op), 0, 0, "mod-zone", NULL, "NAME",
+	  "kstat: the kernel function timed (see `vmstat-bench list`)", VSB_OPTF_SWEEP, 29 },
+	{ "run-length", 0, VSB_OPT_LONG, OFF(run_length), 0, 1, 1000000, "128", NULL,
+	  "L", "kstat: L updates of +delta, then L of -delta: set L against the "
+	  "threshold for the folds you want", VSB_OPTF_SWEEP, 30 },
+	{ "busy-workers", 0, VSB_OPT_LONG, OFF(busy_workers), 0, 0, VSB_MAX_CPUS - 1,
+	  "0", NULL, "N", "kstat: the last N workers only update (percpu-counter-sum: "
+	  "they add), untimed", VSB_OPTF_SWEEP, 31 },
+	{ "memcg-depth", 0, VSB_OPT_LONG, OFF(memcg_depth), 0, 0, 16, "1", NULL, "N",
+	  "memory cgroup levels below the root the run charges to (kstat lruvec); "
+	  "0: the root", VSB_OPTF_SWEEP, 32 },
 	/* not a sweep key: `sweep --db` imports the whole folder (store.h) */
 	{ "db", 0, VSB_OPT_STR, OFF(db), SZ(db), 0, 0, "", NULL, "URL",
 	  "import the result into a store once written: an SQLite file, "
@@ -326,6 +338,7 @@ void vsb_run_opts_defaults(struct vsb_run_opts *o)
 	snprintf(o->cpus_str, sizeof(o->cpus_str), "%d", vsb_cpu_first_allowed());
 	o->given = 0;
 	o->variant_id = -1;
+	o->op_id = -1;
 }
 
 void vsb_opt_format(const struct vsb_run_opts *o, const struct vsb_opt *opt,

@@ -70,10 +70,16 @@ struct vsb_run_opts {
 	char disturbed[8];
 	/* the store `run` imports its result into (store.h); "" none */
 	char db[512];
+	/* the kernel's own statistics functions (benches/kstat.c) */
+	char op[24];		/* a row of bench/kstat_ops.h */
+	long run_length;	/* +delta this often, then -delta as often */
+	long busy_workers;	/* the last N workers only update, untimed */
+	long memcg_depth;	/* levels below the memory cgroup root */
 
 	/* derived by vsb_run_opts_finish() */
 	struct vsb_cpulist cpus;
 	int variant_id;		/* index into vsb_variants, -1 if none */
+	int op_id;		/* index into vsb_kstat_ops, -1 if none */
 	unsigned long long given; /* bit i: table row i set explicitly */
 };
 

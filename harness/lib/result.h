@@ -107,13 +107,16 @@ void vsb_meta_collect_env(struct vsb_result *r);
 /* Module ABI hook: 0 and the version in @buf when the module answers. */
 int vsb_meta_kmod_abi(char *buf, size_t len);
 
+/* VSB_DEVICE_NAME's node (kmod/uapi/vmstat_bench.h) */
 #define VSB_KMOD_DEVICE "/dev/vmstat_bench"
 
+struct vsb_ioc_version;
 /*
- * The loaded module's ABI version: 0 and *ver set, or -errno (-ENOENT:
- * not loaded, -EACCES/-EPERM: not root, -ENOTTY: not our device).
- * Prints nothing; for `vmstat-bench info` and the result metadata.
+ * Open the module's device and ask its VERSION: 0 with *fd open and *v
+ * its answer, or -errno with nothing open (-ENOENT: not loaded,
+ * -EACCES/-EPERM: not root, -ENOTTY: not our device).  Prints nothing;
+ * the module backend, `list`, `info` and the metadata all start here.
  */
-int vsb_kmod_abi_version(unsigned int *ver);
+int vsb_kmod_handshake(int *fd, struct vsb_ioc_version *v);
 
 #endif /* VSB_RESULT_H */

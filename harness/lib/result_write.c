@@ -434,6 +434,16 @@ static void write_text_params(const struct vsb_run_opts *o, FILE *f)
 	} else if (!strncmp(o->bench, "page-alloc", 10)) {
 		fprintf(f, "order %ld, %ld outstanding, gfp %s, preempt %s, irqs %s",
 			o->order, o->outstanding, o->gfp, o->preempt, o->irqs);
+	} else if (!strcmp(o->bench, "kstat")) {
+		fprintf(f, "op %s, runs of %ld x %+ld then %+ld", o->op, o->run_length,
+			o->delta, -o->delta);
+		if (vsb_opt_given(o, "threshold"))
+			fprintf(f, ", threshold %ld", o->threshold);
+		if (o->busy_workers)
+			fprintf(f, ", %ld busy worker%s", o->busy_workers,
+				o->busy_workers > 1 ? "s" : "");
+		if (!strcmp(o->op, "lruvec"))
+			fprintf(f, ", memcg depth %ld", o->memcg_depth);
 	} else if (!strcmp(o->bench, "threshold-refresh")) {
 		fprintf(f, "%s, %ld CPUs x %ld nodes", o->approach, o->model_cpus,
 			o->model_nodes);

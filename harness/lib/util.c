@@ -460,6 +460,25 @@ int vsb_vmstat_read(struct vsb_vmstat_snap *s)
 	return 0;
 }
 
+/* One /proc/vmstat line by name: 0 and *v, or -1 when absent. */
+int vsb_vmstat_value(const char *key, unsigned long long *v)
+{
+	char name[64];
+	unsigned long long x;
+	FILE *f = fopen("/proc/vmstat", "re");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (ret && fscanf(f, "%63s %llu", name, &x) == 2)
+		if (!strcmp(name, key)) {
+			*v = x;
+			ret = 0;
+		}
+	fclose(f);
+	return ret;
+}
+
 static inline void spin_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

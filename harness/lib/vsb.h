@@ -96,6 +96,7 @@ struct vsb_vmstat_snap {
 	unsigned long long pgfault, pgalloc, pgfree, thp_fault_alloc;
 };
 int vsb_vmstat_read(struct vsb_vmstat_snap *s);
+int vsb_vmstat_value(const char *key, unsigned long long *v);
 
 /* ---- getopt.c: the commands' option loop ---- */
 #include <getopt.h>

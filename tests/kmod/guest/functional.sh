@@ -160,6 +160,80 @@ grep -q '^sanity: ok' "$T/qlocal" && grep -q '^sanity: ok' "$T/qremote" &&
 t_sane "drift fields in JSON to /out" --variant cmpxchg-locked --cpus 0-1 --fold remote \
 	--fold-interval-us 100 --drift --loops 20000 --repeat 2 -o /out/drift.json
 "$H"/kmod_stress fold
+
+# kstat: the kernel's own statistics functions (kmod/kstat.c).  The
+# ioctl checks first, with the module as loaded (no threshold of a run's
+# own: EPERM), then again after a reload that allows one.
+"$H"/kmod_stress kstat
+if rmmod vmstat_bench && insmod kmod/vmstat_bench.ko kstat_set_threshold=1; then
+	t_ok "module reloaded with kstat_set_threshold=1"
+	"$H"/kmod_stress kstat
+else
+	t_fail "module reloaded with kstat_set_threshold=1"
+fi
+kl="--bench kstat --cpus 0-1 --loops 4000 --repeat 2 --warmup 1"
+for op in bare empty mod-zone __mod-zone inc-dec-zone mod-node __mod-node vm-event \
+	  percpu-counter-add; do
+	# shellcheck disable=SC2086
+	t_sane "kstat $op on CPUs 0-1: sanity ok, counts back" --op $op $kl \
+		-o /out/kstat-$op.csv
+done
+# shellcheck disable=SC2086
+t_sane "kstat percpu-counter-sum, CPU 1 adding: sanity ok" --op percpu-counter-sum \
+	--busy-workers 1 --batch 8 $kl -o /out/kstat-percpu-counter-sum.csv
+# shellcheck disable=SC2086
+t_sane "kstat mod-zone, threshold 16 for the run: sanity ok" --op mod-zone --threshold 16 \
+	$kl -o /out/kstat-thr16.csv
+# shellcheck disable=SC2086
+t_sane "kstat lruvec, 3 memory cgroups down: sanity ok" --op lruvec --memcg-depth 3 $kl \
+	-o /out/kstat-lruvec.csv
+t_grep "... its page was charged to the memory cgroup" '^# kstat_page: charged to the memory cgroup' \
+	/out/kstat-lruvec.csv
+left=$(find /sys/fs/cgroup /run/vmstat-bench -maxdepth 2 -name 'vmstat-bench.*' 2>/dev/null)
+mounted=$(grep -c ' /run/vmstat-bench/cgroup2 ' /proc/self/mountinfo)
+if [ -z "$left" ] && [ "$mounted" = 0 ]; then
+	t_ok "kstat lruvec left no memory cgroup and no cgroup2 mount"
+else
+	echo "#   left: $left; mounts: $mounted" >"$T/err"
+	t_fail "kstat lruvec left no memory cgroup and no cgroup2 mount"
+fi
+# a run killed inside its memory cgroups: the next `restore` removes them
+"$VSB" run --bench kstat --op lruvec --memcg-depth 2 --cpus 0 --loops 100000000 \
+	--repeat 100 >/dev/null 2>&1 &
+kp=$!
+i=0
+while [ $i -lt 50 ] && ! grep -q ' /run/vmstat-bench/cgroup2 ' /proc/self/mountinfo; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.5
+kill -9 $kp
+wait $kp 2>/dev/null
+sleep 0.5
+"$VSB" restore >"$T/out" 2>"$T/err"
+rc=$?
+left=$(find /run/vmstat-bench/cgroup2 -maxdepth 1 -name 'vmstat-bench.*' 2>/dev/null)
+mounted=$(grep -c ' /run/vmstat-bench/cgroup2 ' /proc/self/mountinfo)
+if [ $rc = 0 ] && [ -z "$left" ] && [ "$mounted" = 0 ] && grep -q 'memory cgroup' "$T/out"; then
+	t_ok "SIGKILL inside --memcg-depth 2, then restore: $(grep 'memory cgroup' "$T/out")"
+else
+	echo "#   restore exit $rc; left: $left; mounts: $mounted" >>"$T/err"
+	cat "$T/out" >>"$T/err"
+	t_fail "SIGKILL inside --memcg-depth 2, then restore: cgroups and mount removed"
+fi
+t_run "kstat: an unknown op is a usage error" 2 "$VSB" run --bench kstat --op nosuch
+t_run "kstat: --delta -1 is a usage error" 2 "$VSB" run --bench kstat --delta -1
+t_run "kstat: --delta 2 for inc-dec-zone is a usage error" 2 "$VSB" run --bench kstat \
+	--op inc-dec-zone --delta 2
+t_run "kstat: --run-length 0 is a usage error" 2 "$VSB" run --bench kstat --run-length 0
+t_run "kstat: --threshold 126 is a usage error" 2 "$VSB" run --bench kstat --threshold 126
+t_run "kstat: --threshold for vm-event is a usage error" 2 "$VSB" run --bench kstat \
+	--op vm-event --threshold 8
+t_run "kstat: every worker busy is a usage error" 2 "$VSB" run --bench kstat \
+	--op percpu-counter-sum --cpus 0-1 --busy-workers 2
+rmmod vmstat_bench && insmod kmod/vmstat_bench.ko
+t_run "kstat: a threshold without kstat_set_threshold=1 is a skip (exit 4)" 4 \
+	"$VSB" run --bench kstat --threshold 16 --loops 1000 --repeat 1
 t0=$(date +%s)
 if "$H"/kmod_fuzz 1000 "${VSB_FUZZ_SEED:-7}" >"$T/out" 2>"$T/err"; then
 	t_ok "2 CPUs: $(cat "$T/out") ($(($(date +%s) - t0)) s)"
