@@ -20,6 +20,7 @@
 #include "benches.h"
 #include "cmds.h"
 #include "bpf/trace.h"
+#include "vmstat.h"
 
 static void usage(FILE *f)
 {

@@ -23,6 +23,7 @@
 #include "benches.h"
 #include "cgroup.h"
 #include "kmod_client.h"
+#include "vmstat.h"
 
 static const char *item_name(unsigned int f)
 {

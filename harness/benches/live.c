@@ -42,6 +42,7 @@
 #include "pmu.h"
 #include "window.h"
 #include "bpf/trace.h"
+#include "vmstat.h"
 
 
 enum live_kind { LIVE_PAGEFAULT, LIVE_MMAP };

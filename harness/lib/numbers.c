@@ -124,3 +124,54 @@ int vsb_parse_long_range(const char *opt, const char *s, long min, long max, lon
 	*out = v;
 	return 0;
 }
+
+/*
+ * A byte count: vsb_scan_decimal's digits (no sign, no 0x, no leading
+ * zeros), then an optional K/M/G (binary) and an optional "B" or "iB".
+ */
+int vsb_parse_size(const char *s, unsigned long long *out)
+{
+	unsigned long long mul = 1;
+	const char *end;
+	long v;
+
+	if (!s || *s == '-')
+		return -1;
+	end = vsb_scan_decimal(s, &v);
+	if (!end)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K':
+		mul = 1ull << 10;
+		end++;
+		break;
+	case 'm': case 'M':
+		mul = 1ull << 20;
+		end++;
+		break;
+	case 'g': case 'G':
+		mul = 1ull << 30;
+		end++;
+		break;
+	}
+	if (mul > 1 && end[0] == 'i' && end[1] == 'B')	/* 64KiB */
+		end += 2;
+	else if (*end == 'B')				/* 64KB, 4096B */
+		end++;
+	if (*end || v <= 0 || (unsigned long long)v > (1ull << 40) / mul)
+		return -1;
+	*out = (unsigned long long)v * mul;
+	return 0;
+}
+
+int vsb_check_size(const char *v, const char *where)
+{
+	unsigned long long s;
+
+	if (vsb_parse_size(v, &s)) {
+		vsb_err("%s: '%s' is not a size (decimal bytes, or with K/M/G; 1 byte "
+			"to 1024G)", where, v);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}

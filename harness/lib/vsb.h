@@ -91,13 +91,6 @@ int vsb_parse_size(const char *s, unsigned long long *out);
 int vsb_parse_ulong_list(const char *s, unsigned long *v, int max);
 int vsb_check_size(const char *v, const char *where);
 
-/* /proc/vmstat counters the live benches and `trace` cross-check against */
-struct vsb_vmstat_snap {
-	unsigned long long pgfault, pgalloc, pgfree, thp_fault_alloc;
-};
-int vsb_vmstat_read(struct vsb_vmstat_snap *s);
-int vsb_vmstat_value(const char *key, unsigned long long *v);
-
 /* ---- getopt.c: the commands' option loop ---- */
 #include <getopt.h>
 enum { VSB_GETOPT_END = 0, VSB_GETOPT_HELP = -1, VSB_GETOPT_BAD = -2 };
