@@ -20,6 +20,7 @@
 #include "plot.h"
 #include "stats.h"
 #include "vsb.h"
+#include "c2c_rule.h"
 
 static void usage(FILE *f)
 {

@@ -18,6 +18,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
+#include "c2c.h"
 #include "vsb.h"
 
 #define C2C_TRIPS	2000	/* round trips a try: ~0.1-1 ms */
@@ -104,20 +105,4 @@ out:
 	pthread_setaffinity_np(pthread_self(), sizeof(old), &old);
 	free(c);
 	return ret;
-}
-
-int vsb_c2c_moved(double a, double b)
-{
-	double r = b / a;
-
-	if (isnan(a) || isnan(b))
-		return 0;
-	return r > VSB_C2C_MOVED_RATIO || r < 1 / VSB_C2C_MOVED_RATIO;
-}
-
-double vsb_c2c_parse(const char *meta)
-{
-	double v = meta ? strtod(meta, NULL) : NAN;	/* "unknown (...)" reads 0 */
-
-	return v > 0 ? v : NAN;
 }

@@ -34,6 +34,7 @@
 
 #include "vsb.h"
 #include "changepoint.h"
+#include "stats.h"
 
 struct cp_work {
 	size_t n, min;

@@ -27,6 +27,7 @@
 #include "opts.h"
 #include "result_load.h"
 #include "vsb.h"
+#include "c2c_rule.h"
 
 /*
  * The parameter columns a result file may carry: the option table's

@@ -22,6 +22,7 @@
 #include "compare.h"
 #include "stats.h"
 #include "vsb.h"
+#include "c2c_rule.h"
 
 /* A point's samples grouped by run, in the order runs first appear. */
 struct grouped {

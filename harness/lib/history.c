@@ -15,6 +15,8 @@
 
 #include "vsb.h"
 #include "history.h"
+#include "c2c_rule.h"
+#include "stats.h"
 
 static const char *const by_names[] = {
 	[VSB_HIST_BY_DATE] = "date",

@@ -28,6 +28,7 @@
 #include "pmu.h"
 #include "result.h"
 #include "topo.h"
+#include "c2c.h"
 
 #ifndef VSB_GIT_REV
 #define VSB_GIT_REV "unknown"

@@ -13,6 +13,7 @@
 
 #include "result.h"
 #include "bench/variants.h"
+#include "stats.h"
 
 void vsb_result_init(struct vsb_result *r, const struct vsb_run_opts *o)
 {

@@ -10,6 +10,7 @@
 #include "disturb.h"
 #include "opts.h"
 #include "pmu.h"
+#include "stats.h"
 
 struct vsb_sample {
 	unsigned int thread;	/* worker index */

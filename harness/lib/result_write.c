@@ -15,6 +15,7 @@
 
 #include "result.h"
 #include "bench/variants.h"
+#include "stats.h"
 
 /*
  * The point's parameters, in front of every row.  Rows are read by column

@@ -13,6 +13,8 @@
 
 #include "vsb.h"
 #include "store_be.h"
+#include "c2c_rule.h"
+#include "stats.h"
 
 /* Decode the JSON string at *p (at its opening quote) into @out. */
 static int json_unstr(const char **p, char **out, size_t *len, size_t *cap)

@@ -180,20 +180,6 @@ int vsb_cpu_first_allowed(void);
 void vsb_cpulist_spare(const struct vsb_cpulist *busy, struct vsb_cpulist *spare);
 void vsb_cpulist_pin_attr(const struct vsb_cpulist *cl, pthread_attr_t *attr);
 
-/* ---- c2c.c: a cache line's round trip between two CPUs, NaN if unknown ---- */
-double vsb_c2c_ns(int cpu_a, int cpu_b);
-/*
- * Two sets of runs of a multi-CPU point are not comparable when their
- * CPUs were this much nearer or farther apart (medians of their c2c_ns):
- * on a VM the host's placement moves contended costs by up to 2x, which
- * no statistic over the samples can tell from a patch.
- */
-#define VSB_C2C_MOVED_RATIO	1.25
-/* 1 when distances @a and @b differ by more than the ratio; 0 if unknown */
-int vsb_c2c_moved(double a, double b);
-/* A c2c_ns metadata value ("80.1 (CPUs 0 and 1: ...)") in ns; NAN unknown */
-double vsb_c2c_parse(const char *meta);
-
 /* ---- clock.c ---- */
 uint64_t vsb_now_ns(void);
 double vsb_tsc_hz(void);		/* calibrated once, cached */
@@ -216,62 +202,5 @@ static inline uint64_t vsb_rdtscp(void)
 	return vsb_now_ns();
 #endif
 }
-
-/* ---- stats.c ---- */
-struct vsb_stats {
-	size_t n;
-	double median, min, max, mean, stddev, cv;
-	double ci_lo, ci_hi;	/* bootstrap 95% CI of the median */
-	size_t outliers;	/* samples flagged by vsb_mad_outliers() */
-};
-double vsb_median_sorted(const double *v, size_t n);
-/* The median of @v[0..n), which is left as it is; NAN when @n is 0. */
-double vsb_median(const double *v, size_t n);
-void vsb_stats_compute(const double *v, size_t n, struct vsb_stats *st);
-
-/*
- * A small seeded PRNG (splitmix64) so that every bootstrap, shuffle and
- * test is reproducible: the same data and seed give the same numbers on
- * every machine.  Not for anything that needs to be unpredictable.
- */
-struct vsb_rng {
-	uint64_t s;
-};
-void vsb_rng_seed(struct vsb_rng *g, uint64_t seed);
-uint64_t vsb_rng_next(struct vsb_rng *g);
-size_t vsb_rng_below(struct vsb_rng *g, size_t n);	/* uniform in [0, n) */
-
-#define VSB_BOOT_RESAMPLES 2000
-#define VSB_BOOT_SEED 0x76736221u	/* fixed: a CI is a function of the data */
-#define VSB_MAD_CUTOFF 3.5		/* modified z-score (Iglewicz-Hoaglin) */
-
-/* Type-7 (R default) quantile of sorted data, p in [0, 1]. */
-double vsb_quantile_sorted(const double *v, size_t n, double p);
-/* Percentile-bootstrap 95% CI of the median; [v, v] for n == 1. */
-void vsb_median_ci(const double *v, size_t n, uint64_t seed, double *lo,
-		   double *hi);
-/* The same for median(b) / median(a), a and b resampled independently. */
-void vsb_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
-		  uint64_t seed, double *lo, double *hi);
-/* Median absolute deviation (unscaled). */
-double vsb_mad(const double *v, size_t n);
-/*
- * Mark outliers by modified z-score 0.6745 * |x - median| / MAD > 3.5;
- * flags may be NULL; returns how many.  MAD == 0 falls back to the
- * mean absolute deviation scaled by 1.2533 (so mostly-identical samples
- * still flag a wild one); no spread at all means no outliers.
- */
-size_t vsb_mad_outliers(const double *v, size_t n, unsigned char *flags);
-
-/* Two-sided Mann-Whitney U test of a vs b. */
-struct vsb_mwu {
-	double u;		/* U of sample a: pairs (a_i, b_j) with a_i > b_j, ties 1/2 */
-	double z;		/* normal approximation, 0 when exact */
-	double p;		/* two-sided p-value */
-	int exact;		/* 1: exact permutation distribution (no ties, small n) */
-};
-#define VSB_MWU_EXACT_MAX 50	/* n_a + n_b up to which the exact test is used */
-int vsb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-		     struct vsb_mwu *res);
 
 #endif /* VSB_HARNESS_H */

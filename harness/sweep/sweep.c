@@ -28,6 +28,7 @@
 #include "monitor.h"
 #include "sweep_int.h"
 #include "sysctl.h"
+#include "stats.h"
 
 #define SWEEP_MAX_BYTES (1u << 20)
 

@@ -16,6 +16,7 @@
 #include "vsb.h"
 #include "changepoint.h"
 #include "tap.h"
+#include "stats.h"
 
 #define MAXCP 16
 

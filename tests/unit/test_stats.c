@@ -12,6 +12,7 @@
 
 #include "vsb.h"
 #include "tap.h"
+#include "stats.h"
 
 static void test_summary(void)
 {
