@@ -14,6 +14,7 @@
 #include "pmu.h"
 #include "result.h"
 #include "topo.h"
+#include "meta.h"
 
 #define INFO_EVENTS VSB_PMU_DEFAULT_EVENTS ",perf::TASK-CLOCK,perf::CONTEXT-SWITCHES"
 

@@ -11,6 +11,7 @@
 #include "benches.h"
 #include "kmod_client.h"
 #include "cmds.h"
+#include "kmod_abi.h"
 
 static const char *sides_str(unsigned int sides, char *buf, size_t len)
 {

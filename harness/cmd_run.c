@@ -19,6 +19,7 @@
 #include "cmds.h"
 #include "monitor.h"
 #include "store.h"
+#include "meta.h"
 
 /* results.csv -> results.summary.csv */
 static void summary_path(const char *path, char *buf, size_t len)

@@ -10,6 +10,7 @@
 
 #include "cmds.h"
 #include "result.h"
+#include "meta.h"
 
 static const struct vsb_cmd cmds[] = {
 	{ "run", vsb_cmd_run, "run one benchmark point and print or save its results" },

@@ -11,6 +11,7 @@
 #include "kmod_client.h"
 #include "sysctl.h"
 #include "bpf/trace.h"
+#include "kmod_abi.h"
 
 const struct vsb_bench vsb_benches[] = {
 	{ "counter", VSB_SIDE_USER | VSB_SIDE_KMOD, VSB_BENCH_VARIANTS,

@@ -43,6 +43,7 @@
 #include "drift.h"
 #include "kmod_client.h"
 #include "window.h"
+#include "kmod_abi.h"
 
 int vsb_kmod_open(int *fd, struct vsb_ioc_version *v)
 {

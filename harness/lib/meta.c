@@ -29,6 +29,7 @@
 #include "result.h"
 #include "topo.h"
 #include "c2c.h"
+#include "kmod_abi.h"
 
 #ifndef VSB_GIT_REV
 #define VSB_GIT_REV "unknown"
@@ -417,21 +418,4 @@ void vsb_meta_collect(struct vsb_result *r)
 	}
 	cpu_distance(r);
 	run_id(r);
-}
-
-int vsb_kmod_handshake(int *fd, struct vsb_ioc_version *v)
-{
-	int err;
-
-	*fd = open(VSB_KMOD_DEVICE, O_RDWR | O_CLOEXEC);
-	if (*fd < 0)
-		return -errno;
-	memset(v, 0, sizeof(*v));
-	v->size = sizeof(*v);
-	if (!ioctl(*fd, VSB_IOC_VERSION, v))
-		return 0;
-	err = -errno;
-	close(*fd);
-	*fd = -1;
-	return err;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Noise warnings of the environment record (meta.c): which conditions of
- * this machine and build make numbers noisy or incomparable.
+ * The environment record every result carries (meta.c), and its noise
+ * warnings: which conditions of this machine and build make numbers
+ * noisy or incomparable.
  *
  * The decision is a pure function of values meta.c reads from sysfs,
  * /proc and the kernel config, so the unit tests feed it synthetic
@@ -40,5 +41,15 @@ unsigned int vsb_meta_noise(const struct vsb_noise_in *in);
  */
 void vsb_meta_noise_msg(unsigned int bit, const struct vsb_noise_in *in,
 			char *buf, size_t len);
+
+struct vsb_result;
+
+/* ---- the record (meta.c) ---- */
+void vsb_meta_collect(struct vsb_result *r);
+void vsb_meta_set_cmdline(int argc, char **argv);
+/* The machine part only (no run keys): `vmstat-bench info` prints it. */
+void vsb_meta_collect_env(struct vsb_result *r);
+/* Module ABI hook: 0 and the version in @buf when the module answers. */
+int vsb_meta_kmod_abi(char *buf, size_t len);
 
 #endif /* VSB_META_H */

@@ -100,24 +100,4 @@ size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **row
 int vsb_result_write(const struct vsb_result *r, FILE *f, const char *format);
 int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f);
 
-/* meta.c: the environment record every result carries. */
-void vsb_meta_collect(struct vsb_result *r);
-void vsb_meta_set_cmdline(int argc, char **argv);
-/* The machine part only (no run keys): `vmstat-bench info` prints it. */
-void vsb_meta_collect_env(struct vsb_result *r);
-/* Module ABI hook: 0 and the version in @buf when the module answers. */
-int vsb_meta_kmod_abi(char *buf, size_t len);
-
-/* VSB_DEVICE_NAME's node (kmod/uapi/vmstat_bench.h) */
-#define VSB_KMOD_DEVICE "/dev/vmstat_bench"
-
-struct vsb_ioc_version;
-/*
- * Open the module's device and ask its VERSION: 0 with *fd open and *v
- * its answer, or -errno with nothing open (-ENOENT: not loaded,
- * -EACCES/-EPERM: not root, -ENOTTY: not our device).  Prints nothing;
- * the module backend, `list`, `info` and the metadata all start here.
- */
-int vsb_kmod_handshake(int *fd, struct vsb_ioc_version *v);
-
 #endif /* VSB_RESULT_H */

@@ -11,6 +11,7 @@
 
 #include "csvread.h"
 #include "sweep_int.h"
+#include "meta.h"
 
 /*
  * After each round and on an interrupt: points that finished get their
