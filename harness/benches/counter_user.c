@@ -39,6 +39,7 @@
 #include "drift.h"
 #include "pmu.h"
 #include "window.h"
+#include "disturb_src.h"
 
 struct worker {
 	struct vsb_counter_worker cw;

@@ -43,6 +43,7 @@
 #include "window.h"
 #include "bpf/trace.h"
 #include "vmstat.h"
+#include "disturb_src.h"
 
 
 enum live_kind { LIVE_PAGEFAULT, LIVE_MMAP };

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "result.h"
+#include "disturb_src.h"
 
 #define COST_READS	3	/* the cheapest of three reads is the cost */
 

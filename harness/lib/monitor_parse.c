@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monitor.h"
+#include "monitor_spec.h"
+#include "vsb.h"
 
 static const struct {
 	const char *name;

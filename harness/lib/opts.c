@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monitor.h"
+#include "monitor_spec.h"
 #include "opts.h"
-#include "pmu.h"
-#include "sysctl.h"
-#include "topo.h"
+#include "pmu_names.h"
+#include "sysctl_spec.h"
+#include "placement.h"
 #include "bench/variants.h"
 
 #define OFF(f) offsetof(struct vsb_run_opts, f)

@@ -6,7 +6,8 @@
  */
 #include <string.h>
 
-#include "topo.h"
+#include "placement.h"
+#include "vsb.h"
 
 int vsb_place_policy_parse(const char *s, enum vsb_policy *p, int *node)
 {

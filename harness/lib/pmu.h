@@ -19,10 +19,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define VSB_PMU_MAX		8	/* events per group; more would multiplex anyway */
-#define VSB_PMU_NAME_LEN	128
-#define VSB_PMU_FSTR_LEN	192
-#define VSB_PMU_DEFAULT_EVENTS	"cycles,instructions"
+#include "pmu_names.h"
 
 enum vsb_pmu_verdict {
 	VSB_PMU_OK = 0,
@@ -79,10 +76,6 @@ enum vsb_unit { VSB_UNIT_CYCLES, VSB_UNIT_TSC, VSB_UNIT_NS };
 
 /* ---- pure helpers (unit tested) ---- */
 
-/* Split "a,b,c" into names; "" and "none" mean no event.  VSB_EXIT_USAGE
- * with one vsb_err line naming @where on an empty name or too many. */
-int vsb_pmu_parse_list(const char *list, char names[][VSB_PMU_NAME_LEN],
-		       int max, int *n, const char *where);
 /* Classify a perf_event_open errno for an event of @type; fills @why. */
 enum vsb_pmu_verdict vsb_pmu_classify(int err, uint32_t type, int paranoid,
 				      const char *name, const char *plm,

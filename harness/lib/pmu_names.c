@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "pmu.h"
+#include "pmu_names.h"
 #include "vsb.h"
 
 int vsb_pmu_parse_list(const char *list, char names[][VSB_PMU_NAME_LEN],

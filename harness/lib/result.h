@@ -9,7 +9,7 @@
 
 #include "disturb.h"
 #include "opts.h"
-#include "pmu.h"
+#include "pmu_names.h"
 #include "stats.h"
 
 struct vsb_sample {

@@ -18,7 +18,7 @@
 
 #include "result_load.h"
 #include "sweepfile.h"
-#include "sysctl.h"
+#include "sysctl_spec.h"
 
 #define SWEEP_MAX_BYTES (1u << 20)
 

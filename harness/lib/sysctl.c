@@ -43,44 +43,6 @@ static struct vsb_sysctl_saved ents[VSB_SYSCTL_MAX];
 static int nents;
 static int atexit_done;
 
-/* "vm.numa_stat" -> "/proc/sys/vm/numa_stat"; -1 on a malformed name. */
-
-/* Split "NAME=VALUE" into @name and @val; -1 if it is not that shape. */
-static int split_spec(const char *spec, char *name, char *val)
-{
-	const char *eq = strchr(spec, '=');
-	size_t n;
-
-	if (!eq || eq == spec)
-		return -1;
-	n = (size_t)(eq - spec);
-	if (n >= VSB_SYSCTL_NAME_MAX || strlen(eq + 1) >= VSB_SYSCTL_VAL_MAX)
-		return -1;
-	memcpy(name, spec, n);
-	name[n] = '\0';
-	strcpy(val, eq + 1);
-	return *val ? 0 : -1;
-}
-
-int vsb_sysctl_check_syntax(const char *spec, const char *where)
-{
-	char name[VSB_SYSCTL_NAME_MAX], val[VSB_SYSCTL_VAL_MAX], path[256];
-
-	if (!*spec)
-		return 0;	/* "" is "no sysctl" (the default) */
-	if (strchr(spec, ',')) {
-		vsb_err("%s: '%s': a list of values is a sweep axis; `run` takes one "
-			"NAME=VALUE", where, spec);
-		return VSB_EXIT_USAGE;
-	}
-	if (split_spec(spec, name, val) || vsb_sysctl_path(name, path, sizeof(path))) {
-		vsb_err("%s: '%s' is not NAME=VALUE with a dotted sysctl name "
-			"(e.g. vm.numa_stat=0)", where, spec);
-		return VSB_EXIT_USAGE;
-	}
-	return 0;
-}
-
 /*
  * Ranges of the sysctls the benches are about, as their proc handlers
  * accept them (mm/vmstat.c, mm/util.c, mm/page_alloc.c).  Writing a
@@ -130,7 +92,7 @@ int vsb_sysctl_check(const char *spec, const char *where)
 
 	if (ret || !*spec)
 		return ret;
-	split_spec(spec, name, val);
+	vsb_sysctl_split(spec, name, val);
 	vsb_sysctl_path(name, path, sizeof(path));
 	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
 		vsb_err("%s: unknown sysctl '%s' (no %s)", where, name, path);
@@ -157,17 +119,6 @@ int vsb_sysctl_check(const char *spec, const char *where)
 	}
 	free(cur);
 	return ret < 0 ? 0 : ret;
-}
-
-char *vsb_sysctl_axis_token(const char *first, char *tok, char *buf, size_t len)
-{
-	size_t n;
-
-	if (strchr(tok, '=') || !strchr(first, '='))
-		return tok;
-	n = (size_t)(strchr(first, '=') - first);
-	snprintf(buf, len, "%.*s=%s", (int)n, first, tok);
-	return buf;
 }
 
 /* ---- reading, writing and verifying a value ---- */
@@ -273,7 +224,7 @@ int vsb_sysctl_enter(const char *spec, struct vsb_result *r)
 	struct vsb_sysctl_saved *e;
 	int i, err, ret;
 
-	if (*spec && split_spec(spec, name, val))
+	if (*spec && vsb_sysctl_split(spec, name, val))
 		return VSB_EXIT_USAGE;	/* vsb_sysctl_check() said so already */
 	/* what an earlier sweep point set and this one does not: put back */
 	for (i = 0; i < nents; i++) {
@@ -305,4 +256,3 @@ int vsb_sysctl_enter(const char *spec, struct vsb_result *r)
 	}
 	return 0;
 }
-

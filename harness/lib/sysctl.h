@@ -13,24 +13,15 @@
 
 #include <stddef.h>
 
+#include "sysctl_spec.h"
 #include "vsb.h"
 
 struct vsb_result;
-struct vsb_opt;
-struct vsb_sweep_axis;
 
-#define VSB_SYSCTL_NAME_MAX	128
-#define VSB_SYSCTL_VAL_MAX	256	/* a new value (--sysctl); originals have no limit */
 #define VSB_SYSCTL_READ_MAX	(1u << 20)	/* one value as read, whole */
 #define VSB_SYSCTL_STATE_MAX	(16u << 20)	/* the state file */
 #define VSB_SYSCTL_MAX		16	/* distinct sysctls one process may touch */
 #define VSB_SYSCTL_STATE_DEFAULT "/run/vmstat-bench/sysctl.state"
-
-/*
- * Syntax of one NAME=VALUE (the option table's value check): a dotted
- * name, one value, no list.  VSB_EXIT_USAGE after one line naming @where.
- */
-int vsb_sysctl_check_syntax(const char *spec, const char *where);
 
 /*
  * Everything that can be known before the run: the sysctl exists (2),
@@ -62,14 +53,5 @@ int vsb_sysctl_recover(int force, int quiet_if_alive);
 
 /* The state file's path ($VSB_SYSCTL_STATE overrides, for tests). */
 const char *vsb_sysctl_state_path(void);
-
-/*
- * Sweep files list values of one sysctl: `sysctl vm.numa_stat=0,1`.
- * Called by the sweep parser for each token of the sysctl key: a bare
- * value takes the name of the first token of @line.  Returns @tok or
- * @buf holding "NAME=tok".
- */
-char *vsb_sysctl_axis_token(const char *first, char *tok, char *buf,
-			    size_t len);
 
 #endif /* VSB_SYSCTL_H */

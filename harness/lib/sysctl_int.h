@@ -19,7 +19,6 @@ struct vsb_sysctl_saved {
 /* sysctl.c */
 /* sysctl_io.c */
 #define WRITE_DIFFERS	(-1)	/* written, but reads back otherwise */
-int vsb_sysctl_path(const char *name, char *buf, size_t len);
 int vsb_sysctl_is_int(const char *s, long *v);
 /* the whole value, the trailing newline dropped: 0 or an errno */
 int vsb_sysctl_read_value(const char *path, char **out);

@@ -23,27 +23,6 @@ const char *vsb_sysctl_state_path(void)
 	return p && *p ? p : VSB_SYSCTL_STATE_DEFAULT;
 }
 
-int vsb_sysctl_path(const char *name, char *buf, size_t len)
-{
-	const char *c;
-	size_t i = 0;
-
-	if (!*name || *name == '.' || strstr(name, "..") ||
-	    name[strlen(name) - 1] == '.' || !strchr(name, '.'))
-		return -1;
-	for (c = name; *c; c++)
-		if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) ||
-		      *c == '_' || *c == '.' || *c == '-'))
-			return -1;
-	if (strlen(name) + sizeof("/proc/sys/") > len)
-		return -1;
-	i = (size_t)snprintf(buf, len, "/proc/sys/%s", name);
-	for (c = buf + sizeof("/proc/sys/") - 1; *c; c++)
-		if (*c == '.')
-			buf[c - buf] = '/';
-	return i < len ? 0 : -1;
-}
-
 int vsb_sysctl_is_int(const char *s, long *v)
 {
 	return !vsb_parse_long(s, v);

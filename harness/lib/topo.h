@@ -13,6 +13,7 @@
 #define VSB_TOPO_H
 
 #include "vsb.h"
+#include "placement.h"
 
 struct vsb_topo_cpu {
 	int cpu;	/* OS CPU number */
@@ -38,12 +39,6 @@ struct vsb_topo {
 	struct vsb_topo_cache cache[8];
 	char source[160];		/* where it came from, and the cross-check */
 };
-
-#define VSB_PLACEMENTS "compact|scatter|cores-first|node:N"
-
-enum vsb_policy { P_COMPACT, P_SCATTER, P_CORES_FIRST, P_NODE };
-/* 0 and the policy (and node for node:N), or -1; prints nothing */
-int vsb_place_policy_parse(const char *s, enum vsb_policy *p, int *node);
 
 /* Read sysfs below @cpu_root (/sys/devices/system/cpu) and @node_root. */
 int vsb_topo_from_sysfs(const char *cpu_root, const char *node_root,
@@ -74,8 +69,6 @@ const struct vsb_topo_cpu *vsb_topo_find(const struct vsb_topo *t, int cpu);
 /* 1 when two CPUs of @cl are SMT siblings of one core. */
 int vsb_topo_smt_shared(const struct vsb_topo *t, const struct vsb_cpulist *cl);
 
-/* Syntax of a placement name; 0 or VSB_EXIT_USAGE with a line naming @where. */
-int vsb_placement_check(const char *policy, const char *where);
 /*
  * The first @n CPUs of @policy among the allowed CPUs of @t (@n == 0:
  * all of them).  More workers than CPUs is refused unless

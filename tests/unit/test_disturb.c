@@ -13,6 +13,7 @@
 
 #include "result.h"
 #include "tap.h"
+#include "disturb_src.h"
 
 #define ALL_VALID (VSB_DIST_SWITCH | VSB_DIST_MIGRATED | VSB_DIST_RUNDELAY | \
 		   VSB_DIST_STEAL | VSB_DIST_IRQS)
