@@ -15,19 +15,6 @@
 
 #include "vsb.h"
 #include "result_load.h"
-
-uint64_t vsb_fnv1a64(const void *p, size_t n, uint64_t h)
-{
-	const unsigned char *c = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 int vsb_rl_is_derived_name(const char *path)
 {
 	const char *base = strrchr(path, '/');

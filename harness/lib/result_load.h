@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "csvread.h"
+#include "hash.h"
 
 #define VSB_RL_MAX_BYTES (1024u << 20)
 #define VSB_RL_MAX_COLS 256
@@ -83,10 +84,6 @@ void vsb_rl_cells(const struct vsb_rl_file *f, size_t i, struct vsb_rl_cell *cel
 /* The row from column `thread` on, comma-joined, and its length. */
 const char *vsb_rl_tail(const struct vsb_rl_file *f, size_t i, size_t *len);
 
-/* FNV-1a 64: content ids and fingerprints (not cryptographic: a store
- * is fed by its owners, the hash only tells equal content apart). */
-uint64_t vsb_fnv1a64(const void *p, size_t n, uint64_t h);
-#define VSB_FNV_INIT 0xcbf29ce484222325ull
 
 /* 1 when @path names a file that is not a raw result by its name:
  * FILE.summary.csv, sweep.csv, compare.csv, a monitor's series and its

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "vsb.h"
+#include "hash.h"
 #include "store_be.h"
 
 struct imp {

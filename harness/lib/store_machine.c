@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "vsb.h"
+#include "hash.h"
 #include "store.h"
 
 /* metadata keys; the topology is the part before ';' (the caches follow) */

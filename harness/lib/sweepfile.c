@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "result_load.h"
+#include "hash.h"
 #include "sweepfile.h"
 #include "sysctl_spec.h"
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "result_load.h"
+#include "hash.h"
 #include "sweep_int.h"
 
 static int progress_shown;
