@@ -50,29 +50,34 @@ ifeq ($(LIKWID),1)
 VSB_CPPFLAGS += -DLIKWID_PERFMON
 endif
 
-# The harness in layers that call downwards only (DESIGN.md, README
-# "Layout"): lib/ (what knows no bench) < benches/ < sweep/ (the runner)
-# < the commands.  Each layer compiles with the include paths of itself
-# and the layers below, and is its own archive, so an upward #include
-# fails to compile and an upward call fails `make layers` (the nm and
-# tsort checks of tests/cli/test_layers.sh, also part of `make test`).
-LIB_SRCS := $(wildcard harness/lib/*.c)
-BENCH_SRCS := $(wildcard harness/benches/*.c)
-SWEEP_SRCS := $(wildcard harness/sweep/*.c)
-CMD_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
-LIB_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(LIB_SRCS))
-BENCH_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(BENCH_SRCS))
-SWEEP_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(SWEEP_SRCS))
-CMD_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(CMD_SRCS))
-INC_LIB := -I. -Iharness/lib
+# The harness in layers that call downwards only (docs/architecture.md):
+# lib/ (what knows no bench) < benches/ < sweep/ (the runner) < the
+# commands, and inside lib/ the sub-layers of LIB_LAYERS, lowest first.
+# Each layer compiles with the include paths of itself and the layers
+# below, and is its own archive, linked highest first: an upward
+# #include fails to compile and an upward call fails to link or fails
+# `make layers` (the nm and tsort checks of tests/cli/test_layers.sh,
+# also part of `make test`).
+LIB_LAYERS := base stats model machine store charts judge
+INC_base := -I. -Iharness/lib/base
+INC_stats := $(INC_base) -Iharness/lib/stats
+INC_model := $(INC_stats) -Iharness/lib/model
+INC_machine := $(INC_model) -Iharness/lib/machine
+INC_store := $(INC_machine) -Iharness/lib/store
+INC_charts := $(INC_store) -Iharness/lib/charts
+INC_judge := $(INC_charts) -Iharness/lib/judge
+INC_LIB := $(INC_judge)
 INC_BENCHES := $(INC_LIB) -Iharness/benches
 INC_SWEEP := $(INC_BENCHES) -Iharness/sweep
 INC_CMDS := $(INC_SWEEP) -Iharness
-# BPF tracing: built where clang/bpftool/libbpf/BTF exist, else skipped
-include harness/lib/bpf/bpf.mk
-# the result store (SQLite, libpq) and the module's check target
--include harness/lib/store.mk
-include kmod/kmod.mk
+BENCH_SRCS := $(wildcard harness/benches/*.c)
+SWEEP_SRCS := $(wildcard harness/sweep/*.c)
+CMD_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
+BENCH_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(BENCH_SRCS))
+SWEEP_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(SWEEP_SRCS))
+CMD_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(CMD_SRCS))
+# highest first, as the linker wants them
+LIB_ARCHIVES := $(foreach l,judge charts store machine model stats base,$(O)/libvsb-$(l).a)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
@@ -92,10 +97,21 @@ all: $(O)/vmstat-bench $(UNIT_BINS) $(KMOD_TEST_BINS)
 DEPFLAGS = -MMD -MP
 compile = $(CC) $(CFLAGS) $(DEPFLAGS) $(VSB_CPPFLAGS) $(1) -c -o $@ $<
 
-$(O)/obj/lib/%.o: harness/lib/%.c
-	@mkdir -p $(dir $@)
-	$(call msg,CC,$@)
-	$(Q)$(call compile,$(INC_LIB))
+# one sub-layer of lib/: its objects, their rule, its archive
+define lib_layer
+$$(O)/obj/lib/$(1)/%.o: harness/lib/$(1)/%.c
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CC,$$@)
+	$$(Q)$$(call compile,$$(INC_$(1)))
+$$(O)/libvsb-$(1).a: $$(patsubst harness/%.c,$$(O)/obj/%.o,$$(wildcard harness/lib/$(1)/*.c))
+endef
+$(foreach l,$(LIB_LAYERS),$(eval $(call lib_layer,$(l))))
+# BPF tracing (lib/machine/bpf/): built where clang/bpftool/libbpf/BTF
+# exist, else skipped
+include harness/lib/machine/bpf/bpf.mk
+# the result store (SQLite, libpq) and the module's check target
+-include harness/lib/store/store.mk
+include kmod/kmod.mk
 
 $(O)/obj/benches/%.o: harness/benches/%.c
 	@mkdir -p $(dir $@)
@@ -112,14 +128,13 @@ $(O)/obj/%.o: harness/%.c
 	$(call msg,CC,$@)
 	$(Q)$(call compile,$(INC_CMDS))
 
-$(O)/libvsb-core.a: $(LIB_OBJS)
 $(O)/libvsb-benches.a: $(BENCH_OBJS)
 $(O)/libvsb-sweep.a: $(SWEEP_OBJS)
 $(O)/libvsb-%.a:
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-HARNESS_LIBS := $(O)/libvsb-sweep.a $(O)/libvsb-benches.a $(O)/libvsb-core.a
+HARNESS_LIBS := $(O)/libvsb-sweep.a $(O)/libvsb-benches.a $(LIB_ARCHIVES)
 LINK_HARNESS := $(HARNESS_LIBS)
 
 $(O)/vmstat-bench: $(O)/obj/main.o $(CMD_OBJS) $(HARNESS_LIBS)
@@ -133,7 +148,7 @@ $(O)/vmstat-bench: $(O)/obj/main.o $(CMD_OBJS) $(HARNESS_LIBS)
 UNIT_LIB_ONLY := test_merge test_stats test_compare test_sweepfile \
 		 test_cpulist test_changepoint test_numbers
 unit_link = $(if $(filter $(notdir $@),$(UNIT_LIB_ONLY)),\
-		$(O)/libvsb-core.a $(LDLIBS),$(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS))
+		$(LIB_ARCHIVES) $(LDLIBS),$(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS))
 
 $(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIBS)
 	@mkdir -p $(dir $@)
@@ -184,7 +199,7 @@ check: deps kmod-check
 	$(call msg,CPPCHECK,harness bench)
 	$(Q)cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem -Ibench \
-		-Iharness/lib -Iharness/benches -Iharness/sweep -I. \
+		$(INC_LIB) -Iharness/benches -Iharness/sweep \
 		harness bench tests/unit
 	$(Q)$(MAKE) --no-print-directory O=build-san BUILD_TYPE=sanitize \
 		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
@@ -219,4 +234,5 @@ clean: kmod-clean
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O) build-san
 
--include $(wildcard $(O)/obj/*.d $(O)/obj/*/*.d $(O)/obj/*/*/*.d $(O)/tests/*.d)
+-include $(wildcard $(O)/obj/*.d $(O)/obj/*/*.d $(O)/obj/*/*/*.d $(O)/obj/*/*/*/*.d \
+	$(O)/tests/*.d)

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The harness's shape (README "Layout"), checked on the built objects:
-# calls go downwards only (lib < benches < sweep < commands), no
-# dependency cycle among the harness files, no .c file over 700 lines and
-# no function over 150.  A file's dependencies are the symbols it uses
-# that another harness object defines (nm), so a call through a header
-# is seen wherever it is made.
+# The harness's shape (docs/architecture.md), checked on the built
+# objects: calls go downwards only (lib's sub-layers base < stats <
+# model < machine < store < charts < judge, then benches < sweep <
+# commands), no dependency cycle among the harness files, no .c file
+# over 700 lines and no function over 150.  A file's dependencies are the
+# symbols it uses that another harness object defines (nm), so a call
+# through a header is seen wherever it is made.
 . "$(dirname "$0")/../lib.sh"
 
 OBJ="$VSB_ROOT/$VSB_BUILD_DIR/obj"
@@ -23,14 +24,19 @@ join "$TMP/uses" "$TMP/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u >"$TMP/
 [ -s "$TMP/edges" ] && ok "dependency edges found ($(wc -l <"$TMP/edges"))" ||
 	not_ok "dependency edges found" "nm found no harness-to-harness calls"
 
-layer() {	# lib=0 benches=1 sweep=2 commands=3, from the object's folder
+layer() {	# REPLY = the layer of a path below harness/, lowest first
 	case $1 in
-	lib/*) echo 0 ;; benches/*) echo 1 ;; sweep/*) echo 2 ;; *) echo 3 ;;
+	lib/base/*) REPLY=0 ;; lib/stats/*) REPLY=1 ;; lib/model/*) REPLY=2 ;;
+	lib/machine/*) REPLY=3 ;; lib/store/*) REPLY=4 ;; lib/charts/*) REPLY=5 ;;
+	lib/judge/*) REPLY=6 ;; benches/*) REPLY=7 ;; sweep/*) REPLY=8 ;;
+	ab/*) REPLY=9 ;; *) REPLY=10 ;;
 	esac
 }
 up=0
 while read -r from to; do
-	if [ "$(layer "$from")" -lt "$(layer "$to")" ]; then
+	layer "$from"; lf=$REPLY
+	layer "$to"
+	if [ "$lf" -lt "$REPLY" ]; then
 		up=$((up + 1))
 		echo "#   upward: $from -> $to ($(join <(awk -v f="$from" '$2 == f { print $1 }' "$TMP/uses" | sort) \
 			<(awk -v t="$to" '$2 == t { print $1 }' "$TMP/defs" | sort) | head -3 | tr '\n' ' '))"
@@ -46,21 +52,37 @@ else
 fi
 
 cd "$VSB_ROOT" || exit 1
-big=$(wc -l harness/*.c harness/*/*.c harness/lib/bpf/*.c | awk '$2 != "total" && $1 > 700')
+srcs=$(find harness -name '*.c' | sort)
+# shellcheck disable=SC2086
+big=$(wc -l $srcs | awk '$2 != "total" && $1 > 700')
 [ -z "$big" ] && ok "no harness .c file over 700 lines" ||
 	not_ok "no harness .c file over 700 lines" "$big"
 # kernel style: a body opens with "{" and closes with "}", both at column 0
-long=$(for f in harness/*.c harness/*/*.c harness/lib/bpf/*.c; do
+long=$(for f in $srcs; do
 	awk -v f="$f" '/^\{$/ { s = NR; name = prev }
 		/^\}$/ && s { if (NR - s + 1 > 150) print f ":" s " " NR - s + 1 " lines: " name; s = 0 }
 		{ prev = $0 }' "$f"
 done)
 [ -z "$long" ] && ok "no harness function over 150 lines" ||
 	not_ok "no harness function over 150 lines" "$long"
-# lib/ compiles with its own headers only: no #include of a higher layer
-inc=$(grep -l -E '#include "(benches|kmod_client|drift|thresholds|sweep|sweep_int|cmds)\.h"' \
-	harness/lib/*.c harness/lib/*.h harness/lib/bpf/*.[ch] 2>/dev/null)
-[ -z "$inc" ] && ok "lib/ includes no header of a higher layer" ||
-	not_ok "lib/ includes no header of a higher layer" "$inc"
+# each layer compiles with its own and lower headers only (the
+# Makefile's include paths); here the same read from the sources: no
+# file includes a header that lives in a higher layer's folder
+declare -A hlayer	# header name -> the layer of the folder holding it
+while IFS= read -r h; do
+	layer "${h#harness/}"
+	hlayer[${h##*/}]=$REPLY
+done < <(find harness -name '*.h')
+inc=''
+for f in $srcs $(find harness -name '*.h'); do
+	layer "${f#harness/}"
+	me=$REPLY
+	while IFS= read -r h; do
+		hl=${hlayer[${h##*/}]:-}
+		[ -n "$hl" ] && [ "$hl" -gt "$me" ] && inc+="$f includes $h"$'\n'
+	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+done
+[ -z "$inc" ] && ok "no file includes a header of a higher layer" ||
+	not_ok "no file includes a header of a higher layer" "$inc"
 
 done_testing

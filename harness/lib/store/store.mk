@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The result store (harness/lib/store*.c): included by the top Makefile
+# The result store (harness/lib/store/): included by the top Makefile
 # after the BPF fragment.  SQLite (the default store) and libpq
 # (PostgreSQL stores) are each linked when their header is installed;
 # without one the rest builds anyway, one line says what is missing,

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# BPF tracing (harness/lib/bpf/): included by the top Makefile after
-# LIB_OBJS.  vmlinux.h is generated from the running kernel's BTF
+# BPF tracing (harness/lib/machine/bpf/): included by the top Makefile
+# after the lib/ layers' rules.  vmlinux.h is generated from the running kernel's BTF
 # into $(O)/bpf (never committed: it describes this kernel only), the
 # object is built with clang, its skeleton with `bpftool gen skeleton`,
 # and the loader links libbpf.  Where clang, bpftool, libbpf-dev or the
@@ -20,7 +20,7 @@ BPF_MISSING := $(strip \
 	$(if $(wildcard /usr/include/gelf.h),,libelf-dev) \
 	$(if $(wildcard $(VMLINUX_BTF)),,BTF($(VMLINUX_BTF))))
 
-LIB_OBJS += $(O)/obj/lib/bpf/trace.o
+$(O)/libvsb-machine.a: $(O)/obj/lib/machine/bpf/trace.o
 
 # included before `all:`; the rules below must not become the default goal
 .DEFAULT_GOAL := all
@@ -35,16 +35,16 @@ $(O)/bpf/vmlinux.h: $(VMLINUX_BTF)
 	$(call msg,BTF,$@)
 	$(Q)$(BPFTOOL) btf dump file $< format c > $@
 
-$(O)/bpf/vmstat_trace.bpf.o: harness/lib/bpf/vmstat_trace.bpf.c harness/lib/bpf/vmstat_trace.h $(O)/bpf/vmlinux.h
+$(O)/bpf/vmstat_trace.bpf.o: harness/lib/machine/bpf/vmstat_trace.bpf.c harness/lib/machine/bpf/vmstat_trace.h $(O)/bpf/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)$(BPF_CLANG) -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
-		-I$(O)/bpf -Iharness/lib/bpf -c $< -o $@
+		-I$(O)/bpf -Iharness/lib/machine/bpf -c $< -o $@
 
 $(BPF_SKEL): $(O)/bpf/vmstat_trace.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name vmstat_trace > $@
 
-$(O)/obj/lib/bpf/trace.o: $(BPF_SKEL)
+$(O)/obj/lib/machine/bpf/trace.o: $(BPF_SKEL)
 else
 $(info BPF tracing not built: missing $(BPF_MISSING) (`make deps` installs them; `trace` and --trace will skip))
 endif
