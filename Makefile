@@ -51,8 +51,9 @@ VSB_CPPFLAGS += -DLIKWID_PERFMON
 endif
 
 # The harness in layers that call downwards only (docs/architecture.md):
-# lib/ (what knows no bench) < benches/ < sweep/ (the runner) < the
-# commands, and inside lib/ the sub-layers of LIB_LAYERS, lowest first.
+# lib/ (what knows no bench) < benches/ < sweep/ (the runner) < ab/ (two
+# kernels, boots alternated) < the commands, and inside lib/ the
+# sub-layers of LIB_LAYERS, lowest first.
 # Each layer compiles with the include paths of itself and the layers
 # below, and is its own archive, linked highest first: an upward
 # #include fails to compile and an upward call fails to link or fails
@@ -69,12 +70,15 @@ INC_judge := $(INC_charts) -Iharness/lib/judge
 INC_LIB := $(INC_judge)
 INC_BENCHES := $(INC_LIB) -Iharness/benches
 INC_SWEEP := $(INC_BENCHES) -Iharness/sweep
-INC_CMDS := $(INC_SWEEP) -Iharness
+INC_AB := $(INC_SWEEP) -Iharness/ab
+INC_CMDS := $(INC_AB) -Iharness
 BENCH_SRCS := $(wildcard harness/benches/*.c)
 SWEEP_SRCS := $(wildcard harness/sweep/*.c)
+AB_SRCS := $(wildcard harness/ab/*.c)
 CMD_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
 BENCH_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(BENCH_SRCS))
 SWEEP_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(SWEEP_SRCS))
+AB_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(AB_SRCS))
 CMD_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(CMD_SRCS))
 # highest first, as the linker wants them
 LIB_ARCHIVES := $(foreach l,judge charts store machine model stats base,$(O)/libvsb-$(l).a)
@@ -123,6 +127,11 @@ $(O)/obj/sweep/%.o: harness/sweep/%.c
 	$(call msg,CC,$@)
 	$(Q)$(call compile,$(INC_SWEEP))
 
+$(O)/obj/ab/%.o: harness/ab/%.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(call compile,$(INC_AB))
+
 $(O)/obj/%.o: harness/%.c
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
@@ -130,11 +139,12 @@ $(O)/obj/%.o: harness/%.c
 
 $(O)/libvsb-benches.a: $(BENCH_OBJS)
 $(O)/libvsb-sweep.a: $(SWEEP_OBJS)
+$(O)/libvsb-ab.a: $(AB_OBJS)
 $(O)/libvsb-%.a:
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-HARNESS_LIBS := $(O)/libvsb-sweep.a $(O)/libvsb-benches.a $(LIB_ARCHIVES)
+HARNESS_LIBS := $(O)/libvsb-ab.a $(O)/libvsb-sweep.a $(O)/libvsb-benches.a $(LIB_ARCHIVES)
 LINK_HARNESS := $(HARNESS_LIBS)
 
 $(O)/vmstat-bench: $(O)/obj/main.o $(CMD_OBJS) $(HARNESS_LIBS)
@@ -199,7 +209,7 @@ check: deps kmod-check
 	$(call msg,CPPCHECK,harness bench)
 	$(Q)cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem -Ibench \
-		$(INC_LIB) -Iharness/benches -Iharness/sweep \
+		$(INC_LIB) -Iharness/benches -Iharness/sweep -Iharness/ab \
 		harness bench tests/unit
 	$(Q)$(MAKE) --no-print-directory O=build-san BUILD_TYPE=sanitize \
 		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
