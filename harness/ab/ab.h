@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * `vmstat-bench ab`: what cmd_ab.c (the command line and its checks)
- * hands to ab_boot.c (the state file, the boots in ABBA order, the
- * progress line, the final compare and summary.md).  The QEMU side is
- * ci/ab-run.sh.  Nothing outside these two files includes this.
+ * `vmstat-bench ab`: what cmd_ab.c (the command line) hands to ab/:
+ * check.c (what is refused before the first boot), boot.c (the state
+ * file, the boots in ABBA order, the progress line), report.c (the
+ * verdict and summary.md) and order.c (the ABBA order).  The QEMU side
+ * is ci/ab-run.sh.  Only cmd_ab.c and ab/ include this.
  */
 #ifndef VSB_AB_H
 #define VSB_AB_H
@@ -42,6 +43,7 @@ struct vsb_ab {
 	char script[4096];	/* ci/ab-run.sh */
 	char pin[512];		/* host CPUs for vCPU 0..smp-1, "" if none */
 	char pin_why[256];
+	size_t module_points;	/* the sweep's points that run on the module */
 	int resume;		/* DIR holds this ab, some boots done */
 	int progress;		/* stderr is a terminal */
 	int lockfd;
@@ -66,7 +68,10 @@ struct vsb_ab_run {
 	const char *state;
 };
 
-/* ab_boot.c */
+/* check.c: every refusal before the first boot, then the pinning plan */
+int vsb_ab_check(struct vsb_ab *ab);
+
+/* boot.c */
 extern const char *const vsb_ab_side_name[2];
 void vsb_ab_order_str(const struct vsb_ab *ab, char *buf, size_t len);
 void vsb_ab_pin_str(const struct vsb_ab *ab, char *buf, size_t len);
@@ -77,7 +82,7 @@ long vsb_ab_side_boot(long i);
 /* DIR/ab.txt's "key: value"; 0 and @val, or -1 */
 int vsb_ab_state_get(const char *dir, const char *key, char *val, size_t len);
 
-/* ab_report.c: compare's exit status */
+/* report.c: compare's exit status */
 int vsb_ab_compare(const struct vsb_ab_run *r);
 int vsb_ab_summary(const struct vsb_ab_run *r, int rc);
 /* "no regression beyond 5%", or why not, from compare's exit status @rc */

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Everything `vmstat-bench ab` refuses before the first boot: the
+ * kernels (a Debian ABI the package lists know, or a bzImage and the
+ * build folder it was built in), a sweep with at least one module point
+ * (parsed by the sweep runner's own parser), the output folder (empty,
+ * or this very ab to continue), and the vCPU pinning plan.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "ab.h"
+#include "benches.h"
+#include "sweep.h"
+
+/*
+ * Run @argv (no shell), its stdout into @out (NUL-terminated, truncated
+ * to @len), stderr discarded.  The exit status, or -1 if it could not
+ * run at all.
+ */
+static int run_capture(char *const argv[], char *out, size_t len)
+{
+	size_t n = 0;
+	int fds[2], st;
+	ssize_t r;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		dup2(null, STDIN_FILENO);
+		close(fds[0]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		/* what does not fit is read and dropped: the child never blocks */
+		char sink[4096];
+		size_t room = len - 1 - n;
+
+		r = read(fds[0], room ? out + n : sink, room ? room : sizeof(sink));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (room)
+			n += r;
+	}
+	close(fds[0]);
+	out[n] = '\0';
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int cmp_version(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The ABIs the package lists offer, newest first: the newest three of
+ * @abi's series (6.1, 6.12), or of all when the lists have none of it.
+ * 0 when they know no cloud kernel at all.
+ */
+static size_t known_abis(const char *abi, char *buf, size_t len)
+{
+	static char list[1 << 20];
+	char *argv[] = { "apt-cache", "pkgnames", "linux-headers-", NULL };
+	char *abis[4096], *line, *save = NULL, series[32];
+	size_t n = 0, nser = 0, i, from, fl = strlen("-" VSB_AB_FLAVOUR);
+	int ser;
+
+	buf[0] = '\0';
+	if (run_capture(argv, list, sizeof(list)))
+		return 0;
+	for (line = strtok_r(list, "\n", &save); line && n < 4096;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t l = strlen(line), pl = strlen("linux-headers-");
+
+		if (l <= pl || strncmp(line, "linux-headers-", pl))
+			continue;
+		line += pl;
+		l -= pl;
+		if (l > fl && line[0] >= '0' && line[0] <= '9' &&
+		    !strcmp(line + l - fl, "-" VSB_AB_FLAVOUR) && strchr(line, '.')) {
+			line[l - fl] = '\0';
+			abis[n++] = line;
+		}
+	}
+	qsort(abis, n, sizeof(*abis), cmp_version);
+	/* "6.12" of 6.12.117+deb12, "6.1" of 6.1.0-57 */
+	snprintf(series, sizeof(series), "%.*s", (int)strspn(abi, "0123456789."), abi);
+	if (strchr(series, '.') != strrchr(series, '.'))
+		*strrchr(series, '.') = '\0';
+	for (i = 0; i < n; i++)
+		nser += !strncmp(abis[i], series, strlen(series)) &&
+			strchr(".-", abis[i][strlen(series)]);
+	ser = nser > 0;
+	for (i = n, from = 0; i-- > 0 && from < 3;) {
+		size_t sl = strlen(series);
+
+		if (ser && (strncmp(abis[i], series, sl) || !strchr(".-", abis[i][sl])))
+			continue;
+		from++;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 from > 1 ? " " : "", abis[i]);
+	}
+	return n;
+}
+
+static void cache_dir(const struct vsb_ab *ab, char *buf, size_t len)
+{
+	const char *env = getenv("VSB_VM_CACHE");
+	char root[4096];
+
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	snprintf(root, sizeof(root), "%s", ab->script);
+	*strrchr(root, '/') = '\0';		/* .../ci */
+	*strrchr(root, '/') = '\0';		/* the checkout */
+	snprintf(buf, len, "%s/.cache/vm", root);
+}
+
+/* debian:ABI: cached already, or known to the package lists (apt-cache). */
+static int check_debian(const struct vsb_ab *ab, struct vsb_ab_kernel *k,
+			const char *opt)
+{
+	const char *abi = k->spec + strlen("debian:");
+	char img[300], hdr[300], path[8192], have[256], cache[4096 + 16], out[256];
+	char *argv[] = { "apt-cache", "show", "--no-all-versions", img, hdr, NULL };
+
+	if (strlen(abi) > 100 || abi[0] < '0' || abi[0] > '9' ||
+	    strspn(abi, "0123456789abcdefghijklmnopqrstuvwxyz"
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+~-") != strlen(abi) ||
+	    strspn(abi, "0123456789.") == strlen(abi)) {
+		vsb_err("%s %s: want debian:ABI with an exact ABI, e.g. debian:6.1.0-57 "
+			"or debian:6.12.117+deb12", opt, k->spec);
+		return VSB_EXIT_USAGE;
+	}
+	snprintf(k->release, sizeof(k->release), "%s-" VSB_AB_FLAVOUR, abi);
+	cache_dir(ab, cache, sizeof(cache));
+	/* unpacked already (kernel-cache.sh checks the rest itself) */
+	snprintf(path, sizeof(path), "%s/%s/boot/vmlinuz-%s", cache, k->release,
+		 k->release);
+	if (access(path, F_OK) == 0)
+		return 0;
+	snprintf(img, sizeof(img), "linux-image-%s", k->release);
+	snprintf(hdr, sizeof(hdr), "linux-headers-%s", k->release);
+	switch (run_capture(argv, out, sizeof(out))) {
+	case 0:
+		return 0;
+	case -1: case 127:
+		vsb_err("%s %s: not in %s and apt-cache cannot run here to look it up: "
+			"skipped", opt, k->spec, cache);
+		return VSB_EXIT_SKIP;
+	}
+	if (!known_abis(abi, have, sizeof(have))) {
+		vsb_err("%s %s: the package lists know no Debian %s kernel "
+			"(apt-get update as root fetches them): skipped", opt, k->spec,
+			VSB_AB_FLAVOUR);
+		return VSB_EXIT_SKIP;
+	}
+	vsb_err("%s %s: no Debian %s kernel %s in the package lists (they have: %s)",
+		opt, k->spec, VSB_AB_FLAVOUR, abi, have);
+	return VSB_EXIT_USAGE;
+}
+
+/*
+ * The release a bzImage says it is: the setup header's kernel_version
+ * field (at 0x20e, an offset from 0x200) points at a string that starts
+ * with it ("6.12.0-rc1+ (user@host) #3 SMP ...").  The boot protocol
+ * (Documentation/arch/x86/boot.rst) promises it from version 2.00 on.
+ */
+static int bzimage_release(const char *path, char *rel, size_t len)
+{
+	unsigned char hdr[0x210];
+	struct stat st;
+	char ver[256];
+	unsigned int off;
+	ssize_t n;
+	int fd, ret = -1;
+
+	fd = vsb_open_regular(path, 0, &st);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
+	    memcmp(hdr + 0x202, "HdrS", 4))
+		goto out;
+	off = hdr[0x20e] | hdr[0x20f] << 8;
+	n = off ? pread(fd, ver, sizeof(ver) - 1, off + 0x200) : -1;
+	if (n <= 0)
+		goto out;
+	ver[n] = '\0';
+	ver[strcspn(ver, " \n")] = '\0';
+	if (ver[0] && strlen(ver) < len) {
+		strcpy(rel, ver);
+		ret = 0;
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+/* BZIMAGE:BUILD_DIR: a bzImage, and the build folder of that same kernel. */
+static int check_built(struct vsb_ab_kernel *k, const char *opt)
+{
+	char img[4096], dir[4096], path[8192 + 64], krel[256];
+	const char *colon = strchr(k->spec, ':');
+
+	if (!colon || !colon[1]) {
+		vsb_err("%s %s: a kernel you built needs its build folder too: "
+			"BZIMAGE:BUILD_DIR (the module is built against it)", opt, k->spec);
+		return VSB_EXIT_USAGE;
+	}
+	snprintf(img, sizeof(img), "%.*s", (int)(colon - k->spec), k->spec);
+	snprintf(dir, sizeof(dir), "%s", colon + 1);
+	if (access(img, R_OK) || bzimage_release(img, k->release, sizeof(k->release))) {
+		vsb_err("%s %s: %s is %s", opt, k->spec, img, access(img, R_OK) ?
+			"not there or not readable" :
+			"not a bzImage (no setup header with a kernel version)");
+		return VSB_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/include/config/kernel.release", dir);
+	if (vsb_read_file_str(path, krel, sizeof(krel))) {
+		vsb_err("%s %s: %s is not a kernel build folder (no "
+			"include/config/kernel.release: run make modules_prepare there)",
+			opt, k->spec, dir);
+		return VSB_EXIT_USAGE;
+	}
+	krel[strcspn(krel, "\n")] = '\0';
+	if (strcmp(krel, k->release)) {
+		vsb_err("%s %s: %s is kernel %s but %s was built for %s "
+			"(the module would not load)", opt, k->spec, img, k->release,
+			dir, krel);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int check_kernel(const struct vsb_ab *ab, struct vsb_ab_kernel *k,
+			const char *opt)
+{
+	if (!k->spec[0]) {
+		vsb_err("ab: %s KERNEL is missing (see ab --help)", opt);
+		return VSB_EXIT_USAGE;
+	}
+	k->debian = !strncmp(k->spec, "debian:", 7);
+	return k->debian ? check_debian(ab, k, opt) : check_built(k, opt);
+}
+
+/*
+ * The sweep, parsed and checked by the runner's own parser; a point is a
+ * module point when it runs on the module (backend kmod, or a
+ * module-only bench) or would in a guest with the module (backend auto
+ * for a bench the module runs).  The wrapper sees each point's options
+ * before the benches' check resolves auto.
+ */
+static size_t module_points;
+
+static int point_check(struct vsb_run_opts *o)
+{
+	const struct vsb_bench *b = vsb_bench_find(o->bench);
+	int is_auto = b && b->run_kmod && !strcmp(o->backend, "auto");
+	int ret = vsb_run_opts_finish(o);
+
+	if ((ret == 0 || ret == VSB_EXIT_SKIP) &&
+	    (is_auto || !strcmp(o->backend, "kmod")))
+		module_points++;
+	return ret;
+}
+
+static int check_sweep(struct vsb_ab *ab)
+{
+	static struct vsb_sweep sw;
+	const char *slash = strrchr(ab->sweep, '/');
+	int ret;
+
+	module_points = 0;
+	/* read once: the text parsed is the text copied into DIR and hashed */
+	ret = vsb_sweepfile_read(ab->sweep, &ab->sweep_text, &ab->sweep_len);
+	if (ret)
+		return ret;
+	ret = vsb_sweepfile_parse_buf(&sw, ab->sweep, ab->sweep_text, ab->sweep_len,
+				      point_check);
+	if (ret)
+		return ret;
+	ab->sweep_hash = sw.file_hash;
+	if (!module_points) {
+		vsb_err("%s: no module points (backend kmod or auto): ab boots "
+			"kernels to run the module; the user-space points would "
+			"measure the same binary twice", ab->sweep);
+		ret = VSB_EXIT_USAGE;
+	} else if (!ab->dir[0]) {
+		snprintf(ab->dir, sizeof(ab->dir), "results/ab-%s", sw.name);
+	}
+	vsb_sweep_free(&sw);
+	if (ret)
+		return ret;
+	if ((size_t)snprintf(ab->sweep_base, sizeof(ab->sweep_base), "%s",
+			     slash ? slash + 1 : ab->sweep) >= sizeof(ab->sweep_base)) {
+		vsb_err("%s: a sweep file name of at most %zu characters", ab->sweep,
+			sizeof(ab->sweep_base) - 1);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* An existing DIR: empty, or an ab of this very question, to continue. */
+static int check_same(struct vsb_ab *ab)
+{
+	char want[7][4096], have[4096];
+	static const char *const keys[7] = {
+		"base", "new", "sweep_hash", "boots", "smp", "mem", "monitor",
+	};
+	size_t i;
+
+	snprintf(want[0], sizeof(want[0]), "%s", ab->k[VSB_AB_BASE].spec);
+	snprintf(want[1], sizeof(want[1]), "%s", ab->k[VSB_AB_NEW].spec);
+	snprintf(want[2], sizeof(want[2]), "%016llx", (unsigned long long)ab->sweep_hash);
+	snprintf(want[3], sizeof(want[3]), "%ld", ab->boots);
+	snprintf(want[4], sizeof(want[4]), "%ld", ab->smp);
+	snprintf(want[5], sizeof(want[5]), "%ld", ab->mem);
+	snprintf(want[6], sizeof(want[6]), "%s", ab->monitor[0] ? ab->monitor : "none");
+	for (i = 0; i < 7; i++) {
+		/* folders from before --monitor have no such line: none */
+		if (vsb_ab_state_get(ab->dir, keys[i], have, sizeof(have)))
+			snprintf(have, sizeof(have), "%s", i == 6 ? "none" : "(none)");
+		if (strcmp(have, want[i])) {
+			vsb_err("-o %s holds an ab run whose %s is %s, not %s: "
+				"continue it with its own options, or choose another folder",
+				ab->dir, keys[i] + 0, have, want[i]);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	ab->resume = 1;
+	return 0;
+}
+
+static int check_outdir(struct vsb_ab *ab)
+{
+	char path[4096 + 16];
+	struct dirent *de;
+	struct stat st;
+	int busy = 0;
+	DIR *d;
+
+	if (stat(ab->dir, &st))
+		return 0;	/* created later; an unwritable parent fails there */
+	if (!S_ISDIR(st.st_mode)) {
+		vsb_err("-o %s: exists and is not a folder", ab->dir);
+		return VSB_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/ab.txt", ab->dir);
+	if (access(path, F_OK) == 0)
+		return check_same(ab);
+	d = opendir(ab->dir);
+	if (!d) {
+		vsb_err("-o %s: cannot read the folder", ab->dir);
+		return VSB_EXIT_USAGE;
+	}
+	while (!busy && (de = readdir(d)))
+		busy = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	if (busy) {
+		vsb_err("-o %s: not empty and holds no ab run (no ab.txt): give a new "
+			"or empty folder", ab->dir);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* One host CPU per vCPU, the first ones this process may use; or why not. */
+static void plan_pinning(struct vsb_ab *ab)
+{
+	cpu_set_t set;
+	long got = 0;
+	int cpu, n;
+
+	ab->pin[0] = ab->pin_why[0] = '\0';
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		snprintf(ab->pin_why, sizeof(ab->pin_why), "host CPUs unknown");
+		return;
+	}
+	n = CPU_COUNT(&set);
+	if (n < ab->smp) {
+		snprintf(ab->pin_why, sizeof(ab->pin_why),
+			 "the host gives %d CPUs for %ld vCPUs", n, ab->smp);
+		return;
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE && got < ab->smp; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			snprintf(ab->pin + strlen(ab->pin), sizeof(ab->pin) - strlen(ab->pin),
+				 "%s%d", got++ ? "," : "", cpu);
+}
+
+/* The binary itself (it runs in the guest too) and ci/ab-run.sh beside it. */
+static int find_self(struct vsb_ab *ab)
+{
+	ssize_t n = readlink("/proc/self/exe", ab->self, sizeof(ab->self) - 1);
+	char *slash;
+
+	if (n <= 0)
+		goto err;
+	ab->self[n] = '\0';
+	snprintf(ab->script, sizeof(ab->script), "%s", ab->self);
+	slash = strrchr(ab->script, '/');		/* <checkout>/<build>/vmstat-bench */
+	if (!slash)
+		goto err;
+	*slash = '\0';
+	slash = strrchr(ab->script, '/');
+	if (!slash)
+		goto err;
+	strcpy(slash, "/ci/ab-run.sh");
+	if (access(ab->script, R_OK) == 0)
+		return 0;
+err:
+	vsb_err("ab: needs the checkout it was built in (no ci/ab-run.sh next to "
+		"the binary's folder)");
+	return VSB_EXIT_ERROR;
+}
+
+/*
+ * Every check before the first boot, in the order the messages should
+ * come; then the pinning plan.  0 or VSB_EXIT_* after one line.
+ */
+int vsb_ab_check(struct vsb_ab *ab)
+{
+	int ret = find_self(ab);
+
+	if (!ret)
+		ret = check_kernel(ab, &ab->k[VSB_AB_BASE], "--base");
+	if (!ret)
+		ret = check_kernel(ab, &ab->k[VSB_AB_NEW], "--new");
+	if (!ret)
+		ret = check_sweep(ab);
+	if (!ret)
+		ret = check_outdir(ab);
+	if (ret)
+		return ret;
+	ab->module_points = module_points;
+	plan_pinning(ab);
+	return 0;
+}
