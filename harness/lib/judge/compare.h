@@ -130,4 +130,15 @@ vsb_cmp_any(const struct vsb_cmp_verdict *v)
 	return v->b ? v->b : v->n;
 }
 
+/*
+ * compare_report.c: BASE against NEW from the files to the outputs, as
+ * `vmstat-bench compare` does it (@c initialised, --ignore applied):
+ * the -o DIR refusals first, then loading, matching, judging, the
+ * warnings on stderr, the table on stdout and, with @outdir, its files.
+ * 0, VSB_EXIT_ERROR when a point regressed, VSB_EXIT_SKIP when no point
+ * matched, or the error's code.  @c is the caller's to free.
+ */
+int vsb_compare_report(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+		       const char *base, const char *new, const char *outdir);
+
 #endif /* VSB_COMPARE_H */
