@@ -3,55 +3,17 @@
  * `vmstat-bench ab`'s ending: compare's verdict over the boots (each boot
  * one run) and DIR/summary.md, which says what was compared, how the
  * boots went (order, accelerator, pinning) and embeds compare's table.
- * Compare runs as a child (this binary again), so its table, warnings
- * and exit status are exactly those of `vmstat-bench compare`.
+ * The verdict is the compare library's (vsb_compare_report), called in
+ * this process with the options `compare --runs-only` would get, so its
+ * table, warnings and exit status are exactly those of the command.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "ab.h"
+#include "compare.h"
 #include "vsb.h"
-
-/* This binary with @argv, stderr into @errlog; the exit status or -1. */
-static int run_self(const struct vsb_ab *ab, char *const argv[], const char *errlog)
-{
-	int st;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-		if (fd < 0)
-			_exit(1);
-		dup2(fd, STDERR_FILENO);
-		execv(ab->self, argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void cat_file(const char *path, FILE *to)
-{
-	char buf[4096];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, to);
-	fclose(f);
-}
 
 /* compare's summary.md under ours: without its title and its chart link
  * (relative to compare/, shown above already) */
@@ -79,18 +41,19 @@ static void embed(const char *path, FILE *to)
 int vsb_ab_compare(const struct vsb_ab_run *r)
 {
 	const struct vsb_ab *ab = r->ab;
-	char base[4096 + 8], new[4096 + 8], out[4096 + 16], err[4096 + 16];
-	char *argv[] = { "vmstat-bench", "compare", base, new, "--runs-only",
-			 "--max-regression", (char *)ab->max_regression, "-o", out, NULL };
+	struct vsb_cmp_opts o = { .alpha = 0.01, .noise_pct = 2, .runs_only = 1 };
+	char base[4096 + 8], new[4096 + 8], out[4096 + 16];
+	struct vsb_compare c;
 	int rc;
 
+	/* checked when the command line was (cmd_ab.c parse_max_regression) */
+	vsb_parse_real(ab->max_regression, &o.max_regression_pct);
 	snprintf(base, sizeof(base), "%s/base", ab->dir);
 	snprintf(new, sizeof(new), "%s/new", ab->dir);
 	snprintf(out, sizeof(out), "%s/compare", ab->dir);
-	snprintf(err, sizeof(err), "%s/compare.log", ab->dir);
-	fflush(stdout);
-	rc = run_self(ab, argv, err);
-	cat_file(err, stderr);
+	vsb_cmp_init(&c);
+	rc = vsb_compare_report(&c, &o, base, new, out);
+	vsb_cmp_free(&c);
 	return rc;
 }
 
@@ -106,8 +69,8 @@ void vsb_ab_verdict_text(const struct vsb_ab *ab, int rc, char *buf, size_t len)
 	else if (rc == 1)
 		snprintf(buf, len, "REGRESSION beyond %s%%", ab->max_regression);
 	else
-		snprintf(buf, len, "compare failed (see compare.log); limit %s%%",
-			 ab->max_regression);
+		snprintf(buf, len, "compare failed (its message is on stderr, exit %d); "
+			 "limit %s%%", rc, ab->max_regression);
 }
 
 static void summary_boots(const struct vsb_ab_run *r, FILE *f)
