@@ -46,6 +46,13 @@ expect_usage_error() {	# expect_usage_error DESC PATTERN COMMAND...: exit 2, std
 		not_ok "$d" "command: $*" "exit $rc (want 2), stderr:" "$(head -3 "$TMP/err")"
 	fi
 }
+# col_of FILE NAME: the 1-based position of column NAME in FILE's header
+# row (the first line not starting with '#'); files are read by column
+# name, never by a position that a new parameter column would move
+col_of() {
+	awk -F, -v n="$2" '/^#/ { next } { for (i = 1; i <= NF; i++) if ($i == n) { print i; exit } exit }' "$1"
+}
+
 done_testing() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]

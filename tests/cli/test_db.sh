@@ -113,7 +113,8 @@ for i in 1 2 3 4 5 6; do
 	{ grep '^#' "$TMP/run/one.csv" | sed -e "s/^# date: .*/# date: 2030-01-0${i}T00:00:00Z/" \
 		-e "s/^# run_id: .*/# run_id: crafted-c$i/"
 	  rows "$TMP/run/one.csv" | head -1
-	  echo "$row" | awk -F, -v OFS=, '{ for (i = 0; i < 20000; i++) { $31 = i; print } }'
+	  echo "$row" | awk -F, -v OFS=, -v r="$(col_of "$TMP/run/one.csv" rep)" \
+		'{ for (i = 0; i < 20000; i++) { $r = i; print } }'
 	} >"$TMP/c$i.csv"
 done
 DB=$TMP/conc.db
@@ -130,7 +131,8 @@ DB=$TMP/kill.db
 "$VSB" db import --db "$DB" "$TMP/c1.csv" >/dev/null 2>&1
 { grep '^#' "$TMP/run/one.csv" | sed "s/^# run_id: .*/# run_id: crafted-big/"
   rows "$TMP/run/one.csv" | head -1
-  echo "$row" | awk -F, -v OFS=, '{ for (i = 0; i < 600000; i++) { $31 = i; print } }'; } >"$TMP/big.csv"
+  echo "$row" | awk -F, -v OFS=, -v r="$(col_of "$TMP/run/one.csv" rep)" \
+	'{ for (i = 0; i < 600000; i++) { $r = i; print } }'; } >"$TMP/big.csv"
 "$VSB" db import --db "$DB" "$TMP/big.csv" >/dev/null 2>&1 & k=$!
 sleep 1.2
 kill -9 $k 2>/dev/null && echo "# killed the import of $(rows "$TMP/big.csv" | wc -l) rows after 1.2 s"
@@ -157,7 +159,8 @@ expect_usage_error "not a result file: exit 2, one line" "not a raw-sample resul
 expect_usage_error "a summary file: exit 2" "summary" "$VSB" db import --db "$DB" "$TMP/run/one.summary.csv"
 head -c -20 "$TMP/run/one.csv" >"$TMP/trunc.csv"
 expect_usage_error "a truncated row: exit 2" "cells" "$VSB" db import --db "$DB" "$TMP/trunc.csv"
-awk -F, -v OFS=, '!/^#/ && ++n == 3 { $34 = "ns" } 1' "$TMP/run/one.csv" >"$TMP/mixed.csv"
+awk -F, -v OFS=, -v u="$(col_of "$TMP/run/one.csv" unit)" \
+	'!/^#/ && ++n == 3 { $u = "ns" } 1' "$TMP/run/one.csv" >"$TMP/mixed.csv"
 expect_usage_error "mixed units on one point: exit 2" "mixed units" "$VSB" db import --db "$DB" "$TMP/mixed.csv"
 sed 's/^# date: .*/# date: 2031-01-01T00:00:00Z/' "$TMP/run/one.csv" >"$TMP/good.csv"
 expect_exit 2 "a good file with a bad one: exit 2" "$VSB" db import --db "$DB" "$TMP/good.csv" "$TMP/mixed.csv"

@@ -48,7 +48,8 @@ for i in 1 2 3 4 5 6; do
 	{ grep '^#' "$TMP/run/one.csv" | sed -e "s/^# date: .*/# date: 2030-01-0${i}T00:00:00Z/" \
 		-e "s/^# run_id: .*/# run_id: crafted-c$i/"
 	  rows "$TMP/run/one.csv" | head -1
-	  echo "$row" | awk -F, -v OFS=, '{ for (i = 0; i < 2000; i++) { $31 = i; print } }'
+	  echo "$row" | awk -F, -v OFS=, -v r="$(col_of "$TMP/run/one.csv" rep)" \
+		'{ for (i = 0; i < 2000; i++) { $r = i; print } }'
 	} >"$TMP/c$i.csv"
 done
 before=$(psq "SELECT count(*) FROM run")
@@ -64,7 +65,8 @@ n=$(psq "SELECT count(*) FROM run r WHERE r.started LIKE '2030-%' AND
 	ok "... 6 runs, each with all its samples once" || not_ok "concurrent counts" "$n" "$(counts)"
 [ "$(psq 'SELECT count(*) FROM machine')" = 1 ] && ok "... one machine row" || not_ok "machines"
 
-awk -F, -v OFS=, '!/^#/ && ++n == 3 { $34 = "ns" } 1' "$TMP/run/one.csv" >"$TMP/mixed.csv"
+awk -F, -v OFS=, -v u="$(col_of "$TMP/run/one.csv" unit)" \
+	'!/^#/ && ++n == 3 { $u = "ns" } 1' "$TMP/run/one.csv" >"$TMP/mixed.csv"
 before=$(counts)
 expect_exit 2 "mixed units on one point: exit 2" "$VSB" db import --db "$URL" "$TMP/mixed.csv"
 psq "UPDATE vsb_meta SET value = '7' WHERE key = 'schema_version'"

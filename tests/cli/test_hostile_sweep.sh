@@ -271,10 +271,16 @@ garbage "the other point's summary copied over it" "belongs to another point" \
 	"cp $Bp.summary.csv $A.summary.csv"
 garbage "a summary whose header row is all that is left" "holds no rows" \
 	"sed -i '/^counter,/d' $A.summary.csv"
+# set_cell COLUMN VALUE FILE: every data row's cell of COLUMN (by name)
+set_cell() {
+	awk -F, -v OFS=, -v n="$1" -v v="$2" '/^#/ { print; next }
+		!h { for (i = 1; i <= NF; i++) if ($i == n) c = i; h = 1; print; next }
+		{ $c = v; print }' "$3" >"$3.tmp" && mv "$3.tmp" "$3"
+}
 garbage "a summary whose n cell is garbage" "a bad n cell" \
-	"sed -i 's/^\(counter,\([^,]*,\)\{30\}\)[0-9]*,/\1garbage,/' $A.summary.csv"
+	"set_cell n garbage $A.summary.csv"
 garbage "a summary whose median is garbage" "a bad median cell" \
-	"sed -i 's/^\(counter,\([^,]*,\)\{31\}\)[^,]*,/\1garbage,/' $A.summary.csv"
+	"set_cell median garbage $A.summary.csv"
 garbage "a summary with a column appended" "other columns" \
 	"sed -i -e '/^bench,/s/\$/,garbage/' -e '/^counter,/s/\$/,1/' $A.summary.csv"
 garbage "a summary whose raw samples are gone" "raw samples (<id>.csv) are missing" "rm $A.csv"

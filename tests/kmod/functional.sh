@@ -97,7 +97,7 @@ if [[ -f $dcsv ]] && awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i]
 	ok "module samples: switches, run delay, steal filled; interrupts on the worker CPU > 0 in each long batch ($(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next } { printf "%s ", $c["cpu_irqs"] }' "$dcsv"))"
 else
 	not_ok "module samples: disturbance fields filled, interrupts > 0" \
-		"$(grep -v '^#' "$dcsv" 2>&1 | cut -d, -f29- | head -8)"
+		"$(grep -v '^#' "$dcsv" 2>&1 | cut -d, -f"$(col_of "$dcsv" thread)"- | head -8)"
 fi
 if grep -q '^# disturbed: .* of 6 samples.*--disturbed keep: 6 kept' "$dcsv" 2>/dev/null &&
    grep -q '^# disturbed_sources: the module' "$dcsv"; then
