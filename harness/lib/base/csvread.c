@@ -37,53 +37,67 @@ int vsb_csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
 	return 0;
 }
 
-/* Split @line in place at commas; returns the number of cells. */
-static size_t split_cells(char *line, char **cells, size_t max)
+/*
+ * The one tokenizer of every CSV the harness reads: cells end at commas
+ * outside double quotes; a quoted cell's quotes are not part of it.
+ * Nothing is copied or changed, so the result loader can cut a row of a
+ * million-row file on demand and this reader can cut every row at once.
+ */
+size_t vsb_csv_split(const char *line, struct vsb_csv_span *cells, size_t max)
 {
+	const char *p = line;
 	size_t n = 0;
-	char *p = line;
 
 	for (;;) {
-		char *start = p, *end;
+		const char *start = p, *end;
 
 		if (*p == '"') {
 			start = ++p;
 			end = strchr(p, '"');
-			if (end) {
-				*end = '\0';
-				p = end + 1;
-			}
+			p = end ? end + 1 : p + strlen(p);
+		} else {
+			end = NULL;
 		}
-		end = strchr(p, ',');
-		if (n < max)
-			cells[n] = start;
+		p += strcspn(p, ",");
+		if (n < max) {
+			cells[n].s = start;
+			cells[n].len = (size_t)((end ? end : p) - start);
+		}
 		n++;
-		if (!end)
-			break;
-		*end = '\0';
-		p = end + 1;
+		if (!*p)
+			return n;
+		p++;
 	}
-	return n;
 }
 
-/* Cells in an unsplit line: commas outside double quotes, plus one. */
-static size_t count_cells(const char *line)
+int vsb_csv_meta_line(char *line, char **key, char **val)
 {
-	size_t n = 1;
-	int quoted = 0;
+	char *colon = strchr(line, ':');
 
-	for (; *line; line++) {
-		if (*line == '"')
-			quoted = !quoted;
-		else if (*line == ',' && !quoted)
-			n++;
+	if (line[0] != '#' || !colon)
+		return -1;	/* a comment, not metadata */
+	*colon = '\0';
+	*key = line + 1 + (line[1] == ' ');
+	*val = colon + 1 + (colon[1] == ' ');
+	return 0;
+}
+
+/* @line's cells as NUL-terminated strings in place, at most @max. */
+static void cut_cells(char *line, char **cells, size_t max)
+{
+	struct vsb_csv_span sp[VSB_CSV_MAX_CELLS];
+	size_t n = vsb_csv_split(line, sp, max < VSB_CSV_MAX_CELLS ? max : VSB_CSV_MAX_CELLS), i;
+
+	/* each cell ends at a comma, a quote or the line's end: ours to cut */
+	for (i = 0; i < n && i < max; i++) {
+		cells[i] = (char *)sp[i].s;
+		cells[i][sp[i].len] = '\0';
 	}
-	return n;
 }
 
 int vsb_csv_read(const char *path, struct vsb_csv *c)
 {
-	size_t len, lineno = 0, mcap = 0, rcap = 0;
+	size_t len, lineno = 0, mcap = 0, rcap = 0, n;
 	char *p, *next;
 	int ret;
 
@@ -102,34 +116,39 @@ int vsb_csv_read(const char *path, struct vsb_csv *c)
 		if (!*p)
 			continue;
 		if (*p == '#') {
-			char *colon = strchr(p, ':');
+			char *key, *val;
 
-			if (!colon || c->ncols)
+			if (c->ncols || vsb_csv_meta_line(p, &key, &val))
 				continue;	/* a comment, not metadata */
-			*colon = '\0';
 			c->meta = vsb_grow(c->meta, c->nmeta, &mcap, sizeof(*c->meta));
-			c->meta[c->nmeta].key = p + 1 + (p[1] == ' ');
-			c->meta[c->nmeta].val = colon + 1 + (colon[1] == ' ');
+			c->meta[c->nmeta].key = key;
+			c->meta[c->nmeta].val = val;
 			c->nmeta++;
 			continue;
 		}
 		if (!c->ncols) {
-			c->ncols = count_cells(p);
+			c->ncols = vsb_csv_split(p, NULL, 0);
+			if (c->ncols > VSB_CSV_MAX_CELLS) {
+				vsb_err("%s:%zu: more than %d columns: not a vmstat-bench CSV "
+					"file", path, lineno, VSB_CSV_MAX_CELLS);
+				vsb_csv_free(c);
+				return VSB_EXIT_USAGE;
+			}
 			c->cols = vsb_zalloc(c->ncols * sizeof(*c->cols));
-			split_cells(p, c->cols, c->ncols);
+			cut_cells(p, c->cols, c->ncols);
 			continue;
 		}
 		c->rows = vsb_grow(c->rows, c->nrows, &rcap, sizeof(*c->rows));
 		c->rows[c->nrows] = vsb_zalloc(c->ncols * sizeof(char *));
-		if (count_cells(p) != c->ncols) {
+		n = vsb_csv_split(p, NULL, 0);
+		if (n != c->ncols) {
 			vsb_err("%s:%zu: %s cells than the %zu columns of the header",
-				path, lineno, count_cells(p) < c->ncols ? "fewer" : "more",
-				c->ncols);
+				path, lineno, n < c->ncols ? "fewer" : "more", c->ncols);
 			c->nrows++;
 			vsb_csv_free(c);
 			return VSB_EXIT_USAGE;
 		}
-		split_cells(p, c->rows[c->nrows], c->ncols);
+		cut_cells(p, c->rows[c->nrows], c->ncols);
 		c->nrows++;
 	}
 	if (!c->ncols) {

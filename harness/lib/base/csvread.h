@@ -4,12 +4,33 @@
  * sweep.csv): the `# key: value` metadata header, one header row of
  * column names, then data rows.  `compare`, `plot` and `sweep --resume`
  * read results only through this, by column name, so appended columns
- * never break them.
+ * never break them; the result loader (result_load.h), which keeps a
+ * million-row file as one pointer a row, cuts its rows with this file's
+ * tokenizer, so there is one CSV syntax.
  */
 #ifndef VSB_CSVREAD_H
 #define VSB_CSVREAD_H
 
 #include <stddef.h>
+
+#define VSB_CSV_MAX_CELLS	256	/* columns a row may have */
+
+/* One cell of a line: its bytes, not NUL-terminated; no quotes. */
+struct vsb_csv_span {
+	const char *s;
+	size_t len;
+};
+
+/*
+ * The cells of @line (to its NUL) into @cells, at most @max of them
+ * (@cells may be NULL with @max 0, to count); returns how many it has.
+ */
+size_t vsb_csv_split(const char *line, struct vsb_csv_span *cells, size_t max);
+/*
+ * "# key: value": 0, @line cut at the colon, *key and *val into it;
+ * -1 for any other line (a comment keeps its colons).
+ */
+int vsb_csv_meta_line(char *line, char **key, char **val);
 
 struct vsb_csv_meta {
 	char *key;

@@ -193,7 +193,7 @@ struct cmp_file {
 static int row_key(const struct vsb_compare *c, const struct cmp_file *f,
 		   size_t r, char *key, size_t len)
 {
-	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
 	size_t k, off = 0;
 
 	vsb_rl_cells(&f->rl, r, cells);
@@ -216,7 +216,7 @@ static int row_key(const struct vsb_compare *c, const struct cmp_file *f,
 static void row_sample(const struct cmp_file *f, size_t r, size_t *rep,
 		       double *cost)
 {
-	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
 
 	vsb_rl_cells(&f->rl, r, cells);
 	*rep = (size_t)strtoul(cells[f->rl.c_rep].s, NULL, 10);
@@ -300,7 +300,7 @@ static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		     const struct cmp_file *f, size_t r, size_t end,
 		     const char *key, size_t maxrep)
 {
-	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
 	const char *unit = row_unit(f, r);
 	struct vsb_cmp_point *p;
 	size_t k;

@@ -46,22 +46,18 @@ static char *xstrndup(const char *s, size_t n)
 /* Split the header row into f->cols and find the sample columns. */
 static int parse_header(struct vsb_rl_file *f, char *line)
 {
-	char *p = line, *comma;
+	struct vsb_csv_span sp[VSB_RL_MAX_COLS];
+	size_t n = vsb_csv_split(line, sp, VSB_RL_MAX_COLS), k;
 	int thread = -1;
 
 	f->header = xstrndup(line, strlen(line));
-	for (;;) {
-		comma = strchr(p, ',');
-		if (f->ncols == VSB_RL_MAX_COLS) {
-			vsb_err("%s: more than %d columns: not a vmstat-bench result",
-				f->path, VSB_RL_MAX_COLS);
-			return VSB_EXIT_USAGE;
-		}
-		f->cols[f->ncols++] = xstrndup(p, comma ? (size_t)(comma - p) : strlen(p));
-		if (!comma)
-			break;
-		p = comma + 1;
+	if (n > VSB_RL_MAX_COLS) {
+		vsb_err("%s: more than %d columns: not a vmstat-bench result",
+			f->path, VSB_RL_MAX_COLS);
+		return VSB_EXIT_USAGE;
 	}
+	for (k = 0; k < n; k++)
+		f->cols[f->ncols++] = xstrndup(sp[k].s, sp[k].len);
 	for (size_t j = 0; j < f->ncols; j++) {
 		const char *c = f->cols[j];
 		int *slot = !strcmp(c, "thread") ? &thread :
@@ -92,35 +88,14 @@ static int parse_header(struct vsb_rl_file *f, char *line)
 	return 0;
 }
 
-/* Cut @p at its commas into at most @max cells; returns how many it has. */
-static size_t split(const char *p, struct vsb_rl_cell *cells, size_t max)
+void vsb_rl_cells(const struct vsb_rl_file *f, size_t i, struct vsb_csv_span *cells)
 {
-	const char *start = p;
-	size_t n = 0;
-
-	/* one pass, byte by byte: most cells are a few bytes or empty */
-	for (;; p++) {
-		if (*p != ',' && *p)
-			continue;
-		if (n < max) {
-			cells[n].s = start;
-			cells[n].len = (size_t)(p - start);
-		}
-		n++;
-		if (!*p)
-			return n;
-		start = p + 1;
-	}
-}
-
-void vsb_rl_cells(const struct vsb_rl_file *f, size_t i, struct vsb_rl_cell *cells)
-{
-	split(f->rows[i], cells, f->ncols);
+	vsb_csv_split(f->rows[i], cells, f->ncols);
 }
 
 const char *vsb_rl_tail(const struct vsb_rl_file *f, size_t i, size_t *len)
 {
-	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
 	const char *t;
 
 	vsb_rl_cells(f, i, cells);
@@ -130,7 +105,7 @@ const char *vsb_rl_tail(const struct vsb_rl_file *f, size_t i, size_t *len)
 }
 
 /* The harness's one integer syntax (vsb_scan_decimal): what the writer writes. */
-static int cell_is_int(const struct vsb_rl_cell *c, long *v)
+static int cell_is_int(const struct vsb_csv_span *c, long *v)
 {
 	return vsb_scan_decimal(c->s, v) == c->s + c->len;
 }
@@ -141,7 +116,7 @@ static int cell_is_int(const struct vsb_rl_cell *c, long *v)
  * measurement, and one NaN makes every statistic of its point NaN (a
  * stored -nan CI in `history`).
  */
-static int cell_is_cost(const struct vsb_rl_cell *c)
+static int cell_is_cost(const struct vsb_csv_span *c)
 {
 	double v;
 
@@ -149,7 +124,7 @@ static int cell_is_cost(const struct vsb_rl_cell *c)
 }
 
 /* At most this much of a refused cell goes into the error line. */
-static int shown(const struct vsb_rl_cell *c)
+static int shown(const struct vsb_csv_span *c)
 {
 	return c->len < 40 ? (int)c->len : 40;
 }
@@ -173,7 +148,7 @@ row_err(const struct vsb_rl_file *f, size_t lineno, const char *fmt, ...)
 }
 
 static struct vsb_rl_point *new_point(struct vsb_rl_file *f, const char *row,
-				      size_t plen, const struct vsb_rl_cell *cells,
+				      size_t plen, const struct vsb_csv_span *cells,
 				      size_t *pcap)
 {
 	struct vsb_rl_point *pt;
@@ -193,7 +168,7 @@ static struct vsb_rl_point *new_point(struct vsb_rl_file *f, const char *row,
 }
 
 /* The point of the row being added (f->rows[f->nrows]), found or new. */
-static uint32_t row_point(struct vsb_rl_file *f, const struct vsb_rl_cell *cells,
+static uint32_t row_point(struct vsb_rl_file *f, const struct vsb_csv_span *cells,
 			  size_t *pcap)
 {
 	const char *row = f->rows[f->nrows];
@@ -210,10 +185,10 @@ static uint32_t row_point(struct vsb_rl_file *f, const struct vsb_rl_cell *cells
 
 /* The sample cells of a row: counts, repetition number and cost. */
 static int check_values(struct vsb_rl_file *f, size_t lineno,
-			const struct vsb_rl_cell *cells)
+			const struct vsb_csv_span *cells)
 {
 	const int ints[] = { f->c_thread, f->c_cpu, f->c_rep, f->c_ops, f->c_elapsed };
-	const struct vsb_rl_cell *cost = &cells[f->c_per_op];
+	const struct vsb_csv_span *cost = &cells[f->c_per_op];
 	size_t k;
 	long v, rep = 0;
 
@@ -246,14 +221,14 @@ static int check_values(struct vsb_rl_file *f, size_t lineno,
 
 static int check_row(struct vsb_rl_file *f, size_t lineno, size_t *pcap)
 {
-	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
-	const struct vsb_rl_cell *unit;
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	const struct vsb_csv_span *unit;
 	struct vsb_rl_point *pt;
 	size_t n;
 	uint32_t pi;
 	int ret;
 
-	n = split(f->rows[f->nrows], cells, f->ncols);
+	n = vsb_csv_split(f->rows[f->nrows], cells, f->ncols);
 	if (n != f->ncols)
 		return row_err(f, lineno, "%s cells than the %zu columns of the header: "
 			       "truncated, or not a vmstat-bench result",
@@ -291,14 +266,13 @@ static int read_file(const char *path, struct vsb_rl_file *f)
 
 static void add_meta(struct vsb_rl_file *f, char *line, size_t *mcap)
 {
-	char *colon = strchr(line, ':');
+	char *key, *val;
 
-	if (!colon)
+	if (vsb_csv_meta_line(line, &key, &val))
 		return;		/* a comment, not metadata */
-	*colon = '\0';
 	f->meta = vsb_grow(f->meta, f->nmeta, mcap, sizeof(*f->meta));
-	f->meta[f->nmeta].key = line + 1 + (line[1] == ' ');
-	f->meta[f->nmeta].val = colon + 1 + (colon[1] == ' ');
+	f->meta[f->nmeta].key = key;
+	f->meta[f->nmeta].val = val;
 	f->nmeta++;
 }
 

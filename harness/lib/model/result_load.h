@@ -7,7 +7,7 @@
  * csvread.c, which splits every cell of every row into its own array,
  * this keeps one pointer per row into the file's buffer, so a file of a
  * million samples costs the file plus 12 bytes a row; cells are cut out
- * of a row on demand.  The point of a row is its parameter columns, every
+ * of a row on demand, by csvread.c's tokenizer (vsb_csv_split).  The point of a row is its parameter columns, every
  * column before `thread` (the same prefix result.c writes first).
  */
 #ifndef VSB_RESULT_LOAD_H
@@ -20,19 +20,13 @@
 #include "hash.h"
 
 #define VSB_RL_MAX_BYTES (1024u << 20)
-#define VSB_RL_MAX_COLS 256
+#define VSB_RL_MAX_COLS VSB_CSV_MAX_CELLS
 
 struct vsb_rl_point {
 	char *prefix;		/* the row's parameter cells, comma-joined */
 	char *key;		/* canonical: name=value,... in header order */
 	char unit[16];
 	size_t nsamples;
-};
-
-/* One cell of a row: not NUL-terminated, the row's commas stay. */
-struct vsb_rl_cell {
-	const char *s;
-	size_t len;
 };
 
 /* vsb_rl_read() flags */
@@ -80,7 +74,7 @@ const char *vsb_rl_meta(const struct vsb_rl_file *f, const char *key);
 /* Index of the column named @name; -1 when the file has none. */
 int vsb_rl_col(const struct vsb_rl_file *f, const char *name);
 /* Cut row @i into @cells (f->ncols of them). */
-void vsb_rl_cells(const struct vsb_rl_file *f, size_t i, struct vsb_rl_cell *cells);
+void vsb_rl_cells(const struct vsb_rl_file *f, size_t i, struct vsb_csv_span *cells);
 /* The row from column `thread` on, comma-joined, and its length. */
 const char *vsb_rl_tail(const struct vsb_rl_file *f, size_t i, size_t *len);
 

@@ -176,7 +176,7 @@ static int put_kernel(struct imp *im)
 static int put_points(struct imp *im)
 {
 	const struct vsb_rl_file *f = im->f;
-	struct vsb_rl_cell cells[VSB_RL_MAX_COLS];
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
 	size_t i, j, row = 0;
 	struct upsert u;
 	int ret;
@@ -309,7 +309,7 @@ stored:
 }
 
 /* a number cell: a double, or NULL when empty, absent or not a number */
-static struct vsb_val num_val(const struct vsb_rl_cell *cells, int col)
+static struct vsb_val num_val(const struct vsb_csv_span *cells, int col)
 {
 	struct vsb_val v = { .t = VSB_VAL_NULL };
 	char *end;
@@ -323,7 +323,7 @@ static struct vsb_val num_val(const struct vsb_rl_cell *cells, int col)
 }
 
 /* a text cell, or NULL when empty or absent */
-static struct vsb_val opt_text_val(const struct vsb_rl_cell *cells, int col)
+static struct vsb_val opt_text_val(const struct vsb_csv_span *cells, int col)
 {
 	if (col < 0 || !cells[col].len)
 		return (struct vsb_val){ .t = VSB_VAL_NULL };
@@ -339,7 +339,7 @@ static struct vsb_val int_val(long long i)
 static int put_samples(struct imp *im)
 {
 	const struct vsb_rl_file *f = im->f;
-	struct vsb_rl_cell c[VSB_RL_MAX_COLS];
+	struct vsb_csv_span c[VSB_RL_MAX_COLS];
 	const int ints[] = { f->c_thread, f->c_cpu, f->c_rep, f->c_ops, f->c_elapsed };
 	struct vsb_val v[16];
 	struct vsb_rows rows;
