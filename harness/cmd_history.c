@@ -206,9 +206,10 @@ static int parse(int argc, char **argv, struct hist_opts *o)
 
 /* All that was read: the store's series (owned) and ours (borrowing). */
 struct hist {
-	struct vsb_hist_point *pts;
+	struct vsb_store_point *pts;
 	size_t npts;
 	struct vsb_series **se;		/* one per selected point */
+	const struct vsb_store_point **sel;	/* ... and its point */
 	size_t nse;
 	struct vsb_hist_series **hs;	/* per selected point, per machine */
 	size_t *nhs;
@@ -219,12 +220,11 @@ struct hist {
 /* Every --where key must be some stored point's parameter. */
 static int check_where(const struct hist_opts *o, const struct hist *h)
 {
-	char val[512];
 	size_t i, j;
 
 	for (i = 0; i < o->nwhere; i++) {
 		for (j = 0; j < h->npts; j++)
-			if (vsb_hist_param(h->pts[j].params, o->wkey[i], val, sizeof(val)) == 1)
+			if (vsb_store_point_param(&h->pts[j], o->wkey[i]))
 				break;
 		if (j == h->npts) {
 			vsb_err("history: --where: no stored point has a parameter '%s' "
@@ -236,20 +236,21 @@ static int check_where(const struct hist_opts *o, const struct hist *h)
 }
 
 /* Each key given must match one of its values. */
-static int where_match(const struct hist_opts *o, const char *params)
+static int where_match(const struct hist_opts *o, const struct vsb_store_point *p)
 {
-	char val[512];
 	size_t i, j;
 
 	for (i = 0; i < o->nwhere; i++) {
 		int any = 0, hit = 0;
 
 		for (j = 0; j < o->nwhere; j++) {
+			const char *val;
+
 			if (strcmp(o->wkey[j], o->wkey[i]))
 				continue;
 			any = 1;
-			if (vsb_hist_param(params, o->wkey[j], val, sizeof(val)) == 1 &&
-			    !strcmp(val, o->wval[j]))
+			val = vsb_store_point_param(p, o->wkey[j]);
+			if (val && !strcmp(val, o->wval[j]))
 				hit = 1;
 		}
 		if (any && !hit)
@@ -261,9 +262,9 @@ static int where_match(const struct hist_opts *o, const char *params)
 /* --machine: an exact fingerprint or a unique prefix. */
 static int resolve_machine(struct vsb_store *s, const char *want, char *fp, size_t len)
 {
-	struct vsb_hist_machine *ms;
+	struct vsb_store_machine *ms;
 	size_t n, i, hits = 0;
-	int ret = vsb_hist_machines(s, &ms, &n);
+	int ret = vsb_store_machines(s, &ms, &n);
 
 	for (i = 0; !ret && i < n; i++) {
 		if (!strcmp(ms[i].fingerprint, want)) {
@@ -297,35 +298,34 @@ static void *grow(void *p, size_t n, size_t size)
 /* Does @name's value differ between the selected points? */
 static int varies(const struct hist *h, const char *name, const char *val)
 {
-	char other[512];
 	size_t i;
 
-	for (i = 0; i < h->nse; i++)
-		if (vsb_hist_param(h->label[i], name, other, sizeof(other)) != 1 ||
-		    strcmp(other, val))
+	for (i = 0; i < h->nse; i++) {
+		const char *other = vsb_store_point_param(h->sel[i], name);
+
+		if (!other || strcmp(other, val))
 			return 1;
+	}
 	return 0;
 }
 
 /*
  * A short name for each selected point: bench and variant, the CPUs,
  * and every parameter whose value differs between the selected points
- * (the full key is long: every option of the option table).  The
- * params JSON sits in label[] until every label is made.
+ * (the full key is long: every option of the option table).
  */
 static void make_labels(struct hist *h)
 {
-	char **out = grow(NULL, h->nse ?: 1, sizeof(*out));
-	char key[256], val[512];
-	size_t i;
+	size_t i, k;
 
+	h->label = grow(NULL, h->nse ?: 1, sizeof(*h->label));
 	for (i = 0; i < h->nse; i++) {
-		const char *p = strchr(h->label[i], '{');
+		const struct vsb_store_point *p = h->sel[i];
 		char lab[1024] = "";
 		size_t len = 0;
 
-		while (vsb_hist_param_next(&p, key, sizeof(key), val, sizeof(val)) == 1 &&
-		       len < sizeof(lab) - 1) {
+		for (k = 0; k < p->n && len < sizeof(lab) - 1; k++) {
+			const char *key = p->name[k], *val = p->val[k];
 			int plain = !strcmp(key, "bench") || !strcmp(key, "variant");
 
 			if (!plain && strcmp(key, "cpus") && !varies(h, key, val))
@@ -334,13 +334,8 @@ static void make_labels(struct hist *h)
 						len ? " " : "", plain ? "" : key,
 						plain ? "" : "=", val);
 		}
-		out[i] = strdup(len ? lab : h->se[i]->point_key);
+		h->label[i] = strdup(len ? lab : h->se[i]->point_key);
 	}
-	for (i = 0; i < h->nse; i++) {
-		free(h->label[i]);
-		h->label[i] = out[i];
-	}
-	free(out);
 }
 
 /* Read the selected points' series and build their histories. */
@@ -353,7 +348,7 @@ static int load_series(struct vsb_store *s, const struct hist_opts *o, struct hi
 	for (i = 0; i < h->npts; i++) {
 		struct vsb_series se;
 
-		if (!where_match(o, h->pts[i].params))
+		if (!where_match(o, &h->pts[i]))
 			continue;
 		ret = vsb_store_series(s, h->pts[i].key, h->machine[0] ? h->machine : NULL, &se);
 		if (ret)
@@ -367,11 +362,11 @@ static int load_series(struct vsb_store *s, const struct hist_opts *o, struct hi
 		h->se = grow(h->se, h->nse + 1, sizeof(*h->se));
 		h->hs = grow(h->hs, h->nse + 1, sizeof(*h->hs));
 		h->nhs = grow(h->nhs, h->nse + 1, sizeof(*h->nhs));
-		h->label = grow(h->label, h->nse + 1, sizeof(*h->label));
+		h->sel = grow(h->sel, h->nse + 1, sizeof(*h->sel));
 		/* one allocation per series: the histories point into it */
 		h->se[h->nse] = grow(NULL, 1, sizeof(se));
 		*h->se[h->nse] = se;
-		h->label[h->nse] = strdup(h->pts[i].params);
+		h->sel[h->nse] = &h->pts[i];
 		ret = vsb_hist_build(h->se[h->nse], o->by, &h->hs[h->nse], &h->nhs[h->nse]);
 		h->nse++;
 		if (ret) {
@@ -390,7 +385,7 @@ static int load(const struct hist_opts *o, struct hist *h)
 
 	if (ret)
 		return ret;
-	ret = vsb_hist_points(s, &h->pts, &h->npts);
+	ret = vsb_store_points(s, &h->pts, &h->npts);
 	if (!ret && !h->npts) {
 		vsb_err("history: %s holds no runs (vmstat-bench db import first)",
 			vsb_store_url(o->url));
@@ -420,13 +415,15 @@ static void hist_free(struct hist *h)
 		vsb_hist_free(h->hs[i], h->nhs[i]);
 		vsb_series_free(h->se[i]);
 		free(h->se[i]);
-		free(h->label[i]);
+		if (h->label)
+			free(h->label[i]);
 	}
 	free(h->se);
+	free(h->sel);
 	free(h->hs);
 	free(h->nhs);
 	free(h->label);
-	vsb_hist_points_free(h->pts, h->npts);
+	vsb_store_points_free(h->pts, h->npts);
 }
 
 /* ---- output ---- */

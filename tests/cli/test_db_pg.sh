@@ -120,4 +120,10 @@ expect_exit 0 "history --check over PostgreSQL: the moved step is not a regressi
 grep -q 'not judged: .* its CPUs moved (c2c 80 -> 200 ns)' "$TMP/err" &&
 	ok "... c2c_ns read from the stored metadata (80 -> 200 ns)" ||
 	not_ok "c2c over PostgreSQL" "$(cat "$TMP/out" "$TMP/err")"
+# --where reads the points' parameters with PostgreSQL's json_each_text
+expect_exit 0 "history --where over PostgreSQL: a stored parameter selects" \
+	"$VSB" history --db "$URL" --check --where bench=counter
+expect_usage_error "history --where over PostgreSQL: a parameter no point has" \
+	"no stored point has a parameter 'nosuch'" \
+	"$VSB" history --db "$URL" --check --where nosuch=1
 done_testing

@@ -190,25 +190,6 @@ static void test_step(double step, int want_reg)
 	vsb_hist_free(hs, n);
 }
 
-static void test_params(void)
-{
-	const char *js = "{\"bench\":\"counter\",\"cpus\":\"0,2\",\"sysctl\":\"\","
-			 "\"q\":\"a\\\"b\"}";
-	const char *p = js;
-	char key[64], val[64];
-	int n = 0;
-
-	TAP_OK(vsb_hist_param(js, "cpus", val, sizeof(val)) == 1 && !strcmp(val, "0,2"),
-	       "param with a comma in its value");
-	TAP_OK(vsb_hist_param(js, "q", val, sizeof(val)) == 1 && !strcmp(val, "a\"b"),
-	       "escaped quote");
-	TAP_OK(vsb_hist_param(js, "nope", val, sizeof(val)) == 0, "absent key: 0");
-	TAP_OK(vsb_hist_param("{\"a\":1}", "a", val, sizeof(val)) == -1, "not a string: -1");
-	while (vsb_hist_param_next(&p, key, sizeof(key), val, sizeof(val)) == 1)
-		n++;
-	TAP_OK(n == 4, "four pairs in order (%d)", n);
-}
-
 /*
  * compare's moved-CPUs rule over a history: a 2x step at entry 8 whose
  * runs had their CPUs 2.5x farther apart (c2c 80 -> 200 ns) is marked
@@ -241,7 +222,6 @@ int main(void)
 	test_step(0.30, 1);
 	test_step(-0.30, 0);
 	test_step(0, 0);
-	test_params();
 	test_moved(200, 0);
 	test_moved(90, 1);
 	return tap_done();

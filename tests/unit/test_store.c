@@ -124,6 +124,49 @@ static void test_series(void)
 #endif
 }
 
+/*
+ * The stored points' parameters come back through the backend's own
+ * JSON functions (json_each), in the order stored, whatever the values
+ * hold: a comma (a quoted cell), a backslash, a quote escaped in JSON.
+ */
+static void test_points(void)
+{
+#ifdef VSB_HAVE_SQLITE
+	static const char odd[] =
+		"# date: 2030-01-03T00:00:00Z\n# cpu_model: Test CPU\n"
+		"# kernel: Linux 6.1.0 #1 SMP x86_64\n" HDR
+		"counter,\"x,y\",0,0,0,100,1000,tsc,10\n"
+		"counter,back\\slash,0,0,0,100,1000,tsc,10\n";
+	struct vsb_store_point *pts;
+	char url[300], *path;
+	struct vsb_store *s;
+	size_t n, i;
+	int got = 0;
+
+	path = strdup(write_file("odd.csv", odd));
+	snprintf(url, sizeof(url), "sqlite:%s/p.db", dir);
+	TAP_OK(!vsb_store_import_paths(url, &path, 1, 1), "odd values imported");
+	TAP_OK(!vsb_store_open(url, VSB_STORE_READ, &s), "store opens");
+	TAP_OK(!vsb_store_points(s, &pts, &n) && n == 2, "two points (%zu)", n);
+	for (i = 0; i < n; i++) {
+		const char *v = vsb_store_point_param(&pts[i], "variant");
+
+		got |= v && !strcmp(v, "x,y") ? 1 : v && !strcmp(v, "back\\slash") ? 2 : 0;
+		TAP_OK(pts[i].n == 2 && !strcmp(pts[i].name[0], "bench") &&
+		       !strcmp(pts[i].name[1], "variant") &&
+		       !strcmp(vsb_store_point_param(&pts[i], "bench"), "counter"),
+		       "point %zu: bench then variant, as stored", i);
+		TAP_OK(!vsb_store_point_param(&pts[i], "nope"), "an absent parameter: NULL");
+	}
+	TAP_OK(got == 3, "a comma and a backslash come back whole (%d)", got);
+	vsb_store_points_free(pts, n);
+	vsb_store_close(s);
+	free(path);
+#else
+	printf("ok %d - points # SKIP built without SQLite\n", ++tap_n);
+#endif
+}
+
 int main(void)
 {
 	char cmd[300];
@@ -135,6 +178,7 @@ int main(void)
 	test_load();
 	test_machine();
 	test_series();
+	test_points();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);

@@ -101,31 +101,6 @@ int vsb_hist_build(const struct vsb_series *se, enum vsb_hist_by by,
 		   struct vsb_hist_series **out, size_t *nout);
 void vsb_hist_free(struct vsb_hist_series *hs, size_t n);
 
-/* ---- history_query.c: what the store holds, for selecting series ---- */
-struct vsb_hist_point {
-	char *key;		/* canonical point key */
-	char *params;		/* its parameters as the store keeps them (JSON) */
-};
-struct vsb_hist_machine {
-	char fingerprint[24];
-	char cpu_model[128];
-};
-/* Every stored point, in the order they were first stored. */
-int vsb_hist_points(struct vsb_store *s, struct vsb_hist_point **pts, size_t *n);
-void vsb_hist_points_free(struct vsb_hist_point *pts, size_t n);
-int vsb_hist_machines(struct vsb_store *s, struct vsb_hist_machine **ms, size_t *n);
-/*
- * The value of @name in a point's parameter object into @val; 1 found,
- * 0 not a parameter of this point, -1 unreadable.
- */
-int vsb_hist_param(const char *params, const char *name, char *val, size_t len);
-/*
- * The parameters one by one: *@pos starts at the object ("{..."); 1 and
- * the next pair in @key/@val, 0 at the end, -1 unreadable.
- */
-int vsb_hist_param_next(const char **pos, char *key, size_t klen, char *val,
-			size_t vlen);
-
 /* ---- history_out.c, history_html.c: the files of -o DIR ---- */
 struct vsb_hist_out {
 	const struct vsb_hist_series *hs;

@@ -157,4 +157,21 @@ int vsb_store_series(struct vsb_store *s, const char *point_key,
 		     const char *machine, struct vsb_series *out);
 void vsb_series_free(struct vsb_series *se);
 
+/* store_points.c: what the store holds, for selecting series */
+struct vsb_store_point {
+	char *key;		/* canonical point key */
+	size_t n, cap;		/* its parameters, in the order stored */
+	char **name, **val;
+};
+struct vsb_store_machine {
+	char fingerprint[24];
+	char cpu_model[128];
+};
+/* Every stored point with its parameters, in the order first stored. */
+int vsb_store_points(struct vsb_store *s, struct vsb_store_point **pts, size_t *n);
+void vsb_store_points_free(struct vsb_store_point *pts, size_t n);
+/* The value of parameter @name of @p, NULL when it has none. */
+const char *vsb_store_point_param(const struct vsb_store_point *p, const char *name);
+int vsb_store_machines(struct vsb_store *s, struct vsb_store_machine **ms, size_t *n);
+
 #endif /* VSB_STORE_H */

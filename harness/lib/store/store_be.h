@@ -34,6 +34,9 @@ struct vsb_store_ops {
 	/* SQL of a JSON text column's string member: printf with the
 	 * column, then the member's name */
 	const char *json_member_sql;
+	/* every stored point's parameters, a row each: the point's key, the
+	 * parameter's name, its value; in point, then stored order */
+	const char *point_params_sql;
 	/* a query of one count: is table ?1 there */
 	const char *table_exists_sql;
 	/* a query of one count: how many tables in the store's schema */

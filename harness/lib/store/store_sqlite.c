@@ -332,6 +332,8 @@ const struct vsb_store_ops vsb_store_sqlite_ops = {
 	.pk = "INTEGER PRIMARY KEY",
 	.clustered = " WITHOUT ROWID",
 	.json_member_sql = "json_extract(%s, '$.%s')",
+	.point_params_sql = "SELECT p.key, j.key, j.value FROM point p, "
+			    "json_each(p.params) AS j ORDER BY p.id, j.id",
 	.table_exists_sql =
 		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
 	.count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
