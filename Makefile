@@ -155,7 +155,7 @@ $(O)/vmstat-bench: $(O)/obj/main.o $(CMD_OBJS) $(HARNESS_LIBS)
 # here that pulls in libpfm, libbpf, likwid or a layer above lib/ fails
 # to link, which is the point (results, stats, sweep files and compare
 # are data, testable anywhere).  The others link every layer.
-UNIT_LIB_ONLY := test_merge test_stats test_compare test_sweepfile \
+UNIT_LIB_ONLY := test_merge test_stats test_compare test_sweepfile test_json \
 		 test_cpulist test_changepoint test_numbers
 unit_link = $(if $(filter $(notdir $@),$(UNIT_LIB_ONLY)),\
 		$(LIB_ARCHIVES) $(LDLIBS),$(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS))

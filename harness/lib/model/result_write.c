@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "json.h"
 #include "bench/variants.h"
 #include "stats.h"
 
@@ -254,17 +255,11 @@ int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
 
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char esc[8];
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
+	fputc('"', f);
+	for (; *s; s++)
+		fwrite(esc, 1, vsb_json_escape((unsigned char)*s, esc), f);
 	fputc('"', f);
 }
 

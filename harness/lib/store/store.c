@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "vsb.h"
+#include "json.h"
 #include "store_be.h"
 
 /*
@@ -102,20 +103,8 @@ void vsb_json_str(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 	size_t i;
 
 	vsb_buf_add(buf, len, cap, "\"", 1);
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)c;
-			vsb_buf_add(buf, len, cap, esc, 2);
-		} else if (c < 0x20) {
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			vsb_buf_add(buf, len, cap, esc, 6);
-		} else {
-			vsb_buf_add(buf, len, cap, s + i, 1);
-		}
-	}
+	for (i = 0; i < n; i++)
+		vsb_buf_add(buf, len, cap, esc, vsb_json_escape((unsigned char)s[i], esc));
 	vsb_buf_add(buf, len, cap, "\"", 1);
 }
 
