@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "bench/counter.h"
+#include "batch.h"
 #include "benches.h"
 #include "drift.h"
 #include "pmu.h"
@@ -132,41 +133,22 @@ static void warm_up(struct worker *w)
 static void time_batch(struct worker *w, struct vsb_sample *s, unsigned int slot)
 {
 	struct shared_state *sh = w->sh;
-	uint64_t folds0 = w->cw.folds, t0, t1, n0, n1;
+	/* worker 0 marks the sample's window, for --monitor */
+	const struct vsb_batch b = { .pmu = &w->pmu, .pmu_error = &w->pmu_error,
+		.dsrc = w->dc.on ? &w->dsrc : NULL, .unit = sh->unit,
+		.cycles = sh->pmu->cycles, .window = !w->index, .marker = 1 };
+	uint64_t folds0 = w->cw.folds;
+	struct vsb_batch_mark m;
 	unsigned long long done;
-	struct vsb_pmu_reading pa, pb;
-	struct vsb_disturb_snap da, db;
 
 	memset(s, 0, sizeof(*s));
-	if (w->dc.on)
-		vsb_disturb_snap(&w->dsrc, &da);
-	if (!w->index)	/* the sample's window, for --monitor */
-		vsb_window_begin();
-	VSB_MARKER_START("vsb-batch");
-	if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
-		w->pmu_error = EIO;
-	n0 = vsb_now_ns();
-	t0 = vsb_rdtscp();
+	vsb_batch_begin(&b, &m);
 	done = run_loop(w, sh->loops);
-	t1 = vsb_rdtscp();
-	n1 = vsb_now_ns();
+	vsb_batch_end(&b, &m, s);
 	w->ops_done += done;	/* all of them, for the totals check */
-	if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
-		w->pmu_error = EIO;
-	VSB_MARKER_STOP("vsb-batch");
-	if (!w->index)
-		vsb_window_end();
-	if (w->dc.on)
-		vsb_disturb_snap(&w->dsrc, &db);
-	vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
-			    sh->pmu->cycles, t1 - t0, n1 - n0);
 	w->migrated |= vsb_sample_place(s, w->index, w->cpu, slot);
 	s->ops = sh->loops;
 	s->folds = w->cw.folds - folds0;
-	if (w->dc.on) {
-		vsb_disturb_diff(&w->dsrc, &da, &db, s);
-		s->disturbed = vsb_disturb_judge(s, &vsb_disturb_default_bounds);
-	}
 }
 
 /* Attempt @att is over on every worker: its fate, from all verdicts. */

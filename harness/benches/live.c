@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "bench/prim-user.h"
+#include "batch.h"
 #include "benches.h"
 #include "disturb.h"
 #include "env.h"
@@ -171,7 +172,6 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 {
 	struct vsb_sample *samples = &sh->samples[(size_t)w->index * sh->repeat];
 	struct vsb_disturb_src dsrc = { .fd_sched = -1, .fd_stat = -1, .fd_irq = -1 };
-	struct vsb_disturb_snap da, db;
 	double warm_ns = 0;	/* the last warm-up batch, for vsb_disturb_fit */
 	cpu_set_t set;
 	unsigned int r;
@@ -212,31 +212,17 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 		usleep(100);
 
 	for (r = 0; r < sh->repeat; r++) {
+		const struct vsb_batch b = { .pmu = &w->pmu, .pmu_error = &w->pmu_error,
+			.dsrc = sh->dist_on ? &dsrc : NULL, .unit = sh->unit,
+			.cycles = sh->pmu->cycles };
 		struct vsb_sample *s = &samples[r];
-		struct vsb_pmu_reading pa, pb;
-		uint64_t t0, t1, n0, n1;
+		struct vsb_batch_mark m;
 
 		if (vsb_barrier_wait(&sh->bar, &sh->stop))
 			break;
-		/* before pa: with --events cycles, pa..pb is the sample */
-		if (sh->dist_on)
-			vsb_disturb_snap(&dsrc, &da);
-		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pa))
-			w->pmu_error = EIO;
-		n0 = vsb_now_ns();
-		t0 = vsb_rdtscp();
+		vsb_batch_begin(&b, &m);
 		s->ops = do_ops(sh, w, sh->loops);
-		t1 = vsb_rdtscp();
-		n1 = vsb_now_ns();
-		if (w->pmu.n && vsb_pmu_group_read(&w->pmu, &pb))
-			w->pmu_error = EIO;
-		vsb_pmu_fill_sample(s, w->pmu.n, !w->pmu_error, &pa, &pb, sh->unit,
-				    sh->pmu->cycles, t1 - t0, n1 - n0);
-		if (sh->dist_on) {	/* outside the timed window, as pa/pb */
-			vsb_disturb_snap(&dsrc, &db);
-			vsb_disturb_diff(&dsrc, &da, &db, s);
-			s->disturbed = vsb_disturb_judge(s, &vsb_disturb_default_bounds);
-		}
+		vsb_batch_end(&b, &m, s);
 		w->migrated |= vsb_sample_place(s, w->index, w->cpu, r);
 		s->ops += sh->overcount;
 	}
