@@ -7,7 +7,7 @@
 # what is missing and carries on: the tests that need it will skip.
 set -euo pipefail
 
-PKGS=(gcc make libc6-dev jq cppcheck gnuplot-nox libpfm4-dev likwid clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+PKGS=(gcc make libc6-dev flex bison jq cppcheck gnuplot-nox libpfm4-dev likwid clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
       qemu-system-x86 busybox-static cpio
       dwarves sparse libsqlite3-dev sqlite3 libpq-dev postgresql ansible chromium)
 
