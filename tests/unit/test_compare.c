@@ -490,6 +490,28 @@ static void test_runs_only(void)
 	vsb_cmp_free(&c);
 }
 
+/* Labels: the counter's variant, kstat's op, else the bench; then only
+ * what varies among the points of the same bench. */
+static void test_labels(void)
+{
+	static const char *const want[] = {
+		"cmpxchg-local", "cmpxchg-locked", "kstat mod-zone cpus=0",
+		"kstat mod-zone cpus=0-1", "kstat mod-node cpus=0", "page-alloc",
+	};
+	struct vsb_compare c;
+	size_t i, ok = 0;
+	int ret = run(&c, fx("mixed.csv"), fx("mixed.csv"));
+
+	TAP_OK(!ret && c.nv == 6, "three benches matched: 6 points (%zu)", c.nv);
+	for (i = 0; !ret && i < c.nv && i < 6; i++) {
+		ok += !strcmp(c.vs[i].label, want[i]);
+		if (strcmp(c.vs[i].label, want[i]))
+			printf("#   label %zu: '%s', want '%s'\n", i, c.vs[i].label, want[i]);
+	}
+	TAP_OK(ok == 6, "labels name each bench's own selector, no other bench's options");
+	vsb_cmp_free(&c);
+}
+
 int main(void)
 {
 	const char *root = getenv("VSB_ROOT");
@@ -508,5 +530,6 @@ int main(void)
 	test_exact_ties();
 	test_runs_compare();
 	test_runs_only();
+	test_labels();
 	return tap_done();
 }

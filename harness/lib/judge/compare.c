@@ -567,16 +567,28 @@ int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
  * nothing for it (threshold for percpu-counter, batch for the others)
  * and cpus when nthreads already varies with it.
  */
-static void find_varying(const struct vsb_compare *c, int *vary)
+/*
+ * The columns that vary among the points of @x's bench: a label names
+ * what tells a point from the others of its bench, not the options
+ * another bench set (page-alloc's gfp beside the counter's variants).
+ */
+static void find_varying(const struct vsb_compare *c, const struct vsb_cmp_point *x,
+			 int *vary)
 {
-	const struct vsb_cmp_point *a = vsb_cmp_any(&c->vs[0]);
+	int kb = vsb_cmp_col(c, "bench");
 	int kcpus = vsb_cmp_col(c, "cpus"), knth = vsb_cmp_col(c, "nthreads");
 	size_t i, k;
 
-	for (k = 0; k < c->ncols; k++)
-		for (i = 1; i < c->nv; i++)
-			if (strcmp(a->vals[k], vsb_cmp_any(&c->vs[i])->vals[k]))
-				vary[k] = 1;
+	for (k = 0; k < c->ncols; k++) {
+		vary[k] = 0;
+		for (i = 0; i < c->nv && !vary[k]; i++) {
+			const struct vsb_cmp_point *y = vsb_cmp_any(&c->vs[i]);
+
+			if (kb >= 0 && strcmp(x->vals[kb], y->vals[kb]))
+				continue;
+			vary[k] = strcmp(x->vals[k], y->vals[k]) != 0;
+		}
+	}
 	if (kcpus >= 0 && knth >= 0 && vary[kcpus])
 		vary[knth] = 0;
 }
@@ -595,20 +607,33 @@ static const char *short_name(const char *name)
 	return name;
 }
 
-static void make_label(const struct vsb_compare *c, struct vsb_cmp_verdict *v,
-		       const int *vary)
+/*
+ * A point's label: what its bench runs (the counter's variant, kstat's
+ * op, else the bench's name), then each column that tells it from the
+ * other points of its bench.
+ */
+static void make_label(const struct vsb_compare *c, struct vsb_cmp_verdict *v)
 {
 	const struct vsb_cmp_point *x = vsb_cmp_any(v);
-	int kvar = vsb_cmp_col(c, "variant");
-	const char *var = kvar >= 0 ? x->vals[kvar] : "";
+	int kvar = vsb_cmp_col(c, "variant"), kop = vsb_cmp_col(c, "op");
+	int kb = vsb_cmp_col(c, "bench"), vary[VSB_CMP_MAX_COLS];
+	const char *bench = kb >= 0 ? x->vals[kb] : "counter";
+	int counter = !strcmp(bench, "counter"), kstat = !strcmp(bench, "kstat");
+	const char *var = counter && kvar >= 0 ? x->vals[kvar] : "";
 	int pcc = !strcmp(var, "percpu-counter");
 	size_t off, k;
 
-	off = snprintf(v->label, sizeof(v->label), "%s", var[0] ? var : x->vals[0]);
+	find_varying(c, x, vary);
+	if (kstat && kop >= 0)
+		off = snprintf(v->label, sizeof(v->label), "kstat %s", x->vals[kop]);
+	else
+		off = snprintf(v->label, sizeof(v->label), "%s",
+			       var[0] ? var : kb >= 0 ? bench : x->vals[0]);
 	for (k = 0; k < c->ncols; k++) {
 		const char *name = c->cols[k];
 
-		if (!vary[k] || (int)k == kvar || !x->vals[k][0])
+		if (!vary[k] || (int)k == kvar || (int)k == kop || (int)k == kb ||
+		    !x->vals[k][0])
 			continue;
 		if ((pcc && (!strcmp(name, "threshold") ||
 			     !strcmp(name, "diff_bits"))) ||
@@ -634,7 +659,6 @@ static struct vsb_cmp_point *find_key(struct vsb_cmp_side *s, const char *key)
 
 int vsb_cmp_match(struct vsb_compare *c)
 {
-	int vary[VSB_CMP_MAX_COLS] = { 0 };
 	size_t i, j;
 
 	c->vs = vsb_zalloc((c->base.n + c->new.n) * sizeof(*c->vs));
@@ -659,9 +683,7 @@ int vsb_cmp_match(struct vsb_compare *c)
 			return VSB_EXIT_USAGE;
 		}
 	}
-	if (c->nv)
-		find_varying(c, vary);
 	for (i = 0; i < c->nv; i++)
-		make_label(c, &c->vs[i], vary);
+		make_label(c, &c->vs[i]);
 	return 0;
 }
