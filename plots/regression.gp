@@ -46,7 +46,7 @@ if (xhi / xlo > 4) {
 }
 set format x '%g'
 set yrange [npoints - 0.5:-0.5]
-set ytics scale 0 font ',10'
+set ytics scale 0 font ',10' noenhanced	# labels hold '_' (__mod-zone): not subscripts
 set grid noytics xtics
 set lmargin 48
 set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb '#444444'
