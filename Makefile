@@ -82,11 +82,9 @@ AB_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(AB_SRCS))
 CMD_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(CMD_SRCS))
 # highest first, as the linker wants them
 LIB_ARCHIVES := $(foreach l,judge charts store machine model stats base,$(O)/libvsb-$(l).a)
-UNIT_SRCS := $(wildcard tests/unit/*.c)
-UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: all deps test run check clean plots readme-charts layers
+.PHONY: all deps test run check clean plots readme-charts layers unit-tests
 .PHONY: kmod kmod-clean vm-run
 
 # ---- kernel module and its VM tests (kmod/, tests/kmod/) ----
@@ -95,7 +93,7 @@ KMOD_DEPS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h bench/*.h) kmod/Kbuild
 KMOD_TEST_SRCS := $(wildcard tests/kmod/*.c)
 KMOD_TEST_BINS := $(patsubst tests/kmod/%.c,$(O)/tests-kmod/%,$(KMOD_TEST_SRCS))
 
-all: $(O)/vmstat-bench $(UNIT_BINS) $(KMOD_TEST_BINS)
+all: $(O)/vmstat-bench unit-tests $(KMOD_TEST_BINS)
 
 # -MMD -MP: each object depends on the headers it includes, no more
 DEPFLAGS = -MMD -MP
@@ -151,20 +149,46 @@ $(O)/vmstat-bench: $(O)/obj/main.o $(CMD_OBJS) $(HARNESS_LIBS)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $(O)/obj/main.o $(CMD_OBJS) $(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS)
 
-# Unit tests of lib/ alone link lib/'s archive and libc: a test listed
-# here that pulls in libpfm, libbpf, likwid or a layer above lib/ fails
-# to link, which is the point (results, stats, sweep files and compare
-# are data, testable anywhere).  The others link every layer.
-UNIT_LIB_ONLY := test_merge test_stats test_compare test_sweepfile test_json \
-		 test_cpulist test_changepoint test_numbers
-unit_link = $(if $(filter $(notdir $@),$(UNIT_LIB_ONLY)),\
-		$(LIB_ARCHIVES) $(LDLIBS),$(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS))
+# tests/unit/ mirrors the layers, and a test's folder decides what it
+# compiles and links with: tests/unit/lib/LAYER/ the headers and archives
+# of LAYER and those below only (so a test of the model that pulled in the
+# machine, libpfm or a bench would fail to build, which is the point:
+# results, statistics, sweep files and compare are data, testable
+# anywhere), tests/unit/sweep/ every layer of the harness,
+# tests/unit/abi/ and tests/unit/bench/ no harness at all (the module's
+# ABI header, bench/'s algorithm on its user-space primitives).  The
+# binaries all go to $(O)/tests/, where tests/run.sh finds them.
+UNIT_DIRS := abi bench $(addprefix lib/,$(LIB_LAYERS)) sweep
+# what each folder compiles and links with
+UNIT_INC_abi := -I.
+UNIT_INC_bench := -I.
+UNIT_LINK_abi := $(LDLIBS)
+UNIT_LINK_bench := $(LDLIBS)
+UNIT_INC_sweep := $(INC_SWEEP)
+UNIT_LINK_sweep := $(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS)
+# lib/LAYER: the archives of the layers up to LAYER, highest first; the
+# libraries of the machine (libpfm, libbpf, likwid) and of the store only
+# from the machine up
+upto = $(if $(filter $(1),$(firstword $(2))),$(1),$(firstword $(2)) \
+	$(call upto,$(1),$(wordlist 2,$(words $(2)),$(2))))
+rev = $(if $(1),$(call rev,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+define unit_layer
+UNIT_INC_lib/$(1) := $$(INC_$(1))
+UNIT_LINK_lib/$(1) := $$(foreach l,$$(call rev,$$(call upto,$(1),$$(LIB_LAYERS))),$$(O)/libvsb-$$(l).a) \
+	$$(LDLIBS) $$(if $$(filter base stats model,$(1)),,$$(VSB_LIBS))
+endef
+$(foreach l,$(LIB_LAYERS),$(eval $(call unit_layer,$(l))))
 
-$(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIBS)
-	@mkdir -p $(dir $@)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) $(VSB_CPPFLAGS) $(if $(filter $(notdir $@),$(UNIT_LIB_ONLY)),$(INC_LIB),$(INC_SWEEP)) \
-		-o $@ $< $(unit_link)
+define unit_dir
+UNIT_BINS += $$(patsubst tests/unit/$(1)/%.c,$$(O)/tests/%,$$(wildcard tests/unit/$(1)/test_*.c))
+$$(O)/tests/%: tests/unit/$(1)/%.c tests/unit/tap.h $$(HARNESS_LIBS)
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CC,$$@)
+	$$(Q)$$(CC) $$(CFLAGS) $$(DEPFLAGS) $$(VSB_CPPFLAGS) -Itests/unit $$(UNIT_INC_$(1)) \
+		-o $$@ $$< $$(UNIT_LINK_$(1))
+endef
+$(foreach d,$(UNIT_DIRS),$(eval $(call unit_dir,$(d))))
+unit-tests: $(UNIT_BINS)
 
 # Helpers the in-guest kmod tests run (fuzzer, concurrency, signals); not
 # in $(O)/tests/, whose binaries tests/run.sh runs on the host.  Static,
@@ -210,7 +234,7 @@ check: deps kmod-check
 	$(Q)cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem -Ibench \
 		$(INC_LIB) -Iharness/benches -Iharness/sweep -Iharness/ab \
-		harness bench tests/unit
+		harness bench tests/unit -Itests/unit
 	$(Q)$(MAKE) --no-print-directory O=build-san BUILD_TYPE=sanitize \
 		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 		LDLIBS='-pthread -lm -fsanitize=address,undefined' all

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "../../bench/counter.h"
+#include "bench/counter.h"
 #include "tap.h"
 
 static s8 d8[8] __attribute__((aligned(64)));

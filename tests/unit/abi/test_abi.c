@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../../kmod/uapi/vmstat_bench.h"
-#include "../../bench/variants.h"
+#include "kmod/uapi/vmstat_bench.h"
+#include "bench/variants.h"
 #include "tap.h"
 
 #define PIN(type, field, off) \
