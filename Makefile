@@ -159,6 +159,9 @@ $(O)/vmstat-bench: $(O)/obj/main.o $(CMD_OBJS) $(HARNESS_LIBS)
 # ABI header, bench/'s algorithm on its user-space primitives).  The
 # binaries all go to $(O)/tests/, where tests/run.sh finds them.
 UNIT_DIRS := abi bench $(addprefix lib/,$(LIB_LAYERS)) sweep
+ifneq ($(wildcard tests/unit/*.c),)
+$(error $(wildcard tests/unit/*.c): a unit test lives in its layer's folder: tests/unit/lib/LAYER/, sweep/, abi/ or bench/)
+endif
 # what each folder compiles and links with
 UNIT_INC_abi := -I.
 UNIT_INC_bench := -I.
