@@ -8,7 +8,7 @@
  * synchronously in the caller's context and writes one vsb_sample per
  * worker and repetition into a caller-supplied buffer.
  *
- * Rules (DESIGN.md): fixed-width types only, no pointers (user addresses
+ * Rules (docs/architecture.md): fixed-width types only, no pointers (user addresses
  * travel as __u64), no enums or bitfields inside structs, explicit
  * padding so the layout is the same for 32- and 64-bit callers, every
  * struct starts with `size` and `version`, every reserved field must be

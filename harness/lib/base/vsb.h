@@ -20,7 +20,7 @@
 
 #define VSB_NAME "vmstat-bench"
 
-/* Exit codes (DESIGN.md; 4 is the kselftest skip code). */
+/* Exit codes (docs/architecture.md; 4 is the kselftest skip code). */
 enum {
 	VSB_EXIT_OK = 0,
 	VSB_EXIT_ERROR = 1,
