@@ -47,6 +47,10 @@ int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_kstat_check(const struct vsb_bench *b, struct vsb_run_opts *o);
 int vsb_kstat_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r);
 
+/* stat_refresh.c: vm.stat_refresh, the kernel's whole fold, timed */
+int vsb_stat_refresh_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+int vsb_stat_refresh_run(const struct vsb_run_opts *o, struct vsb_result *r);
+
 /* live.c: the running kernel's page-fault and mmap paths, from user space */
 
 int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r);

@@ -173,6 +173,9 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	{ "memcg-depth", 0, VSB_OPT_LONG, OFF(memcg_depth), 0, 0, 16, "1", NULL, "N",
 	  "memory cgroup levels below the root the run charges to (kstat lruvec); "
 	  "0: the root", VSB_OPTF_SWEEP, 32 },
+	{ "dirty-pages", 0, VSB_OPT_LONG, OFF(dirty_pages), 0, 0, 262144, "64", NULL, "N",
+	  "stat-refresh: pages each CPU of --cpus faults in (dirtying its vmstat diffs) "
+	  "before each sample", VSB_OPTF_SWEEP, 33 },
 	/* not a sweep key: `sweep --db` imports the whole folder (store.h) */
 	{ "db", 0, VSB_OPT_STR, OFF(db), SZ(db), 0, 0, "", NULL, "URL",
 	  "import the result into a store once written: an SQLite file, "

@@ -75,6 +75,7 @@ struct vsb_run_opts {
 	long run_length;	/* +delta this often, then -delta as often */
 	long busy_workers;	/* the last N workers only update, untimed */
 	long memcg_depth;	/* levels below the memory cgroup root */
+	long dirty_pages;	/* stat-refresh: pages each CPU dirties first */
 
 	/* derived by vsb_run_opts_finish() */
 	struct vsb_cpulist cpus;

@@ -440,6 +440,8 @@ static void write_text_params(const struct vsb_run_opts *o, FILE *f)
 				o->busy_workers > 1 ? "s" : "");
 		if (!strcmp(o->op, "lruvec"))
 			fprintf(f, ", memcg depth %ld", o->memcg_depth);
+	} else if (!strcmp(o->bench, "stat-refresh")) {
+		fprintf(f, "%ld dirty pages per CPU of --cpus", o->dirty_pages);
 	} else if (!strcmp(o->bench, "threshold-refresh")) {
 		fprintf(f, "%s, %ld CPUs x %ld nodes", o->approach, o->model_cpus,
 			o->model_nodes);
