@@ -89,7 +89,7 @@ static int parse_ignore(struct vsb_compare *c, const char *list)
 			vsb_err("--ignore: '%s' is not a matching column", tok);
 			return VSB_EXIT_USAGE;
 		}
-		c->ignored |= 1u << k;
+		c->ignored |= 1ull << k;
 	}
 	return 0;
 }

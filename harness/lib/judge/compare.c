@@ -198,7 +198,7 @@ static int row_key(const struct vsb_compare *c, const struct cmp_file *f,
 
 	vsb_rl_cells(&f->rl, r, cells);
 	for (k = 0; k < c->ncols; k++) {
-		int col = c->ignored & (1u << k) ? -1 : f->cm[k];
+		int col = c->ignored & (1ull << k) ? -1 : f->cm[k];
 		size_t n = col < 0 ? 0 : cells[col].len;
 
 		if (off + n + 1 >= len)
@@ -632,8 +632,9 @@ static void make_label(const struct vsb_compare *c, struct vsb_cmp_verdict *v)
 	for (k = 0; k < c->ncols; k++) {
 		const char *name = c->cols[k];
 
-		if (!vary[k] || (int)k == kvar || (int)k == kop || (int)k == kb ||
-		    !x->vals[k][0])
+		/* op selects kstat's function; spawn's fork|posix-spawn is a column */
+		if (!vary[k] || (int)k == kvar || (kstat && (int)k == kop) ||
+		    (int)k == kb || !x->vals[k][0])
 			continue;
 		if ((pcc && (!strcmp(name, "threshold") ||
 			     !strcmp(name, "diff_bits"))) ||

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#define VSB_CMP_MAX_COLS	32	/* --ignore keeps one bit per column */
+#define VSB_CMP_MAX_COLS	64	/* --ignore keeps one bit per column */
 #define VSB_CMP_KEY_MAX		1024	/* a point's match values, '|'-joined */
 #define VSB_CMP_MIN_REPS	5	/* per side, for the rank test to say much */
 /*
@@ -32,6 +32,16 @@ struct vsb_cmp_point {
 	unsigned int *run;	/* per repetition: its run (vsb_cmp_side.runs) */
 	size_t nc2c, c2ccap;
 	double *c2c;		/* per file: c2c_ns of its CPUs (multi-CPU points) */
+	size_t ndist;		/* repetitions left out: disturbed (drop_disturbed) */
+	/*
+	 * For the store's noise model (compare_store.c): the first file's
+	 * point as the store keys it, its machine's fingerprint, and what
+	 * the store's earlier runs of it on that machine say.
+	 */
+	char *skey;
+	char machine[24];
+	double store_cv;	/* between-run CV of the stored runs; NAN: none */
+	size_t store_runs;	/* how many stored runs it is from */
 };
 
 struct vsb_cmp_side {
@@ -62,7 +72,37 @@ struct vsb_cmp_verdict {
 				 * few-runs (runs_only, too few runs: not judged) */
 	int regression;
 	double c2c_b, c2c_n;	/* medians of the sides' c2c_ns; NAN: unknown */
+	/*
+	 * The noise model the verdict used (VSB_CMP_MODEL_AUTO decides per
+	 * point): "runs" (the rank test on per-run medians, the floor from
+	 * the between-run CV), "store" (the repetitions' rank test, the
+	 * floor from the store's between-run CV of this point on this
+	 * machine), "reps" (repetitions trusted: the library's plain
+	 * judgement, --noise-model reps), "none" (not judged).
+	 */
+	const char *model;
+	double model_cv;	/* the between-run CV behind the floor; NAN: none */
+	size_t model_n;		/* runs that CV is from */
 };
+
+/*
+ * How a verdict's noise is known.  REPS (0, what a zeroed opts gives):
+ * the repetitions are trusted where runs are too few, as compare always
+ * did.  AUTO (compare's default): a point is judged only where its
+ * between-run noise is measured: runs enough a side (worker processes
+ * count: `sweep` spreads its repetitions over VSB_SWEEP_PROCS of them),
+ * else the store's earlier runs of it on the machine; else it is shown,
+ * not judged (`no-model`, or `few-runs` with 2+ runs a side).
+ */
+enum vsb_cmp_model {
+	VSB_CMP_MODEL_REPS = 0,
+	VSB_CMP_MODEL_AUTO,
+};
+
+/* The fewest stored runs of a point the store's noise model is taken from. */
+#define VSB_CMP_STORE_MIN_RUNS	6
+/* ... and the newest this many, at most. */
+#define VSB_CMP_STORE_MAX_RUNS	50
 
 struct vsb_cmp_opts {
 	double alpha;		/* Mann-Whitney significance level */
@@ -70,13 +110,18 @@ struct vsb_cmp_opts {
 	double max_regression_pct;
 	int runs_only;		/* judge per-run medians only: a pair with runs
 				 * too few for that gets `few-runs`, never a
-				 * verdict from pooled repetitions */
+				 * verdict from pooled repetitions; runs are
+				 * whole files (boots): worker processes inside
+				 * one are not counted */
+	enum vsb_cmp_model model;
+	int drop_disturbed;	/* leave out repetitions another task disturbed
+				 * (the `disturbed` column names a reason) */
 };
 
 struct vsb_compare {
 	size_t ncols;
 	const char *cols[VSB_CMP_MAX_COLS];	/* the columns points match by */
-	unsigned int ignored;	/* bit k: cols[k] left out of the key */
+	unsigned long long ignored;	/* bit k: cols[k] left out of the key */
 	struct vsb_cmp_side base, new;
 	size_t nv;
 	struct vsb_cmp_verdict *vs;	/* base's points in order, then new's rest */
@@ -88,6 +133,14 @@ struct vsb_compare {
 	size_t few_runs;	/* pairs with runs too few for a run-level test */
 	size_t fewest_runs;	/* fewest runs of a side among those; (size_t)-1 */
 	size_t moved;		/* pairs not judged: the CPUs' distance changed */
+	/* filled by vsb_cmp_judge(): how many pairs each model judged */
+	size_t by_runs, by_store, by_reps;
+	size_t no_model;	/* AUTO: not judged, one run a side, no store */
+	size_t all_disturbed;	/* not judged: a side's every repetition disturbed */
+	size_t ndisturbed;	/* repetitions left out, both sides */
+	size_t runs_split;	/* files whose repetitions name worker processes */
+	const char *store_url;	/* the store the noise model read; NULL: none */
+	int runs_only;		/* as loaded: worker processes not split */
 };
 
 /* The match columns; vsb_cmp_free() after any use. */
@@ -106,6 +159,25 @@ int vsb_cmp_col(const struct vsb_compare *c, const char *name);
  */
 int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
 		 const char *path);
+
+/*
+ * A result's `# sweep_procs:` line ("W (repetitions by worker process:
+ * 0-1,2-3,...)", written by a sweep spread over worker processes) into
+ * @lo/@hi (at most @max ranges): how many, 0 when there is no such line
+ * or it does not parse.  Each range is one process: one run to compare.
+ */
+size_t vsb_cmp_parse_procs(const char *line, unsigned int *lo, unsigned int *hi,
+			   size_t max);
+
+/*
+ * compare_store.c: for every matched pair, the between-run CV of the
+ * stored runs of BASE's point on BASE's machine (the compared runs
+ * themselves left out): 1.4826 x the median of |run median / median - 1|
+ * over the newest VSB_CMP_STORE_MAX_RUNS, known where there are at least
+ * VSB_CMP_STORE_MIN_RUNS.  @url as `--db` takes it (NULL: the default
+ * store).  0, or the store's error (one line said).
+ */
+int vsb_cmp_store_noise(struct vsb_compare *c, const char *url);
 
 /*
  * Pair base's points with new's by key and label them.  Refuses
@@ -140,5 +212,13 @@ vsb_cmp_any(const struct vsb_cmp_verdict *v)
  */
 int vsb_compare_report(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 		       const char *base, const char *new, const char *outdir);
+
+/*
+ * The same with the store's noise model: @db as `--db` takes it
+ * (`default`: $VSB_DB, else results/vmstat-bench.db), NULL for none.
+ */
+int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			  const char *base, const char *new, const char *outdir,
+			  const char *db);
 
 #endif /* VSB_COMPARE_H */
