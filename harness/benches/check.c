@@ -12,6 +12,7 @@
 
 #include "opts.h"
 #include "benches.h"
+#include "guest.h"
 #include "pmu.h"
 #include "topo.h"
 #include "bench/variants.h"
@@ -70,6 +71,53 @@ static int finish_cpus(struct vsb_run_opts *o)
 }
 
 /*
+ * --guest-*: a bad combination is refused (exit 2) wherever the point is
+ * checked, ab's host included, with the fields not asked for taken from
+ * ab's defaults or else this machine; the shape is this machine's or the
+ * point is skipped (exit 4): in a guest ab booted for another shape, or
+ * on a host with no such guest.
+ */
+static int check_guest_shape(const struct vsb_run_opts *o)
+{
+	struct vsb_guest_shape want, def;
+	char cmdline[4096];
+
+	vsb_guest_shape_of(o, &want);
+	if (!vsb_guest_shape_asked(&want))
+		return 0;
+	if (vsb_guest_shape_default()) {
+		def = *vsb_guest_shape_default();
+	} else {
+		/* only its vCPUs: its own possible CPUs, nodes, parameters are no limit */
+		vsb_guest_this(&def, cmdline, sizeof(cmdline));
+		def.possible = def.nodes = 0;
+		def.cmdline[0] = '\0';
+	}
+	vsb_guest_shape_merge(&want, &def);
+	if (want.mem && want.mem < VSB_GUEST_MEM_MIN) {
+		vsb_err_opt("guest-mem", "--guest-mem %ld: a guest needs %d MB at least",
+			    want.mem, VSB_GUEST_MEM_MIN);
+		return VSB_EXIT_USAGE;
+	}
+	return vsb_guest_shape_check(&want, 0);
+}
+
+/* After every other check: a point of another shape does not run here. */
+static int guest_shape_here(const struct vsb_run_opts *o, int ret)
+{
+	struct vsb_guest_shape want;
+	char why[256];
+
+	vsb_guest_shape_of(o, &want);
+	if ((ret && ret != VSB_EXIT_SKIP) || !vsb_guest_shape_asked(&want) ||
+	    vsb_guest_matches(&want, why, sizeof(why)))
+		return ret;
+	vsb_err_opt("guest-cpus", "another guest shape: the point needs %s: skipped "
+		    "(`vmstat-bench ab` boots a guest of each shape in a sweep)", why);
+	return VSB_EXIT_SKIP;
+}
+
+/*
  * Checks that need more than one option, and derived fields.  Called for
  * the CLI and for every sweep point before anything runs.
  */
@@ -116,6 +164,9 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 		vsb_err_opt("delta", "--delta: must not be 0");
 		return VSB_EXIT_USAGE;
 	}
+	ret = check_guest_shape(o);
+	if (ret)
+		return ret;
 	ret = finish_cpus(o);
 	if (ret)
 		return ret;
@@ -144,5 +195,5 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 		strcpy(o->format, dot && !strcmp(dot, ".csv") ? "csv" :
 				  dot && !strcmp(dot, ".json") ? "json" : "text");
 	}
-	return vsb_bench_check(b, o);
+	return guest_shape_here(o, vsb_bench_check(b, o));
 }

@@ -24,6 +24,7 @@
 
 #include "kmod/uapi/vmstat_bench.h"
 #include "env.h"
+#include "guest.h"
 #include "meta.h"
 #include "pmu.h"
 #include "result.h"
@@ -230,6 +231,30 @@ static void machine_identity(struct vsb_result *r, const struct vsb_cpuinfo *ci,
 	vsb_result_meta(r, "mem_total", "%lld GiB", (ram_kb + (1 << 19)) >> 20);
 }
 
+/*
+ * The machine's shape as the guest-shape axes read it (guest.c): the
+ * possible CPUs the kernel sized its per-CPU areas for, the present
+ * ones, its command line, and what ci/vm-run.sh says it booted.
+ */
+static void guest_meta(struct vsb_result *r)
+{
+	char buf[1024];
+
+	read_or(SYS_CPU "/possible", buf, sizeof(buf), "unavailable");
+	vsb_result_meta(r, "cpus_possible", "%d (%s)",
+			vsb_env_count_list(SYS_CPU "/possible"), buf);
+	read_or(SYS_CPU "/present", buf, sizeof(buf), "unavailable");
+	vsb_result_meta(r, "cpus_present", "%d (%s)",
+			vsb_env_count_list(SYS_CPU "/present"), buf);
+	read_or("/proc/cmdline", buf, sizeof(buf), "unavailable");
+	if (strstr(buf, " -- "))	/* what follows is init's, not the kernel's */
+		*strstr(buf, " -- ") = '\0';
+	vsb_result_meta(r, "kernel_cmdline", "%s", buf);
+	vsb_guest_booted_as(buf, sizeof(buf));
+	vsb_result_meta(r, "guest_shape", "%s", buf[0] ? buf :
+			"none (not a guest booted by ci/vm-run.sh)");
+}
+
 void vsb_meta_collect_env(struct vsb_result *r)
 {
 	static int warned;
@@ -281,6 +306,7 @@ void vsb_meta_collect_env(struct vsb_result *r)
 	vsb_result_meta(r, "smt", "%s (control: %s)",
 			!vsb_read_file_long(SYS_CPU "/smt/active", &v) ?
 			(v ? "on" : "off") : "unknown", buf);
+	guest_meta(r);
 	read_or(SYS_CPU "/isolated", buf, sizeof(buf), "none");
 	vsb_result_meta(r, "isolated_cpus", "%s", buf);
 	read_or(SYS_CPU "/nohz_full", buf, sizeof(buf), "none");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guest_shape.h"
 #include "monitor_spec.h"
 #include "opts.h"
 #include "pmu_names.h"
@@ -163,19 +164,42 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	  "it; off: no bookkeeping", VSB_OPTF_SWEEP, 0 },
 	/* the kernel's own statistics functions (benches/kstat.c) */
 	{ "op", 0, VSB_OPT_STR, OFF(op), SZ(op), 0, 0, "mod-zone", NULL, "NAME",
-	  "kstat: the kernel function timed (see `vmstat-bench list`)", VSB_OPTF_SWEEP, 29 },
+	  "kstat: the kernel function timed (see `vmstat-bench list`); spawn: "
+	  "fork|posix-spawn; memcg-stat-read: sibling|parent", VSB_OPTF_SWEEP, 29 },
 	{ "run-length", 0, VSB_OPT_LONG, OFF(run_length), 0, 1, 1000000, "128", NULL,
 	  "L", "kstat: L updates of +delta, then L of -delta: set L against the "
 	  "threshold for the folds you want", VSB_OPTF_SWEEP, 30 },
 	{ "busy-workers", 0, VSB_OPT_LONG, OFF(busy_workers), 0, 0, VSB_MAX_CPUS - 1,
 	  "0", NULL, "N", "kstat: the last N workers only update (percpu-counter-sum: "
-	  "they add), untimed", VSB_OPTF_SWEEP, 31 },
+	  "they add), untimed; memcg-stat-read: the last N CPUs run the writers", VSB_OPTF_SWEEP, 31 },
 	{ "memcg-depth", 0, VSB_OPT_LONG, OFF(memcg_depth), 0, 0, 16, "1", NULL, "N",
-	  "memory cgroup levels below the root the run charges to (kstat lruvec); "
-	  "0: the root", VSB_OPTF_SWEEP, 32 },
+	  "memory cgroup levels below the root the run charges to (kstat lruvec, "
+	  "fallocate, memcg-stat-read); 0: the root", VSB_OPTF_SWEEP, 32 },
 	{ "dirty-pages", 0, VSB_OPT_LONG, OFF(dirty_pages), 0, 0, 262144, "64", NULL, "N",
-	  "stat-refresh: pages each CPU of --cpus faults in (dirtying its vmstat diffs) "
-	  "before each sample", VSB_OPTF_SWEEP, 33 },
+	  "stat-refresh, isolated: pages each CPU of --cpus faults in (dirtying its "
+	  "vmstat diffs) before each sample", VSB_OPTF_SWEEP, 33 },
+	/* the guest a point needs (guest_shape.h); ab boots one per shape */
+	{ "guest-cpus", 0, VSB_OPT_LONG, OFF(guest_cpus), 0, 0, VSB_GUEST_CPUS_MAX, "0",
+	  NULL, "N", "the guest's vCPUs this point needs (ab boots such a guest; "
+	  "elsewhere a point of another shape is skipped); 0: any",
+	  VSB_OPTF_SWEEP | VSB_OPTF_LATE, 34 },
+	{ "guest-possible", 0, VSB_OPT_LONG, OFF(guest_possible), 0, 0,
+	  VSB_GUEST_POSSIBLE_MAX, "0", NULL, "N", "the guest's possible CPUs (QEMU "
+	  "maxcpus: hot-pluggable slots); 0: any", VSB_OPTF_SWEEP | VSB_OPTF_LATE, 35 },
+	{ "guest-nodes", 0, VSB_OPT_LONG, OFF(guest_nodes), 0, 0, VSB_GUEST_NODES_MAX, "0",
+	  NULL, "N", "the guest's NUMA nodes; 0: any", VSB_OPTF_SWEEP | VSB_OPTF_LATE, 36 },
+	{ "guest-mem", 0, VSB_OPT_LONG, OFF(guest_mem), 0, 0, 1L << 20, "0", NULL, "MB",
+	  "the guest's memory; 0: any", VSB_OPTF_SWEEP | VSB_OPTF_LATE, 37 },
+	{ "guest-cmdline", 0, VSB_OPT_STR, OFF(guest_cmdline), SZ(guest_cmdline), 0, 0,
+	  "none", NULL, "ARGS", "extra kernel parameters of the guest (isolcpus=1 "
+	  "nohz_full=1 ...); a sweep axis lists them with '|'",
+	  VSB_OPTF_SWEEP | VSB_OPTF_LATE | VSB_OPTF_BAR, 38 },
+	{ "memcg-count", 0, VSB_OPT_LONG, OFF(memcg_count), 0, 1, 4096, "8", NULL, "N",
+	  "memcg-stat-read: sibling memory cgroups, a writer process in each",
+	  VSB_OPTF_SWEEP | VSB_OPTF_LATE, 39 },
+	{ "gap-ns", 0, VSB_OPT_LONG, OFF(gap_ns), 0, 100, 1000000000, "5000", NULL, "NS",
+	  "isolated: a busy-loop iteration longer than this is an interruption",
+	  VSB_OPTF_SWEEP | VSB_OPTF_LATE, 40 },
 	/* not a sweep key: `sweep --db` imports the whole folder (store.h) */
 	{ "db", 0, VSB_OPT_STR, OFF(db), SZ(db), 0, 0, "", NULL, "URL",
 	  "import the result into a store once written: an SQLite file, "
@@ -226,6 +250,7 @@ static const struct {
 	{ "size", vsb_check_size },
 	{ "sysctl", vsb_sysctl_check_syntax },
 	{ "monitor", vsb_monitor_check },
+	{ "guest-cmdline", vsb_guest_cmdline_check },
 };
 
 static int check_value(const struct vsb_opt *opt, const char *value,
@@ -247,6 +272,16 @@ int vsb_opt_index(const char *name)
 		if (!strcmp(vsb_run_opt_table[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+int vsb_opt_hashed(const struct vsb_run_opts *o, const struct vsb_opt *opt)
+{
+	char v[512];
+
+	if (!(opt->flags & VSB_OPTF_LATE) || !opt->def)
+		return 1;
+	vsb_opt_format(o, opt, v, sizeof(v));
+	return strcmp(v, opt->def) != 0;
 }
 
 /* 1 when option @name was set explicitly (command line or sweep file) */

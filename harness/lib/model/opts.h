@@ -21,6 +21,13 @@ enum vsb_opt_kind {
 
 /* Where an option is accepted. */
 #define VSB_OPTF_SWEEP	0x1u	/* a sweep file may set it (and make it an axis) */
+#define VSB_OPTF_BAR	0x2u	/* a sweep axis lists its values with '|' (they hold commas) */
+/*
+ * In a sweep point's id and match hash only when set away from its
+ * default: options appended after sweeps were run leave their ids (and
+ * --resume's checks) as they were.
+ */
+#define VSB_OPTF_LATE	0x4u
 
 struct vsb_run_opts {
 	char bench[32];
@@ -75,6 +82,15 @@ struct vsb_run_opts {
 	long run_length;	/* +delta this often, then -delta as often */
 	long busy_workers;	/* the last N workers only update, untimed */
 	long memcg_depth;	/* levels below the memory cgroup root */
+	/* the guest a point needs (guest_shape.h): 0 / "none" for any */
+	long guest_cpus;
+	long guest_possible;
+	long guest_nodes;
+	long guest_mem;
+	char guest_cmdline[256];
+	/* memcg-stat-read: cgroups with a writer each; isolated: a gap */
+	long memcg_count;
+	long gap_ns;
 	long dirty_pages;	/* stat-refresh: pages each CPU dirties first */
 
 	/* derived by vsb_run_opts_finish() */
@@ -119,6 +135,8 @@ extern const size_t vsb_run_opt_count;
 const struct vsb_opt *vsb_opt_find(const char *name);
 int vsb_opt_index(const char *name);
 int vsb_opt_given(const struct vsb_run_opts *o, const char *name);
+/* 1 when @opt goes into a sweep point's id and match hashes (VSB_OPTF_LATE) */
+int vsb_opt_hashed(const struct vsb_run_opts *o, const struct vsb_opt *opt);
 void vsb_run_opts_defaults(struct vsb_run_opts *o);
 int vsb_opt_set(struct vsb_run_opts *o, const struct vsb_opt *opt,
 		const char *value, const char *where);

@@ -67,7 +67,7 @@ static int parse_range(const char *tok, long *a, long *b)
 static int parse_values(const struct vsb_opt *opt, char *val, const char *where,
 			struct vsb_sweep_axis *ax)
 {
-	const char sep = opt->kind == VSB_OPT_CPUS ? '|' : ',';
+	const char sep = opt->kind == VSB_OPT_CPUS || (opt->flags & VSB_OPTF_BAR) ? '|' : ',';
 	static struct vsb_run_opts scratch;
 	char *tok = val, *next, full[300];
 	size_t i, j;
@@ -321,7 +321,8 @@ static void point_id(struct vsb_sweep_point *p, const struct vsb_sweep_block *bl
 	for (i = 0; i < vsb_run_opt_count; i++) {
 		const struct vsb_opt *opt = &vsb_run_opt_table[i];
 
-		if (!(opt->flags & VSB_OPTF_SWEEP) || !strcmp(opt->name, "repeat"))
+		if (!(opt->flags & VSB_OPTF_SWEEP) || !strcmp(opt->name, "repeat") ||
+		    !vsb_opt_hashed(&p->opts, opt))
 			continue;
 		vsb_sweep_opt_value(&p->opts, opt, v, sizeof(v));
 		snprintf(kv, sizeof(kv), "%s=%s;", opt->name, v);
