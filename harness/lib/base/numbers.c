@@ -95,6 +95,31 @@ int vsb_parse_real(const char *s, double *out)
 	return end && !*end ? 0 : -1;
 }
 
+/*
+ * @v (a number vsb_scan_real read) times @scale as a whole count of a
+ * unit in [@min, @max]: the value itself is checked, never a rounding
+ * of it.  `--monitor vmstat:99.5ms` was rounded to 100 and taken where
+ * under 100 ms is refused, and `trace --duration 1e-10` became 0 ns, no
+ * limit at all.  A fraction of the unit is refused too (it could not be
+ * honoured), but what is left within 1e-12 of a whole count is the
+ * binary fraction's error (a few units in the last place of @v), not a
+ * fraction the user wrote.  The range is the product's own: the bounds
+ * (100 ms, 1 ns, 86400 s) are exact in binary.  0 with *@out,
+ * VSB_UNITS_RANGE or VSB_UNITS_FRACTION.
+ */
+int vsb_real_units(double v, double scale, long long min, long long max,
+		   long long *out)
+{
+	double x = v * scale, r = nearbyint(x);
+
+	if (!(x >= (double)min && x <= (double)max))
+		return VSB_UNITS_RANGE;
+	if (fabs(x - r) > 1e-12 * (x > 1 ? x : 1))
+		return VSB_UNITS_FRACTION;
+	*out = (long long)r;
+	return 0;
+}
+
 /* Why @s is not an integer, for the one error line. */
 static const char *not_int_why(const char *s)
 {

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,10 +15,17 @@
 
 #include "vsb.h"
 
+/*
+ * Through vsb_open_regular() too: most callers read /proc and /sys
+ * (regular files there), but some read a path the user chose (a kernel
+ * build folder's kernel.release, a state file), and a FIFO planted
+ * there blocked the open for good.  One read of at most @len - 1 bytes.
+ */
 int vsb_read_file_str(const char *path, char *buf, size_t len)
 {
+	struct stat st;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = vsb_open_regular(path, 0, &st);
 
 	if (fd < 0)
 		return -1;
@@ -62,6 +70,36 @@ int vsb_open_regular(const char *path, int flags, struct stat *st)
 	/* reads of a regular file never block; the flag is not wanted */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
+}
+
+/*
+ * A file the user names, as a stream, for line-by-line readers: through
+ * vsb_open_regular() and refused past @max bytes (clamped to
+ * VSB_READ_MAX) from its size.  NULL with *@err set for
+ * vsb_read_strerror().
+ */
+FILE *vsb_fopen_regular(const char *path, size_t max, int *err)
+{
+	struct stat st;
+	int fd = vsb_open_regular(path, 0, &st);
+	FILE *f;
+
+	if (max > VSB_READ_MAX)
+		max = VSB_READ_MAX;
+	if (fd >= 0 && (unsigned long long)st.st_size > max) {
+		close(fd);
+		fd = -EFBIG;
+	}
+	if (fd < 0) {
+		*err = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		*err = errno;
+		close(fd);
+	}
+	return f;
 }
 
 /* strerror() that also names vsb_open_regular()'s refusals */

@@ -74,6 +74,11 @@ int vsb_parse_long(const char *s, long *out);
 /* the same for a fraction: "0.01", ".5", "1e-3"; no sign, hex, inf, nan */
 const char *vsb_scan_real(const char *s, double *out);
 int vsb_parse_real(const char *s, double *out);
+/* @v * @scale as a whole count in [@min, @max], checked unrounded (numbers.c) */
+#define VSB_UNITS_RANGE		(-2)
+#define VSB_UNITS_FRACTION	(-3)
+int vsb_real_units(double v, double scale, long long min, long long max,
+		   long long *out);
 int vsb_read_file_str(const char *path, char *buf, size_t len);
 int vsb_read_file_long(const char *path, long *out);
 /* Files the user names: regular files only, size-capped (util.c) */
@@ -84,6 +89,7 @@ int vsb_open_regular(const char *path, int flags, struct stat *st);
 int vsb_read_whole(const char *path, size_t max, char **bufp, size_t *lenp);
 int vsb_read_fd(int fd, const struct stat *st, size_t max, char **bufp,
 		size_t *lenp);
+FILE *vsb_fopen_regular(const char *path, size_t max, int *err);
 const char *vsb_read_strerror(int e);
 int vsb_parse_long_range(const char *opt, const char *s, long min, long max, long *out);
 int vsb_parse_size(const char *s, unsigned long long *out);
@@ -134,6 +140,12 @@ struct vsb_outfile {
 };
 /* 0, or VSB_EXIT_USAGE after one line: a path in @dir is not a folder */
 int vsb_dir_refusal(const char *dir, const char *opt);
+/*
+ * dirlock.c: @dir (a folder that exists) is written by this process and
+ * the ones it starts alone, until it ends; 0, or VSB_EXIT_USAGE after one
+ * line naming @opt when another vmstat-bench writes there.
+ */
+int vsb_dir_lock(const char *dir, const char *opt);
 /* mkdir -p: @dir and every missing folder above it; 0, or -1 with errno */
 int vsb_mkdir_p(const char *dir, mode_t mode);
 int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt);
