@@ -87,7 +87,8 @@ struct vsb_import_info {
 	char machine[24];	/* fingerprint */
 	char missing[256];	/* machine fields the result did not carry */
 };
-/* One loaded file in its own transaction: all of it or nothing. */
+/* One loaded file in its own transaction: all of it or nothing.  0 (and
+ * @info->result: stored, or stored already) or VSB_EXIT_*. */
 int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,
 		     struct vsb_import_info *info);
 /*
@@ -95,7 +96,8 @@ int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,
  * (vsb_store_check()), load every path (a result file, or a directory
  * whose raw results are taken, summaries, sweep.csv and partial points
  * left out), refuse all of them with exit 2 if one is bad, then import
- * each; prints one line per file unless @quiet.
+ * them all in one transaction (all or nothing; the one error line says
+ * nothing was stored); prints one line per file unless @quiet.
  */
 int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int quiet);
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Importing result files into the store.  A file is loaded and checked
- * completely (result_load.c) before the store is opened; then each file
- * goes in as one transaction: its machine, kernel and points (shared
- * with earlier runs, inserted when new), its run row, every sample.  A
- * killed import leaves the transaction uncommitted, so nothing of it.
+ * completely (result_load.c) before the store is opened; then the whole
+ * import goes in as one transaction, each file its machine, kernel and
+ * points (shared with earlier runs, inserted when new), its run row,
+ * every sample.  A file refused, a store error or a kill leaves the
+ * transaction uncommitted, so nothing of the import: never a part of it
+ * stored under a message that says it was refused.
  *
  * Two importers at once: SQLite queues them at BEGIN IMMEDIATE; with
  * PostgreSQL both run, the shared rows go in with ON CONFLICT DO
@@ -248,7 +250,12 @@ static char *env_json(const struct vsb_rl_file *f)
 	return json;
 }
 
-/* Checks the run is new; inserts its row.  1: stored already. */
+/*
+ * Checks the run is new; inserts its row.  0 (info->result says whether
+ * it was new or stored already) or VSB_EXIT_*: "stored already" is never
+ * a return value of its own, since VSB_EXIT_ERROR is 1 too and a store
+ * that refused the insert was once reported as a duplicate.
+ */
 static int put_run(struct imp *im)
 {
 	const struct vsb_store_ops *o = im->s->ops;
@@ -301,11 +308,12 @@ stored:
 		return rc;
 	if (strcmp(hash, f->content_id)) {
 		vsb_err("%s: run id %s is already stored, from a different file "
-			"(content %s, this one %s): not stored", f->path, run_id, hash,
+			"(content %s, this one %s)", f->path, run_id, hash,
 			f->content_id);
 		return VSB_EXIT_USAGE;
 	}
-	return 1;
+	im->info->result = VSB_IMPORT_DUPLICATE;
+	return 0;
 }
 
 /* a number cell: a double, or NULL when empty, absent or not a number */
@@ -373,44 +381,50 @@ static int put_samples(struct imp *im)
 	return vsb_rows_end(&rows, 1);
 }
 
-int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,
-		     struct vsb_import_info *info)
+/* The run id a file is stored under: its # run_id, else its content's. */
+static const char *file_run_id(const struct vsb_rl_file *f)
+{
+	const char *rid = vsb_rl_meta(f, "run_id");
+
+	return rid && *rid ? rid : f->content_id;
+}
+
+/* One file inside the caller's transaction: 0 or VSB_EXIT_*. */
+static int import_one(struct vsb_store *s, const struct vsb_rl_file *f,
+		      struct vsb_import_info *info)
 {
 	struct imp im = { .s = s, .f = f, .info = info };
-	const char *rid = vsb_rl_meta(f, "run_id");
 	int ret;
 
 	memset(info, 0, sizeof(*info));
-	snprintf(info->run_id, sizeof(info->run_id), "%s",
-		 rid && *rid ? rid : f->content_id);
+	snprintf(info->run_id, sizeof(info->run_id), "%s", file_run_id(f));
 	info->nsamples = f->nrows;
 	info->npoints = f->npoints;
-	ret = vsb_store_begin(s);
+	info->result = VSB_IMPORT_STORED;
+	ret = put_machine(&im);
+	ret = ret ?: put_kernel(&im);
+	ret = ret ?: put_run(&im);
+	if (!ret && info->result == VSB_IMPORT_STORED) {
+		ret = put_points(&im);
+		ret = ret ?: put_samples(&im);
+	}
+	free(im.point);
+	return ret;
+}
+
+int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,
+		     struct vsb_import_info *info)
+{
+	int ret = vsb_store_begin(s);
+
 	if (ret)
 		return ret;
-	ret = put_machine(&im);
-	if (!ret)
-		ret = put_kernel(&im);
-	if (!ret)
-		ret = put_run(&im);
-	if (ret == 1) {
-		info->result = VSB_IMPORT_DUPLICATE;
+	ret = import_one(s, f, info);
+	if (ret) {
 		vsb_store_rollback(s);
-		free(im.point);
-		return 0;
+		return ret;
 	}
-	if (!ret)
-		ret = put_points(&im);
-	if (!ret)
-		ret = put_samples(&im);
-	free(im.point);
-	if (ret)
-		goto err_rollback;
 	return vsb_store_commit(s);
-
-err_rollback:
-	vsb_store_rollback(s);
-	return ret;
 }
 
 struct pathlist {
@@ -446,8 +460,8 @@ static int raw_csv_name(const char *name)
 static int written_by_a_run(const char *path)
 {
 	char line[512];
-	int found = 0;
-	FILE *f = fopen(path, "re");
+	int found = 0, e;
+	FILE *f = vsb_fopen_regular(path, VSB_READ_MAX, &e);
 
 	if (!f)
 		return 0;
@@ -554,11 +568,64 @@ static void report(const struct vsb_rl_file *f, const struct vsb_import_info *in
 	       in->missing, *in->missing ? ")" : "");
 }
 
+/*
+ * Two files of one import under one run id are one run only when their
+ * bytes are the same (the same file named twice); otherwise the import
+ * is refused before the store is opened.
+ */
+static int check_run_ids(const struct vsb_rl_file *files, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = 0; j < i; j++) {
+			if (strcmp(file_run_id(&files[i]), file_run_id(&files[j])) ||
+			    !strcmp(files[i].content_id, files[j].content_id))
+				continue;
+			vsb_err("%s: run id %s is also %s's, with other content: "
+				"nothing stored", files[i].path, file_run_id(&files[i]),
+				files[j].path);
+			return VSB_EXIT_USAGE;
+		}
+	return 0;
+}
+
+/*
+ * Every file in one transaction: all of the import is stored or none of
+ * it.  The failing step's line is recorded and said once, with what
+ * became of the import; the per-file lines are printed only once the
+ * whole import is committed.
+ */
+static int import_all(struct vsb_store *s, const struct vsb_rl_file *files,
+		      size_t n, int quiet)
+{
+	struct vsb_import_info *info = vsb_zalloc((n ? n : 1) * sizeof(*info));
+	struct vsb_errlog log;
+	size_t i;
+	int ret;
+
+	vsb_errlog_begin(&log);
+	ret = vsb_store_begin(s);
+	for (i = 0; i < n && !ret; i++)
+		ret = import_one(s, &files[i], &info[i]);
+	if (ret)
+		vsb_store_rollback(s);
+	else
+		ret = vsb_store_commit(s);
+	vsb_errlog_end(&log);
+	if (ret)
+		vsb_err("%s%snothing of this import is stored (%zu file%s)", log.text,
+			*log.text ? ": " : "", n, n == 1 ? "" : "s");
+	for (i = 0; i < n && !ret && !quiet; i++)
+		report(&files[i], &info[i]);
+	free(info);
+	return ret;
+}
+
 int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int quiet)
 {
 	struct pathlist pl = { 0 };
 	struct vsb_rl_file *files = NULL;
-	struct vsb_import_info info;
 	struct vsb_store *s = NULL;
 	size_t i, loaded = 0;
 	/* a store that cannot be one is named before any file is read */
@@ -576,12 +643,9 @@ int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int qu
 		loaded--;	/* the failed one freed itself */
 		goto out;
 	}
-	ret = vsb_store_open(url, VSB_STORE_WRITE, &s);
-	for (i = 0; i < pl.n && !ret; i++) {
-		ret = vsb_store_import(s, &files[i], &info);
-		if (!ret && !quiet)
-			report(&files[i], &info);
-	}
+	ret = check_run_ids(files, pl.n);
+	ret = ret ?: vsb_store_open(url, VSB_STORE_WRITE, &s);
+	ret = ret ?: import_all(s, files, pl.n, quiet);
 out:
 	vsb_store_close(s);
 	for (i = 0; i < loaded; i++)
