@@ -131,6 +131,9 @@ static int read_version(struct vsb_store *s, int *v)
 {
 	struct vsb_stmt *st;
 	long long n = count_of(s, s->ops->table_exists_sql, "vsb_meta");
+	char val[64] = "";
+	long lv;
+	int rc;
 
 	*v = 0;
 	if (n < 0)
@@ -149,13 +152,29 @@ static int read_version(struct vsb_store *s, int *v)
 	if (vsb_store_prepare(s, "reading the schema version",
 			      "SELECT value FROM vsb_meta WHERE key = 'schema_version'", &st))
 		return VSB_EXIT_ERROR;
-	if (s->ops->step(st) == 1)
-		*v = atoi(s->ops->col_text(st, 0));
+	rc = s->ops->step(st);
+	if (rc == 1)
+		snprintf(val, sizeof(val), "%s", s->ops->col_text(st, 0));
 	s->ops->finalize(st);
-	if (*v > VSB_STORE_SCHEMA) {
-		vsb_err("%s: store schema version %d is newer than this vmstat-bench's "
+	if (rc < 0)
+		return vsb_store_fail(s, "reading the schema version");
+	/*
+	 * A migration writes vsb_meta and its version in one transaction,
+	 * so a store with the table has a version 1..N; anything else
+	 * (no row, empty, text, 0, negative: migrations[] indexed by it) is
+	 * damage, refused before anything reads or migrates it.
+	 */
+	if (rc != 1 || vsb_parse_long(val, &lv) || lv < 1) {
+		vsb_err("%s: damaged store: schema_version is %s%s%s (want 1..%d); left "
+			"as it is", s->url, rc == 1 ? "'" : "", rc == 1 ? val : "missing",
+			rc == 1 ? "'" : "", VSB_STORE_SCHEMA);
+		return VSB_EXIT_USAGE;
+	}
+	*v = lv > VSB_STORE_SCHEMA ? VSB_STORE_SCHEMA + 1 : (int)lv;
+	if (lv > VSB_STORE_SCHEMA) {
+		vsb_err("%s: store schema version %ld is newer than this vmstat-bench's "
 			"(%d): use a newer vmstat-bench; the store is left as it is",
-			s->url, *v, VSB_STORE_SCHEMA);
+			s->url, lv, VSB_STORE_SCHEMA);
 		return VSB_EXIT_USAGE;
 	}
 	return 0;
