@@ -107,22 +107,100 @@ static int need_gnuplot(void)
 	return VSB_EXIT_SKIP;
 }
 
+/*
+ * Every name plot may write in OUTDIR, checked before the first chart is
+ * drawn (a link or FIFO at the last name refused only when its turn came,
+ * after the others were written): each chart's PNG and SVG (the builders
+ * of charts*.c name them after their script), refresh's table, and per
+ * FILE.monitor.csv its tables and chart.
+ */
+static const char *const chart_names[] = {
+	"threshold", "variants", "scaling", "batch", "drift", "staleness",
+	"live-numa", "live-mmap", "regression", "refresh", "hotplug", "monitor",
+};
+
+static int check_target(const char *outdir, const char *name, const char *ext)
+{
+	char path[4096 + 300];
+
+	snprintf(path, sizeof(path), "%s/%s%s", outdir, name, ext);
+	return vsb_outfile_check(path, "-o");
+}
+
+static int check_monitor_targets(const char *file, const char *outdir)
+{
+	static const char *const ext[] = {
+		".monitor-rates.csv", ".monitor-windows.csv", ".monitor.png", ".monitor.svg",
+	};
+	const char *b = strrchr(file, '/');
+	char name[256];
+	size_t i, n;
+	int ret = 0;
+
+	b = b ? b + 1 : file;
+	n = strlen(b) - strlen(MONITOR_SUFFIX);
+	snprintf(name, sizeof(name), "%.*s", (int)n, b);
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]) && !ret; i++)
+		ret = check_target(outdir, name, ext[i]);
+	return ret;
+}
+
+/* @dir: DIR, or with @monitor_file the one FILE.monitor.csv drawn */
+static int check_targets(const char *dir, const char *outdir, int monitor_file)
+{
+	char pat[4096 + 32];
+	glob_t g;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(chart_names) / sizeof(chart_names[0]) && !ret; i++) {
+		ret = check_target(outdir, chart_names[i], ".png");
+		ret = ret ?: check_target(outdir, chart_names[i], ".svg");
+	}
+	ret = ret ?: check_target(outdir, "refresh-sweep", ".csv");
+	if (ret || monitor_file)
+		return ret ?: check_monitor_targets(dir, outdir);
+	snprintf(pat, sizeof(pat), "%s/*" MONITOR_SUFFIX, dir);
+	if (glob(pat, 0, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc && !ret; i++)
+		ret = check_monitor_targets(g.gl_pathv[i], outdir);
+	globfree(&g);
+	return ret;
+}
+
+/*
+ * Paths go to gnuplot quoted (plot.c), so any character is fine but a
+ * line break: refused here, with the scripts' folder, before any work.
+ */
+static int check_paths(const char *dir, const char *outdir)
+{
+	const char *plots = vsb_plots_dir();
+	int ret = vsb_plot_path_check(dir, "plot:");
+
+	ret = ret ?: vsb_plot_path_check(outdir, "-o");
+	if (!ret && plots)
+		ret = vsb_plot_path_check(plots, "plot: the scripts' folder");
+	return ret;
+}
+
 /* `plot FILE.monitor.csv [-o DIR]`: DIR defaults to the file's folder */
 static int plot_monitor_file(const char *file, const char *outdir)
 {
 	char dir[4096];
 	const char *slash = strrchr(file, '/');
-	int ret = vsb_chart_monitor_check(file);
+	int ret;
 
-	ret = ret ?: need_gnuplot();
-	if (ret)
-		return ret;
 	if (!outdir) {
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) : 1,
 			 slash ? file : ".");
 		outdir = dir;
 	}
-	ret = make_outdir(outdir);
+	ret = check_paths(file, outdir);
+	ret = ret ?: vsb_chart_monitor_check(file);
+	ret = ret ?: need_gnuplot();
+	ret = ret ?: check_targets(file, outdir, 1);
+	ret = ret ?: make_outdir(outdir);
 	return ret ?: vsb_chart_monitor(file, outdir);
 }
 
@@ -197,7 +275,8 @@ int vsb_cmd_plot(int argc, char **argv)
 		return plot_monitor_file(dir, outdir);
 	if (!outdir)
 		outdir = dir;
-	ret = check_inputs(dir, &any);
+	ret = check_paths(dir, outdir);
+	ret = ret ?: check_inputs(dir, &any);
 	if (ret)
 		return ret;
 	if (!any) {
@@ -205,7 +284,9 @@ int vsb_cmd_plot(int argc, char **argv)
 			"give a `sweep -o` or `compare -o` directory", dir);
 		return VSB_EXIT_USAGE;
 	}
-	ret = need_gnuplot() ?: make_outdir(outdir);
+	ret = need_gnuplot();
+	ret = ret ?: check_targets(dir, outdir, 0);
+	ret = ret ?: make_outdir(outdir);
 	for (i = 0; i < NINPUTS && !ret; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, inputs[i].file);
 		if (access(path, F_OK) == 0)

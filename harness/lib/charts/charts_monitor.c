@@ -266,7 +266,8 @@ int vsb_chart_monitor(const char *csv, const char *outdir)
 {
 	static const char *const ext[] = { "png", "svg" };
 	struct mseries m = { 0 };
-	char name[256], rates[4096 + 300], wins[4096 + 300], vars[8192 + 700];
+	char name[256], rates[4096 + 300], wins[4096 + 300], vars[16384 + 1400];
+	char qwins[8192 + 610];
 	char title[600], from[4096 + 64], to[4096 + 300];
 	struct stat st;
 	int ret, i;
@@ -284,8 +285,13 @@ int vsb_chart_monitor(const char *csv, const char *outdir)
 	if (ret)
 		goto out;
 	snprintf(title, sizeof(title), "%s: %s", name, m.header[0] ? m.header : "monitor");
-	snprintf(vars, sizeof(vars), "windowfile='%s'; nwin=%zu; tmin=%g; tmax=%g; "
-		 "array cmax[7] = [%g, %g, %g, %g, %g, %g, %g];", wins, m.nwin / 2,
+	if (vsb_gp_string(qwins, sizeof(qwins), wins)) {
+		vsb_err("plot: %s: a line break or too long a path for gnuplot", wins);
+		ret = VSB_EXIT_USAGE;	/* cmd_plot checked it: not reached */
+		goto out;
+	}
+	snprintf(vars, sizeof(vars), "windowfile=%s; nwin=%zu; tmin=%g; tmax=%g; "
+		 "array cmax[7] = [%g, %g, %g, %g, %g, %g, %g];", qwins, m.nwin / 2,
 		 m.nwin && m.win[0] < m.s[0].t ? m.win[0] : m.s[0].t,
 		 m.nwin && m.win[m.nwin - 1] > m.s[m.n - 1].t ? m.win[m.nwin - 1] : m.s[m.n - 1].t,
 		 colmax[0], colmax[1], colmax[2], colmax[3], colmax[4], colmax[5], colmax[6]);

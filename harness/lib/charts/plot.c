@@ -92,9 +92,39 @@ static void gp_quoted(char *buf, size_t len, const char *s)
 			*c = '`';
 }
 
-static int quote_ok(const char *s)
+/*
+ * @s as a gnuplot single-quoted string literal, quotes included, into
+ * @buf: losslessly, a quote doubled (gnuplot's own escape there; a
+ * backslash is an ordinary character), so a path with a quote is that
+ * path, never code.  -1 when @s holds a line break (it would end the
+ * command) or does not fit.
+ */
+int vsb_gp_string(char *buf, size_t len, const char *s)
 {
-	return !strpbrk(s, "'\n\\");
+	size_t k = 0;
+
+	if (len < 3 || strpbrk(s, "\n\r"))
+		return -1;
+	buf[k++] = '\'';
+	for (; *s; s++) {
+		if (k + 3 >= len)
+			return -1;
+		if (*s == '\'')
+			buf[k++] = '\'';
+		buf[k++] = *s;
+	}
+	buf[k++] = '\'';
+	buf[k] = '\0';
+	return 0;
+}
+
+int vsb_plot_path_check(const char *path, const char *what)
+{
+	if (!strpbrk(path, "\n\r"))
+		return 0;
+	vsb_err("%s %s: a line break in a path: gnuplot cannot be given it; "
+		"refused, nothing drawn", what, path);
+	return VSB_EXIT_USAGE;
 }
 
 /*
@@ -154,6 +184,7 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 	static const char *const fmts[] = { "png", "svg" };
 	const char *dir = vsb_plots_dir();
 	char script[4096 + 64], out[4096 + 64], err[4096 + 80], qtitle[1024];
+	char qcsv[8200], qout[8300], qdir[8200];
 	char *expr = NULL, line[512];
 	struct vsb_outfile o;
 	size_t i;
@@ -163,8 +194,14 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 		vsb_err("plot: cannot find the gnuplot scripts (plots/); set VSB_PLOTS_DIR");
 		return VSB_EXIT_ERROR;
 	}
-	if (!quote_ok(csv) || !quote_ok(outdir)) {
-		vsb_err("plot: %s: quotes or backslashes in a path", outdir);
+	/* the callers checked their paths before any work; this is the last word */
+	ret = vsb_plot_path_check(dir, "plot: the scripts' folder");
+	ret = ret ?: vsb_plot_path_check(csv, "plot:");
+	ret = ret ?: vsb_plot_path_check(outdir, "-o");
+	if (ret)
+		return ret;
+	if (vsb_gp_string(qcsv, sizeof(qcsv), csv) || vsb_gp_string(qdir, sizeof(qdir), dir)) {
+		vsb_err("plot: %s: too long a path for gnuplot", csv);
 		return VSB_EXIT_USAGE;
 	}
 	gp_quoted(qtitle, sizeof(qtitle), title);	/* titles come from files */
@@ -182,9 +219,10 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 			break;
 		}
 		free(expr);
-		if (asprintf(&expr, "datafile='%s'; outfile='%s'; fmt='%s'; "
-			     "charttitle='%s'; plotsdir='%s'; %s", csv, o.tmp, fmts[i],
-			     qtitle, dir, vars) < 0) {
+		vsb_gp_string(qout, sizeof(qout), o.tmp);	/* outdir's, checked */
+		if (asprintf(&expr, "datafile=%s; outfile=%s; fmt='%s'; "
+			     "charttitle='%s'; plotsdir=%s; %s", qcsv, qout, fmts[i],
+			     qtitle, qdir, vars) < 0) {
 			vsb_err("out of memory");
 			exit(VSB_EXIT_ERROR);
 		}

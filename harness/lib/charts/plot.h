@@ -22,6 +22,15 @@ int vsb_have_gnuplot(void);
  */
 int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 		   const char *title, const char *vars);
+/*
+ * Paths go to gnuplot as string literals, whatever characters they hold
+ * (a checkout under .../o'brien/ included): only a line break cannot be
+ * said.  vsb_plot_path_check() refuses that (VSB_EXIT_USAGE after one
+ * line naming @what and @path), for commands to call before any work;
+ * vsb_gp_string() writes @s quoted, 0, or -1 for a line break or no room.
+ */
+int vsb_plot_path_check(const char *path, const char *what);
+int vsb_gp_string(char *buf, size_t len, const char *s);
 /* "cpu_model, kernel release" from a CSV's metadata, for titles. */
 void vsb_plot_title(const char *cpu_model, const char *kernel, char *buf,
 		    size_t len);
