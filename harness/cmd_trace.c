@@ -192,6 +192,7 @@ int vsb_cmd_trace(int argc, char **argv)
 	struct vsb_vmstat_snap va, vb;
 	const char *cpus = NULL, *arg;
 	double duration = -1;
+	long long dur_ns = -1;
 	uint64_t limit_ns, start;
 	int c, ret, status = 0;
 	enum stop_reason why = STOP_NONE;
@@ -200,10 +201,11 @@ int vsb_cmd_trace(int argc, char **argv)
 	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
 		switch (c) {
 		case 'd':
-			if (vsb_parse_real(arg, &duration) || !(duration > 0) ||
-			    duration > 86400) {
-				vsb_err("--duration: '%s' is not a number of seconds in (0, 86400]",
-					arg);
+			/* whole nanoseconds, checked unrounded: 1e-10 was 0, no limit */
+			if (vsb_parse_real(arg, &duration) ||
+			    vsb_real_units(duration, 1e9, 1, 86400LL * 1000000000, &dur_ns)) {
+				vsb_err("--duration: '%s' is not a number of seconds in (0, 86400] "
+					"(whole nanoseconds)", arg);
 				return VSB_EXIT_USAGE;
 			}
 			break;
@@ -234,7 +236,7 @@ int vsb_cmd_trace(int argc, char **argv)
 	}
 	if (duration < 0 && optind >= argc)
 		duration = 10;
-	limit_ns = duration > 0 ? (uint64_t)(duration * 1e9) : 0;
+	limit_ns = dur_ns > 0 ? (uint64_t)dur_ns : duration > 0 ? (uint64_t)(duration * 1e9) : 0;
 
 	ret = vsb_trace_open();
 	if (ret)

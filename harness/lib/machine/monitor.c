@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "monitor.h"
@@ -116,16 +117,28 @@ static void emit(void *ctx, const char *source, const char *key, int cpu, double
 	}
 }
 
-/* the whole of @path into m->buf; 0 or an errno */
+/*
+ * The whole of @path into m->buf; 0 or an errno.  Opened as every file
+ * read is (vsb_open_regular: never blocks, only a regular file; /proc's
+ * are) and capped, so a source that is not what it should be (a
+ * bind-mounted FIFO, a file without end) drops that source instead of
+ * hanging the sampler or filling memory.
+ */
+#define SLURP_MAX	(64u << 20)
 static int slurp(struct vsb_monitor *m, const char *path)
 {
+	struct stat st;
 	size_t len = 0;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = vsb_open_regular(path, 0, &st);
 
 	if (fd < 0)
-		return errno;
+		return -fd;
 	for (;;) {
+		if (len >= SLURP_MAX) {
+			close(fd);
+			return EFBIG;
+		}
 		if (len + 1 >= m->buflen) {
 			char *nb = realloc(m->buf, m->buflen * 2);
 
@@ -206,7 +219,7 @@ static void sample(struct vsb_monitor *m)
 		e = slurp(m, procs[i].path);
 		if (e || procs[i].parse(m->buf, emit, m) < 0) {
 			vsb_warn("--monitor: %s: %s; that source is dropped", procs[i].path,
-				 e ? strerror(e) : "not in the format expected");
+				 e ? vsb_read_strerror(e) : "not in the format expected");
 			m->active &= ~procs[i].bit;
 			continue;
 		}

@@ -44,24 +44,25 @@ static int source_bit(const char *name, size_t len, unsigned int *bit)
 	return -1;
 }
 
-/* "1", "0.5s", "250ms" -> milliseconds; -1 when not a number */
-static long parse_interval(const char *s)
+/*
+ * "1", "0.5s", "250ms" -> whole milliseconds in range, into *@ms: 0, -1
+ * when not a number, or vsb_real_units()'s refusal (the value itself
+ * checked: 99.5ms is under 100 ms, not 100 ms).
+ */
+static int parse_interval(const char *s, long *ms)
 {
 	const char *end;
-	double v;
+	long long v;
+	double d;
+	int ret;
 
-	end = vsb_scan_real(s, &v);
-	if (!end)
+	end = vsb_scan_real(s, &d);
+	if (!end || (*end && strcmp(end, "ms") && strcmp(end, "s")))
 		return -1;
-	if (!strcmp(end, "ms"))
-		;
-	else if (!*end || !strcmp(end, "s"))
-		v *= 1000;
-	else
-		return -1;
-	if (v > VSB_MON_INTERVAL_MAX_MS)
-		return VSB_MON_INTERVAL_MAX_MS + 1;
-	return lround(v);
+	ret = vsb_real_units(d, strcmp(end, "ms") ? 1000 : 1, VSB_MON_INTERVAL_MIN_MS,
+			     VSB_MON_INTERVAL_MAX_MS, &v);
+	*ms = (long)v;
+	return ret;
 }
 
 static int parse_list(const char *list, size_t len, unsigned int *bits,
@@ -108,15 +109,20 @@ int vsb_monitor_parse_spec(const char *spec, struct vsb_monitor_spec *s,
 	ret = parse_list(spec, len, &s->sources, where);
 	if (ret || !colon)
 		return ret;
-	ms = parse_interval(colon + 1);
-	if (ms < 0) {
+	ret = parse_interval(colon + 1, &ms);
+	if (ret == -1) {
 		vsb_err("%s: interval '%s' is not a number of seconds (1, 0.5s) or "
 			"milliseconds (250ms)", where, colon + 1);
 		return VSB_EXIT_USAGE;
 	}
-	if (ms < VSB_MON_INTERVAL_MIN_MS || ms > VSB_MON_INTERVAL_MAX_MS) {
+	if (ret == VSB_UNITS_RANGE) {
 		vsb_err("%s: interval '%s' is out of range (%ld ms .. %ld s)", where,
 			colon + 1, VSB_MON_INTERVAL_MIN_MS, VSB_MON_INTERVAL_MAX_MS / 1000);
+		return VSB_EXIT_USAGE;
+	}
+	if (ret) {
+		vsb_err("%s: interval '%s' is not a whole number of milliseconds", where,
+			colon + 1);
 		return VSB_EXIT_USAGE;
 	}
 	s->interval_ms = ms;
