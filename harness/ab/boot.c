@@ -18,7 +18,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,8 +33,10 @@ static int file_get(const char *path, const char *key, char *val, size_t len)
 	char line[8192];
 	int ret = -1;
 	FILE *f;
+	int e;
 
-	f = fopen(path, "r");
+	/* a FIFO planted in DIR blocked here; a folder's state is small */
+	f = vsb_fopen_regular(path, 1 << 20, &e);
 	if (!f)
 		return -1;
 	while (ret && fgets(line, sizeof(line), f))
@@ -204,14 +205,19 @@ static int run_script(struct vsb_ab_run *r, char *const args[], const char *log,
 
 	for (i = 0; i < 5 && args[i]; i++)
 		argv[2 + i] = args[i];
+	if (vsb_outfile_check(log, "-o"))
+		return VSB_EXIT_USAGE;
 	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		/* never through a link planted at the log's name, nor into a FIFO */
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW |
+			      O_NONBLOCK, 0666);
 		int null = open("/dev/null", O_RDONLY);
+		struct stat st;
 
-		if (fd < 0 || null < 0)
+		if (fd < 0 || null < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
 			_exit(1);
 		/*
 		 * A group of its own, signalled as one: bash defers a trap
@@ -251,7 +257,8 @@ static int run_script(struct vsb_ab_run *r, char *const args[], const char *log,
 static void last_line(const char *log, char *buf, size_t len)
 {
 	char line[1024];
-	FILE *f = fopen(log, "r");
+	int e;
+	FILE *f = vsb_fopen_regular(log, VSB_READ_MAX, &e);
 
 	snprintf(buf, len, "(no output)");
 	if (!f)
@@ -384,17 +391,16 @@ static int setup_dir(struct vsb_ab_run *r)
 	char path[4096 + 300];
 	struct vsb_outfile of;
 
+	int ret;
+
 	if (vsb_mkdir_p(ab->dir, 0777)) {
 		vsb_err("-o %s: cannot create: %s", ab->dir, strerror(errno));
 		return VSB_EXIT_USAGE;
 	}
-	snprintf(path, sizeof(path), "%s/.lock", ab->dir);
-	ab->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (ab->lockfd < 0 || flock(ab->lockfd, LOCK_EX | LOCK_NB)) {
-		vsb_err("-o %s: %s", ab->dir, ab->lockfd < 0 ? strerror(errno) :
-			"another vmstat-bench ab is running there");
-		return VSB_EXIT_USAGE;
-	}
+	/* the folder itself, as a sweep's: no lock file to be renamed over */
+	ret = vsb_dir_lock(ab->dir, "-o");
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/%s", ab->dir, ab->sweep_base);
 	if (vsb_outfile_open(&of, path, "-o"))
 		return VSB_EXIT_ERROR;

@@ -290,6 +290,29 @@ static int point_check(struct vsb_run_opts *o)
 	return ret;
 }
 
+/*
+ * The sweep's copy goes into DIR under its own name: a name of ab's own
+ * files would be renamed over them (a sweep called .lock replaced the
+ * lock file, and a second ab then ran beside the first).
+ */
+static int check_sweep_name(const struct vsb_ab *ab)
+{
+	static const char *const own[] = {
+		"ab.txt", "summary.md", "base", "new", "compare", ".lock",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(ab->sweep_base, own[i]) ||
+		    !strncmp(ab->sweep_base, "ab.txt.tmp", 10)) {
+			vsb_err("%s: ab copies the sweep into -o under its name, and %s "
+				"is a file of ab's own there: rename the sweep file",
+				ab->sweep, ab->sweep_base);
+			return VSB_EXIT_USAGE;
+		}
+	return 0;
+}
+
 static int check_sweep(struct vsb_ab *ab)
 {
 	static struct vsb_sweep sw;
@@ -323,7 +346,7 @@ static int check_sweep(struct vsb_ab *ab)
 			sizeof(ab->sweep_base) - 1);
 		return VSB_EXIT_USAGE;
 	}
-	return 0;
+	return check_sweep_name(ab);
 }
 
 /* An existing DIR: empty, or an ab of this very question, to continue. */
@@ -362,7 +385,7 @@ static int check_outdir(struct vsb_ab *ab)
 	char path[4096 + 16];
 	struct dirent *de;
 	struct stat st;
-	int busy = 0;
+	int busy = 0, fd;
 	DIR *d;
 
 	if (stat(ab->dir, &st))
@@ -372,8 +395,16 @@ static int check_outdir(struct vsb_ab *ab)
 		return VSB_EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "%s/ab.txt", ab->dir);
-	if (access(path, F_OK) == 0)
+	fd = vsb_open_regular(path, O_NOFOLLOW, &st);
+	if (fd >= 0) {
+		close(fd);
 		return check_same(ab);
+	}
+	if (fd != -ENOENT) {
+		vsb_err("-o %s: %s: %s: refused, nothing run", ab->dir, path,
+			vsb_read_strerror(-fd));
+		return VSB_EXIT_USAGE;
+	}
 	d = opendir(ab->dir);
 	if (!d) {
 		vsb_err("-o %s: cannot read the folder", ab->dir);

@@ -20,7 +20,8 @@
 static void embed(const char *path, FILE *to)
 {
 	char line[4096];
-	FILE *f = fopen(path, "r");
+	int e;
+	FILE *f = vsb_fopen_regular(path, VSB_READ_MAX, &e);
 
 	if (!f)
 		return;
