@@ -204,6 +204,8 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	ret = vsb_dir_refusal(ro->dir, "-o");
 	ret = ret ?: vsb_sweep_check_targets(sw, ro);
 	ret = ret ?: vsb_sweep_mkdir_p(ro->dir);
+	/* one writer at a time: a second sweep here would mix its points in */
+	ret = ret ?: vsb_dir_lock(ro->dir, "-o");
 	if (ret)
 		return ret;
 	if (access(ro->dir, W_OK)) {
