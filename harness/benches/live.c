@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live-kernel benches: the running kernel's own statistics paths, driven
- * from user space, for machines where the module cannot be loaded.
- *
- *   page-fault  map --size of anonymous memory, write one byte to every
- *               page, unmap it (will-it-scale page_fault1): one page
- *               allocation per fault, with its zone and NUMA counter
- *               updates, and the frees at munmap.
- *   mmap        mmap + munmap of --size, never touched (will-it-scale
- *               mmap1/mmap2): no page is allocated; what is left is the
- *               VMA work and the vm_committed_as percpu_counter, whose
- *               batch depends on vm.overcommit_memory (the 003 seed).
+ * The live benches' runner (live.h): the running kernel's own paths,
+ * driven from user space, for machines where the module cannot be
+ * loaded.  A bench brings its hooks (page-fault and mmap: live_pf.c;
+ * spawn.c, fallocate.c, memcg_stat.c, isolated.c).
  *
  * Workers are processes (each its own mm) or threads (one shared mm:
  * the mm-wide RSS counters and mmap lock are then shared), pinned one
@@ -18,10 +11,9 @@
  * mapping so both kinds use the same code.  The parent waits for every
  * worker to be pinned and warmed up, snapshots /proc/vmstat (and the
  * BPF counters with --trace), releases them, and snapshots again when
- * the last one is done: the deltas cover the timed samples, and must be
- * at least what the workers say they did, or the result is untrusted.
- * The parent sleeps meanwhile, so on a small machine it does not take a
- * CPU from a worker.
+ * the last one is done: the deltas cover the timed samples, for the
+ * bench's check.  The parent sleeps meanwhile, so on a small machine it
+ * does not take a CPU from a worker.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,21 +31,18 @@
 #include "batch.h"
 #include "benches.h"
 #include "disturb.h"
-#include "env.h"
+#include "live.h"
 #include "pmu.h"
 #include "window.h"
 #include "bpf/trace.h"
 #include "vmstat.h"
 #include "disturb_src.h"
 
-
-enum live_kind { LIVE_PAGEFAULT, LIVE_MMAP };
-
 struct live_worker {
 	unsigned int index;
 	int cpu;
 	int err;		/* errno of the failing call */
-	char what[24];		/* which call */
+	char what[48];		/* which call */
 	int migrated;
 	int affinity_bad;
 	int pmu_error;
@@ -63,10 +52,8 @@ struct live_worker {
 /* One MAP_SHARED mapping: this, then the workers, then the samples. */
 struct live_shared {
 	unsigned int n;
-	enum live_kind kind;
-	size_t size, page;
-	int advice;		/* MADV_HUGEPAGE / MADV_NOHUGEPAGE, or -1: none */
-	int thp;		/* --thp always */
+	const struct vsb_live_ops *ops;
+	void *priv;
 	unsigned long long loops;
 	unsigned int repeat, warmup;
 	enum vsb_unit unit;
@@ -89,12 +76,6 @@ struct live_shared {
 	char dist_sources[256];
 };
 
-/* ---- sizes and checks ---- */
-
-/* "always [madvise] never" -> "madvise"; "" when THP is not built in. */
-
-/* ---- /proc/vmstat ---- */
-
 /* ---- workers ---- */
 
 static void fail(struct live_shared *sh, struct live_worker *w, const char *what)
@@ -106,75 +87,43 @@ static void fail(struct live_shared *sh, struct live_worker *w, const char *what
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
 }
 
+void vsb_live_fail(struct vsb_live_wctx *c, const char *what)
+{
+	fail(c->sh, c->w, what);
+}
+
 /*
  * Stop requests reach inside a sample: the parent turns a signal into
- * sh->stop, and a worker looks at it every LIVE_STOP_EVERY pages or
- * mmap pairs (well under a millisecond of work, and a load of a line
- * nobody writes until then, so the timed loop does not notice), never
- * only between samples: a sample of a large --loops or --size lasts
- * minutes.  A stopped sample is incomplete and the run writes nothing.
+ * sh->stop, and a bench looks at it every few hundred operations (well
+ * under a millisecond of work, and a load of a line nobody writes until
+ * then, so the timed loop does not notice), never only between
+ * samples: a sample of a large --loops or --size lasts minutes.  A
+ * stopped sample is incomplete and the run writes nothing.
  */
-#define LIVE_STOP_EVERY	256
-
-static inline int stop_requested(struct live_shared *sh)
+int vsb_live_stopped(const struct vsb_live_wctx *c)
 {
+	const struct live_shared *sh = c->sh;
+
 	return __atomic_load_n(&sh->stop, __ATOMIC_RELAXED);
 }
 
-/*
- * One sample's work; returns the operations done (page faults, or
- * mmap+munmap pairs).  The stores go through a volatile pointer so the
- * compiler cannot drop them: each one is a write fault on a fresh page.
- */
-static unsigned long long do_ops(struct live_shared *sh, struct live_worker *w,
-				 unsigned long long loops)
+const char *vsb_live_human(unsigned long long b, char *buf, size_t len)
 {
-	unsigned long long i, ops = 0;
-	size_t off, n;
-
-	for (i = 0; i < loops; i++) {
-		volatile char *p;
-
-		if (i % LIVE_STOP_EVERY == 0 && stop_requested(sh))
-			break;
-		p = mmap(NULL, sh->size, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (p == MAP_FAILED) {
-			fail(sh, w, "mmap");
-			break;
-		}
-		if (sh->kind == LIVE_PAGEFAULT) {
-			if (sh->advice >= 0 && madvise((void *)p, sh->size, sh->advice)) {
-				fail(sh, w, "madvise");
-				munmap((void *)p, sh->size);
-				break;
-			}
-			for (off = 0, n = 0; off < sh->size; off += sh->page, n++) {
-				if (n % LIVE_STOP_EVERY == LIVE_STOP_EVERY - 1 &&
-				    stop_requested(sh))
-					break;
-				p[off] = 1;
-			}
-			ops += n;
-		} else {
-			ops++;
-		}
-		if (munmap((void *)p, sh->size)) {
-			fail(sh, w, "munmap");
-			break;
-		}
-	}
-	return ops;
+	if (b >= (1ull << 30) && !(b % (1ull << 30)))
+		snprintf(buf, len, "%llu GiB", b >> 30);
+	else if (b >= (1ull << 20) && !(b % (1ull << 20)))
+		snprintf(buf, len, "%llu MiB", b >> 20);
+	else if (b >= 1024 && !(b % 1024))
+		snprintf(buf, len, "%llu KiB", b >> 10);
+	else
+		snprintf(buf, len, "%llu bytes", b);
+	return buf;
 }
 
-static void worker_main(struct live_shared *sh, struct live_worker *w)
+/* Pinned, and its counter group open; a failure is the run's stop. */
+static void worker_pin(struct live_shared *sh, struct live_worker *w)
 {
-	struct vsb_sample *samples = &sh->samples[(size_t)w->index * sh->repeat];
-	struct vsb_disturb_src dsrc = { .fd_sched = -1, .fd_stat = -1, .fd_irq = -1 };
-	double warm_ns = 0;	/* the last warm-up batch, for vsb_disturb_fit */
 	cpu_set_t set;
-	unsigned int r;
 
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
@@ -193,10 +142,25 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 			fail(sh, w, "perf_event_open");
 		}
 	}
+}
+
+static void worker_main(struct live_shared *sh, struct live_worker *w)
+{
+	struct vsb_sample *samples = &sh->samples[(size_t)w->index * sh->repeat];
+	struct vsb_disturb_src dsrc = { .fd_sched = -1, .fd_stat = -1, .fd_irq = -1 };
+	struct vsb_live_wctx wc = { .index = w->index, .cpu = w->cpu, .rep = -1,
+				    .priv = sh->priv, .sh = sh, .w = w };
+	const struct vsb_live_ops *ops = sh->ops;
+	double warm_ns = 0;	/* the last warm-up batch, for vsb_disturb_fit */
+	unsigned int r;
+
+	worker_pin(sh, w);
+	if (!w->err && ops->init && ops->init(&wc))
+		fail(sh, w, "init");	/* unless the hook said what */
 	for (r = 0; r < sh->warmup && !__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE); r++) {
 		uint64_t t = vsb_now_ns();
 
-		do_ops(sh, w, sh->loops);
+		ops->op(&wc, sh->loops);
 		warm_ns = (double)(vsb_now_ns() - t);	/* this worker's own batch */
 	}
 	if (sh->dist_on) {
@@ -220,9 +184,12 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 
 		if (vsb_barrier_wait(&sh->bar, &sh->stop))
 			break;
+		wc.rep = r;
 		vsb_batch_begin(&b, &m);
-		s->ops = do_ops(sh, w, sh->loops);
+		s->ops = ops->op(&wc, sh->loops);
 		vsb_batch_end(&b, &m, s);
+		if (ops->sample)
+			ops->sample(&wc, s);
 		w->migrated |= vsb_sample_place(s, w->index, w->cpu, r);
 		s->ops += sh->overcount;
 	}
@@ -231,6 +198,8 @@ static void worker_main(struct live_shared *sh, struct live_worker *w)
 		__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
 		vsb_barrier_break(&sh->bar);
 	}
+	if (ops->fini)
+		ops->fini(&wc);
 	vsb_pmu_group_close(&w->pmu);
 	if (sh->dist_on)
 		vsb_disturb_close(&dsrc);
@@ -262,120 +231,13 @@ static void wait_for(struct live_shared *sh, unsigned int *counter)
 	}
 }
 
-/* vm.overcommit_memory in force now (a --sysctl of the run included); -1: unknown */
-static long overcommit_policy(void)
-{
-	long pol;
-
-	return vsb_read_file_long("/proc/sys/vm/overcommit_memory", &pol) ? -1 : pol;
-}
-
-/*
- * vm_committed_as_batch for the policy in force now, from the formula
- * of mm_compute_batch() (env.c), and what it means for this mapping:
- * at or past the batch every mmap and munmap takes the counter's
- * spinlock; below it they stay in the per-CPU count.
- */
-static void committed_batch(const struct vsb_run_opts *o, struct vsb_result *r,
-			    size_t size, size_t page)
-{
-	long long ram_kb = vsb_live_meminfo_kb("MemTotal"), batch, pages = (long long)(size / page);
-	int present = vsb_env_count_list("/sys/devices/system/cpu/present");
-	long pol = overcommit_policy();
-	char line[512];
-
-	if (ram_kb <= 0 || present <= 0 || pol < 0) {
-		vsb_result_meta(r, "mmap_committed_batch", "unknown");
-		return;
-	}
-	batch = vsb_committed_as_batch((int)pol,
-				       (unsigned long long)ram_kb * 1024 / page, present);
-	snprintf(line, sizeof(line),
-		 "%lld pages under vm.overcommit_memory=%ld (max(2 x %d CPUs, 32, "
-		 "%lld RAM pages / %d CPUs / %d)); a %lld-page mapping %s",
-		 batch, pol, present, ram_kb * 1024 / (long long)page, present,
-		 pol == 2 ? 256 : 4, pages,
-		 pages >= batch ? "exceeds it: every mmap and munmap takes the "
-				  "vm_committed_as spinlock" :
-				  "stays below it: per-CPU counts only");
-	vsb_result_meta(r, "mmap_committed_batch", "%s", line);
-	(void)o;
-	if (isatty(STDERR_FILENO))
-		vsb_note("mmap: vm_committed_as batch %s", line);
-}
-
-static const char *human(unsigned long long b, char *buf, size_t len)
-{
-	if (b >= (1ull << 30) && !(b % (1ull << 30)))
-		snprintf(buf, len, "%llu GiB", b >> 30);
-	else if (b >= (1ull << 20) && !(b % (1ull << 20)))
-		snprintf(buf, len, "%llu MiB", b >> 20);
-	else if (b >= 1024 && !(b % 1024))
-		snprintf(buf, len, "%llu KiB", b >> 10);
-	else
-		snprintf(buf, len, "%llu bytes", b);
-	return buf;
-}
-
-/*
- * The check that what was counted was done: system-wide deltas can only
- * exceed the workers' own operations (other tasks fault too), never fall
- * short of them.
- */
-static void check_vmstat(struct vsb_result *r, struct live_shared *sh,
-			 const struct vsb_vmstat_snap *a, const struct vsb_vmstat_snap *b,
-			 double secs)
-{
-	unsigned long long done = 0, faults = b->pgfault - a->pgfault;
-	unsigned long long allocs = b->pgalloc - a->pgalloc;
-	size_t i;
-
-	for (i = 0; i < r->nsamples; i++)
-		done += r->samples[i].ops;
-	vsb_result_meta(r, "live_vmstat_delta",
-			"pgfault +%llu, pgalloc_* +%llu, pgfree +%llu, thp_fault_alloc +%llu "
-			"over the %.3f s timed window (whole system)", faults, allocs,
-			b->pgfree - a->pgfree, b->thp_fault_alloc - a->thp_fault_alloc, secs);
-	r->applied = (long long)done;
-	if (sh->kind == LIVE_MMAP) {
-		r->counted = (long long)done;
-		snprintf(r->sanity, sizeof(r->sanity),
-			 "ok: %llu mmap+munmap pairs, all succeeded; pgfault +%llu system-wide "
-			 "(the mappings are never touched; /proc/vmstat counts no mmaps)",
-			 done, faults);
-		return;
-	}
-	r->counted = (long long)(sh->thp ? allocs : faults);
-	if (allocs < done || (sh->advice != MADV_HUGEPAGE && faults < done)) {
-		r->sanity_ok = 0;
-		snprintf(r->sanity, sizeof(r->sanity),
-			 "FAILED: /proc/vmstat pgfault +%llu, pgalloc_* +%llu, fewer than "
-			 "the %llu page%s the workers report",
-			 faults, allocs, done, sh->thp ?
-			 "s touched" : " faults");
-		return;
-	}
-	snprintf(r->sanity, sizeof(r->sanity),
-		 "ok: %llu %s done; /proc/vmstat pgfault +%llu, pgalloc_* +%llu "
-		 "(+%.2f%% from page tables and the rest of the system)",
-		 done, sh->thp ? "pages touched" : "page faults",
-		 faults, allocs, done ? 100.0 * (double)(allocs - done) / (double)done : 0);
-	if (sh->thp && b->thp_fault_alloc == a->thp_fault_alloc)
-		vsb_warn_opt("thp", "--thp always: no huge page was allocated (thp_fault_alloc "
-			 "unchanged): the faults were small pages");
-}
-
 /* The shared mapping: header, workers, then every worker's samples. */
-static struct live_shared *live_map(const struct vsb_run_opts *o,
-				    enum live_kind kind, size_t *bytes,
-				    char *mode, size_t mlen)
+static struct live_shared *live_map(const struct vsb_run_opts *o, unsigned int n,
+				    size_t *bytes)
 {
-	unsigned int n = (unsigned int)o->cpus.n;
-	unsigned long long size;
 	struct live_shared *sh;
 	size_t woff, soff;
 
-	vsb_parse_size(o->size, &size);
 	woff = (sizeof(*sh) + VSB_CACHELINE - 1) & ~(size_t)(VSB_CACHELINE - 1);
 	soff = woff + n * sizeof(struct live_worker);
 	*bytes = soff + (size_t)n * (size_t)o->repeat * sizeof(struct vsb_sample);
@@ -388,46 +250,13 @@ static struct live_shared *live_map(const struct vsb_run_opts *o,
 	sh->samples = (struct vsb_sample *)((char *)sh + soff);
 	sh->n = n;
 	sh->bar.n = n;
-	sh->kind = kind;
-	sh->size = (size_t)size;
-	sh->page = (size_t)sysconf(_SC_PAGESIZE);
 	sh->loops = (unsigned long long)o->loops;
 	sh->repeat = (unsigned int)o->repeat;
 	sh->warmup = (unsigned int)o->warmup;
 	sh->overcount = getenv("VSB_TEST_OVERCOUNT") ?
 			strtoull(getenv("VSB_TEST_OVERCOUNT"), NULL, 10) : 0;
-	/* advise only against the system default, so no needless syscall */
-	vsb_live_thp_mode(mode, mlen);
-	sh->advice = -1;
-	if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always") && strcmp(mode, "always"))
-		sh->advice = MADV_HUGEPAGE;
-	else if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "never") && !strcmp(mode, "always"))
-		sh->advice = MADV_NOHUGEPAGE;
-	sh->thp = kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always");
 	sh->dist_on = strcmp(o->disturbed, "off") != 0;
 	return sh;
-}
-
-static void live_meta(const struct vsb_run_opts *o, struct vsb_result *r,
-		      const struct live_shared *sh, const char *mode, int threads)
-{
-	enum live_kind kind = sh->kind;
-	char hs[32];
-
-	vsb_result_meta(r, "live", "%s of %s (%zu pages of %zu bytes) per op round, %s, "
-			"%s (THP system mode %s), %llu %s per sample",
-			kind == LIVE_PAGEFAULT ? "map, write every page, unmap" :
-			"mmap + munmap, untouched", human(sh->size, hs, sizeof(hs)),
-			sh->size / sh->page, sh->page,
-			threads ? "threads (one shared mm)" : "processes (one mm each)",
-			kind == LIVE_PAGEFAULT ? (strcmp(o->thp, "always") ?
-			"thp never" : "thp always") : "thp n/a", mode[0] ? mode : "none",
-			sh->loops, kind == LIVE_PAGEFAULT ? "rounds" : "pairs");
-	vsb_result_meta(r, "live_op", "%s",
-			kind == LIVE_PAGEFAULT ? "one page fault (4 KiB page touched)" :
-			"one mmap + munmap pair");
-	if (kind == LIVE_MMAP)
-		committed_batch(o, r, sh->size, sh->page);
 }
 
 struct live_tasks {
@@ -514,25 +343,28 @@ static int reap_workers(const struct live_shared *sh, const struct live_tasks *t
 static int worker_errors(const struct live_shared *sh, unsigned int started)
 {
 	unsigned int i;
-	char hs[32];
+	char why[512];
 
 	for (i = 0; i < started; i++) {
 		const struct live_worker *w = &sh->w[i];
 
 		if (!w->err)
 			continue;
-		if (!strcmp(w->what, "sched_setaffinity"))
+		if (!strcmp(w->what, "sched_setaffinity")) {
 			vsb_err_opt("cpus", "--cpus: cannot pin worker %u to CPU %d: %s", i, w->cpu,
 				strerror(w->err));
-		else if (!strcmp(w->what, "perf_event_open"))
+		} else if (!strcmp(w->what, "perf_event_open")) {
 			vsb_err_opt("events", "--events: worker %u on CPU %d cannot open its counter "
 				"group: %s", i, w->cpu, strerror(w->pmu_error));
-		else
-			vsb_err("worker %u on CPU %d: %s of %s failed: %s%s", i, w->cpu,
-				w->what, human(sh->size, hs, sizeof(hs)), strerror(w->err),
-				w->err == ENOMEM && !strcmp(w->what, "mmap") &&
-				overcommit_policy() == 2 ?
-				" (vm.overcommit_memory=2 counts it against CommitLimit)" : "");
+		} else {
+			if (sh->ops->why)
+				sh->ops->why(sh->priv, w->what, w->err, why, sizeof(why));
+			else
+				snprintf(why, sizeof(why), "%s failed: %s", w->what,
+					 strerror(w->err));
+			vsb_err("%s%sworker %u on CPU %d: %s", sh->ops->name ?: "",
+				sh->ops->name ? ": " : "", i, w->cpu, why);
+		}
 		return VSB_EXIT_ERROR;
 	}
 	return 0;
@@ -573,24 +405,26 @@ static void collect(const struct vsb_run_opts *o, struct vsb_result *r,
 	vsb_result_note_workers(r, (int)bad, (int)o->allow_multiplex);
 }
 
-static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
-		    enum live_kind kind)
+int vsb_live_run(const struct vsb_run_opts *o, struct vsb_result *r,
+		 const struct vsb_live_ops *ops, void *priv)
 {
-	unsigned int n = (unsigned int)o->cpus.n;
+	unsigned int n = ops->nworkers ? ops->nworkers : (unsigned int)o->cpus.n;
 	struct live_tasks t = { .threads = !strcmp(o->tasks, "thread") };
 	struct vsb_vmstat_snap va, vb;
 	struct live_shared *sh;
 	size_t bytes;
-	char mode[32];
 	uint64_t t0, t1;
 	int ret = 0;
 
-	sh = live_map(o, kind, &bytes, mode, sizeof(mode));
+	sh = live_map(o, n, &bytes);
 	if (!sh)
 		return VSB_EXIT_ERROR;
+	sh->ops = ops;
+	sh->priv = priv;
 	r->nthreads = (int)n;
 	sh->pmu = vsb_pmu_setup_run(o->events, o->plm, r, &sh->unit);
-	live_meta(o, r, sh, mode, t.threads);
+	if (ops->meta)
+		ops->meta(priv, o, r, t.threads);
 	fflush(stdout);
 	fflush(stderr);
 	if (t.threads) {
@@ -613,6 +447,8 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 
 	wait_for(sh, &sh->ready);
 	vsb_vmstat_read(&va);
+	if (ops->window)
+		ops->window(priv, 0);
 	vsb_trace_mark_begin();
 	vsb_window_begin();
 	t0 = vsb_now_ns();
@@ -621,6 +457,8 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	t1 = vsb_now_ns();
 	vsb_window_end();
 	vsb_trace_mark_end();
+	if (ops->window)
+		ops->window(priv, 1);
 	vsb_vmstat_read(&vb);
 
 	if (reap_workers(sh, &t))
@@ -633,21 +471,11 @@ static int live_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	}
 	if (!ret) {
 		collect(o, r, sh);
-		check_vmstat(r, sh, &va, &vb, (double)(t1 - t0) / 1e9);
+		ops->check(priv, r, &va, &vb, (double)(t1 - t0) / 1e9);
 	}
 	free(t.th);
 	free(t.ta);
 	free(t.pids);
 	munmap(sh, bytes);
 	return ret;
-}
-
-int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r)
-{
-	return live_run(o, r, LIVE_PAGEFAULT);
-}
-
-int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r)
-{
-	return live_run(o, r, LIVE_MMAP);
 }

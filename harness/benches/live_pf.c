@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The page-fault and mmap benches, two sets of hooks of the live runner
+ * (live.h):
+ *
+ *   page-fault  map --size of anonymous memory, write one byte to every
+ *               page, unmap it (will-it-scale page_fault1): one page
+ *               allocation per fault, with its zone and NUMA counter
+ *               updates, and the frees at munmap.
+ *   mmap        mmap + munmap of --size, never touched (will-it-scale
+ *               mmap1/mmap2): no page is allocated; what is left is the
+ *               VMA work and the vm_committed_as percpu_counter, whose
+ *               batch depends on vm.overcommit_memory (the 003 seed).
+ *
+ * The check: the /proc/vmstat deltas of the timed window must be at
+ * least what the workers say they did, or the result is untrusted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "benches.h"
+#include "env.h"
+#include "live.h"
+
+#define LIVE_STOP_EVERY	256
+
+enum live_kind { LIVE_PAGEFAULT, LIVE_MMAP };
+
+struct pf_priv {
+	enum live_kind kind;
+	size_t size, page;
+	int advice;		/* MADV_HUGEPAGE / MADV_NOHUGEPAGE, or -1: none */
+	int thp;		/* --thp always */
+	unsigned long long loops;
+	char mode[32];		/* the system's THP mode */
+};
+
+/*
+ * One sample's work; returns the operations done (page faults, or
+ * mmap+munmap pairs).  The stores go through a volatile pointer so the
+ * compiler cannot drop them: each one is a write fault on a fresh page.
+ */
+static uint64_t pf_op(struct vsb_live_wctx *w, uint64_t loops)
+{
+	const struct pf_priv *pf = w->priv;
+	unsigned long long i, ops = 0;
+	size_t off, n;
+
+	for (i = 0; i < loops; i++) {
+		volatile char *p;
+
+		if (i % LIVE_STOP_EVERY == 0 && vsb_live_stopped(w))
+			break;
+		p = mmap(NULL, pf->size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED) {
+			vsb_live_fail(w, "mmap");
+			break;
+		}
+		if (pf->kind == LIVE_PAGEFAULT) {
+			if (pf->advice >= 0 && madvise((void *)p, pf->size, pf->advice)) {
+				vsb_live_fail(w, "madvise");
+				munmap((void *)p, pf->size);
+				break;
+			}
+			for (off = 0, n = 0; off < pf->size; off += pf->page, n++) {
+				if (n % LIVE_STOP_EVERY == LIVE_STOP_EVERY - 1 &&
+				    vsb_live_stopped(w))
+					break;
+				p[off] = 1;
+			}
+			ops += n;
+		} else {
+			ops++;
+		}
+		if (munmap((void *)p, pf->size)) {
+			vsb_live_fail(w, "munmap");
+			break;
+		}
+	}
+	return ops;
+}
+
+/* vm.overcommit_memory in force now (a --sysctl of the run included); -1: unknown */
+static long overcommit_policy(void)
+{
+	long pol;
+
+	return vsb_read_file_long("/proc/sys/vm/overcommit_memory", &pol) ? -1 : pol;
+}
+
+/*
+ * vm_committed_as_batch for the policy in force now, from the formula
+ * of mm_compute_batch() (env.c), and what it means for this mapping:
+ * at or past the batch every mmap and munmap takes the counter's
+ * spinlock; below it they stay in the per-CPU count.
+ */
+static void committed_batch(struct vsb_result *r, size_t size, size_t page)
+{
+	long long ram_kb = vsb_live_meminfo_kb("MemTotal"), batch, pages = (long long)(size / page);
+	int present = vsb_env_count_list("/sys/devices/system/cpu/present");
+	long pol = overcommit_policy();
+	char line[512];
+
+	if (ram_kb <= 0 || present <= 0 || pol < 0) {
+		vsb_result_meta(r, "mmap_committed_batch", "unknown");
+		return;
+	}
+	batch = vsb_committed_as_batch((int)pol,
+				       (unsigned long long)ram_kb * 1024 / page, present);
+	snprintf(line, sizeof(line),
+		 "%lld pages under vm.overcommit_memory=%ld (max(2 x %d CPUs, 32, "
+		 "%lld RAM pages / %d CPUs / %d)); a %lld-page mapping %s",
+		 batch, pol, present, ram_kb * 1024 / (long long)page, present,
+		 pol == 2 ? 256 : 4, pages,
+		 pages >= batch ? "exceeds it: every mmap and munmap takes the "
+				  "vm_committed_as spinlock" :
+				  "stays below it: per-CPU counts only");
+	vsb_result_meta(r, "mmap_committed_batch", "%s", line);
+	if (isatty(STDERR_FILENO))
+		vsb_note("mmap: vm_committed_as batch %s", line);
+}
+
+/*
+ * The check that what was counted was done: system-wide deltas can only
+ * exceed the workers' own operations (other tasks fault too), never fall
+ * short of them.
+ */
+static void pf_check(void *priv, struct vsb_result *r, const struct vsb_vmstat_snap *a,
+		     const struct vsb_vmstat_snap *b, double secs)
+{
+	const struct pf_priv *pf = priv;
+	unsigned long long done = 0, faults = b->pgfault - a->pgfault;
+	unsigned long long allocs = b->pgalloc - a->pgalloc;
+	size_t i;
+
+	for (i = 0; i < r->nsamples; i++)
+		done += r->samples[i].ops;
+	vsb_result_meta(r, "live_vmstat_delta",
+			"pgfault +%llu, pgalloc_* +%llu, pgfree +%llu, thp_fault_alloc +%llu "
+			"over the %.3f s timed window (whole system)", faults, allocs,
+			b->pgfree - a->pgfree, b->thp_fault_alloc - a->thp_fault_alloc, secs);
+	r->applied = (long long)done;
+	if (pf->kind == LIVE_MMAP) {
+		r->counted = (long long)done;
+		snprintf(r->sanity, sizeof(r->sanity),
+			 "ok: %llu mmap+munmap pairs, all succeeded; pgfault +%llu system-wide "
+			 "(the mappings are never touched; /proc/vmstat counts no mmaps)",
+			 done, faults);
+		return;
+	}
+	r->counted = (long long)(pf->thp ? allocs : faults);
+	if (allocs < done || (pf->advice != MADV_HUGEPAGE && faults < done)) {
+		r->sanity_ok = 0;
+		snprintf(r->sanity, sizeof(r->sanity),
+			 "FAILED: /proc/vmstat pgfault +%llu, pgalloc_* +%llu, fewer than "
+			 "the %llu page%s the workers report",
+			 faults, allocs, done, pf->thp ?
+			 "s touched" : " faults");
+		return;
+	}
+	snprintf(r->sanity, sizeof(r->sanity),
+		 "ok: %llu %s done; /proc/vmstat pgfault +%llu, pgalloc_* +%llu "
+		 "(+%.2f%% from page tables and the rest of the system)",
+		 done, pf->thp ? "pages touched" : "page faults",
+		 faults, allocs, done ? 100.0 * (double)(allocs - done) / (double)done : 0);
+	if (pf->thp && b->thp_fault_alloc == a->thp_fault_alloc)
+		vsb_warn_opt("thp", "--thp always: no huge page was allocated (thp_fault_alloc "
+			 "unchanged): the faults were small pages");
+}
+
+static void pf_meta(void *priv, const struct vsb_run_opts *o, struct vsb_result *r,
+		    int threads)
+{
+	const struct pf_priv *pf = priv;
+	enum live_kind kind = pf->kind;
+	char hs[32];
+
+	vsb_result_meta(r, "live", "%s of %s (%zu pages of %zu bytes) per op round, %s, "
+			"%s (THP system mode %s), %llu %s per sample",
+			kind == LIVE_PAGEFAULT ? "map, write every page, unmap" :
+			"mmap + munmap, untouched", vsb_live_human(pf->size, hs, sizeof(hs)),
+			pf->size / pf->page, pf->page,
+			threads ? "threads (one shared mm)" : "processes (one mm each)",
+			kind == LIVE_PAGEFAULT ? (strcmp(o->thp, "always") ?
+			"thp never" : "thp always") : "thp n/a",
+			pf->mode[0] ? pf->mode : "none",
+			pf->loops, kind == LIVE_PAGEFAULT ? "rounds" : "pairs");
+	vsb_result_meta(r, "live_op", "%s",
+			kind == LIVE_PAGEFAULT ? "one page fault (4 KiB page touched)" :
+			"one mmap + munmap pair");
+	if (kind == LIVE_MMAP)
+		committed_batch(r, pf->size, pf->page);
+}
+
+static void pf_why(void *priv, const char *what, int err, char *buf, size_t len)
+{
+	const struct pf_priv *pf = priv;
+	char hs[32];
+
+	snprintf(buf, len, "%s of %s failed: %s%s", what,
+		 vsb_live_human(pf->size, hs, sizeof(hs)), strerror(err),
+		 err == ENOMEM && !strcmp(what, "mmap") && overcommit_policy() == 2 ?
+		 " (vm.overcommit_memory=2 counts it against CommitLimit)" : "");
+}
+
+static const struct vsb_live_ops pf_ops = {
+	.op = pf_op,
+	.meta = pf_meta,
+	.check = pf_check,
+	.why = pf_why,
+};
+
+static int pf_run(const struct vsb_run_opts *o, struct vsb_result *r, enum live_kind kind)
+{
+	struct pf_priv pf = { .kind = kind, .advice = -1 };
+	unsigned long long size;
+
+	vsb_parse_size(o->size, &size);
+	pf.size = (size_t)size;
+	pf.page = (size_t)sysconf(_SC_PAGESIZE);
+	pf.loops = (unsigned long long)o->loops;
+	/* advise only against the system default, so no needless syscall */
+	vsb_live_thp_mode(pf.mode, sizeof(pf.mode));
+	if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always") && strcmp(pf.mode, "always"))
+		pf.advice = MADV_HUGEPAGE;
+	else if (kind == LIVE_PAGEFAULT && !strcmp(o->thp, "never") &&
+		 !strcmp(pf.mode, "always"))
+		pf.advice = MADV_NOHUGEPAGE;
+	pf.thp = kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always");
+	return vsb_live_run(o, r, &pf_ops, &pf);
+}
+
+int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r)
+{
+	return pf_run(o, r, LIVE_PAGEFAULT);
+}
+
+int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r)
+{
+	return pf_run(o, r, LIVE_MMAP);
+}
