@@ -12,6 +12,7 @@
 
 #include "cgroup.h"
 #include "cmds.h"
+#include "scratch.h"
 #include "sysctl.h"
 
 static void usage(FILE *f)
@@ -23,7 +24,9 @@ static void usage(FILE *f)
 "state file %s ($VSB_SYSCTL_STATE overrides),\n"
 "and remove the file; remove the memory cgroups a killed run made\n"
 "(vmstat-bench.PID below the memory hierarchy's root) and the cgroup2\n"
-"mount it made at " VSB_MEMCG_MOUNT ".  Nothing to do is not an error.\n"
+"mount it made at " VSB_MEMCG_MOUNT "; unmount the tmpfs and tracefs\n"
+"mounts and remove the tracefs instances it made (" VSB_SCRATCH_DIR "/*.PID,\n"
+"instances/" VSB_TRACE_INSTANCE "PID).  Nothing to do is not an error.\n"
 "\n"
 "options:\n"
 "  --force    restore even while the run that wrote the file is alive and\n"
@@ -61,6 +64,11 @@ int vsb_cmd_restore(int argc, char **argv)
 		vsb_err("restore: unknown argument '%s' (see restore --help)", argv[i]);
 		return VSB_EXIT_USAGE;
 	}
+	/* the mounts first: their files hold pages charged to the cgroups */
+	n = vsb_scratch_sweep_stale();
+	if (n > 0)
+		printf("restore: removed %d mount%s or tracefs instance%s a killed run "
+		       "left\n", n, n > 1 ? "s" : "", n > 1 ? "s" : "");
 	n = vsb_memcg_sweep_stale();
 	if (n > 0)
 		printf("restore: removed %d memory cgroup chain%s a killed run left\n", n,

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "benches.h"
+#include "cgroup.h"
 #include "kmod_client.h"
+#include "scratch.h"
 #include "sysctl.h"
 #include "bpf/trace.h"
 #include "kmod_abi.h"
@@ -35,6 +37,18 @@ const struct vsb_bench vsb_benches[] = {
 	{ "stat-refresh", VSB_SIDE_LIVE, 0,
 	  "live kernel: vm.stat_refresh, every CPU's diffs folded, after --cpus dirtied theirs",
 	  vsb_stat_refresh_run, NULL, vsb_stat_refresh_check },
+	{ "spawn", VSB_SIDE_LIVE, 0,
+	  "live kernel: one process created and reaped, --op fork|posix-spawn (unixbench spawn)",
+	  vsb_spawn_run, NULL, vsb_spawn_check },
+	{ "fallocate", VSB_SIDE_LIVE, 0,
+	  "live kernel: tmpfs fallocate + ftruncate charged --memcg-depth down (will-it-scale fallocate1)",
+	  vsb_fallocate_run, NULL, vsb_fallocate_check },
+	{ "memcg-stat-read", VSB_SIDE_LIVE, 0,
+	  "live kernel: one memory.stat read among --memcg-count cgroups, --busy-workers writing",
+	  vsb_memcg_stat_run, NULL, vsb_memcg_stat_check },
+	{ "isolated", VSB_SIDE_LIVE, 0,
+	  "live kernel: oslat on one CPU after it dirtied its diffs; vmstat_update runs traced",
+	  vsb_isolated_run, NULL, vsb_isolated_check },
 	{ "threshold-refresh", VSB_SIDE_USER, 0,
 	  "model: refresh_zone_stat_thresholds at CPU bring-up, per --approach (004 thread)",
 	  vsb_refresh_run_user, NULL, NULL },
@@ -49,6 +63,21 @@ const struct vsb_bench *vsb_bench_find(const char *name)
 		if (!strcmp(vsb_benches[i].name, name))
 			return &vsb_benches[i];
 	return NULL;
+}
+
+/*
+ * Mounts, tracefs instances and memory cgroups a killed run left
+ * (scratch.h, cgroup.h): removed by the next run whatever it runs, as
+ * its sysctls are put back; once a process, before its first point.
+ */
+static void sweep_leftovers(void)
+{
+	static int done;
+
+	if (done++)
+		return;
+	vsb_scratch_sweep_stale();
+	vsb_memcg_sweep_stale();
 }
 
 /*
@@ -71,6 +100,7 @@ static int sysctl_and_trace_check(struct vsb_run_opts *o)
 	ret = vsb_sysctl_recover(0, !o->sysctl[0]);
 	if (ret)
 		return ret;
+	sweep_leftovers();
 	ret = vsb_sysctl_check(o->sysctl, "--sysctl");
 	if (ret)
 		vsb_errlog_blame("sysctl");

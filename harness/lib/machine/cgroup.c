@@ -188,13 +188,72 @@ static int make_chain(struct vsb_memcg *m)
 	return 0;
 }
 
-static int move_self(const char *dir)
+int vsb_memcg_move(const char *dir, long pid)
 {
-	char path[PATH_MAX + 32], pid[24];
+	char path[PATH_MAX + 32], num[24];
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
-	return write_str(path, pid);
+	snprintf(num, sizeof(num), "%ld", pid);
+	return write_str(path, num);
+}
+
+static int enter_fail(struct vsb_memcg *m, const char *what, int err);
+
+static int move_self(const char *dir)
+{
+	int ret = vsb_memcg_move(dir, (long)getpid());
+
+	errno = -ret;
+	return ret;
+}
+
+void vsb_memcg_child(const struct vsb_memcg *m, int i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/c%d", m->leaf, i);
+}
+
+void vsb_memcg_file(const struct vsb_memcg *m, const char *dir, const char *v2name,
+		    char *buf, size_t len)
+{
+	const char *v1 = !strcmp(v2name, "current") ? "usage_in_bytes" :
+			 !strcmp(v2name, "peak") ? "max_usage_in_bytes" : v2name;
+
+	snprintf(buf, len, "%s/memory.%s", dir, m->v2 ? v2name : v1);
+}
+
+/* Children first, then us into c0, then memory for them (v2's order) */
+int vsb_memcg_children(struct vsb_memcg *m, int n)
+{
+	char dir[PATH_MAX + 16];
+	int i, ret;
+
+	if (!m->entered || m->depth < 1)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		vsb_memcg_child(m, i, dir, sizeof(dir));
+		if (mkdir(dir, 0755))
+			return enter_fail(m, "cannot make the memory cgroups", errno);
+		m->children = i + 1;
+	}
+	vsb_memcg_child(m, 0, dir, sizeof(dir));
+	if (move_self(dir))
+		return enter_fail(m, "cannot move into the memory cgroup", errno);
+	ret = m->v2 ? enable_memory(m->leaf) : 0;
+	if (ret < 0)
+		return enter_fail(m, "cannot enable memory for the sibling cgroups", -ret);
+	return 0;
+}
+
+/* c<children-1>..c0, each once empty */
+static void remove_children(struct vsb_memcg *m)
+{
+	char dir[PATH_MAX + 16];
+
+	while (m->children > 0) {
+		vsb_memcg_child(m, --m->children, dir, sizeof(dir));
+		if (rmdir(dir) && errno != ENOENT)
+			vsb_warn("memcg: cannot remove %s: %s", dir, strerror(errno));
+	}
 }
 
 /* Deepest first; returns -errno of the first level that stays. */
@@ -222,6 +281,7 @@ void vsb_memcg_leave(struct vsb_memcg *m)
 	if (m->entered && move_self(m->orig))
 		vsb_warn("memcg: cannot move back to %s: %s", m->orig, strerror(errno));
 	m->entered = 0;
+	remove_children(m);
 	level_path(m, 1, top, sizeof(top));
 	ret = remove_levels(top, m->made);
 	if (ret)
@@ -308,6 +368,22 @@ static int remove_tree(const char *dir)
 	return ret;
 }
 
+/*
+ * A killed run's workers die with it (PR_SET_PDEATHSIG), but not at
+ * once: their cgroups stay busy until the last has exited.  Two
+ * seconds, then the cgroup is left with a warning.
+ */
+static int remove_tree_patiently(const char *dir)
+{
+	int i, ret = remove_tree(dir);
+
+	for (i = 0; ret && i < 40; i++) {
+		usleep(50000);
+		ret = remove_tree(dir);
+	}
+	return ret;
+}
+
 /* Removes the stale chains under @root; *live: a live run's chain is there. */
 static int sweep_root(const char *root, int *live)
 {
@@ -330,7 +406,7 @@ static int sweep_root(const char *root, int *live)
 			continue;
 		}
 		snprintf(dir, sizeof(dir), "%s/%s", root, e->d_name);
-		if (remove_tree(dir))
+		if (remove_tree_patiently(dir))
 			vsb_warn("memcg: a killed run's %s could not be removed", dir);
 		else
 			n++;

@@ -31,7 +31,8 @@ struct vsb_memcg {
 	int made;		/* levels created */
 	int mounted;		/* root was mounted by this run */
 	int root_memory;	/* v2: this run enabled memory in root's subtree_control */
-	int entered;		/* the process is in leaf */
+	int entered;		/* the process is in leaf (in c0 with children) */
+	int children;		/* c0..c<children-1> made below leaf */
 };
 
 /*
@@ -40,6 +41,23 @@ struct vsb_memcg {
  * VSB_EXIT_ERROR, with nothing left behind.
  */
 int vsb_memcg_enter(struct vsb_memcg *m, int depth);
+/*
+ * Below the leaf of an entered chain of depth >= 1: @n sibling cgroups
+ * c0..c<n-1> (memory enabled for them on v2); the process moves into c0,
+ * as v2 lets no process stay in a cgroup whose children it controls.
+ * vsb_memcg_leave() removes them; what runs in them must be gone first.
+ */
+int vsb_memcg_children(struct vsb_memcg *m, int n);
+void vsb_memcg_child(const struct vsb_memcg *m, int i, char *buf, size_t len);
+/* Move process @pid into cgroup folder @dir; 0 or -errno */
+int vsb_memcg_move(const char *dir, long pid);
+/*
+ * A memory file of folder @dir by its v2 name ("current", "peak",
+ * "stat"), spelled as this hierarchy spells it (v1: usage_in_bytes,
+ * max_usage_in_bytes, stat)
+ */
+void vsb_memcg_file(const struct vsb_memcg *m, const char *dir, const char *v2name,
+		    char *buf, size_t len);
 /* Back to where the process was; the chain and any mount removed. */
 void vsb_memcg_leave(struct vsb_memcg *m);
 /* Remove what killed runs left; returns how many chains, -1 on error. */
