@@ -56,6 +56,15 @@ int vsb_stat_refresh_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+/* the 0-day regressions' benches, on the live runner (live.h) */
+int vsb_spawn_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+int vsb_spawn_run(const struct vsb_run_opts *o, struct vsb_result *r);
+int vsb_fallocate_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+int vsb_fallocate_run(const struct vsb_run_opts *o, struct vsb_result *r);
+int vsb_memcg_stat_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+int vsb_memcg_stat_run(const struct vsb_run_opts *o, struct vsb_result *r);
+int vsb_isolated_check(const struct vsb_bench *b, struct vsb_run_opts *o);
+int vsb_isolated_run(const struct vsb_run_opts *o, struct vsb_result *r);
 /* live_check.c: "always [madvise] never" -> "madvise"; "" without THP */
 void vsb_live_thp_mode(char *buf, size_t len);
 /* a /proc/meminfo line in kB, -1 when absent */

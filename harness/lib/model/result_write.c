@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guest_shape.h"
 #include "result.h"
 #include "json.h"
 #include "bench/variants.h"
@@ -413,6 +414,34 @@ static int write_json(const struct vsb_result *r, FILE *f)
 /* ---- text ---- */
 
 /* The parameters that matter for the point's bench, in words. */
+/* The 0-day regressions' benches (spawn.c, ...); 0 for another bench */
+static int write_0day_params(const struct vsb_run_opts *o, FILE *f)
+{
+	struct vsb_guest_shape g;
+	char buf[512];
+
+	if (!strcmp(o->bench, "spawn"))
+		fprintf(f, "op %s, tasks %s", o->op, o->tasks);
+	else if (!strcmp(o->bench, "fallocate"))
+		fprintf(f, "file %s, memcg depth %ld, tasks %s", o->size, o->memcg_depth,
+			o->tasks);
+	else if (!strcmp(o->bench, "memcg-stat-read"))
+		fprintf(f, "op %s, %ld cgroups, %ld writer CPU%s, memcg depth %ld", o->op,
+			o->memcg_count, o->busy_workers, o->busy_workers == 1 ? "" : "s",
+			o->memcg_depth);
+	else if (!strcmp(o->bench, "isolated"))
+		fprintf(f, "%ld dirty pages, windows of %ld ms, gaps over %ld ns",
+			o->dirty_pages, o->loops, o->gap_ns);
+	else
+		return 0;
+	vsb_guest_shape_of(o, &g);
+	if (vsb_guest_shape_asked(&g)) {
+		vsb_guest_shape_format(&g, buf, sizeof(buf));
+		fprintf(f, ", guest %s", buf);
+	}
+	return 1;
+}
+
 static void write_text_params(const struct vsb_run_opts *o, FILE *f)
 {
 	if (!strcmp(o->bench, "counter")) {
@@ -445,7 +474,7 @@ static void write_text_params(const struct vsb_run_opts *o, FILE *f)
 	} else if (!strcmp(o->bench, "threshold-refresh")) {
 		fprintf(f, "%s, %ld CPUs x %ld nodes", o->approach, o->model_cpus,
 			o->model_nodes);
-	} else {
+	} else if (!write_0day_params(o, f)) {
 		fprintf(f, "size %s, thp %s, tasks %s", o->size, o->thp, o->tasks);
 	}
 	if (o->sysctl[0])
