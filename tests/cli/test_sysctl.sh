@@ -61,7 +61,10 @@ bad() {		# bad DESCRIPTION PATTERN SPEC
 	expect_usage_error "$1" "$2" "$VSB" run --bench page-fault --size 4M --sysctl "$3"
 }
 bad "unknown sysctl" "--sysctl: unknown sysctl 'vm.no_such_knob'" vm.no_such_knob=1
-bad "read-only sysctl" "--sysctl: sysctl 'kernel.osrelease' is read-only" kernel.osrelease=1
+bad "a sysctl outside vm.*" "--sysctl: 'kernel.osrelease=1': vmstat-bench sets vm.\\* sysctls only" \
+	kernel.osrelease=1
+bad "a writable sysctl outside vm.*" "sets vm.\\* sysctls only .*, not kernel.printk_ratelimit_burst" \
+	kernel.printk_ratelimit_burst=11
 bad "invalid value of a known sysctl" "--sysctl: '7' is not a valid vm.numa_stat" vm.numa_stat=7
 bad "stat_interval 0" "--sysctl: '0' is not a valid vm.stat_interval" vm.stat_interval=0
 bad "text for a numeric sysctl" "--sysctl: 'lots' does not look like a value of vm.swappiness" \

@@ -4,13 +4,15 @@
 # Sysctl ownership is exclusive and restores are byte-identical: two
 # runs setting the same sysctl a millisecond apart (the second is
 # refused, "in use by pid N", exit 1; the value after both is the
-# original), and an original longer than 127 characters put back byte
-# for byte, by the run itself and after SIGKILL + `restore`.
-# Uses kernel.poweroff_cmd (a string read only by orderly_poweroff());
-# the trap puts the machine's own value back whatever happens.
+# original), and an original of several tab-separated fields put back
+# byte for byte (tabs escaped in the state file), by the run itself and
+# after SIGKILL + `restore`.  vmstat-bench sets vm.* sysctls only; this
+# uses vm.lowmem_reserve_ratio, its first field (the DMA zone's ratio)
+# moved by one or two; the trap puts the machine's own value back
+# whatever happens.
 . "$(dirname "$0")/../lib.sh"
 
-PC=/proc/sys/kernel/poweroff_cmd
+PC=/proc/sys/vm/lowmem_reserve_ratio
 export VSB_SYSCTL_STATE="$TMP/state/sysctl.state"
 if [ "$(id -u)" != 0 ] || ! [ -w "$PC" ]; then
 	echo "1..0 # SKIP needs root and a writable $PC"
@@ -18,20 +20,22 @@ if [ "$(id -u)" != 0 ] || ! [ -w "$PC" ]; then
 fi
 orig=$(cat "$PC")
 trap 'printf %s "$orig" >"$PC"; rm -rf "$TMP"' EXIT
-LONG="/sbin/poweroff\\x-$(printf 'y%.0s' $(seq 150))-end"	# 168 chars, a backslash
-printf %s "$LONG" >"$PC"
+# the value with its first field plus @1, fields as the kernel reads them
+plus() { printf %s "$orig" | awk -v d="$1" '{ $1 += d; print }'; }
+printf %s "$(plus 1)" >"$PC"
+LONG=$(cat "$PC")	# the kernel's own spelling: tab-separated
 same() { [ "$(cat "$PC")" = "$LONG" ] && ok "$1" || not_ok "$1" "now: $(cat "$PC")"; }
 
 "$VSB" run --bench counter --loops 1000 --repeat 1 --warmup 0 --events none \
-	--sysctl kernel.poweroff_cmd=/sbin/poweroff >/dev/null 2>"$TMP/err"
-[ $? -eq 0 ] && ok "a run setting a string sysctl exits 0" || not_ok "run exits 0" "$(cat "$TMP/err")"
-same "a 168-char original is restored byte-identical at exit"
+	--sysctl "vm.lowmem_reserve_ratio=$(plus 0)" >/dev/null 2>"$TMP/err"
+[ $? -eq 0 ] && ok "a run setting a multi-field sysctl exits 0" || not_ok "run exits 0" "$(cat "$TMP/err")"
+same "a tab-separated original is restored byte-identical at exit"
 
 LR=(run --bench page-fault --size 16M --repeat 1000 --events none)
-"$VSB" "${LR[@]}" --sysctl kernel.poweroff_cmd=/bin/true >/dev/null 2>"$TMP/e1" &
+"$VSB" "${LR[@]}" --sysctl "vm.lowmem_reserve_ratio=$(plus 2)" >/dev/null 2>"$TMP/e1" &
 p1=$!
 sleep 0.001
-"$VSB" "${LR[@]}" --sysctl kernel.poweroff_cmd=/bin/false >/dev/null 2>"$TMP/e2" &
+"$VSB" "${LR[@]}" --sysctl "vm.lowmem_reserve_ratio=$(plus 3)" >/dev/null 2>"$TMP/e2" &
 p2=$!
 for _ in $(seq 100); do [ -s "$VSB_SYSCTL_STATE" ] && break; sleep 0.05; done
 sleep 0.5	# the loser is refused at its first change, long before the winner ends
@@ -44,7 +48,7 @@ else
 fi
 [ $rc -eq 1 ] && ok "of two runs a millisecond apart one is refused: in use by pid N (exit 1)" ||
 	not_ok "one of two concurrent runs is refused (exit 1)" "$(cat "$TMP/e1" "$TMP/e2")"
-grep -qF "$(printf %s "$LONG" | sed 's/\\/\\\\/g')" "$VSB_SYSCTL_STATE" &&
+grep -qF "$(printf %s "$LONG" | sed 's/\t/\\t/g')" "$VSB_SYSCTL_STATE" &&
 	ok "the state file holds the whole original" ||
 	not_ok "the state file holds the whole original" "$(cat "$VSB_SYSCTL_STATE")"
 kill -KILL $winner 2>/dev/null; wait $winner 2>/dev/null
@@ -55,7 +59,7 @@ same "after SIGKILL + restore: byte-identical"
 [ ! -e "$VSB_SYSCTL_STATE" ] && ok "the state file is removed" || not_ok "the state file is removed"
 
 # the next start restores too, under the same lock
-"$VSB" "${LR[@]}" --sysctl kernel.poweroff_cmd=/bin/true >/dev/null 2>&1 &
+"$VSB" "${LR[@]}" --sysctl "vm.lowmem_reserve_ratio=$(plus 2)" >/dev/null 2>&1 &
 p=$!
 for _ in $(seq 100); do [ -s "$VSB_SYSCTL_STATE" ] && break; sleep 0.05; done
 kill -KILL $p; wait $p 2>/dev/null
@@ -70,7 +74,7 @@ if mknod "$VSB_SYSCTL_STATE" c 1 3 2>/dev/null; then
 	[ -c "$VSB_SYSCTL_STATE" ] && ok "the node is left as it was" || not_ok "node left"
 	expect_exit 2 "a --sysctl run refuses it too, before any change" \
 		"$VSB" run --bench counter --loops 1000 --repeat 1 --warmup 0 \
-		--events none --sysctl kernel.poweroff_cmd=/bin/true
+		--events none --sysctl "vm.lowmem_reserve_ratio=$(plus 2)"
 	same "nothing changed"
 	rm -f "$VSB_SYSCTL_STATE"
 else

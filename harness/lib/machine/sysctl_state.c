@@ -204,6 +204,33 @@ static void state_remove(const struct stat *st)
 	unlink(path);
 }
 
+/*
+ * A state file is acted on only when this user wrote it: owned by the
+ * user running the tool and writable by no one else.  Root's runs write
+ * what it names, so a file another user could plant or edit (a
+ * $VSB_SYSCTL_STATE in a shared folder) would make root set any sysctl
+ * it liked.  A run that is not root only reports a state file, and root
+ * may have written that one.  0, or VSB_EXIT_USAGE after one line.
+ */
+static int state_trusted(const char *path, const struct stat *st, int report_only)
+{
+	uid_t me = geteuid();
+
+	if (st->st_uid != me && !(report_only && st->st_uid == 0)) {
+		vsb_err("state file %s: owned by uid %u, not by this user (uid %u): "
+			"refused, nothing restored, left as it is", path,
+			(unsigned int)st->st_uid, (unsigned int)me);
+		return VSB_EXIT_USAGE;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		vsb_err("state file %s: writable by others (mode %04o): refused, "
+			"nothing restored, left as it is", path,
+			(unsigned int)(st->st_mode & 07777));
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
 struct state_ent {
 	char *name, *val;	/* into the file's buffer */
 };
@@ -240,6 +267,13 @@ static int state_parse(const char *path, char *buf, struct state_ent *se,
 				"nothing restored, file left as it is", path, lineno);
 			return -1;
 		}
+		/* only what --sysctl could have set: never kernel.* as root */
+		if (!vsb_sysctl_settable(line)) {
+			vsb_err("%s:%d: %s is not a sysctl vmstat-bench sets (vm.* only): "
+				"refused, nothing restored, file left as it is", path,
+				lineno, line);
+			return -1;
+		}
 		se[n].name = line;
 		se[n].val = tab + 1;
 		n++;
@@ -269,6 +303,10 @@ int vsb_sysctl_recover_locked(long holder, int report_only)
 	if (fd < 0) {
 		vsb_err("state file %s: %s: refused, left as it is", path,
 			vsb_read_strerror(-fd));
+		return VSB_EXIT_USAGE;
+	}
+	if (state_trusted(path, &st, report_only)) {
+		close(fd);
 		return VSB_EXIT_USAGE;
 	}
 	e = vsb_read_fd(fd, &st, VSB_SYSCTL_STATE_MAX, &buf, &len);

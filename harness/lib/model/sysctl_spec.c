@@ -28,6 +28,17 @@ int vsb_sysctl_split(const char *spec, char *name, char *val)
 	return *val ? 0 : -1;
 }
 
+/*
+ * The sysctls vmstat-bench sets: the page allocator's, vm.*.  One rule
+ * for --sysctl and for what a state file may restore: a state file is
+ * only ever a list of what a run set, so a name outside it (a planted
+ * file naming kernel.*) is refused, not written as root.
+ */
+int vsb_sysctl_settable(const char *name)
+{
+	return !strncmp(name, "vm.", 3);
+}
+
 int vsb_sysctl_check_syntax(const char *spec, const char *where)
 {
 	char name[VSB_SYSCTL_NAME_MAX], val[VSB_SYSCTL_VAL_MAX], path[256];
@@ -42,6 +53,11 @@ int vsb_sysctl_check_syntax(const char *spec, const char *where)
 	if (vsb_sysctl_split(spec, name, val) || vsb_sysctl_path(name, path, sizeof(path))) {
 		vsb_err("%s: '%s' is not NAME=VALUE with a dotted sysctl name "
 			"(e.g. vm.numa_stat=0)", where, spec);
+		return VSB_EXIT_USAGE;
+	}
+	if (!vsb_sysctl_settable(name)) {
+		vsb_err("%s: '%s': vmstat-bench sets vm.* sysctls only (the page "
+			"allocator's), not %s", where, spec, name);
 		return VSB_EXIT_USAGE;
 	}
 	return 0;

@@ -14,11 +14,14 @@
 
 /* "vm.numa_stat" -> "/proc/sys/vm/numa_stat"; -1 on a malformed name. */
 int vsb_sysctl_path(const char *name, char *buf, size_t len);
+/* 1 when @name is a sysctl vmstat-bench sets (vm.*): --sysctl and restore */
+int vsb_sysctl_settable(const char *name);
 /* Split "NAME=VALUE" into @name and @val; -1 if it is not that shape. */
 int vsb_sysctl_split(const char *spec, char *name, char *val);
 /*
  * Syntax of one NAME=VALUE (the option table's value check): a dotted
- * name, one value, no list.  VSB_EXIT_USAGE after one line naming @where.
+ * name vmstat-bench sets (vm.*), one value, no list.  VSB_EXIT_USAGE
+ * after one line naming @where.
  */
 int vsb_sysctl_check_syntax(const char *spec, const char *where);
 
