@@ -13,7 +13,9 @@
 #
 # VSB_TESTS="pattern" runs only the files whose path matches;
 # VSB_SKIP_VM=1 leaves out the ones that boot a QEMU guest (tests/kmod,
-# tests/vm), as `make check` does for its sanitizer build.
+# tests/vm), as `make check` does for its sanitizer build; VSB_SERIAL=1
+# runs every file one after another (the default runs the guests beside
+# the host tests, below).
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,14 +31,20 @@ files=()
 for f in "$BUILD"/tests/*; do [ -x "$f" ] && [ -f "$f" ] && files+=("$f"); done
 for f in tests/*/*.sh; do [ -f "$f" ] && files+=("$f"); done
 
-for f in "${files[@]}"; do
-	if [ -n "${VSB_TESTS:-}" ] && [[ "$f" != *${VSB_TESTS}* ]]; then
-		continue
+is_vm() { [[ "$1" == tests/kmod/* || "$1" == tests/vm/* ]]; }
+selected() {
+	if [ -n "${VSB_TESTS:-}" ] && [[ "$1" != *${VSB_TESTS}* ]]; then
+		return 1
 	fi
-	if [ -n "${VSB_SKIP_VM:-}" ] && [[ "$f" == tests/kmod/* || "$f" == tests/vm/* ]]; then
-		continue
-	fi
-	log=$(mktemp)
+	! { [ -n "${VSB_SKIP_VM:-}" ] && is_vm "$1"; }
+}
+
+RES=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$RES"' EXIT
+
+# One file: its TAP log and its counts into $RES/<n>.{log,count}.
+run_one() {	# run_one N FILE
+	local n=$1 f=$2 log=$RES/$1.log start rc secs p s x
 	start=$(date +%s)
 	if [[ "$f" == *.sh ]]; then
 		bash "$f" >"$log" 2>&1
@@ -55,6 +63,13 @@ for f in "${files[@]}"; do
 		x=1
 		echo "not ok - $f exited $rc" >>"$log"
 	fi
+	echo "$p $s $x $secs" >"$RES/$n.tmp" && mv "$RES/$n.tmp" "$RES/$n.count"
+}
+
+# What a finished file says: its line, and its failures and skips.
+report() {	# report N FILE
+	local n=$1 f=$2 log=$RES/$1.log p s x secs
+	read -r p s x secs <"$RES/$n.count"
 	pass=$((pass + p)) fail=$((fail + x)) skip=$((skip + s))
 	printf '%-40s %3d passed %3d failed %3d skipped (%ds)\n' "$f" "$p" "$x" "$s" "$secs"
 	if [ "$x" -gt 0 ] || [ -n "${VSB_VERBOSE:-}" ]; then
@@ -63,8 +78,35 @@ for f in "${files[@]}"; do
 		[ "$x" -gt 0 ] && tail -5 "$log" | sed 's/^/    | /'
 	fi
 	grep -E '^ok [0-9]+.*# SKIP' "$log" | sed 's/^/    /' | head -5
-	rm -f "$log"
-done
+}
+
+# Two lanes: the guests (QEMU under TCG waits on its vCPU threads much of
+# the time) run one after another beside the host tests, which run one
+# after another too, so that no two guests and no two host tests ever
+# share the machine.  VSB_SERIAL=1 runs everything in one lane.
+sel=()
+for f in "${files[@]}"; do selected "$f" && sel+=("$f"); done
+lane() {	# lane vm|host: its files, in order
+	local i
+	for i in "${!sel[@]}"; do
+		if { [ "$1" = vm ] && is_vm "${sel[$i]}"; } ||
+		   { [ "$1" = host ] && ! is_vm "${sel[$i]}"; }; then
+			run_one "$i" "${sel[$i]}"
+		fi
+	done
+}
+if [ -n "${VSB_SERIAL:-}" ]; then
+	for i in "${!sel[@]}"; do run_one "$i" "${sel[$i]}"; report "$i" "${sel[$i]}"; done
+else
+	lane vm & vmpid=$!
+	lane host & hostpid=$!
+	# report in the files' order, each as soon as it is done
+	for i in "${!sel[@]}"; do
+		while [ ! -f "$RES/$i.count" ]; do sleep 1; done
+		report "$i" "${sel[$i]}"
+	done
+	wait "$vmpid" "$hostpid"
+fi
 
 echo
 [ ${#failed_files[@]} -gt 0 ] && echo "failed: ${failed_files[*]}"
