@@ -234,6 +234,13 @@ t_run "kstat: every worker busy is a usage error" 2 "$VSB" run --bench kstat \
 rmmod vmstat_bench && insmod kmod/vmstat_bench.ko
 t_run "kstat: a threshold without kstat_set_threshold=1 is a skip (exit 4)" 4 \
 	"$VSB" run --bench kstat --threshold 16 --loops 1000 --repeat 1
+# an op the module says it lacks (as without memcg): a skip with the reason
+rmmod vmstat_bench && insmod kmod/vmstat_bench.ko kstat_ops_off=256
+t_run "kstat: an op the module lacks is a skip (exit 4)" 4 \
+	"$VSB" run --bench kstat --op lruvec --loops 1000 --repeat 1
+t_grep "... naming the op and why it may be missing" \
+	'--op lruvec: not in this module on this kernel: the kernel has no CONFIG_MEMCG' "$T/err"
+rmmod vmstat_bench && insmod kmod/vmstat_bench.ko
 t0=$(date +%s)
 if "$H"/kmod_fuzz 1000 "${VSB_FUZZ_SEED:-7}" >"$T/out" 2>"$T/err"; then
 	t_ok "2 CPUs: $(cat "$T/out") ($(($(date +%s) - t0)) s)"
