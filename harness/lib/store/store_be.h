@@ -41,8 +41,8 @@ struct vsb_store_ops {
 	const char *table_exists_sql;
 	/* a query of one count: how many tables in the store's schema */
 	const char *count_tables_sql;
-	/* run after begin() by a migration, to keep two migrators apart;
-	 * NULL where begin() already excludes other writers */
+	/* run after begin() by a migration and by an import, to keep two
+	 * apart; NULL where begin() already excludes other writers */
 	const char *schema_lock_sql;
 	/*
 	 * vsb_store_check()'s part for this backend: is @target one open()

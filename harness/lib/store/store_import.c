@@ -8,9 +8,11 @@
  * transaction uncommitted, so nothing of the import: never a part of it
  * stored under a message that says it was refused.
  *
- * Two importers at once: SQLite queues them at BEGIN IMMEDIATE; with
- * PostgreSQL both run, the shared rows go in with ON CONFLICT DO
- * NOTHING and are then read back, and the run's unique id makes the
+ * Two importers at once: SQLite queues them at BEGIN IMMEDIATE, and
+ * PostgreSQL on the advisory lock migrations take (one import holds
+ * the keys of all its runs and points until it commits, so two in
+ * other orders would deadlock).  The shared rows go in with ON CONFLICT
+ * DO NOTHING and are then read back, and the run's unique id makes the
  * later of two importers of one file find it stored.
  */
 #define _GNU_SOURCE
@@ -606,6 +608,13 @@ static int import_all(struct vsb_store *s, const struct vsb_rl_file *files,
 
 	vsb_errlog_begin(&log);
 	ret = vsb_store_begin(s);
+	/*
+	 * One transaction of many files takes the unique keys of many runs
+	 * and points: two PostgreSQL importers of overlapping files in other
+	 * orders deadlocked on them.  Imports queue, as SQLite's do.
+	 */
+	if (!ret && s->ops->schema_lock_sql && s->ops->exec(s->db, s->ops->schema_lock_sql))
+		ret = vsb_store_fail(s, "queueing behind another import");
 	for (i = 0; i < n && !ret; i++)
 		ret = import_one(s, &files[i], &info[i]);
 	if (ret)

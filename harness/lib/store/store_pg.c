@@ -7,10 +7,11 @@
  * Statements are prepared server-side once per import and run with text
  * parameters; the shared SQL's `?` placeholders are renumbered to $n
  * here.  The samples, the bulk of an import, go in by COPY FROM STDIN
- * (copy_* below, through store_rows.c).  Importers do not lock each other out: machines, kernels, points
- * and runs go in with ON CONFLICT DO NOTHING, so two importers of
+ * (copy_* below, through store_rows.c).  Machines, kernels, points and
+ * runs go in with ON CONFLICT DO NOTHING, so two importers of
  * overlapping files both finish and the second finds the run stored.
- * Only migrations serialise, on a transaction-scoped advisory lock.
+ * Migrations and imports (one transaction each, of every file) queue on
+ * a transaction-scoped advisory lock.
  */
 #include <stdlib.h>
 #include <string.h>
