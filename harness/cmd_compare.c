@@ -13,6 +13,7 @@
 
 #include "cmds.h"
 #include "compare.h"
+#include "plot.h"
 #include "vsb.h"
 
 static void usage(FILE *f)
@@ -125,6 +126,8 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 			break;
 		case 'o':
 			*outdir = arg;
+			/* gnuplot is handed it for the chart: refused before any work */
+			ret = vsb_plot_path_check(arg, "-o");
 			break;
 		case 'I':
 			ret = parse_ignore(c, arg);

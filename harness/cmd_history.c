@@ -144,7 +144,8 @@ static int check_outdir(const char *dir)
 {
 	size_t i;
 
-	if (vsb_dir_refusal(dir, "-o"))
+	/* gnuplot is handed the charts' paths: a line break refused now */
+	if (vsb_dir_refusal(dir, "-o") || vsb_plot_path_check(dir, "history: -o"))
 		return VSB_EXIT_USAGE;
 	for (i = 0; i < NTOP; i++)
 		if (check_out_file(dir, top_files[i]))
