@@ -24,10 +24,24 @@
 # for a result.
 #
 # Usage:
-#   ci/vm-run.sh [--kernel BZIMAGE] [--kdir BUILD_DIR] [--smp N] [--mem MB]
-#                [--numa NODES] [--timeout S] [--add HOST[:GUEST]]...
+#   ci/vm-run.sh [--kernel BZIMAGE] [--kdir BUILD_DIR] [--smp N] [--maxcpus M]
+#                [--mem MB] [--numa NODES] [--timeout S] [--add HOST[:GUEST]]...
 #                [--out HOST_DIR] [--append 'kernel args'] -- COMMAND...
 # COMMAND words are joined with spaces (as ssh does) and run by busybox sh.
+#
+# The guest's shape: --smp vCPUs online, --maxcpus possible CPUs (the
+# kernel sizes its per-CPU areas for them), --numa nodes sharing --mem,
+# --append kernel parameters (isolcpus=1 nohz_full=1 ...).  The possible
+# CPUs are QEMU CPUs that the kernel's maxcpus=N leaves offline, not
+# QEMU's hot-plug slots (-smp N,maxcpus=M): 6.12 counts those disabled
+# MADT entries only under a hypervisor it recognises, and TCG is none
+# (acpi_is_processor_usable(), arch/x86/kernel/acpi/boot.c), while 6.1
+# counts them always; CPUs that are there but offline are possible to
+# both.  A combination the guest could not have is refused
+# before anything boots, one line and exit 2: more nodes than vCPUs,
+# fewer possible CPUs than vCPUs, an isolated CPU that does not exist,
+# every CPU isolated.  The guest gets vsb.shape=smp:N,maxcpus:M,numa:K,
+# mem:MB on its command line, which vmstat-bench records (guest_shape).
 #
 # Exit status: the command's own; 1 if the guest panicked, oopsed, warned,
 # timed out or died without reporting after a kernel report; 5 if it
@@ -61,13 +75,14 @@ usage() {
 }
 skip() { log "SKIP: $*"; exit 4; }
 
-KERNEL='' KDIR='' SMP=2 MEM=512 NUMA=0 TIMEOUT=120 OUTDIR='' APPEND=''
+KERNEL='' KDIR='' SMP=2 MAXCPUS=0 MEM=512 NUMA=0 TIMEOUT=120 OUTDIR='' APPEND=''
 ADDS=()
 while (($#)); do
 	case $1 in
 	--kernel)  KERNEL=${2:?}; shift 2 ;;
 	--kdir)    KDIR=${2:?}; shift 2 ;;
 	--smp)     SMP=${2:?}; shift 2 ;;
+	--maxcpus) MAXCPUS=${2:?}; shift 2 ;;
 	--mem)     MEM=${2:?}; shift 2 ;;
 	--numa)    NUMA=${2:?}; shift 2 ;;
 	--timeout) TIMEOUT=${2:?}; shift 2 ;;
@@ -81,10 +96,49 @@ while (($#)); do
 done
 (($#)) || { log "no COMMAND given"; usage; }
 CMD="$*"
-for n in "$SMP" "$MEM" "$NUMA" "$TIMEOUT"; do
-	[[ $n =~ ^[0-9]+$ ]] || { log "not a number: $n"; usage; }
+for n in "$SMP" "$MAXCPUS" "$MEM" "$NUMA" "$TIMEOUT"; do
+	[[ $n =~ ^(0|[1-9][0-9]{0,6})$ ]] || { log "not a number: $n"; usage; }
 done
 ((SMP >= 1 && MEM >= 128)) || { log "--smp >= 1 and --mem >= 128 needed"; exit 2; }
+((MAXCPUS)) || MAXCPUS=$SMP
+refuse() { log "$*"; exit 2; }
+((MAXCPUS >= SMP)) || refuse "--maxcpus $MAXCPUS: fewer possible CPUs than the $SMP vCPUs"
+((MAXCPUS <= 255)) || refuse "--maxcpus $MAXCPUS: QEMU's pc machine has 255 CPUs at most"
+((NUMA <= SMP)) ||
+	refuse "--numa $NUMA: more NUMA nodes than the $SMP vCPUs: every node needs a CPU"
+((NUMA == 0 || MEM / NUMA >= 64)) ||
+	refuse "--mem $MEM: less than 64 MB for each of the $NUMA NUMA nodes"
+
+# The CPUs --append isolates (isolcpus=, nohz_full=, rcu_nocbs=; flags such
+# as isolcpus=domain, dropped) must be CPUs the guest has, and leave one.
+isolated_cpus() {
+	local w list tok a b
+	for w in $APPEND; do
+		case $w in
+		isolcpus=*|nohz_full=*|rcu_nocbs=*) list=${w#*=} ;;
+		*) continue ;;
+		esac
+		for tok in ${list//,/ }; do
+			case $tok in nohz|domain|managed_irq) continue ;; esac
+			[[ $tok =~ ^([0-9]+)(-([0-9]+))?$ ]] ||
+				refuse "--append: $w: a CPU list of plain numbers and ranges is what is checked here"
+			a=${BASH_REMATCH[1]} b=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
+			((b >= a)) || refuse "--append: $w: range $tok goes downwards"
+			for ((; a <= b; a++)); do echo "$a"; done
+		done
+	done | sort -nu
+}
+case " $APPEND " in
+*" maxcpus="*) refuse "--append: maxcpus= is --smp's (with --maxcpus for the possible CPUs)" ;;
+esac
+ISOLATED=$(isolated_cpus) || exit 2
+if [[ -n $ISOLATED ]]; then
+	for c in $ISOLATED; do
+		((c < SMP)) || refuse "--append '$APPEND': CPU $c does not exist in a guest of $SMP vCPUs (0-$((SMP - 1)))"
+	done
+	(($(wc -l <<<"$ISOLATED") < SMP)) ||
+		refuse "--append '$APPEND': isolates every one of the $SMP vCPUs; the kernel needs a housekeeping CPU"
+fi
 
 # --- host tools -----------------------------------------------------------
 # Installed on demand so a fresh Debian 12 needs nothing by hand; without
@@ -379,7 +433,27 @@ chmod +x "$IR/init"
 # --- QEMU -----------------------------------------------------------------
 NUMA_ARGS=()
 SMP_ARG=$SMP
-if ((NUMA > 0)); then
+# the possible CPUs are there; the kernel brings --smp of them online
+((MAXCPUS == SMP)) || SMP_ARG=$MAXCPUS
+numa_mem() {	# node i's memory backend and its share of --mem
+	local i=$1 per=$((MEM / NUMA)) sz
+	sz=$per
+	((i == NUMA - 1)) && sz=$((MEM - per * (NUMA - 1)))
+	NUMA_ARGS+=(-object "memory-backend-ram,id=vsbmem$i,size=${sz}M")
+}
+if ((NUMA > 0 && MAXCPUS > SMP)); then
+	# One socket per CPU, dealt to the nodes in turn: the CPUs brought
+	# online (the first --smp) reach every node, and no socket spans two
+	# nodes (a shared LLC across a node boundary WARNs, see below).
+	SMP_ARG="$MAXCPUS,sockets=$MAXCPUS,cores=1,threads=1"
+	for ((i = 0; i < NUMA; i++)); do
+		numa_mem "$i"
+		NUMA_ARGS+=(-numa "node,nodeid=$i,memdev=vsbmem$i")
+	done
+	for ((i = 0; i < MAXCPUS; i++)); do
+		NUMA_ARGS+=(-numa "cpu,node-id=$((i % NUMA)),socket-id=$i,core-id=0,thread-id=0")
+	done
+elif ((NUMA > 0)); then
 	# One socket per node when the CPUs divide evenly, else one socket
 	# per CPU: a node boundary through a socket's shared LLC makes the
 	# scheduler WARN (topology_sane), which panic_on_warn turns fatal.
@@ -390,12 +464,9 @@ if ((NUMA > 0)); then
 	fi
 	# Real NUMA via ACPI SRAT (the kernel needs CONFIG_ACPI_NUMA, not
 	# NUMA_EMU): node i gets a contiguous CPU range and an equal memory
-	# share; nodes may be CPU-less when --numa > --smp.
-	per=$((MEM / NUMA))
+	# share (--numa > --smp is refused above: no CPU-less nodes).
 	for ((i = 0; i < NUMA; i++)); do
-		sz=$per
-		((i == NUMA - 1)) && sz=$((MEM - per * (NUMA - 1)))
-		NUMA_ARGS+=(-object "memory-backend-ram,id=vsbmem$i,size=${sz}M")
+		numa_mem "$i"
 		lo=$((i * SMP / NUMA)) hi=$(((i + 1) * SMP / NUMA - 1))
 		spec="node,nodeid=$i,memdev=vsbmem$i"
 		((hi >= lo)) && spec+=",cpus=$lo-$hi"
@@ -409,6 +480,9 @@ truncate -s "${MEM}M" "$W/out.img"
 
 CMDLINE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 rdinit=/init"
 [[ -n $APPEND ]] && CMDLINE+=" $APPEND"
+((MAXCPUS == SMP)) || CMDLINE+=" maxcpus=$SMP"
+# what vmstat-bench in the guest records as guest_shape (lib/machine/guest.c)
+CMDLINE+=" vsb.shape=smp:$SMP,maxcpus:$MAXCPUS,numa:$NUMA,mem:$MEM"
 
 # One boot, until QEMU exits; qrc: its status.  A guest that has not
 # reached /init (VSB_START on the control port) after BOOT_STALL seconds
@@ -544,5 +618,6 @@ fi
 
 numa_note=
 ((NUMA > 0)) && numa_note=", $NUMA NUMA nodes"
+((MAXCPUS > SMP)) && numa_note+=", $MAXCPUS possible"
 log "exit $rc after $ELAPSED s ($ACCEL, $SMP cpu, $MEM MB$numa_note)"
 exit "$rc"
