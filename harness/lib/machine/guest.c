@@ -97,7 +97,8 @@ void vsb_guest_this(struct vsb_guest_shape *s, char *cmdline, size_t len)
 {
 	memset(s, 0, sizeof(*s));
 	read_cmdline(cmdline, len);
-	s->cpus = vsb_env_count_list(SYS_CPU "/present");
+	/* online: a guest's possible CPUs beyond its vCPUs are present, offline */
+	s->cpus = vsb_env_count_list(SYS_CPU "/online");
 	s->possible = vsb_env_count_list(SYS_CPU "/possible");
 	s->nodes = count_nodes();
 	s->mem = mem_mb(cmdline);
@@ -141,7 +142,8 @@ int vsb_guest_matches(const struct vsb_guest_shape *want, char *why, size_t len)
 
 	vsb_guest_this(&is, cmdline, sizeof(cmdline));
 	if (want->cpus && want->cpus != is.cpus)
-		snprintf(why, len, "%ld vCPUs, this machine has %ld", want->cpus, is.cpus);
+		snprintf(why, len, "%ld vCPUs, this machine has %ld online", want->cpus,
+			 is.cpus);
 	else if (want->possible && want->possible != is.possible)
 		snprintf(why, len, "%ld possible CPUs, this machine has %ld", want->possible,
 			 is.possible);

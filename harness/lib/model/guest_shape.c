@@ -16,6 +16,7 @@
 /* what ci/vm-run.sh puts on the command line itself */
 static const char *const reserved[] = {
 	"console=", "rdinit=", "init=", "panic=", "panic_on_warn=", "oops=", "vsb.",
+	"maxcpus=",	/* how --guest-possible's offline CPUs stay offline */
 };
 
 /* the parameters that take a CPU list of isolated CPUs */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The shape of a guest a point needs: vCPUs, possible CPUs (QEMU's
- * maxcpus), NUMA nodes, memory and extra kernel parameters.  They are
+ * The shape of a guest a point needs: vCPUs, possible CPUs (QEMU CPUs
+ * the kernel's maxcpus= leaves offline), NUMA nodes, memory and extra
+ * kernel parameters.  They are
  * run options (--guest-cpus, ...), so a sweep file makes axes of them;
  * `vmstat-bench ab` boots one guest per distinct shape, and inside a
  * guest a point whose shape is not this machine's is skipped.
@@ -16,7 +17,7 @@
 #include <stddef.h>
 
 #define VSB_GUEST_CPUS_MAX	64	/* vCPUs, as ab --smp */
-#define VSB_GUEST_POSSIBLE_MAX	255	/* QEMU's pc machine: 255 CPUs, no x2APIC needed */
+#define VSB_GUEST_POSSIBLE_MAX	255	/* QEMU's pc machine: 255 CPUs without x2APIC */
 #define VSB_GUEST_NODES_MAX	16
 #define VSB_GUEST_MEM_MIN	128	/* MB: ci/vm-run.sh's floor */
 #define VSB_GUEST_NODE_MEM_MIN	64	/* MB per node */
@@ -25,8 +26,8 @@
 struct vsb_run_opts;
 
 struct vsb_guest_shape {
-	long cpus;		/* vCPUs at boot; 0: not asked */
-	long possible;		/* possible CPUs; 0: not asked (the vCPUs) */
+	long cpus;		/* vCPUs online at boot; 0: not asked */
+	long possible;		/* possible CPUs (the rest offline); 0: not asked */
 	long nodes;		/* NUMA nodes; 0: not asked */
 	long mem;		/* MB; 0: not asked */
 	char cmdline[VSB_GUEST_CMDLINE_MAX];	/* extra parameters, "" none */

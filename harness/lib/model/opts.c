@@ -184,8 +184,8 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	  "elsewhere a point of another shape is skipped); 0: any",
 	  VSB_OPTF_SWEEP | VSB_OPTF_LATE, 34 },
 	{ "guest-possible", 0, VSB_OPT_LONG, OFF(guest_possible), 0, 0,
-	  VSB_GUEST_POSSIBLE_MAX, "0", NULL, "N", "the guest's possible CPUs (QEMU "
-	  "maxcpus: hot-pluggable slots); 0: any", VSB_OPTF_SWEEP | VSB_OPTF_LATE, 35 },
+	  VSB_GUEST_POSSIBLE_MAX, "0", NULL, "N", "the guest's possible CPUs (the "
+	  "ones past --guest-cpus there but offline); 0: any", VSB_OPTF_SWEEP | VSB_OPTF_LATE, 35 },
 	{ "guest-nodes", 0, VSB_OPT_LONG, OFF(guest_nodes), 0, 0, VSB_GUEST_NODES_MAX, "0",
 	  NULL, "N", "the guest's NUMA nodes; 0: any", VSB_OPTF_SWEEP | VSB_OPTF_LATE, 36 },
 	{ "guest-mem", 0, VSB_OPT_LONG, OFF(guest_mem), 0, 0, 1L << 20, "0", NULL, "MB",
