@@ -158,6 +158,25 @@ int vsb_cpu_online(int cpu)
 	return access(path, F_OK) == 0;
 }
 
+/*
+ * isolcpus= takes a CPU out of every task's default affinity, yet a
+ * thread may still pin itself there: the isolated bench's very point.
+ */
+static int cpu_isolated(int cpu)
+{
+	struct vsb_cpulist iso;
+	char buf[1024];
+	int i;
+
+	if (vsb_read_file_str("/sys/devices/system/cpu/isolated", buf, sizeof(buf)) ||
+	    vsb_cpulist_parse_sysfs(buf, &iso))
+		return 0;
+	for (i = 0; i < iso.n; i++)
+		if (iso.cpu[i] == cpu)
+			return 1;
+	return 0;
+}
+
 int vsb_cpulist_check_usable(const struct vsb_cpulist *cl, const char *opt)
 {
 	cpu_set_t *set;
@@ -178,7 +197,7 @@ int vsb_cpulist_check_usable(const struct vsb_cpulist *cl, const char *opt)
 			ret = VSB_EXIT_USAGE;
 			break;
 		}
-		if (!CPU_ISSET_S(cpu, sz, set)) {
+		if (!CPU_ISSET_S(cpu, sz, set) && !cpu_isolated(cpu)) {
 			vsb_err("%s: CPU %d is not in this process's allowed CPUs (taskset/cgroup)",
 				opt, cpu);
 			ret = VSB_EXIT_USAGE;
