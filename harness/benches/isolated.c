@@ -8,11 +8,24 @@
  * ("vmstat: skip periodic vmstat update for isolated CPUs") it skips
  * cpu_is_isolated() ones (6.12's mm/vmstat.c).
  *
- * Per window (a timed sample): the worker, pinned to the CPU of --cpus,
- * faults in --dirty-pages anonymous pages and keeps them (each fault's
- * NR_ANON_MAPPED update sits in this CPU's diff), then spins --loops
- * milliseconds reading the TSC; an iteration longer than --gap-ns is an
- * interruption (count, worst, total).  A tracefs instance of the run's
+ * Per window (a timed sample), the worker, pinned to the CPU of --cpus:
+ *  1. spins 2 x vm.stat_interval + 0.5 s beside a helper thread of its
+ *     own spinning on the same CPU: two runnable tasks keep the tick on,
+ *     so this CPU's vmstat_work runs until it folds nothing and stops
+ *     re-arming.  A pending vmstat_work is a *deferrable* timer
+ *     (INIT_DEFERRABLE_WORK in start_shepherd_timer()), which a CPU
+ *     with its tick stopped never fires, idle or busy, and the shepherd
+ *     queues none while one is pending.  The helper then sleeps on a
+ *     condition variable (nothing it does touches a vmstat counter);
+ *  2. spins SETTLE_MS, so a nohz_full CPU stops its tick (quiet_vmstat()
+ *     then, kernel/time/tick-sched.c);
+ *  3. faults in --dirty-pages anonymous pages and keeps them: each
+ *     fault's NR_ANON_MAPPED update sits in this CPU's diff, as a busy
+ *     task's occasional fault leaves it, with the tick still stopped;
+ *  4. spins --loops ms reading the TSC; an iteration longer than
+ *     --gap-ns is an interruption (count, worst, total).
+ * On 6.1 the shepherd now sees the dirty diff and queues vmstat_update
+ * on that CPU at once; 6.12 skips the isolated CPU.  A tracefs instance of the run's
  * own (scratch.h) records workqueue_execute_start on the mono clock, so
  * the vmstat_update runs on that CPU during the window are counted and
  * matched with the interruptions they caused.
@@ -26,6 +39,7 @@
 #include <stddef.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -39,6 +53,7 @@
 #define ISOL_MS		3000	/* default --loops: window length */
 #define ISOL_GAPS	1024	/* interruptions kept per window, to match */
 #define ISOL_SLACK_NS	2000	/* a trace timestamp's usec rounding, and then some */
+#define SETTLE_MS	200	/* spun before the dirtying: the tick stops */
 
 struct isol_win {
 	uint64_t iters, count, worst_ns, max_ns, total_ns;
@@ -59,6 +74,11 @@ struct isol_priv {
 struct isol_state {
 	uint64_t (*gap)[2];	/* mono ns: start, end */
 	char *buf;
+	/* step 1's second task: spins while spin is 1, ends at 2 */
+	pthread_t helper;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int spin, have_helper;
 };
 
 int vsb_isolated_check(const struct vsb_bench *b, struct vsb_run_opts *o)
@@ -126,6 +146,35 @@ static void isol_trace_setup(struct isol_priv *ip)
 	}
 }
 
+static void *helper_main(void *arg)
+{
+	struct isol_state *st = arg;
+	int v;
+
+	pthread_mutex_lock(&st->lock);
+	for (;;) {
+		while (!st->spin)
+			pthread_cond_wait(&st->cond, &st->lock);
+		if (st->spin == 2)
+			break;
+		pthread_mutex_unlock(&st->lock);
+		do
+			v = __atomic_load_n(&st->spin, __ATOMIC_RELAXED);
+		while (v == 1);
+		pthread_mutex_lock(&st->lock);
+	}
+	pthread_mutex_unlock(&st->lock);
+	return NULL;
+}
+
+static void helper_set(struct isol_state *st, int v)
+{
+	pthread_mutex_lock(&st->lock);
+	__atomic_store_n(&st->spin, v, __ATOMIC_RELAXED);
+	pthread_cond_signal(&st->cond);
+	pthread_mutex_unlock(&st->lock);
+}
+
 static int isol_init(struct vsb_live_wctx *w)
 {
 	struct isol_state *st = calloc(1, sizeof(*st));
@@ -138,6 +187,18 @@ static int isol_init(struct vsb_live_wctx *w)
 		free(st);
 		return -1;
 	}
+	pthread_mutex_init(&st->lock, NULL);
+	pthread_cond_init(&st->cond, NULL);
+	/* created here, pinned: it inherits this thread's one-CPU affinity */
+	errno = pthread_create(&st->helper, NULL, helper_main, st);
+	if (errno) {
+		vsb_live_fail(w, "pthread_create");
+		free(st->gap);
+		free(st->buf);
+		free(st);
+		return -1;
+	}
+	st->have_helper = 1;
 	w->state = st;
 	return 0;
 }
@@ -163,10 +224,10 @@ static char *dirty(struct vsb_live_wctx *w, size_t bytes)
 
 /* The busy loop: every iteration over gap_ticks is an interruption */
 static void spin(const struct isol_priv *ip, struct vsb_live_wctx *w, struct isol_win *wn,
-		 struct isol_state *st, uint64_t ns0)
+		 struct isol_state *st, uint64_t ns0, long ms)
 {
 	uint64_t t0 = vsb_rdtscp(), prev = t0, now, d, maxd = 0;
-	uint64_t end = t0 + (uint64_t)((double)ip->ms * ip->hz / 1000);
+	uint64_t end = t0 + (uint64_t)((double)ms * ip->hz / 1000);
 	double to_ns = 1e9 / ip->hz;
 
 	do {
@@ -235,20 +296,38 @@ static void count_runs(const struct isol_priv *ip, struct isol_state *st,
 		wn->lost = 1;
 }
 
+/* Step 1: ticking, two tasks spinning, until vmstat_work stops re-arming */
+static void settle(const struct isol_priv *ip, struct vsb_live_wctx *w,
+		   struct isol_state *st)
+{
+	struct isol_win scratch = { 0 };
+	long si;
+
+	if (vsb_read_file_long("/proc/sys/vm/stat_interval", &si) || si < 1)
+		si = 1;
+	helper_set(st, 1);
+	spin(ip, w, &scratch, st, 0, 2000 * si + 500);
+	helper_set(st, 0);
+}
+
 static uint64_t isol_op(struct vsb_live_wctx *w, uint64_t loops)
 {
 	const struct isol_priv *ip = w->priv;
 	struct isol_state *st = w->state;
 	struct isol_win scratch, *wn = w->rep >= 0 ? &ip->win[w->rep] : &scratch;
-	char *p = dirty(w, ip->dirty);
 	uint64_t ns0, ns1;
+	char *p;
 
 	(void)loops;
+	memset(&scratch, 0, sizeof(scratch));
+	settle(ip, w, st);
+	spin(ip, w, &scratch, st, mono_ns(), SETTLE_MS);
+	p = dirty(w, ip->dirty);
 	memset(wn, 0, sizeof(*wn));
 	if (ip->inst[0])
 		put(ip->inst, "trace", "");	/* empty: this window's events only */
 	ns0 = mono_ns();
-	spin(ip, w, wn, st, ns0);
+	spin(ip, w, wn, st, ns0, ip->ms);
 	ns1 = mono_ns();
 	if (p)
 		munmap(p, ip->dirty);
@@ -273,6 +352,10 @@ static void isol_fini(struct vsb_live_wctx *w)
 
 	if (!st)
 		return;
+	if (st->have_helper) {
+		helper_set(st, 2);
+		pthread_join(st->helper, NULL);
+	}
 	free(st->gap);
 	free(st->buf);
 	free(st);
@@ -313,9 +396,12 @@ static void isol_meta(void *priv, const struct vsb_run_opts *o, struct vsb_resul
 	/* the cost is a window's worst iteration, in ns whatever the clock */
 	snprintf(r->unit, sizeof(r->unit), "ns");
 	snprintf(r->event, sizeof(r->event), "worst busy-loop iteration (rdtscp)");
-	vsb_result_meta(r, "live", "on CPU %d: %ld dirty pages faulted in and kept, then a "
-			"%ld ms busy loop reading the TSC; an iteration over %ld ns is an "
-			"interruption", ip->cpu, o->dirty_pages, ip->ms, ip->gap_ns);
+	vsb_result_meta(r, "live", "on CPU %d: 2 x vm.stat_interval + 0.5 s spun beside a "
+			"helper thread (the tick on: vmstat_work stops re-arming), %d ms spun "
+			"alone (a nohz_full tick stops), %ld dirty pages faulted in and kept, "
+			"then a %ld ms busy loop reading the TSC; an iteration over %ld ns is "
+			"an interruption", ip->cpu, SETTLE_MS, o->dirty_pages, ip->ms,
+			ip->gap_ns);
 	vsb_result_meta(r, "live_op", "one window (its cost: the worst iteration, ns)");
 	vsb_result_meta(r, "isolated_cpu", "%d: %s; vm.stat_interval %s s", ip->cpu, role, si);
 	vsb_result_meta(r, "isolated_trace", "%s", ip->inst[0] ? "tracefs instance, "

@@ -297,6 +297,8 @@ void vsb_memcg_leave(struct vsb_memcg *m)
 	}
 	if (m->mounted && umount(m->root))
 		vsb_warn("memcg: cannot unmount %s: %s", m->root, strerror(errno));
+	else if (m->mounted)
+		rmdir(m->root);		/* made by mount_own() */
 	m->mounted = 0;
 }
 
@@ -436,8 +438,8 @@ int vsb_memcg_sweep_stale(void)
 	if (is_mountpoint(VSB_MEMCG_MOUNT)) {
 		live = 0;
 		n += sweep_root(VSB_MEMCG_MOUNT, &live);
-		if (!live)
-			umount(VSB_MEMCG_MOUNT);
+		if (!live && !umount(VSB_MEMCG_MOUNT))
+			rmdir(VSB_MEMCG_MOUNT);
 	}
 	return n;
 }

@@ -162,6 +162,11 @@ int vsb_scratch_trace(char *path, size_t len, const char *opt)
 	if (ret)
 		return ret;
 	/* the marker first: a run killed from here on leaves its name */
+	if (vsb_mkdir_p(VSB_SCRATCH_DIR, 0700)) {
+		ret = fail(opt, "make", VSB_SCRATCH_DIR, errno);
+		vsb_scratch_trace_put();
+		return ret;
+	}
 	snprintf(trace_mark, sizeof(trace_mark), VSB_SCRATCH_DIR "/" TRACE_MARK "%ld",
 		 (long)getpid());
 	fd = open(trace_mark, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
