@@ -296,7 +296,9 @@ static int write_runs(const struct sweep_args *a, const char *file,
 	long k;
 	int r;
 
-	if (access(a->ro.dir, F_OK))
+	/* DIR is made (and locked) before run 1: it is run 1's folder that says */
+	snprintf(path, sizeof(path), "%s/run-1", a->ro.dir);
+	if (access(path, F_OK))
 		return 0;
 	snprintf(path, sizeof(path), "%s/runs.txt", a->ro.dir);
 	r = vsb_outfile_open(&o, path, "-o");
@@ -418,6 +420,28 @@ static int sweep_runs(const struct sweep_args *a, const char *file)
 	return ret;
 }
 
+/*
+ * With --runs (or worker processes) the processes started write in DIR
+ * one after the other, each locking only while it runs: this one holds
+ * DIR for them all (vsb_dir_lock() passes the lock on to them), so no
+ * other sweep gets in between.  DIR is made here when missing, after
+ * the checks, and removed again (rmdir: only if empty) at the end.
+ */
+static int hold_dir(const struct sweep_args *a, int *made)
+{
+	int ret;
+
+	*made = access(a->ro.dir, F_OK) != 0;
+	if (*made && vsb_mkdir_p(a->ro.dir, 0755)) {
+		vsb_err("-o: cannot create %s: %s", a->ro.dir, strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	ret = vsb_dir_lock(a->ro.dir, "-o");
+	if (ret && *made)
+		rmdir(a->ro.dir);
+	return ret;
+}
+
 /* --db: DIR, or with --runs each DIR/run-K that was made, into the store */
 static int import_dirs(const struct sweep_args *a)
 {
@@ -475,7 +499,7 @@ int vsb_cmd_sweep(int argc, char **argv)
 	static struct sweep_args a;
 	static struct vsb_sweep sw;
 	const char *file;
-	int ret;
+	int ret, made = 0;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret)
@@ -491,6 +515,8 @@ int vsb_cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	ret = check_dir(&a);
+	if (!ret && a.runs)
+		ret = hold_dir(&a, &made);
 	if (ret)
 		goto out;
 	if (a.runs) {
@@ -506,6 +532,8 @@ int vsb_cmd_sweep(int argc, char **argv)
 		if (iret)
 			ret = iret;
 	}
+	if (made)
+		rmdir(a.ro.dir);	/* fails unless nothing went in */
 out:
 	vsb_sweep_free(&sw);
 	return ret;
