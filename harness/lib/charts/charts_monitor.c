@@ -266,8 +266,8 @@ int vsb_chart_monitor(const char *csv, const char *outdir)
 {
 	static const char *const ext[] = { "png", "svg" };
 	struct mseries m = { 0 };
-	char name[256], rates[4096 + 300], wins[4096 + 300], vars[16384 + 1400];
-	char qwins[8192 + 610];
+	char name[256], rates[4096 + 300], wins[4096 + 300], vars[4 * (4096 + 300) + 700];
+	char qwins[4 * (4096 + 300) + 3];
 	char title[600], from[4096 + 64], to[4096 + 300];
 	struct stat st;
 	int ret, i;

@@ -6,6 +6,7 @@
  * and a failure says gnuplot's own first complaint, not just its status.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -93,11 +94,13 @@ static void gp_quoted(char *buf, size_t len, const char *s)
 }
 
 /*
- * @s as a gnuplot single-quoted string literal, quotes included, into
- * @buf: losslessly, a quote doubled (gnuplot's own escape there; a
- * backslash is an ordinary character), so a path with a quote is that
- * path, never code.  -1 when @s holds a line break (it would end the
- * command) or does not fit.
+ * @s as a gnuplot string literal, quotes included, into @buf, so that a
+ * path is that path, never code.  Double-quoted, every byte but
+ * letters, digits and "/._-" written as an octal escape: gnuplot 5.4
+ * misreads doubled quotes in a single-quoted string (a''''b), and runs
+ * a backquoted command even inside double quotes unless the backquote
+ * is an escape.  -1 when @s holds a line break (it ends the command,
+ * whatever the quoting) or does not fit.
  */
 int vsb_gp_string(char *buf, size_t len, const char *s)
 {
@@ -105,15 +108,18 @@ int vsb_gp_string(char *buf, size_t len, const char *s)
 
 	if (len < 3 || strpbrk(s, "\n\r"))
 		return -1;
-	buf[k++] = '\'';
+	buf[k++] = '"';
 	for (; *s; s++) {
-		if (k + 3 >= len)
+		unsigned char c = (unsigned char)*s;
+
+		if (k + 6 >= len)
 			return -1;
-		if (*s == '\'')
-			buf[k++] = '\'';
-		buf[k++] = *s;
+		if (isalnum(c) || strchr("/._-", c))
+			buf[k++] = (char)c;
+		else
+			k += (size_t)snprintf(buf + k, len - k, "\\%03o", c);
 	}
-	buf[k++] = '\'';
+	buf[k++] = '"';
 	buf[k] = '\0';
 	return 0;
 }
@@ -184,7 +190,7 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 	static const char *const fmts[] = { "png", "svg" };
 	const char *dir = vsb_plots_dir();
 	char script[4096 + 64], out[4096 + 64], err[4096 + 80], qtitle[1024];
-	char qcsv[8200], qout[8300], qdir[8200];
+	char qcsv[4 * 4096 + 3], qout[4 * 4096 + 140], qdir[4 * 4096 + 67];
 	char *expr = NULL, line[512];
 	struct vsb_outfile o;
 	size_t i;
