@@ -59,7 +59,7 @@ size_t vsb_csv_split(const char *line, struct vsb_csv_span *cells, size_t max)
 			end = NULL;
 		}
 		p += strcspn(p, ",");
-		if (n < max) {
+		if (cells && n < max) {
 			cells[n].s = start;
 			cells[n].len = (size_t)((end ? end : p) - start);
 		}

@@ -257,10 +257,13 @@ int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)
 static void json_str(FILE *f, const char *s)
 {
 	char esc[8];
+	size_t n;
 
 	fputc('"', f);
-	for (; *s; s++)
-		fwrite(esc, 1, vsb_json_escape((unsigned char)*s, esc), f);
+	for (; *s; s++) {
+		n = vsb_json_escape((unsigned char)*s, esc);
+		fwrite(esc, 1, n, f);
+	}
 	fputc('"', f);
 }
 

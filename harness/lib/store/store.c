@@ -100,11 +100,13 @@ void vsb_buf_add(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 void vsb_json_str(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
 	char esc[8];
-	size_t i;
+	size_t i, k;
 
 	vsb_buf_add(buf, len, cap, "\"", 1);
-	for (i = 0; i < n; i++)
-		vsb_buf_add(buf, len, cap, esc, vsb_json_escape((unsigned char)s[i], esc));
+	for (i = 0; i < n; i++) {
+		k = vsb_json_escape((unsigned char)s[i], esc);
+		vsb_buf_add(buf, len, cap, esc, k);
+	}
 	vsb_buf_add(buf, len, cap, "\"", 1);
 }
 
