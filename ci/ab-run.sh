@@ -22,12 +22,18 @@
 #	metadata lines to every result file and renames SIDE_DIR/boot-BOOT.tmp
 #	to SIDE_DIR/boot-BOOT: a boot folder exists complete or not at all.
 #	POSITION is "I of N", this boot's place in the whole ABBA sequence.
+#	With VSB_AB_SHAPES, a boot is one guest per line of it (a shape the
+#	sweep's points need), one after the other into the same folder: each
+#	runs the sweep with --resume over what the ones before left, so the
+#	points of the shapes before are kept and those of another skipped.
 #
 # Environment: VSB_AB_BIN (the harness to run in the guest; required),
 # VSB_AB_SMP, VSB_AB_MEM, VSB_AB_TIMEOUT (guest CPUs, MB, seconds),
 # VSB_AB_PIN (host CPUs for the vCPU threads, comma-separated, one per
 # vCPU; empty: no pinning) and VSB_AB_PIN_WHY (why not, for the record),
 # VSB_AB_MONITOR (the guest sweep's --monitor, empty for none),
+# VSB_AB_SHAPES ("SMP MAXCPUS NODES MEM CMDLINE" a line, CMDLINE "none"
+# for no extra parameters; empty: one guest of VSB_AB_SMP and VSB_AB_MEM),
 # plus what ci/vm-run.sh and ci/kernel-cache.sh read.
 #
 # Exit status: 0 ok; 1 error; 2 usage; 3 the sweep ran but a point failed
@@ -192,38 +198,74 @@ boot() {
 	[[ -z ${VSB_AB_MONITOR:-} ]] || mon=" --monitor '$VSB_AB_MONITOR'"
 	# kstat_set_threshold=1: a throwaway guest may let a kstat sweep set
 	# the kernel's per-CPU thresholds (the 001 curve on this kernel)
-	local guest='insmod kmod/vmstat_bench.ko kstat_set_threshold=1 || exit 1
+	local guest resume=
+	# one guest of each shape; the first starts the folder, the others
+	# continue it (their points run, the ones before are kept)
+	guest_cmd() {
+		guest='insmod kmod/vmstat_bench.ko kstat_set_threshold=1 || exit 1
 rc=0
-bin/vmstat-bench sweep ab/'"${sweep##*/}"' -o /out'"$mon"' || rc=$?
+'"${resume:+cp -a prev/. /out/ || exit 1}"'
+bin/vmstat-bench sweep ab/'"${sweep##*/}"' -o /out'"$mon$resume"' || rc=$?
 rmmod vmstat_bench || { echo "ab-run: rmmod failed" >&2; rc=1; }
 exit $rc'
-	run_guest() {
+	}
+	run_guest() {	# run_guest SMP MAXCPUS NODES MEM CMDLINE
+		local prev=()
 		rc=0
+		if [[ -n $resume ]]; then
+			rm -rf "$work/prev"
+			cp -a "$tmp" "$work/prev"
+			prev=(--add "$work/prev:prev")
+		fi
 		rm -rf "$tmp"
 		mkdir -p "$tmp"
 		PATH=$work/bin:$PATH "$REPO/ci/vm-run.sh" --kernel "$KERNEL" --kdir "$KDIR" \
-			--smp "${VSB_AB_SMP:-2}" --mem "${VSB_AB_MEM:-1024}" \
+			--smp "$1" --maxcpus "$2" --numa "$3" --mem "$4" \
 			--timeout "${VSB_AB_TIMEOUT:-1800}" --out "$tmp" \
-			--append no_timer_check \
+			--append "no_timer_check${5:+ $5}" \
 			--add "$dir/vmstat_bench.ko:kmod/vmstat_bench.ko" \
 			--add "$BIN:bin/vmstat-bench" --add "$sweep:ab/${sweep##*/}" \
-			-- "$guest" 2>"$work/err" || rc=$?
+			${prev[@]+"${prev[@]}"} -- "$guest" </dev/null 2>"$work/err" || rc=$?
+		cat "$work/err" >>"$work/err.all"
 		cat "$work/err" >&2
+		if ((rc != 0 && rc != 3 && rc != 5)) && [[ -n $resume ]]; then
+			rm -rf "$tmp"	# the folder as the guests before left it
+			mv "$work/prev" "$tmp"
+		fi
 	}
-	run_guest
-	# A guest that vanished without any kernel report (vm-run exits 5; a
-	# TCG event on a starved host) measured nothing: boot it once more,
-	# as tests/kmod/vmlib.bash does.  A panic or a WARN is never retried.
-	if ((rc == 5)); then
-		log "the guest vanished without a kernel report: booting it again"
-		run_guest
-	fi
-	((rc == 0 || rc == 3)) || exit "$rc"
-	[[ -f $tmp/points.txt ]] || die "the guest's sweep left no points.txt"
+	one_shape() {	# one_shape SMP MAXCPUS NODES MEM CMDLINE
+		guest_cmd
+		run_guest "$@"
+		# A guest that vanished without any kernel report (vm-run exits
+		# 5; a TCG event on a starved host) measured nothing: boot it
+		# once more, as tests/kmod/vmlib.bash does.  A panic or a WARN
+		# is never retried.
+		if ((rc == 5)); then
+			log "the guest vanished without a kernel report: booting it again"
+			[[ -z $resume ]] || { rm -rf "$tmp"; mv "$work/prev" "$tmp"; }
+			run_guest "$@"
+		fi
+		((rc == 0 || rc == 3)) || exit "$rc"
+		[[ -f $tmp/points.txt ]] || die "the guest's sweep left no points.txt"
+		resume=' --resume'
+	}
+	local shapes=${VSB_AB_SHAPES:-"${VSB_AB_SMP:-2} 0 0 ${VSB_AB_MEM:-1024} none"}
+	local s_smp s_max s_nodes s_mem s_cmd worst=0 nshape=0
+	: >"$work/err.all"
+	while read -r s_smp s_max s_nodes s_mem s_cmd; do
+		[[ -n $s_smp ]] || continue
+		[[ $s_cmd == none ]] && s_cmd=
+		nshape=$((nshape + 1))
+		log "guest $nshape: $s_smp vCPUs, $s_max possible, $s_nodes nodes, $s_mem MB${s_cmd:+, $s_cmd}"
+		one_shape "$s_smp" "$s_max" "$s_nodes" "$s_mem" "$s_cmd"
+		((rc > worst)) && worst=$rc
+	done <<<"$shapes"
+	rc=$worst
 
-	# "vm-run: exit 0 after 41.3 s (tcg, 2 cpu, 1024 MB)"
-	accel=$(sed -n 's/^vm-run: exit [0-9]* after .* s (\([a-z]*\),.*/\1/p' "$work/err" | tail -n1)
-	secs=$(sed -n 's/^vm-run: exit [0-9]* after \([0-9.]*\) s .*/\1/p' "$work/err" | tail -n1)
+	# "vm-run: exit 0 after 41.3 s (tcg, 2 cpu, 1024 MB)", a line a guest
+	accel=$(sed -n 's/^vm-run: exit [0-9]* after .* s (\([a-z]*\),.*/\1/p' "$work/err.all" | tail -n1)
+	secs=$(sed -n 's/^vm-run: exit [0-9]* after \([0-9.]*\) s .*/\1/p' "$work/err.all" |
+		awk '{ t += $1 } END { printf "%.1f", t }')
 	pin=$(pin_record "$work/pin")
 	# shellcheck disable=SC2153  # KREL comes from kernel.env
 	lines="# ab_kernel: $KREL

@@ -23,7 +23,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: vmstat-bench ab --base KERNEL --new KERNEL [--boots N] [--smp N]\n"
-"                       [--mem MB] [--max-regression PCT] [--timeout S]\n"
+"                       [--mem MB] [--possible N] [--nodes N] [--cmdline ARGS]\n"
+"                       [--max-regression PCT] [--timeout S]\n"
 "                       [--monitor LIST[:INTERVAL]] [--dry-run] SWEEP [-o DIR]\n"
 "\n"
 "A/B test of two kernels: the module is built for each, the kernels are\n"
@@ -44,6 +45,11 @@ static void usage(FILE *f)
 "      --smp N               guest CPUs [%d]; pinned one per host CPU when\n"
 "                            the host has that many\n"
 "      --mem MB              guest memory [%d]\n"
+"      --possible N          guest possible CPUs, the ones past --smp offline\n"
+"                            [as many as --smp]\n"
+"      --nodes N             guest NUMA nodes [none]\n"
+"      --cmdline ARGS        extra guest kernel parameters, e.g.\n"
+"                            'isolcpus=1 nohz_full=1'\n"
 "  -m, --max-regression PCT  exit 1 when a point is slower by more [5]\n"
 "      --timeout S           limit of one boot, in seconds [%d]\n"
 "      --monitor LIST[:INT]  sample the guest during every point, as sweep\n"
@@ -54,6 +60,10 @@ static void usage(FILE *f)
 "  -n, --dry-run             check everything, print the boot order, boot\n"
 "                            nothing\n"
 "  -h, --help                this text\n"
+"\n"
+"A sweep's --guest-cpus, --guest-possible, --guest-nodes, --guest-mem and\n"
+"--guest-cmdline (axes like any other) override these per point: each boot\n"
+"of a kernel is then one guest per distinct shape, its points run there.\n"
 "\n"
 "DIR gets base/boot-K/ and new/boot-K/ (each a sweep folder, its result\n"
 "files marked with # ab_kernel, ab_side, ab_boot), ab.txt (the state),\n"
@@ -93,7 +103,21 @@ static int parse_spec(struct vsb_ab_kernel *k, const char *opt, const char *s)
 	return 0;
 }
 
-enum { OPT_BASE = 256, OPT_NEW, OPT_SMP, OPT_MEM, OPT_TIMEOUT, OPT_MONITOR };
+enum { OPT_BASE = 256, OPT_NEW, OPT_SMP, OPT_MEM, OPT_TIMEOUT, OPT_MONITOR,
+       OPT_POSSIBLE, OPT_NODES, OPT_CMDLINE };
+
+/* --cmdline: its syntax is --guest-cmdline's (guest_shape.c) */
+static int parse_cmdline(struct vsb_ab *ab, const char *arg)
+{
+	if (strlen(arg) >= sizeof(ab->cmdline)) {
+		vsb_err("--cmdline: at most %zu characters", sizeof(ab->cmdline) - 1);
+		return VSB_EXIT_USAGE;
+	}
+	if (vsb_guest_cmdline_check(arg, "--cmdline"))
+		return VSB_EXIT_USAGE;
+	snprintf(ab->cmdline, sizeof(ab->cmdline), "%s", strcmp(arg, "none") ? arg : "");
+	return 0;
+}
 
 static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 {
@@ -113,6 +137,13 @@ static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 		return vsb_parse_long_range("--mem", arg, 256, 1L << 20, &ab->mem);
 	case OPT_TIMEOUT:
 		return vsb_parse_long_range("--timeout", arg, 10, 86400, &ab->timeout);
+	case OPT_POSSIBLE:
+		return vsb_parse_long_range("--possible", arg, 1, VSB_GUEST_POSSIBLE_MAX,
+					    &ab->possible);
+	case OPT_NODES:
+		return vsb_parse_long_range("--nodes", arg, 1, VSB_GUEST_NODES_MAX, &ab->nodes);
+	case OPT_CMDLINE:
+		return parse_cmdline(ab, arg);
 	case 'm':
 		return parse_max_regression(ab, arg);
 	case OPT_MONITOR:
@@ -152,6 +183,9 @@ static int parse_args(struct vsb_ab *ab, int argc, char **argv, int *dry)
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "monitor", required_argument, NULL, OPT_MONITOR },
+		{ "possible", required_argument, NULL, OPT_POSSIBLE },
+		{ "nodes", required_argument, NULL, OPT_NODES },
+		{ "cmdline", required_argument, NULL, OPT_CMDLINE },
 		{ "max-regression", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -191,7 +225,7 @@ static void print_plan(const struct vsb_ab *ab)
 	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++)
 		printf("%-4s %s (%s)\n", s == VSB_AB_BASE ? "base" : "new",
 		       ab->k[s].spec, ab->k[s].release);
-	printf("sweep %s: %zu module points\n", ab->sweep, ab->module_points);
+	printf("sweep %s: %zu module or live-kernel points\n", ab->sweep, ab->module_points);
 	printf("order");
 	for (i = 0; i < 2 * ab->boots; i++)
 		printf(" %s%ld", vsb_ab_side(i) == VSB_AB_BASE ? "A" : "B",
@@ -199,6 +233,13 @@ static void print_plan(const struct vsb_ab *ab)
 	printf("\nguest %ld vCPUs, %ld MB; %s%s\n", ab->smp, ab->mem,
 	       ab->pin[0] ? "vCPU threads pinned to host CPUs " : "not pinned: ",
 	       ab->pin[0] ? ab->pin : ab->pin_why);
+	printf("shapes %zu: each boot is one guest of each\n", ab->nshapes);
+	for (i = 0; i < (long)ab->nshapes; i++) {
+		char buf[512];
+
+		vsb_ab_shape_str(&ab->shapes[i], buf, sizeof(buf));
+		printf("shape %ld %s\n", i + 1, buf);
+	}
 	printf("monitor %s\n", ab->monitor[0] ? ab->monitor : "none");
 	printf("output %s%s\n", ab->dir, ab->resume ? " (continues the ab run there)" : "");
 }

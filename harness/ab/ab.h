@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "guest_shape.h"
+
+struct vsb_run_opts;
+
 #define VSB_AB_BOOTS_MAX	50	/* per side */
 #define VSB_AB_BOOTS_DEFAULT	6	/* per side; cmd_ab.c says why */
 #define VSB_AB_BOOTS_VERDICT	5	/* fewest a side for a verdict at 0.01 */
@@ -19,6 +23,7 @@
 #define VSB_AB_MEM_DEFAULT	1024	/* MB: the page benches hold pages */
 #define VSB_AB_TIMEOUT_DEFAULT	1800	/* seconds per boot, TCG included */
 #define VSB_AB_FLAVOUR		"cloud-amd64"
+#define VSB_AB_SHAPES_MAX	16	/* guests of different shapes a boot may take */
 
 enum { VSB_AB_BASE, VSB_AB_NEW };
 
@@ -36,6 +41,11 @@ struct vsb_ab {
 	size_t sweep_len;
 	uint64_t sweep_hash;
 	long boots, smp, mem, timeout;
+	long possible, nodes;	/* the guest's shape beside --smp and --mem, 0 for none */
+	char cmdline[VSB_GUEST_CMDLINE_MAX];	/* extra kernel parameters, "" none */
+	/* the distinct guests the sweep's points need, in the sweep's order */
+	struct vsb_guest_shape shapes[VSB_AB_SHAPES_MAX];
+	size_t nshapes;
 	char max_regression[32];
 	char monitor[256];	/* --monitor for the guest's sweep, "" for none */
 	char dir[2048];		/* short enough for every path built in it */
@@ -67,6 +77,18 @@ struct vsb_ab_run {
 	int tcg_said;
 	const char *state;
 };
+
+/*
+ * shape.c: ab's own shape (its --smp, --mem, --possible, --nodes,
+ * --cmdline) checked and made the default of every point's; each point
+ * adds its shape to ab->shapes; the shapes as ci/ab-run.sh reads them
+ * (VSB_AB_SHAPES: "SMP MAXCPUS NODES MEM CMDLINE" a line, "none" for
+ * no parameters) and as ab.txt and --dry-run say them.
+ */
+int vsb_ab_shape_defaults(struct vsb_ab *ab);
+int vsb_ab_shape_add(struct vsb_ab *ab, const struct vsb_run_opts *o);
+void vsb_ab_shapes_env(const struct vsb_ab *ab, char *buf, size_t len);
+void vsb_ab_shape_str(const struct vsb_guest_shape *s, char *buf, size_t len);
 
 /* check.c: every refusal before the first boot, then the pinning plan */
 int vsb_ab_check(struct vsb_ab *ab);

@@ -121,6 +121,12 @@ static int write_state(struct vsb_ab_run *r, const char *state)
 	vsb_ab_order_str(ab, buf, sizeof(buf));
 	fprintf(of.f, "boots: %ld\nsmp: %ld\nmem: %ld\nmonitor: %s\norder: %s\n", ab->boots,
 		ab->smp, ab->mem, ab->monitor[0] ? ab->monitor : "none", buf);
+	fprintf(of.f, "possible: %ld\nnodes: %ld\ncmdline: %s\nshapes: %zu\n", ab->possible,
+		ab->nodes, ab->cmdline[0] ? ab->cmdline : "none", ab->nshapes);
+	for (i = 0; i < (long)ab->nshapes; i++) {
+		vsb_ab_shape_str(&ab->shapes[i], buf, sizeof(buf));
+		fprintf(of.f, "shape %ld: %s\n", i + 1, buf);
+	}
 	vsb_ab_pin_str(ab, buf, sizeof(buf));
 	fprintf(of.f, "pinning: %s\nstate: %s\ndone: %ld of %ld\n", buf, state,
 		r->ndone, 2 * ab->boots);
@@ -174,7 +180,7 @@ static void progress_clear(const struct vsb_ab_run *r)
 
 static void child_env(const struct vsb_ab *ab)
 {
-	char v[64];
+	char v[64], shapes[VSB_AB_SHAPES_MAX * (VSB_GUEST_CMDLINE_MAX + 64)];
 
 	setenv("VSB_AB_BIN", ab->self, 1);
 	snprintf(v, sizeof(v), "%ld", ab->smp);
@@ -186,6 +192,8 @@ static void child_env(const struct vsb_ab *ab)
 	setenv("VSB_AB_PIN", ab->pin, 1);
 	setenv("VSB_AB_PIN_WHY", ab->pin_why, 1);
 	setenv("VSB_AB_MONITOR", ab->monitor, 1);
+	vsb_ab_shapes_env(ab, shapes, sizeof(shapes));
+	setenv("VSB_AB_SHAPES", shapes, 1);
 }
 
 /*

@@ -271,22 +271,28 @@ static int check_kernel(const struct vsb_ab *ab, struct vsb_ab_kernel *k,
 
 /*
  * The sweep, parsed and checked by the runner's own parser; a point is a
- * module point when it runs on the module (backend kmod, or a
- * module-only bench) or would in a guest with the module (backend auto
- * for a bench the module runs).  The wrapper sees each point's options
- * before the benches' check resolves auto.
+ * kernel point when it runs on the module (backend kmod, or a
+ * module-only bench), would in a guest with the module (backend auto
+ * for a bench the module runs), or runs the live kernel's own paths
+ * (spawn, fallocate, ...): what differs between two kernels.  The
+ * wrapper sees each point's options before the benches' check resolves
+ * auto, and collects the guest shapes the points need (shape.c).
  */
 static size_t module_points;
+static struct vsb_ab *checking;
 
 static int point_check(struct vsb_run_opts *o)
 {
 	const struct vsb_bench *b = vsb_bench_find(o->bench);
 	int is_auto = b && b->run_kmod && !strcmp(o->backend, "auto");
+	int live = b && (b->sides & VSB_SIDE_LIVE);
 	int ret = vsb_run_opts_finish(o);
 
 	if ((ret == 0 || ret == VSB_EXIT_SKIP) &&
-	    (is_auto || !strcmp(o->backend, "kmod")))
+	    (is_auto || live || !strcmp(o->backend, "kmod"))) {
 		module_points++;
+		ret = vsb_ab_shape_add(checking, o) ?: ret;
+	}
 	return ret;
 }
 
@@ -320,6 +326,10 @@ static int check_sweep(struct vsb_ab *ab)
 	int ret;
 
 	module_points = 0;
+	checking = ab;
+	ret = vsb_ab_shape_defaults(ab);
+	if (ret)
+		return ret;
 	/* read once: the text parsed is the text copied into DIR and hashed */
 	ret = vsb_sweepfile_read(ab->sweep, &ab->sweep_text, &ab->sweep_len);
 	if (ret)
@@ -330,9 +340,9 @@ static int check_sweep(struct vsb_ab *ab)
 		return ret;
 	ab->sweep_hash = sw.file_hash;
 	if (!module_points) {
-		vsb_err("%s: no module points (backend kmod or auto): ab boots "
-			"kernels to run the module; the user-space points would "
-			"measure the same binary twice", ab->sweep);
+		vsb_err("%s: no module points (backend kmod or auto) and no live-kernel "
+			"points: ab boots kernels to run their code; the user-space "
+			"points would measure the same binary twice", ab->sweep);
 		ret = VSB_EXIT_USAGE;
 	} else if (!ab->dir[0]) {
 		snprintf(ab->dir, sizeof(ab->dir), "results/ab-%s", sw.name);
@@ -352,9 +362,15 @@ static int check_sweep(struct vsb_ab *ab)
 /* An existing DIR: empty, or an ab of this very question, to continue. */
 static int check_same(struct vsb_ab *ab)
 {
-	char want[7][4096], have[4096];
-	static const char *const keys[7] = {
+	char want[10][4096], have[4096];
+	static const char *const keys[10] = {
 		"base", "new", "sweep_hash", "boots", "smp", "mem", "monitor",
+		"possible", "nodes", "cmdline",
+	};
+	/* what a folder from before the key has: the default */
+	static const char *const was[10] = {
+		"(none)", "(none)", "(none)", "(none)", "(none)", "(none)", "none",
+		"0", "0", "none",
 	};
 	size_t i;
 
@@ -365,10 +381,12 @@ static int check_same(struct vsb_ab *ab)
 	snprintf(want[4], sizeof(want[4]), "%ld", ab->smp);
 	snprintf(want[5], sizeof(want[5]), "%ld", ab->mem);
 	snprintf(want[6], sizeof(want[6]), "%s", ab->monitor[0] ? ab->monitor : "none");
-	for (i = 0; i < 7; i++) {
-		/* folders from before --monitor have no such line: none */
+	snprintf(want[7], sizeof(want[7]), "%ld", ab->possible);
+	snprintf(want[8], sizeof(want[8]), "%ld", ab->nodes);
+	snprintf(want[9], sizeof(want[9]), "%s", ab->cmdline[0] ? ab->cmdline : "none");
+	for (i = 0; i < 10; i++) {
 		if (vsb_ab_state_get(ab->dir, keys[i], have, sizeof(have)))
-			snprintf(have, sizeof(have), "%s", i == 6 ? "none" : "(none)");
+			snprintf(have, sizeof(have), "%s", was[i]);
 		if (strcmp(have, want[i])) {
 			vsb_err("-o %s holds an ab run whose %s is %s, not %s: "
 				"continue it with its own options, or choose another folder",
