@@ -11,6 +11,15 @@
  * process share its state, so only separate runs show how far two
  * sweeps made apart differ, which is what `compare` needs to judge runs
  * as the unit (docs/sweeps.md "Several runs per side").
+ *
+ * --procs W (default VSB_SWEEP_PROCS) spreads one sweep's repetitions
+ * over W worker processes for the same total work, as pyperf spreads a
+ * benchmark's values over worker processes: this binary re-executed W
+ * times into DIR itself, one after the other, worker K running its share
+ * of every point's interleaved rounds and handing the rest on in the
+ * points' partial files (sweep.c); each point file then names which
+ * process ran which repetitions (`# sweep_procs:`), and `compare` has W
+ * runs a side to judge from one sweep.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +27,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,13 +43,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: vmstat-bench sweep FILE [-o DIR] [--repeat R] [--runs N] [--resume]\n"
-"                          [--force] [--shuffle-seed N] [--dry-run]\n"
+"usage: vmstat-bench sweep FILE [-o DIR] [--repeat R] [--runs N] [--procs W]\n"
+"                          [--resume] [--force] [--shuffle-seed N] [--dry-run]\n"
 "                          [--monitor LIST[:INTERVAL]] [--db URL]\n"
 "\n"
 "Run every point of a sweep file (the cartesian product of its lists).\n"
 "Repetitions are interleaved: R rounds, each running every point once in a\n"
 "fresh shuffled order, so drift of the machine spreads over all points.\n"
+"The rounds are spread over W worker processes, one after the other (the\n"
+"same total work): each is a run of its own, so `compare` measures the\n"
+"noise between runs from one sweep a side.\n"
 "\n"
 "options:\n"
 "  -o, --output DIR        result directory [results/<sweep name>]\n"
@@ -48,6 +61,8 @@ static void usage(FILE *f)
 "                          own process, into DIR/run-1 .. DIR/run-N, so that\n"
 "                          `compare` sees the noise between runs; run K's\n"
 "                          shuffle seed is --shuffle-seed + K - 1\n"
+"      --procs W           worker processes a sweep's repetitions are spread\n"
+"                          over (1..%d, at most R) [%d]; 1: one process\n"
 "      --resume            keep the points finished in DIR, continue the\n"
 "                          interrupted ones (<id>.csv.partial), run the rest\n"
 "      --force             write into a DIR that holds another sweep\n"
@@ -74,7 +89,8 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 ok, 1 a point failed or interrupted, 2 bad file or option,\n"
 "3 a point failed its sanity check, 4 every point skipped (with --runs: the\n"
-"worst over the runs).\n", VSB_REPEAT_MAX, VSB_SWEEP_RUNS_MAX);
+"worst over the runs).\n", VSB_REPEAT_MAX, VSB_SWEEP_RUNS_MAX,
+		VSB_SWEEP_PROCS_MAX, VSB_SWEEP_PROCS);
 }
 
 /* What the command line asked for besides the runner's own options. */
@@ -84,6 +100,7 @@ struct sweep_args {
 	long runs;		/* 0: one sweep into DIR itself; else --runs */
 	char repeat[24];	/* as given, for the runs' command lines */
 	const char *db;		/* --db: the store DIR is imported into */
+	long procs;		/* --procs; 0: not given (VSB_SWEEP_PROCS) */
 };
 
 static int parse_opt(int c, const char *optarg, struct sweep_args *a)
@@ -118,6 +135,20 @@ static int parse_opt(int c, const char *optarg, struct sweep_args *a)
 	case 'u':
 		return vsb_parse_long_range("--runs", optarg, 1, VSB_SWEEP_RUNS_MAX,
 					    &a->runs) ? VSB_EXIT_USAGE : 0;
+	case 'P':
+		return vsb_parse_long_range("--procs", optarg, 1, VSB_SWEEP_PROCS_MAX,
+					    &a->procs) ? VSB_EXIT_USAGE : 0;
+	case 'W':	/* internal: a worker process of a spread sweep */
+		return vsb_parse_long_range("--worker", optarg, 1, VSB_SWEEP_PROCS_MAX,
+					    &a->ro.worker) ? VSB_EXIT_USAGE : 0;
+	case 'T':
+		if (vsb_parse_long(optarg, &v) || v < 0) {
+			vsb_err("--worker-start: '%s' is not a non-negative integer",
+				optarg);
+			return VSB_EXIT_USAGE;
+		}
+		a->ro.start_ns = (uint64_t)v;
+		return 0;
 	case 'R':
 		a->ro.resume = 1;
 		return 0;
@@ -152,6 +183,9 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "monitor", required_argument, NULL, 'M' },
 		{ "db", required_argument, NULL, 'D' },
+		{ "procs", required_argument, NULL, 'P' },
+		{ "worker", required_argument, NULL, 'W' },
+		{ "worker-start", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -173,10 +207,15 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 			"sweep: one sweep file, then options (see sweep --help)");
 		return VSB_EXIT_USAGE;
 	}
+	if (a->ro.worker && (!a->procs || a->ro.worker > a->procs || a->runs)) {
+		vsb_err("--worker: only with --procs W >= K and without --runs "
+			"(the sweep starts its workers itself)");
+		return VSB_EXIT_USAGE;
+	}
 	return 0;
 }
 
-static void dry_run(const struct vsb_sweep *sw, long runs)
+static void dry_run(const struct vsb_sweep *sw, long runs, long procs)
 {
 	size_t i;
 
@@ -194,6 +233,9 @@ static void dry_run(const struct vsb_sweep *sw, long runs)
 	if (runs)
 		printf("# %ld runs, each in its own process: run-1 .. run-%ld\n",
 		       runs, runs);
+	if (procs > 1)
+		printf("# %sthe repetitions spread over %ld worker processes\n",
+		       runs ? "in each run, " : "", procs);
 }
 
 /* ---- --runs: the sweep N times, each run a process of its own ---- */
@@ -219,14 +261,53 @@ static void runs_signals(void)
  * with the shuffle seed moved on by K - 1 (0 stays file order), so each
  * run orders its rounds differently.  Returns its exit status.
  */
+/*
+ * This binary re-executed with @av, waited for; its exit status.  A
+ * signal to us goes on to it (runs_on_signal).  @what @k in messages.
+ */
+static int spawn_self(const char *const *av, const char *opt, const char *what,
+		      long k)
+{
+	pid_t pid, parent = getpid();
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		vsb_err("%s: cannot start %s %ld: %s", opt, what, k, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	if (!pid) {
+		/*
+		 * It dies with us: a sweep killed (SIGKILL) leaves no worker
+		 * running on in its folder, holding its lock and sysctls; the
+		 * state file of those lets `restore` or the next run put them
+		 * back, as after any kill.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(VSB_EXIT_ERROR);
+		execv("/proc/self/exe", (char *const *)av);
+		vsb_err("%s: cannot run /proc/self/exe: %s", opt, strerror(errno));
+		_exit(VSB_EXIT_ERROR);
+	}
+	runs_child = pid;
+	if (runs_stop)	/* a signal between fork and here */
+		kill(pid, SIGTERM);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return VSB_EXIT_ERROR;
+	runs_child = 0;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : VSB_EXIT_ERROR;
+}
+
 static int run_one(const struct sweep_args *a, const char *file, long k)
 {
-	char dir[sizeof(a->ro.dir) + 32], seed[32];
-	const char *av[16];
-	int n = 0, st;
-	pid_t pid;
+	char dir[sizeof(a->ro.dir) + 32], seed[32], procs[24];
+	const char *av[20];
+	int n = 0;
 
 	snprintf(dir, sizeof(dir), "%s/run-%ld", a->ro.dir, k);
+	snprintf(procs, sizeof(procs), "%ld", a->procs ? a->procs : 1);
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)
 		 (a->ro.shuffle_seed ? a->ro.shuffle_seed + (uint64_t)(k - 1) : 0));
 	av[n++] = "vmstat-bench";
@@ -248,26 +329,11 @@ static int run_one(const struct sweep_args *a, const char *file, long k)
 		av[n++] = "--monitor";
 		av[n++] = a->ro.monitor;
 	}
+	/* each run one process unless --procs says otherwise: N whole runs */
+	av[n++] = "--procs";
+	av[n++] = procs;
 	av[n] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		vsb_err("--runs: cannot start run %ld: %s", k, strerror(errno));
-		return VSB_EXIT_ERROR;
-	}
-	if (!pid) {
-		execv("/proc/self/exe", (char *const *)av);
-		vsb_err("--runs: cannot run /proc/self/exe: %s", strerror(errno));
-		_exit(VSB_EXIT_ERROR);
-	}
-	runs_child = pid;
-	if (runs_stop)	/* a signal between fork and here */
-		kill(pid, SIGTERM);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return VSB_EXIT_ERROR;
-	runs_child = 0;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : VSB_EXIT_ERROR;
+	return spawn_self(av, "--runs", "run", k);
 }
 
 static const char *run_state(int rc)
@@ -420,6 +486,91 @@ static int sweep_runs(const struct sweep_args *a, const char *file)
 	return ret;
 }
 
+/* ---- --procs: one sweep's repetitions over worker processes ---- */
+
+/*
+ * How many worker processes: --procs (or VSB_SWEEP_PROCS), at most the
+ * most repetitions a point wants (a process with no repetition to run
+ * would be a run of nothing); 1 when no point is left to run.
+ */
+static long spread_procs(const struct sweep_args *a, const struct vsb_sweep *sw)
+{
+	long w = a->procs ? a->procs : a->runs ? 1 : VSB_SWEEP_PROCS, most = 0;
+	size_t i;
+
+	for (i = 0; i < sw->npoints; i++) {
+		long r = a->ro.repeat > 0 ? a->ro.repeat : sw->points[i].reps;
+
+		if (sw->points[i].state == VSB_PT_PENDING && r > most)
+			most = r;
+	}
+	return w < most ? w : most > 0 ? most : 1;
+}
+
+/*
+ * Worker @k of @w: `sweep FILE -o DIR --procs W --worker K`, the seed
+ * and options as given (--resume for the first only: the others continue
+ * what the one before handed on), the sweep's start for its seconds.
+ */
+static int run_worker(const struct sweep_args *a, const char *file, long k, long w,
+		      uint64_t start)
+{
+	char procs[24], worker[24], startbuf[32], seed[32];
+	const char *av[24];
+	int n = 0;
+
+	snprintf(procs, sizeof(procs), "%ld", w);
+	snprintf(worker, sizeof(worker), "%ld", k);
+	snprintf(startbuf, sizeof(startbuf), "%llu", (unsigned long long)start);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)a->ro.shuffle_seed);
+	const char *head[] = { "vmstat-bench", "sweep", file, "-o", a->ro.dir,
+		"--procs", procs, "--worker", worker, "--worker-start", startbuf,
+		"--shuffle-seed", seed };
+
+	for (; n < (int)(sizeof(head) / sizeof(head[0])); n++)
+		av[n] = head[n];
+	if (a->repeat[0]) {
+		av[n++] = "--repeat";
+		av[n++] = a->repeat;
+	}
+	if (a->ro.resume && k == 1)
+		av[n++] = "--resume";
+	if (a->ro.monitor[0]) {
+		av[n++] = "--monitor";
+		av[n++] = a->ro.monitor;
+	}
+	av[n] = NULL;
+	return spawn_self(av, "--procs", "worker process", k);
+}
+
+/*
+ * The workers one after the other; the last one's status is the
+ * sweep's.  One that fails, or an interrupt (which the worker in
+ * progress gets too, and answers by saving its partials), ends the
+ * series: --resume continues it.
+ */
+static int sweep_spread(const struct sweep_args *a, const struct vsb_sweep *sw,
+			const char *file, long w)
+{
+	uint64_t start = vsb_now_ns();
+	int rc;
+	long k;
+
+	/* the folder checked, made and locked for the workers, who inherit it */
+	rc = vsb_sweep_open_dir(sw, &a->ro);
+	if (rc)
+		return rc;
+	runs_signals();
+	for (k = 1; k <= w && !runs_stop; k++) {
+		rc = run_worker(a, file, k, w, start);
+		if (rc && k < w)
+			break;
+	}
+	if (runs_stop)
+		return VSB_EXIT_ERROR;
+	return rc;
+}
+
 /*
  * With --runs (or worker processes) the processes started write in DIR
  * one after the other, each locking only while it runs: this one holds
@@ -511,16 +662,23 @@ int vsb_cmd_sweep(int argc, char **argv)
 	if (!a.ro.dir[0])
 		snprintf(a.ro.dir, sizeof(a.ro.dir), "results/%s", sw.name);
 	if (a.dry) {
-		dry_run(&sw, a.runs);
+		dry_run(&sw, a.runs, spread_procs(&a, &sw));
 		goto out;
 	}
-	ret = check_dir(&a);
-	if (!ret && a.runs)
-		ret = hold_dir(&a, &made);
+	/* a worker's folder was checked by the sweep that started it */
+	ret = a.ro.worker ? 0 : check_dir(&a);
 	if (ret)
 		goto out;
+	a.ro.procs = a.ro.worker ? a.procs : a.runs ? 1 : spread_procs(&a, &sw);
+	if (a.runs || (a.ro.procs > 1 && !a.ro.worker)) {
+		ret = hold_dir(&a, &made);
+		if (ret)
+			goto out;
+	}
 	if (a.runs) {
 		ret = sweep_runs(&a, file);
+	} else if (a.ro.procs > 1 && !a.ro.worker) {
+		ret = sweep_spread(&a, &sw, file, a.ro.procs);
 	} else {
 		a.ro.progress = isatty(STDERR_FILENO);
 		ret = vsb_sweep_run(&sw, &a.ro);

@@ -82,7 +82,7 @@ void vsb_sweep_point_match(const struct vsb_sweep_point *p, char *buf, size_t le
  * suffix (the monitor's only with --monitor, the last).
  */
 static const char *const dir_files[] = { "points.txt", "failed.txt",
-	"sweep.csv", "meta.txt" };
+	"sweep.csv", "meta.txt", "procs.txt" };
 static const char *const point_suffixes[] = { ".csv", ".summary.csv",
 	VSB_SWEEP_PARTIAL_SUFFIX, ".monitor.csv" };
 

@@ -72,12 +72,29 @@ static int dist_read(const struct vsb_csv *c, struct vsb_result *r)
  * point must (vsb_sweep_point_match), and the very bytes of this sweep
  * file, whose rounds and shuffles the partial's repetitions took part in.
  */
+static long partial_procs = 1;
+
+/*
+ * And the worker processes its repetitions are spread over: a partial
+ * of a sweep spread another way would be continued under a wrong map of
+ * which process ran which repetition (`# sweep_procs:`, compare's runs).
+ * One process (today's, and every older partial) adds nothing.
+ */
+void vsb_sweep_partial_procs(long procs)
+{
+	partial_procs = procs > 1 ? procs : 1;
+}
+
 static void partial_match(const struct vsb_sweep_point *p, char *buf, size_t len)
 {
-	char m[96];
+	char m[64];
 
 	vsb_sweep_point_match(p, m, sizeof(m));
-	snprintf(buf, len, "file=%016llx %s", (unsigned long long)p->file_hash, m);
+	if (partial_procs > 1 && !p->opts.trace)
+		snprintf(buf, len, "file=%016llx %s procs=%ld",
+			 (unsigned long long)p->file_hash, m, partial_procs);
+	else
+		snprintf(buf, len, "file=%016llx %s", (unsigned long long)p->file_hash, m);
 }
 
 static int partial_text(const struct vsb_result *res,

@@ -157,6 +157,66 @@ static int keep_point(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts
 	return 0;
 }
 
+/* What this process runs of @p: up to its share's end. */
+static long chunk_end(const struct vsb_sweep_point *p,
+		      const struct vsb_sweep_run_opts *ro)
+{
+	return ro->worker ? vsb_sweep_chunk_end(p, ro->procs, ro->worker) : p->reps;
+}
+
+/*
+ * Worker process K > 1 continues what K - 1 handed on (procs.c): the
+ * points' states in DIR/procs.txt, the repetitions so far in their
+ * partial files.
+ */
+static int handoff(const struct vsb_sweep_run_opts *ro)
+{
+	return ro->worker > 1;
+}
+
+static void handoff_fail(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro,
+			 const char *why)
+{
+	p->state = VSB_PT_FAILED;
+	p->status = VSB_EXIT_ERROR;
+	snprintf(p->err, sizeof(p->err), "worker process %ld could not continue it: "
+		 "%.400s", ro->worker, why);
+}
+
+/* A point worker K - 1 handed on: done (its files checked), or pending. */
+static int handoff_point(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro,
+			 int kept, size_t *nkept, size_t *ncont)
+{
+	char path[4096], why[600];
+	long resumed = p->resumed;
+
+	if (p->state == VSB_PT_DONE) {
+		if (keep_point(p, ro))
+			*nkept += kept;
+		else
+			handoff_fail(p, ro, "its finished result is gone or changed");
+		return 0;
+	}
+	if (p->state != VSB_PT_PENDING)
+		return 0;
+	if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX))
+		return VSB_EXIT_USAGE;
+	switch (vsb_sweep_partial_load(p, path, why, sizeof(why))) {
+	case 0:
+		p->resumed = resumed;	/* what --resume continued, not the hand-on */
+		*ncont += resumed > 0;
+		break;
+	case -1:
+		handoff_fail(p, ro, why);
+		break;
+	case 1:	/* none: right only when no worker before had any of it */
+		if (vsb_sweep_chunk_end(p, ro->procs, ro->worker - 1) > 0)
+			handoff_fail(p, ro, "its partial file is gone");
+		break;
+	}
+	return 0;
+}
+
 /* --resume: a point's summary keeps it; its partial continues it. */
 static int prepare_point(struct vsb_sweep_point *p,
 			 const struct vsb_sweep_run_opts *ro, size_t *nkept,
@@ -191,51 +251,62 @@ static int prepare_point(struct vsb_sweep_point *p,
 	return 0;
 }
 
-int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
+/* What the runner counts on its way, for the summary line. */
+struct run_counts {
+	size_t total, nkept, ncont, chunks;
+	long rounds;
+};
+
+/*
+ * Every point made ready: kept or continued (--resume), or as worker
+ * K - 1 handed it on; @kept marks what --resume kept, for the hand-on.
+ * The repetitions this process runs are counted into @n.
+ */
+static int prepare_all(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
+		       unsigned char *kept, struct run_counts *n)
 {
-	size_t i, total = 0, ndone = 0, nfail = 0, nskip = 0, nuntr = 0, nkept = 0;
-	size_t ncont = 0, nnew = 0, npart = 0, chunks = 0, *perm;
-	long round, rounds = 0;
-	struct vsb_rng g;
-	uint64_t start = vsb_now_ns();
+	size_t i;
 	int ret;
 
-	/* -o itself first, then what goes in it; before a folder is made */
-	ret = vsb_dir_refusal(ro->dir, "-o");
-	ret = ret ?: vsb_sweep_check_targets(sw, ro);
-	ret = ret ?: vsb_sweep_mkdir_p(ro->dir);
-	/* one writer at a time: a second sweep here would mix its points in */
-	ret = ret ?: vsb_dir_lock(ro->dir, "-o");
-	if (ret)
-		return ret;
-	if (access(ro->dir, W_OK)) {
-		vsb_err("-o: %s is not writable: %s", ro->dir, strerror(errno));
-		return VSB_EXIT_USAGE;
-	}
-	for (i = 0; i < sw->npoints; i++) {
+	if (ro->repeat > 0)
+		for (i = 0; i < sw->npoints; i++)
+			sw->points[i].reps = ro->repeat;
+	ret = handoff(ro) ? vsb_sweep_handoff_read(sw, ro, kept) : 0;
+	for (i = 0; i < sw->npoints && !ret; i++) {
 		struct vsb_sweep_point *p = &sw->points[i];
 
-		if (ro->repeat > 0)
-			p->reps = ro->repeat;
-		ret = prepare_point(p, ro, &nkept, &ncont);
-		if (ret)
-			return ret;
-		if (p->state != VSB_PT_PENDING)
+		if (handoff(ro))
+			ret = handoff_point(p, ro, kept[i], &n->nkept, &n->ncont);
+		else if (!(ret = prepare_point(p, ro, &n->nkept, &n->ncont)))
+			kept[i] = p->state == VSB_PT_DONE;
+		if (ret || p->state != VSB_PT_PENDING || chunk_end(p, ro) <= p->done)
 			continue;
-		total += (size_t)(p->reps - p->done);
-		if (p->reps > rounds)
-			rounds = p->reps;
+		n->total += (size_t)(chunk_end(p, ro) - p->done);
+		if (chunk_end(p, ro) > n->rounds)
+			n->rounds = chunk_end(p, ro);
 	}
+	return ret;
+}
 
-	/*
-	 * Round r runs repetition r of every point that lacks it: a point
-	 * continued from its partial sits out the rounds it has, and the
-	 * shuffles are the uninterrupted run's.
-	 */
-	perm = vsb_zalloc(sw->npoints * sizeof(*perm));
-	vsb_rng_seed(&g, ro->shuffle_seed);
+/*
+ * The rounds: round r runs repetition r of every point that lacks it
+ * (and whose share of this process reaches it): a point continued from
+ * its partial sits out the rounds it has, and the shuffles are the
+ * uninterrupted run's.  Returns the round it stopped in.
+ */
+static long run_rounds(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
+		       struct run_counts *n, uint64_t start)
+{
+	size_t *perm = vsb_zalloc(sw->npoints * sizeof(*perm)), i;
+	struct vsb_rng g;
+	long round;
+	int ret;
+
+	/* worker K's shuffles are its own; worker 1's those of one process */
+	vsb_rng_seed(&g, ro->shuffle_seed && ro->worker > 1 ?
+		     ro->shuffle_seed + (uint64_t)(ro->worker - 1) : ro->shuffle_seed);
 	vsb_install_signal_handlers();
-	for (round = 0; round < rounds && !vsb_interrupted; round++) {
+	for (round = 0; round < n->rounds && !vsb_interrupted; round++) {
 		for (i = 0; i < sw->npoints; i++)
 			perm[i] = i;
 		for (i = sw->npoints; ro->shuffle_seed && i > 1; i--) {
@@ -248,12 +319,13 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 			struct vsb_sweep_point *p = &sw->points[perm[i]];
 
 			if (p->state != VSB_PT_PENDING || round < p->done ||
-			    round >= p->reps)
+			    round >= chunk_end(p, ro))
 				continue;
 			if (ro->progress)
-				vsb_sweep_progress(chunks, total, round, rounds, p->id, start);
+				vsb_sweep_progress(n->chunks, n->total, round, n->rounds,
+						   p->id, start);
 			ret = run_chunk(p, ro);
-			chunks++;
+			n->chunks++;
 			if (ret && !vsb_interrupted) {
 				vsb_sweep_progress_clear();
 				/* sixteen module points, one "no module" line */
@@ -261,7 +333,7 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 					vsb_err("%s: %s: %s", p->id, vsb_sweep_state_name(p),
 						p->err);
 				snprintf(last_failure, sizeof(last_failure), "%s", p->err);
-				total -= (size_t)(p->reps - p->done - 1);
+				n->total -= (size_t)(chunk_end(p, ro) - p->done - 1);
 				vsb_sweep_partial_remove(ro, p);
 			}
 		}
@@ -271,27 +343,45 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	vsb_sweep_persist(sw, ro);	/* points continued with every repetition */
 	vsb_sweep_progress_clear();
 	free(perm);
+	return round;
+}
+
+/* An interrupt: what finished is written, points.txt says what did. */
+static int interrupted(const struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
+		       const struct run_counts *n, long round)
+{
+	size_t i, nnew = 0, npart = 0;
+
 	for (i = 0; i < sw->npoints; i++) {
 		const struct vsb_sweep_point *p = &sw->points[i];
 
 		nnew += p->state == VSB_PT_DONE && p->done;
 		npart += p->state == VSB_PT_PENDING && p->done && !p->opts.trace;
 	}
-	if (vsb_interrupted && !nnew && !npart) {
+	/* --resume starts the workers anew, from the partials and points.txt */
+	if (ro->worker)
+		vsb_sweep_handoff_remove(ro);
+	if (!nnew && !npart) {
 		vsb_err("interrupted in round %ld of %ld: no point finished or kept a "
-			"partial, nothing written%s", round, rounds,
-			nkept || ncont ? " (earlier points kept)" : "");
+			"partial, nothing written%s", round, n->rounds,
+			n->nkept || n->ncont ? " (earlier points kept)" : "");
 		return VSB_EXIT_ERROR;
 	}
-	if (vsb_interrupted) {
-		/* points.txt says which are done: compare reads only those */
-		vsb_sweep_write_text_file(ro->dir, "points.txt", sw, ro, 0);
-		vsb_err("interrupted in round %ld of %ld: %zu point(s) finished and "
-			"written, %zu partial (their repetitions so far in <id>%s); "
-			"--resume continues", round, rounds, nnew, npart,
-			VSB_SWEEP_PARTIAL_SUFFIX);
-		return VSB_EXIT_ERROR;
-	}
+	/* points.txt says which are done: compare reads only those */
+	vsb_sweep_write_text_file(ro->dir, "points.txt", sw, ro, 0);
+	vsb_err("interrupted in round %ld of %ld: %zu point(s) finished and "
+		"written, %zu partial (their repetitions so far in <id>%s); "
+		"--resume continues", round, n->rounds, nnew, npart,
+		VSB_SWEEP_PARTIAL_SUFFIX);
+	return VSB_EXIT_ERROR;
+}
+
+/* The sweep's own files, the summary line, the exit status. */
+static int finish(const struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
+		  const struct run_counts *n, uint64_t start)
+{
+	size_t i, ndone = 0, nfail = 0, nskip = 0, nuntr = 0;
+	int ret;
 
 	for (i = 0; i < sw->npoints; i++) {
 		const struct vsb_sweep_point *p = &sw->points[i];
@@ -308,14 +398,19 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 				     (double)(vsb_now_ns() - start) / 1e9);
 	if (ret)
 		return ret;
+	if (ro->worker)
+		vsb_sweep_handoff_remove(ro);
 
 	printf("sweep %s: %zu points: %zu done (%zu kept from before), %zu failed, "
 	       "%zu skipped; %zu left out (more CPUs than online); %.1f s; results in %s\n",
-	       sw->name, sw->npoints, ndone, nkept, nfail, nskip, sw->ndropped,
+	       sw->name, sw->npoints, ndone, n->nkept, nfail, nskip, sw->ndropped,
 	       (double)(vsb_now_ns() - start) / 1e9, ro->dir);
-	if (ncont)
+	if (ro->procs > 1)
+		printf("repetitions spread over %ld worker processes, one after the "
+		       "other: each is a run for `compare`\n", ro->procs);
+	if (n->ncont)
 		printf("%zu point(s) continued from the repetitions an interrupted run "
-		       "kept (<id>%s)\n", ncont, VSB_SWEEP_PARTIAL_SUFFIX);
+		       "kept (<id>%s)\n", n->ncont, VSB_SWEEP_PARTIAL_SUFFIX);
 	if (nfail || nskip)
 		printf("see %s/failed.txt for what did not run and why\n", ro->dir);
 	fflush(stdout);
@@ -329,4 +424,54 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	if (!ndone && nskip)
 		return VSB_EXIT_SKIP;
 	return VSB_EXIT_OK;
+}
+
+int vsb_sweep_open_dir(const struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
+{
+	int ret;
+
+	/* -o itself first, then what goes in it; before a folder is made */
+	ret = vsb_dir_refusal(ro->dir, "-o");
+	ret = ret ?: vsb_sweep_check_targets(sw, ro);
+	ret = ret ?: vsb_sweep_mkdir_p(ro->dir);
+	/*
+	 * One writer at a time: a second sweep here would mix its points in.
+	 * A worker process holds its sweep's lock already (dirlock.c).
+	 */
+	ret = ret ?: vsb_dir_lock(ro->dir, "-o");
+	if (ret)
+		return ret;
+	if (access(ro->dir, W_OK)) {
+		vsb_err("-o: %s is not writable: %s", ro->dir, strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
+{
+	struct run_counts n = { 0 };
+	uint64_t start = ro->start_ns ? ro->start_ns : vsb_now_ns();
+	unsigned char *kept;	/* kept by --resume, for the hand-on */
+	long round;
+	int ret;
+
+	ret = vsb_sweep_open_dir(sw, ro);
+	if (ret)
+		return ret;
+	vsb_sweep_partial_procs(ro->procs);
+	kept = vsb_zalloc(sw->npoints + 1);
+	ret = prepare_all(sw, ro, kept, &n);
+	if (!ret) {
+		round = run_rounds(sw, ro, &n, start);
+		if (vsb_interrupted)
+			ret = interrupted(sw, ro, &n, round);
+		else if (ro->worker && ro->worker < ro->procs)
+			/* a worker before the last hands on; the partials are written */
+			ret = vsb_sweep_handoff_write(sw, ro, kept);
+		else
+			ret = finish(sw, ro, &n, start);
+	}
+	free(kept);
+	return ret;
 }

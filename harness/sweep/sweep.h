@@ -23,7 +23,37 @@ struct vsb_sweep_run_opts {
 	uint64_t shuffle_seed;	/* 0: file order every round */
 	int progress;		/* progress line on stderr */
 	char monitor[128];	/* --monitor LIST[:INTERVAL], "" none (monitor.h) */
+	/*
+	 * Worker processes (`sweep --procs`, cmd_sweep.c): a point's
+	 * repetitions are spread over @procs processes run one after the
+	 * other, process K running its share of every point's rounds
+	 * (vsb_sweep_chunk_end) and handing the rest on in the points'
+	 * partial files; each process is a run of its own to `compare`.
+	 * @worker 0: one process does it all (@procs 1).
+	 */
+	long procs;
+	long worker;		/* K of procs, 1-based; 0: not a worker */
+	uint64_t start_ns;	/* the sweep's start (vsb_now_ns), for its seconds */
 };
+
+/* Worker processes a sweep spreads its repetitions over by default. */
+#define VSB_SWEEP_PROCS		5
+#define VSB_SWEEP_PROCS_MAX	100
+
+/*
+ * The repetitions of @p that worker processes 1..@k of @procs run
+ * between them: (k * reps) / procs, all of them for a --trace point
+ * (which keeps no partial to hand on: worker 1 runs it whole).
+ */
+long vsb_sweep_chunk_end(const struct vsb_sweep_point *p, long procs, long k);
+
+/*
+ * DIR made ready to write: refused (exit 2) when it, or a name the sweep
+ * writes in it, is not ours to write; made; locked for this process and
+ * those it starts (a spread sweep's workers).  vsb_sweep_run() does it;
+ * the sweep that starts worker processes does it first.
+ */
+int vsb_sweep_open_dir(const struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro);
 
 /* Run, write DIR; returns the sweep's exit status (see docs/sweeps.md). */
 int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro);

@@ -31,7 +31,8 @@ void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
 int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 			  const struct vsb_sweep_run_opts *ro);
 
-/* partial.c: DIR/<id>.csv.partial */
+/* partial.c: DIR/<id>.csv.partial; @procs: what this sweep spreads over */
+void vsb_sweep_partial_procs(long procs);
 void vsb_sweep_partial_remove(const struct vsb_sweep_run_opts *ro,
 			      const struct vsb_sweep_point *p);
 void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
@@ -39,6 +40,15 @@ void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
 /* 1: no such file; 0: p->res and p->done hold it; -1 and @why: untrusted */
 int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path,
 			   char *why, size_t wlen);
+
+/* procs.c: what worker process K hands on to K + 1 (DIR/procs.txt) */
+int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
+			    const struct vsb_sweep_run_opts *ro,
+			    const unsigned char *kept);
+/* into the points' states, resumed counts and @kept; VSB_EXIT_* */
+int vsb_sweep_handoff_read(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
+			   unsigned char *kept);
+void vsb_sweep_handoff_remove(const struct vsb_sweep_run_opts *ro);
 
 /* kept.c: a finished point's <id>.summary.csv, checked before it is reused */
 struct vsb_csv;

@@ -171,6 +171,10 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 			ro->repeat, (unsigned long long)ro->shuffle_seed,
 			ro->resume ? "yes" : "no");
 		fprintf(o.f, "seconds: %.1f\n", secs);
+		if (ro->procs > 1)
+			fprintf(o.f, "procs: %ld (worker processes, one after the other, "
+				"each running its share of every point's repetitions)\n",
+				ro->procs);
 		for (i = 0; first && i < first->res.nmeta; i++)
 			if (strncmp(first->res.meta[i].key, "sweep", 5) &&
 			    !point_own_key(first->res.meta[i].key))
@@ -187,6 +191,33 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 }
 
 
+/*
+ * Which worker process ran which repetitions (sweep --procs): each one a
+ * run of its own to `compare` (vsb_cmp_parse_procs reads it back).  Not
+ * written when one process ran them all.
+ */
+static void procs_line(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
+{
+	char list[VSB_SWEEP_PROCS_MAX * 24] = "";
+	size_t off = 0;
+	long k, a = 0, b, n = 0;
+
+	for (k = 1; k <= ro->procs && ro->procs > 1; k++) {
+		b = vsb_sweep_chunk_end(p, ro->procs, k);
+		if (b <= a)
+			continue;
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%ld", n ? "," : "",
+					a);
+		if (b - 1 > a)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "-%ld", b - 1);
+		n++;
+		a = b;
+	}
+	if (n > 1)
+		vsb_result_meta(&p->res, "sweep_procs", "%ld (repetitions by worker "
+				"process: %s)", n, list);
+}
+
 int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 			  const struct vsb_sweep_run_opts *ro)
 {
@@ -202,6 +233,7 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 	vsb_result_meta(&p->res, "sweep_order",
 			"%ld interleaved rounds of 1 repetition (own warm-up each), shuffle seed %llu",
 			p->reps, (unsigned long long)ro->shuffle_seed);
+	procs_line(p, ro);
 	/* what --resume checks before it keeps this point (kept.c) */
 	vsb_sweep_point_match(p, match, sizeof(match));
 	vsb_result_meta(&p->res, "sweep_match", "%s", match);

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A sweep spread over worker processes (`sweep --procs`, cmd_sweep.c):
+ * what worker K hands on to worker K + 1 besides the points' partial
+ * files, in DIR/procs.txt.  Each worker is a fresh process (the binary
+ * re-executed), so the points' states must travel on disk: which are
+ * done (a --trace point, which worker 1 runs whole; one kept by the
+ * user's --resume), which failed or skipped at run time and why (they
+ * must not start again), and of the pending ones how many repetitions a
+ * --resume continued (for the last worker's summary and the point's
+ * `# sweep_resumed:` line).  The last worker removes the file, and so
+ * does an interrupted one: --resume starts a new series of workers from
+ * the partial files and points.txt, as after any interrupt.
+ *
+ *   # sweep: FILE; handed on by worker process K of W
+ *   id <TAB> state <TAB> resumed <TAB> status <TAB> reason
+ *
+ * state: done, kept (done, by --resume), failed, skipped, pending.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sweep_int.h"
+
+#define PROCS_FILE "procs.txt"
+
+long vsb_sweep_chunk_end(const struct vsb_sweep_point *p, long procs, long k)
+{
+	if (procs <= 1 || k >= procs || p->opts.trace)
+		return p->reps;
+	return k * p->reps / procs;
+}
+
+static int procs_path(const struct vsb_sweep_run_opts *ro, char *buf, size_t len)
+{
+	return vsb_sweep_path_join(buf, len, ro->dir, PROCS_FILE, "");
+}
+
+static const char *handoff_state(const struct vsb_sweep_point *p, int kept)
+{
+	switch (p->state) {
+	case VSB_PT_DONE:
+		return kept ? "kept" : "done";
+	case VSB_PT_FAILED:
+		return "failed";
+	case VSB_PT_SKIPPED:
+		return "skipped";
+	default:
+		return "pending";
+	}
+}
+
+int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
+			    const struct vsb_sweep_run_opts *ro,
+			    const unsigned char *kept)
+{
+	struct vsb_outfile o;
+	char path[4096];
+	size_t i;
+	int ret;
+
+	ret = procs_path(ro, path, sizeof(path));
+	ret = ret ?: vsb_outfile_open(&o, path, "-o");
+	if (ret)
+		return ret;
+	fprintf(o.f, "# sweep: %s; handed on by worker process %ld of %ld\n"
+		"# id\tstate\tresumed\tstatus\treason\n", sw->path, ro->worker,
+		ro->procs);
+	for (i = 0; i < sw->npoints; i++) {
+		const struct vsb_sweep_point *p = &sw->points[i];
+		int bad = p->state == VSB_PT_FAILED || p->state == VSB_PT_SKIPPED;
+		char *nl, err[sizeof(p->err)];
+
+		/* a reason on one line: the file is one point a line */
+		snprintf(err, sizeof(err), "%s", bad ? p->err : "");
+		while ((nl = strpbrk(err, "\t\n")))
+			*nl = ' ';
+		fprintf(o.f, "%s\t%s\t%ld\t%d\t%s\n", p->id, handoff_state(p, kept[i]),
+			p->resumed, bad ? p->status : 0, err);
+	}
+	return vsb_outfile_commit(&o);
+}
+
+void vsb_sweep_handoff_remove(const struct vsb_sweep_run_opts *ro)
+{
+	char path[4096];
+
+	if (!procs_path(ro, path, sizeof(path)))
+		unlink(path);
+}
+
+/* One line of procs.txt into its point; 0, or -1 when it does not parse. */
+static int handoff_line(struct vsb_sweep *sw, char *line, unsigned char *kept,
+			unsigned char *seen)
+{
+	char *f[5], *t = line, *end;
+	size_t i;
+	int n;
+
+	for (n = 0; n < 5 && t; n++) {
+		f[n] = t;
+		t = n < 4 ? strchr(t, '\t') : NULL;
+		if (t)
+			*t++ = '\0';
+	}
+	if (n < 5)
+		return -1;
+	for (i = 0; i < sw->npoints && strcmp(sw->points[i].id, f[0]); i++)
+		;
+	if (i == sw->npoints || seen[i])
+		return -1;
+	seen[i] = 1;
+	sw->points[i].resumed = strtol(f[2], &end, 10);
+	if (*end || sw->points[i].resumed < 0)
+		return -1;
+	if (!strcmp(f[1], "done") || !strcmp(f[1], "kept")) {
+		sw->points[i].state = VSB_PT_DONE;
+		kept[i] = f[1][0] == 'k';
+	} else if (!strcmp(f[1], "failed") || !strcmp(f[1], "skipped")) {
+		sw->points[i].state = f[1][0] == 'f' ? VSB_PT_FAILED : VSB_PT_SKIPPED;
+		sw->points[i].status = atoi(f[3]);
+		snprintf(sw->points[i].err, sizeof(sw->points[i].err), "%s", f[4]);
+	} else if (strcmp(f[1], "pending")) {
+		return -1;
+	}
+	return 0;
+}
+
+int vsb_sweep_handoff_read(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
+			   unsigned char *kept)
+{
+	char path[4096], *buf = NULL, *line, *next;
+	unsigned char *seen;
+	size_t len, nseen = 0, i, lineno = 0;
+	int ret;
+
+	ret = procs_path(ro, path, sizeof(path));
+	if (ret)
+		return ret;
+	ret = vsb_read_whole(path, VSB_READ_MAX, &buf, &len);
+	if (ret) {
+		vsb_err("%s: worker process %ld cannot read what worker %ld handed on: %s",
+			path, ro->worker, ro->worker - 1, vsb_read_strerror(ret));
+		return VSB_EXIT_ERROR;
+	}
+	seen = vsb_zalloc(sw->npoints + 1);
+	for (line = buf; line && *line && !ret; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if (handoff_line(sw, line, kept, seen)) {
+			vsb_err("%s:%zu: not a line this sweep's worker %ld wrote",
+				path, lineno, ro->worker - 1);
+			ret = VSB_EXIT_ERROR;
+		}
+	}
+	for (i = 0; i < sw->npoints; i++)
+		nseen += seen[i];
+	if (!ret && nseen != sw->npoints) {
+		vsb_err("%s: %zu of %zu points handed on: not this sweep's", path, nseen,
+			sw->npoints);
+		ret = VSB_EXIT_ERROR;
+	}
+	free(seen);
+	free(buf);
+	return ret;
+}
