@@ -14,6 +14,7 @@
 #include "cmds.h"
 #include "compare.h"
 #include "plot.h"
+#include "store.h"
 #include "vsb.h"
 
 static void usage(FILE *f)
@@ -21,6 +22,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: vmstat-bench compare BASE NEW [--alpha A] [--noise PCT]\n"
 "                            [--max-regression PCT] [--runs-only] [-o DIR]\n"
+"                            [--noise-model auto|reps] [--db URL]\n"
+"                            [--keep-disturbed]\n"
 "\n"
 "Compare two results point by point.  BASE and NEW are sweep directories\n"
 "or raw-sample CSV files (from `run -o x.csv`).  Points match by bench,\n"
@@ -37,8 +40,19 @@ static void usage(FILE *f)
 "--runs N` folders, or files with different `# run_id:` lines; else one\n"
 "file is one run).  With runs enough for the rank test on per-run medians\n"
 "to reach alpha (5 and 5 at 0.01), that is the test and the CI resamples\n"
-"runs, then repetitions; with fewer, repetitions are pooled.  Either way\n"
-"the noise floor is at least %d x the between-run CV.\n"
+"runs, then repetitions.  The noise floor is at least %d x the between-run\n"
+"CV.  A sweep's point file is several runs: `sweep` spreads a point's\n"
+"repetitions over worker processes (`# sweep_procs:`), each one a run.\n"
+"\n"
+"Noise model (--noise-model auto, the default): a point is judged only where\n"
+"its between-run noise is known: by its runs (the above), else, with --db,\n"
+"by the store's earlier runs of it on this machine (at least %d: the floor\n"
+"is then z(alpha) x sqrt(2) x their between-run CV).  Else it is shown and\n"
+"not judged (verdict no-model; few-runs with 2 to 4 runs a side): never a\n"
+"regression, never exit 1.  --noise-model reps trusts the repetitions of\n"
+"one run instead, as compare did before.  Repetitions another task\n"
+"disturbed (the `disturbed` column) are left out; a side with none left is\n"
+"`disturbed`, not judged.\n"
 "\n"
 "options:\n"
 "  -a, --alpha A               significance level [0.01]\n"
@@ -53,6 +67,12 @@ static void usage(FILE *f)
 "                              few runs for that gets `few-runs` (shown, not\n"
 "                              judged) instead of a verdict from pooled\n"
 "                              repetitions (ab passes it: a boot is a run)\n"
+"      --noise-model M         auto (judge only where the noise is known)\n"
+"                              or reps (trust one run's repetitions) [auto]\n"
+"      --db URL                learn between-run noise from this store: an\n"
+"                              SQLite file, postgresql://..., or `default`\n"
+"                              ($VSB_DB, else results/vmstat-bench.db)\n"
+"      --keep-disturbed        judge disturbed repetitions too\n"
 "  -h, --help                  this text\n"
 "\n"
 "examples:\n"
@@ -61,7 +81,7 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 no regression, 1 a point regressed beyond the limit (or an\n"
 "error), 2 bad input (also: units differ), 4 no point matched.\n",
-		VSB_CMP_BETWEEN_K);
+		VSB_CMP_BETWEEN_K, VSB_CMP_STORE_MIN_RUNS);
 }
 
 static int parse_pct(const char *opt, const char *s, double min, double max,
@@ -95,8 +115,21 @@ static int parse_ignore(struct vsb_compare *c, const char *list)
 	return 0;
 }
 
+static int parse_model(const char *s, struct vsb_cmp_opts *o)
+{
+	if (!strcmp(s, "auto"))
+		o->model = VSB_CMP_MODEL_AUTO;
+	else if (!strcmp(s, "reps"))
+		o->model = VSB_CMP_MODEL_REPS;
+	else {
+		vsb_err("--noise-model: '%s' is not auto or reps", s);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct vsb_compare *c,
-		      struct vsb_cmp_opts *o, const char **outdir)
+		      struct vsb_cmp_opts *o, const char **outdir, const char **db)
 {
 	static const struct option lopts[] = {
 		{ "alpha", required_argument, NULL, 'a' },
@@ -105,6 +138,9 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 		{ "output", required_argument, NULL, 'o' },
 		{ "ignore", required_argument, NULL, 'I' },
 		{ "runs-only", no_argument, NULL, 'R' },
+		{ "noise-model", required_argument, NULL, 'M' },
+		{ "db", required_argument, NULL, 'D' },
+		{ "keep-disturbed", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -135,6 +171,16 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 		case 'R':
 			o->runs_only = 1;
 			break;
+		case 'M':
+			ret = parse_model(arg, o);
+			break;
+		case 'D':
+			*db = arg;
+			ret = vsb_store_check_arg(arg);
+			break;
+		case 'K':
+			o->drop_disturbed = 0;
+			break;
 		}
 		if (ret)
 			return ret;
@@ -151,16 +197,17 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 int vsb_cmd_compare(int argc, char **argv)
 {
 	struct vsb_cmp_opts o = { .alpha = 0.01, .noise_pct = 2,
-				  .max_regression_pct = 5 };
-	const char *outdir = NULL;
+				  .max_regression_pct = 5,
+				  .model = VSB_CMP_MODEL_AUTO, .drop_disturbed = 1 };
+	const char *outdir = NULL, *db = NULL;
 	struct vsb_compare c;
 	int ret;
 
 	vsb_cmp_init(&c);
-	ret = parse_args(argc, argv, &c, &o, &outdir);
+	ret = parse_args(argc, argv, &c, &o, &outdir, &db);
 	if (ret)
 		return ret < 0 ? VSB_EXIT_OK : ret;
-	ret = vsb_compare_report(&c, &o, argv[optind], argv[optind + 1], outdir);
+	ret = vsb_compare_report_db(&c, &o, argv[optind], argv[optind + 1], outdir, db);
 	vsb_cmp_free(&c);
 	return ret;
 }

@@ -11,8 +11,9 @@
  * enough: with many repetitions a 0.3% shift is "significant", and with
  * few a 20% shift can be noise.  See docs/sweeps.md.
  *
- * This file loads and matches; every sample keeps the run (process,
- * boot) it came from, for compare_judge.c to judge runs as the unit.
+ * This file loads (compare_match.c matches); every sample keeps the run
+ * (process, boot) it came from, for compare_judge.c to judge runs as
+ * the unit.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,6 +29,7 @@
 #include "result_load.h"
 #include "vsb.h"
 #include "c2c_rule.h"
+#include "store.h"
 
 /*
  * The parameter columns a result file may carry: the option table's
@@ -81,6 +83,7 @@ static void side_free(struct vsb_cmp_side *s)
 		free(s->pts[i].v);
 		free(s->pts[i].run);
 		free(s->pts[i].c2c);
+		free(s->pts[i].skey);
 	}
 	free(s->pts);
 	s->pts = NULL;
@@ -150,14 +153,10 @@ static void point_push(struct vsb_cmp_point *p, double v, unsigned int run)
  * every process that writes results, else the path itself (older files:
  * one file, one run).  The index into s->runs goes to s->cur.
  */
-static void side_run(struct vsb_cmp_side *s, const struct vsb_rl_file *f,
-		     const char *path)
+static unsigned int side_run_id(struct vsb_cmp_side *s, const char *id)
 {
-	const char *id = vsb_rl_meta(f, "run_id");
 	size_t i;
 
-	if (!id || !*id)
-		id = path;
 	for (i = 0; i < s->nruns; i++)
 		if (!strcmp(s->runs[i], id))
 			break;
@@ -171,7 +170,39 @@ static void side_run(struct vsb_cmp_side *s, const struct vsb_rl_file *f,
 		s->runs = more;
 		s->nruns++;
 	}
-	s->cur = (unsigned int)i;
+	return (unsigned int)i;
+}
+
+static void side_run(struct vsb_cmp_side *s, const struct vsb_rl_file *f,
+		     const char *path)
+{
+	const char *id = vsb_rl_meta(f, "run_id");
+
+	s->cur = side_run_id(s, id && *id ? id : path);
+}
+
+size_t vsb_cmp_parse_procs(const char *line, unsigned int *lo, unsigned int *hi,
+			   size_t max)
+{
+	const char *p = line ? strstr(line, "by worker process: ") : NULL;
+	unsigned long a, b;
+	size_t n = 0;
+	char *end;
+
+	for (p = p ? p + 19 : NULL; p && n < max; p = end + 1) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		a = b = strtoul(p, &end, 10);
+		if (*end == '-' && end[1] >= '0' && end[1] <= '9')
+			b = strtoul(end + 1, &end, 10);
+		if (b < a || b >= VSB_REPEAT_MAX || (n && a <= hi[n - 1]))
+			return 0;
+		lo[n] = (unsigned int)a;
+		hi[n++] = (unsigned int)b;
+		if (*end != ',')
+			return *end == ')' || !*end ? n : 0;
+	}
+	return 0;
 }
 
 /*
@@ -179,10 +210,21 @@ static void side_run(struct vsb_cmp_side *s, const struct vsb_rl_file *f,
  * (result_load.c: integers, repetition numbers, costs, units), and the
  * columns matching needs.
  */
+#define CMP_MAX_PROCS	100	/* sweep --procs takes at most this many */
+
 struct cmp_file {
 	struct vsb_rl_file rl;
 	int cm[VSB_CMP_MAX_COLS];	/* by vsb_compare.cols; -1: absent */
 	double c2c;		/* its c2c_ns metadata; NAN: none */
+	int cdist;		/* the `disturbed` column; -1: none */
+	/*
+	 * Worker processes (`# sweep_procs:`): repetitions lo[j]..hi[j] ran
+	 * in process j, one run each: run[j] on the side.  0: the file is
+	 * one run (s->cur).
+	 */
+	size_t nprocs;
+	unsigned int lo[CMP_MAX_PROCS], hi[CMP_MAX_PROCS], run[CMP_MAX_PROCS];
+	char machine[24];	/* fingerprint, when the store is wanted */
 };
 
 /*
@@ -224,6 +266,35 @@ static void row_sample(const struct cmp_file *f, size_t r, size_t *rep,
 }
 
 /*
+ * 1 when row @r was disturbed: its `disturbed` cell names a reason (as
+ * --disturbed retry writes a sample kept after its retries); "no" or
+ * empty (--disturbed off) is clean.
+ */
+static int row_disturbed(const struct cmp_file *f, size_t r)
+{
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	const struct vsb_csv_span *d;
+
+	if (f->cdist < 0)
+		return 0;
+	vsb_rl_cells(&f->rl, r, cells);
+	d = &cells[f->cdist];
+	return d->len && !(d->len == 2 && !memcmp(d->s, "no", 2));
+}
+
+/* The run of repetition @rep: its worker process's, else the file's. */
+static unsigned int rep_run(const struct cmp_file *f, size_t rep,
+			    unsigned int run)
+{
+	size_t j;
+
+	for (j = 0; j < f->nprocs; j++)
+		if (rep >= f->lo[j] && rep <= f->hi[j])
+			return f->run[j];
+	return run;
+}
+
+/*
  * The rows of one point are contiguous in our files: the first row past
  * @r's point, and the highest repetition number on the way.
  */
@@ -247,13 +318,19 @@ static size_t point_end(const struct vsb_compare *c, const struct cmp_file *f,
 	return end;
 }
 
-/* Rows [@r, @end) of @p: one sample per repetition, its workers' mean. */
+/*
+ * Rows [@r, @end) of @p: one sample per repetition, its workers' mean;
+ * with @drop, a repetition any of whose workers was disturbed is left
+ * out (counted in p->ndist): its cost holds another task's time.
+ */
 static void add_reps(struct vsb_cmp_point *p, const struct cmp_file *f,
-		     size_t r, size_t end, size_t maxrep, unsigned int run)
+		     size_t r, size_t end, size_t maxrep, unsigned int run,
+		     int drop)
 {
 	/* maxrep < VSB_REPEAT_MAX: the loader refuses larger ones */
 	double *sum = vsb_zalloc((maxrep + 1) * sizeof(double));
 	double *cnt = vsb_zalloc((maxrep + 1) * sizeof(double));
+	unsigned char *bad = vsb_zalloc(maxrep + 1);
 	size_t i, rep;
 	double v;
 
@@ -261,12 +338,19 @@ static void add_reps(struct vsb_cmp_point *p, const struct cmp_file *f,
 		row_sample(f, i, &rep, &v);
 		sum[rep] += v;
 		cnt[rep] += 1;
+		bad[rep] |= drop && row_disturbed(f, i);
 	}
-	for (i = 0; i <= maxrep; i++)
-		if (cnt[i] > 0)
-			point_push(p, sum[i] / cnt[i], run);
+	for (i = 0; i <= maxrep; i++) {
+		if (!(cnt[i] > 0))
+			continue;
+		if (bad[i])
+			p->ndist++;
+		else
+			point_push(p, sum[i] / cnt[i], rep_run(f, i, run));
+	}
 	free(sum);
 	free(cnt);
+	free(bad);
 }
 
 /* The unit of row @r: its loader point's, one unit per such point. */
@@ -323,11 +407,50 @@ static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		p->c2c = vsb_grow(p->c2c, p->nc2c, &p->c2ccap, sizeof(*p->c2c));
 		p->c2c[p->nc2c++] = f->c2c;
 	}
-	add_reps(p, f, r, end, maxrep, s->cur);
+	/* the store's noise model asks for this point as it was stored */
+	if (c->store_url && !p->skey) {
+		p->skey = strdup(f->rl.points[f->rl.row_point[r]].key);
+		if (!p->skey) {
+			vsb_err("out of memory");
+			exit(VSB_EXIT_ERROR);
+		}
+		snprintf(p->machine, sizeof(p->machine), "%s", f->machine);
+	}
+	add_reps(p, f, r, end, maxrep, s->cur, c->drop_disturbed);
 	return 0;
 }
 
-static int open_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
+static const char *rl_meta_get(const void *ctx, const char *key)
+{
+	return vsb_rl_meta(ctx, key);
+}
+
+/*
+ * A sweep spread over worker processes names each one's repetitions
+ * (`# sweep_procs:`): each process a run, "RUN_ID#pK".  A line that
+ * does not parse leaves the file one run.
+ */
+static void open_procs(struct vsb_compare *c, struct vsb_cmp_side *s,
+		       struct cmp_file *f)
+{
+	const char *id = s->runs[s->cur];
+	char name[600];
+	size_t j;
+
+	f->nprocs = vsb_cmp_parse_procs(vsb_rl_meta(&f->rl, "sweep_procs"), f->lo,
+					f->hi, CMP_MAX_PROCS);
+	if (f->nprocs < 2) {
+		f->nprocs = 0;
+		return;
+	}
+	c->runs_split++;
+	for (j = 0; j < f->nprocs; j++) {
+		snprintf(name, sizeof(name), "%.500s#p%zu", id, j + 1);
+		f->run[j] = side_run_id(s, name);
+	}
+}
+
+static int open_file(struct vsb_compare *c, struct vsb_cmp_side *s,
 		     struct cmp_file *f, const char *path)
 {
 	const char *m;
@@ -351,11 +474,22 @@ static int open_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		snprintf(s->kernel, sizeof(s->kernel), "%s", m);
 	side_run(s, &f->rl, path);
 	f->c2c = vsb_c2c_parse(vsb_rl_meta(&f->rl, "c2c_ns"));
+	f->cdist = vsb_rl_col(&f->rl, "disturbed");
+	f->nprocs = 0;
+	if (!c->runs_only)
+		open_procs(c, s, f);
+	f->machine[0] = '\0';
+	if (c->store_url) {
+		struct vsb_machine_id m;
+
+		vsb_machine_identify(rl_meta_get, &f->rl, 1, &m);
+		snprintf(f->machine, sizeof(f->machine), "%s", m.fingerprint);
+	}
 	return 0;
 }
 
 /* One raw-sample CSV into @s: per point and repetition, the mean cost. */
-static int load_file(const struct vsb_compare *c, struct vsb_cmp_side *s,
+static int load_file(struct vsb_compare *c, struct vsb_cmp_side *s,
 		     const char *path)
 {
 	struct cmp_file f;
@@ -428,7 +562,7 @@ static const char *done_id(const char *list, size_t lineno, char *line, int *ret
  * points.txt is read like every input (a regular file, size-capped): a
  * FIFO there would block the read, a link to /dev/zero never end it.
  */
-static int load_sweep_dir(const struct vsb_compare *c, struct vsb_cmp_side *s,
+static int load_sweep_dir(struct vsb_compare *c, struct vsb_cmp_side *s,
 			  const char *path)
 {
 	char list[4096 + 16], file[8192], *buf = NULL, *line, *next;
@@ -509,7 +643,7 @@ static ssize_t list_dir(const char *path, char ***names)
  * writes run-1/ .. run-N/; a side's boots, each such a folder, side by
  * side in one folder make one more level).
  */
-static int load_plain_dir(const struct vsb_compare *c, struct vsb_cmp_side *s,
+static int load_plain_dir(struct vsb_compare *c, struct vsb_cmp_side *s,
 			  const char *path, int depth)
 {
 	char file[8192], **names;

@@ -139,8 +139,10 @@ struct vsb_compare {
 	size_t all_disturbed;	/* not judged: a side's every repetition disturbed */
 	size_t ndisturbed;	/* repetitions left out, both sides */
 	size_t runs_split;	/* files whose repetitions name worker processes */
-	const char *store_url;	/* the store the noise model read; NULL: none */
-	int runs_only;		/* as loaded: worker processes not split */
+	/* set before loading (vsb_compare_report does, from its options) */
+	const char *store_url;	/* the store the noise model reads; NULL: none */
+	int runs_only;		/* worker processes are not split into runs */
+	int drop_disturbed;	/* disturbed repetitions are left out */
 };
 
 /* The match columns; vsb_cmp_free() after any use. */

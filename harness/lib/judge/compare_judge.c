@@ -125,11 +125,54 @@ static int cpus_moved(struct vsb_cmp_verdict *v)
 	return vsb_c2c_moved(v->c2c_b, v->c2c_n);
 }
 
+/* z of the two-sided normal test at @alpha: Phi^-1(1 - alpha / 2) */
+static double z_two_sided(double alpha)
+{
+	double lo = 0, hi = 40, mid = 0;
+	int i;
+
+	for (i = 0; i < 80; i++) {
+		mid = (lo + hi) / 2;
+		if (erfc(mid / M_SQRT2) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return mid;
+}
+
+/*
+ * The store's noise model holds for @v: AUTO, runs too few for their
+ * own rank test, and the store's runs of BASE's point say how far runs
+ * of it differ on this machine.
+ */
+static int store_model(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
+{
+	return o->model == VSB_CMP_MODEL_AUTO && !o->runs_only && !v->by_runs &&
+	       v->b->store_runs >= VSB_CMP_STORE_MIN_RUNS && isfinite(v->b->store_cv);
+}
+
+/* Why @v is not judged, or NULL when it is; the checks in their order. */
+static const char *not_judged(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
+			      int by_store)
+{
+	/* too few runs comes first: it holds whatever the host did */
+	if (o->runs_only && !v->by_runs)
+		return "few-runs";
+	if (o->model == VSB_CMP_MODEL_AUTO && !v->by_runs && !by_store)
+		return v->rb >= 2 && v->rn >= 2 ? "few-runs" : "no-model";
+	if (cpus_moved(v))
+		return "moved";
+	return NULL;
+}
+
 static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 {
 	struct grouped gb, gn;
 	struct vsb_mwu mw;
+	const char *why;
 	double change;
+	int by_store;
 
 	group_runs(v->b, &gb);
 	group_runs(v->n, &gn);
@@ -137,6 +180,7 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	v->rn = gn.r.nruns;
 	v->between = vsb_runs_between_cv(&gb.r, &gn.r);
 	v->by_runs = vsb_mwu_min_p(v->rb, v->rn) < o->alpha;
+	by_store = store_model(v, o);
 	if (v->by_runs)
 		test_runs(v, &gb, &gn, &mw);
 	else
@@ -155,6 +199,21 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 					       cv_of(v->n->v, v->n->n)));
 	if (!isnan(v->between))
 		v->noise = fmax(v->noise, VSB_CMP_BETWEEN_K * v->between);
+	v->model = v->by_runs ? "runs" : by_store ? "store" : "reps";
+	v->model_cv = v->between;
+	v->model_n = v->rb + v->rn;
+	/*
+	 * One run a side, the store's between-run CV c of the point: two
+	 * runs made apart differ by sqrt(2) c (sd of the difference), so a
+	 * change is called only beyond z(alpha) times that: what two runs
+	 * of the same code would differ by with probability alpha.
+	 */
+	if (by_store) {
+		v->model_cv = v->b->store_cv;
+		v->model_n = v->b->store_runs;
+		v->noise = fmax(v->noise, z_two_sided(o->alpha) * M_SQRT2 *
+					  v->b->store_cv);
+	}
 	change = v->ratio - 1;
 	if (v->p < o->alpha && fabs(change) > v->noise)
 		v->verdict = change > 0 ? "slower" : "faster";
@@ -162,16 +221,25 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 		v->verdict = "no-change";
 	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
 			100 * change > o->max_regression_pct;
-	/* too few runs comes first: it holds whatever the host did */
-	if (o->runs_only && !v->by_runs) {
-		v->verdict = "few-runs";
+	why = not_judged(v, o, by_store);
+	if (why) {
+		v->verdict = why;
 		v->regression = 0;
-	} else if (cpus_moved(v)) {
-		v->verdict = "moved";
-		v->regression = 0;
+		v->model = "none";
 	}
 	grouped_free(&gb);
 	grouped_free(&gn);
+}
+
+/* Every repetition of a side was disturbed: nothing to judge it by. */
+static void judge_disturbed(struct vsb_cmp_verdict *v)
+{
+	v->verdict = "disturbed";
+	v->model = "none";
+	if (v->b->n)
+		v->mb = median_of(v->b);
+	if (v->n->n)
+		v->mn = median_of(v->n);
 }
 
 /* What the judged pair @v adds to the counts `compare` warns from. */
@@ -181,6 +249,15 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 
 	c->nreg += v->regression;
 	c->moved += !strcmp(v->verdict, "moved");
+	c->ndisturbed += v->b->ndist + v->n->ndist;
+	c->by_runs += !strcmp(v->model, "runs");
+	c->by_store += !strcmp(v->model, "store");
+	c->by_reps += !strcmp(v->model, "reps");
+	c->no_model += !strcmp(v->verdict, "no-model");
+	if (!strcmp(v->verdict, "disturbed")) {
+		c->all_disturbed++;
+		return;
+	}
 	if (v->rb == 1 && v->rn == 1)
 		c->one_run++;
 	else if (!v->by_runs) {
@@ -189,7 +266,8 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 			c->fewest_runs = fewer;
 	}
 	/* the repetitions' count is not what the test sees, or no test ran */
-	if (v->by_runs || !strcmp(v->verdict, "few-runs"))
+	if (v->by_runs || !strcmp(v->verdict, "few-runs") ||
+	    !strcmp(v->verdict, "no-model"))
 		return;
 	if (v->b->n < c->fewest)
 		c->fewest = v->b->n;
@@ -202,6 +280,8 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 	size_t i;
 
 	c->nreg = c->unmatched = c->one_run = c->few_runs = c->moved = 0;
+	c->by_runs = c->by_store = c->by_reps = c->no_model = 0;
+	c->all_disturbed = c->ndisturbed = 0;
 	c->fewest = c->fewest_runs = (size_t)-1;
 	for (i = 0; i < c->nv; i++) {
 		struct vsb_cmp_verdict *v = &c->vs[i];
@@ -211,6 +291,9 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 		v->between = NAN;
 		v->rb = v->rn = 0;
 		v->by_runs = 0;
+		v->model = "none";
+		v->model_cv = NAN;
+		v->model_n = 0;
 		if (!v->b || !v->n) {
 			v->verdict = v->b ? "only-base" : "only-new";
 			c->unmatched++;
@@ -220,7 +303,10 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 				v->mn = median_of(v->n);
 			continue;
 		}
-		judge_pair(v, o);
+		if (v->b->n && v->n->n)
+			judge_pair(v, o);
+		else
+			judge_disturbed(v);
 		count_pair(c, v);
 	}
 }

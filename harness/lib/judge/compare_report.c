@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "plot.h"
 #include "stats.h"
+#include "store.h"
 #include "vsb.h"
 
 static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
@@ -32,10 +33,26 @@ static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 		x->unit, v->b ? v->b->n : 0, v->n ? v->n->n : 0, v->mb, v->mn,
 		v->ratio, v->lo, v->hi, v->p, v->exact, 100 * v->noise,
 		v->verdict, v->regression);
+	/*
+	 * between_cv_pct is the between-run CV the noise floor took: of the
+	 * runs compared, or with test `store` the store's (empty: unknown);
+	 * test names the noise model (# noise_model: says what each means).
+	 */
 	fprintf(f, ",%zu,%zu,", v->rb, v->rn);
-	if (!isnan(v->between))	/* empty: unknown, one run a side */
+	if (!strcmp(v->model ? v->model : "", "store"))
+		fprintf(f, "%.3g", 100 * v->model_cv);
+	else if (!isnan(v->between))	/* empty: unknown, one run a side */
 		fprintf(f, "%.3g", 100 * v->between);
-	fprintf(f, ",%s\n", !v->b || !v->n ? "" : v->by_runs ? "runs" : "pooled");
+	fprintf(f, ",%s\n", !v->b || !v->n ? "" : v->by_runs ? "runs" :
+		!strcmp(v->model, "store") ? "store" :
+		!strcmp(v->verdict, "no-model") || (!strcmp(v->verdict, "few-runs") &&
+						    !c->runs_only) ? "none" : "pooled");
+}
+
+static const char *model_name(const struct vsb_cmp_opts *o)
+{
+	return o->runs_only ? "runs-only" :
+	       o->model == VSB_CMP_MODEL_AUTO ? "auto" : "reps";
 }
 
 /* DIR/compare.csv: the metadata, then one row per verdict */
@@ -57,6 +74,17 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		"# new_cpu_model: %s\n# new_kernel: %s\n", bs->path, ns->path,
 		o->alpha, o->noise_pct, o->max_regression_pct, bs->cpu_model,
 		bs->kernel, ns->cpu_model, ns->kernel);
+	fprintf(csv.f, "# noise_model: %s; per row, test: runs (the rank test on "
+		"per-run medians, floor from their between-run CV), store (the "
+		"repetitions' rank test, floor from the store's between-run CV of "
+		"the point: between_cv_pct), pooled (repetitions trusted: only "
+		"with --noise-model reps, else the verdict says why not judged)\n"
+		"# noise_models: %zu runs, %zu store, %zu pooled, %zu not judged\n"
+		"# store: %s\n# disturbed_repetitions: %s, %zu left out\n",
+		model_name(o), c->by_runs, c->by_store, c->by_reps,
+		c->nv - c->unmatched - c->by_runs - c->by_store - c->by_reps,
+		c->store_url ? c->store_url : "none",
+		o->drop_disturbed ? "left out" : "kept", c->ndisturbed);
 	fputs("index,label", csv.f);
 	for (k = 0; k < c->ncols; k++)
 		fprintf(csv.f, ",%s", c->cols[k]);
@@ -66,6 +94,25 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 	for (i = 0; i < c->nv; i++)
 		write_csv_row(csv.f, c, i);
 	return vsb_outfile_commit(&csv);
+}
+
+/*
+ * The runs of side @s that hold a sample: a file split into its worker
+ * processes (`# sweep_procs:`) names a run of its own that none uses.
+ */
+static size_t runs_used(const struct vsb_cmp_side *s)
+{
+	unsigned char *seen = vsb_zalloc(s->nruns + 1);
+	size_t i, j, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		for (j = 0; j < s->pts[i].n; j++)
+			if (s->pts[i].run[j] < s->nruns && !seen[s->pts[i].run[j]]) {
+				seen[s->pts[i].run[j]] = 1;
+				n++;
+			}
+	free(seen);
+	return n;
 }
 
 /* The fewest runs a side that let the rank test on run medians reach @alpha. */
@@ -124,7 +171,7 @@ static int runs_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 	}
 	snprintf(buf, len, "runs: %zu in BASE, %zu in NEW: per-run medians tested, "
 		 "the CI resamples runs then repetitions, the noise floor is at least "
-		 "%d x the between-run CV", c->base.nruns, c->new.nruns,
+		 "%d x the between-run CV", runs_used(&c->base), runs_used(&c->new),
 		 VSB_CMP_BETWEEN_K);
 	return 0;
 }
@@ -138,6 +185,50 @@ static size_t count_verdict(const struct vsb_compare *c, const char *what)
 	return n;
 }
 
+/*
+ * How many points were judged and on what basis, and why the rest were
+ * not, in one line (summary.md, the table's foot, stderr under AUTO).
+ * 1 when points went unjudged for want of a noise model (no-model,
+ * few-runs): stderr then says how to get one.
+ */
+static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
+		      char *buf, size_t len)
+{
+	size_t pairs = c->nv - c->unmatched, judged = c->by_runs + c->by_store + c->by_reps;
+	size_t nomodel = count_verdict(c, "no-model"), few = count_verdict(c, "few-runs");
+	size_t off;
+
+	off = (size_t)snprintf(buf, len, "judged %zu of %zu points: %zu by runs (the "
+			       "rank test on per-run medians, %zu+ runs a side), %zu by "
+			       "the store's between-run noise", judged, pairs, c->by_runs,
+			       runs_needed(o->alpha), c->by_store);
+	if (c->by_reps && off < len)
+		off += (size_t)snprintf(buf + off, len - off, ", %zu on repetitions "
+					"(--noise-model reps)", c->by_reps);
+	if (judged < pairs && off < len)
+		snprintf(buf + off, len - off, "; not judged: %zu no-model, %zu few-runs, "
+			 "%zu moved, %zu disturbed", nomodel, few,
+			 count_verdict(c, "moved"), count_verdict(c, "disturbed"));
+	return nomodel || few;
+}
+
+/* summary.md's noise model cell: which, and the between-run CV it took */
+static void model_cell(const struct vsb_cmp_verdict *v, char *buf, size_t len)
+{
+	const char *m = v->model ? v->model : "none";
+
+	if (!strcmp(m, "store"))
+		snprintf(buf, len, "store: CV %.2g%% over %zu runs", 100 * v->model_cv,
+			 v->model_n);
+	else if (!strcmp(m, "runs"))
+		snprintf(buf, len, "runs: %zu + %zu, CV %.2g%%", v->rb, v->rn,
+			 100 * v->between);
+	else if (!strcmp(m, "reps"))
+		snprintf(buf, len, "repetitions");
+	else
+		snprintf(buf, len, "none");
+}
+
 /* DIR/summary.md: the verdicts as a markdown table, for a CI page */
 static int write_md(const char *dir, const struct vsb_compare *c,
 		    const struct vsb_cmp_opts *o)
@@ -145,15 +236,18 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	size_t i, nslow = count_verdict(c, "slower"),
 	       nfast = count_verdict(c, "faster"), nreg = c->nreg,
 	       nsame = count_verdict(c, "no-change"),
-	       nnot = count_verdict(c, "moved") + count_verdict(c, "few-runs");
+	       nnot = count_verdict(c, "moved") + count_verdict(c, "few-runs"),
+	       nmore = count_verdict(c, "no-model") + count_verdict(c, "disturbed");
 	struct vsb_outfile md;
-	char path[4096 + 32], runs[512], rest[128] = "";
+	char path[4096 + 32], runs[512], basis[512], rest[160] = "";
 	int r;
 
 	runs_line(c, o, runs, sizeof(runs));
+	basis_line(c, o, basis, sizeof(basis));
 	/* not judged and one-side points are neither a change nor none */
-	if (nnot)
-		snprintf(rest, sizeof(rest), ", %zu not judged (moved, few-runs)", nnot);
+	if (nnot + nmore)
+		snprintf(rest, sizeof(rest), ", %zu not judged (moved, few-runs%s)",
+			 nnot + nmore, nmore ? ", no-model, disturbed" : "");
 	if (c->unmatched)
 		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest),
 			 ", %zu on one side only", c->unmatched);
@@ -165,18 +259,28 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 		"- machine: %s; kernel: %s\n- verdicts: %zu slower, %zu faster, "
 		"%zu no change%s; **%zu regression%s** beyond %g%%\n"
 		"- rule: slower/faster needs Mann-Whitney p < %g and a change beyond "
-		"the noise floor (max of %g%% and either side's CV)\n- %s\n\n",
+		"the noise floor (max of %g%% and either side's CV)\n- %s\n"
+		"- noise model `%s`: %s\n",
 		c->base.path, c->new.path, c->base.cpu_model, c->base.kernel, nslow,
 		nfast, nsame, rest, nreg, nreg == 1 ? "" : "s",
-		o->max_regression_pct, o->alpha, o->noise_pct, runs);
-	fprintf(md.f, "| point | base | new | NEW/BASE [95%% CI] | p | verdict |\n"
-		"|---|---:|---:|---|---:|---|\n");
+		o->max_regression_pct, o->alpha, o->noise_pct, runs, model_name(o), basis);
+	if (c->store_url)
+		fprintf(md.f, "- store: `%s`\n", c->store_url);
+	if (c->ndisturbed)
+		fprintf(md.f, "- %zu repetition%s left out: another task disturbed them "
+			"(their `disturbed` column)\n", c->ndisturbed,
+			c->ndisturbed == 1 ? "" : "s");
+	fprintf(md.f, "\n| point | base | new | NEW/BASE [95%% CI] | p | verdict | "
+		"noise model |\n|---|---:|---:|---|---:|---|---|\n");
 	for (i = 0; i < c->nv; i++) {
 		const struct vsb_cmp_verdict *v = &c->vs[i];
+		char model[96];
 
-		fprintf(md.f, "| %s | %.4g %s | %.4g | %.3f [%.3f, %.3f] | %.3g | %s%s |\n",
+		model_cell(v, model, sizeof(model));
+		fprintf(md.f, "| %s | %.4g %s | %.4g | %.3f [%.3f, %.3f] | %.3g | %s%s | %s |\n",
 			v->label, v->mb, vsb_cmp_any(v)->unit, v->mn, v->ratio, v->lo,
-			v->hi, v->p, v->verdict, v->regression ? " **REGRESSION**" : "");
+			v->hi, v->p, v->verdict, v->regression ? " **REGRESSION**" : "",
+			model);
 	}
 	if (vsb_have_gnuplot())
 		fprintf(md.f, "\n![regression chart](regression.png)\n");
@@ -244,6 +348,36 @@ static int write_outputs(const char *dir, const struct vsb_compare *c,
 	return vsb_plot_chart("regression", path, dir, title, vars);
 }
 
+/*
+ * AUTO on stderr: points left unjudged for want of a noise model, and
+ * how to get one; then the basis of what was judged.
+ */
+static void auto_lines(const struct vsb_compare *c, const struct vsb_cmp_opts *o)
+{
+	size_t nomodel = count_verdict(c, "no-model"), few = count_verdict(c, "few-runs");
+	size_t need = runs_needed(o->alpha);
+	char basis[512];
+
+	if (nomodel)
+		vsb_warn("%zu point%s not judged (verdict `no-model`): one run a side, and "
+			 "%s; `vmstat-bench sweep` spreads its repetitions over %zu worker "
+			 "processes (--repeat %zu or more), which measures it, as `sweep "
+			 "--runs %zu` does", nomodel, nomodel == 1 ? "" : "s",
+			 c->store_url ? "the store holds too few runs of them on this "
+			 "machine to know their between-run noise" :
+			 "no store (--db) to learn their between-run noise from", need, need,
+			 need);
+	if (few)
+		vsb_warn("%zu point%s not judged (verdict `few-runs`): as few as %zu runs "
+			 "a side, and the rank test on per-run medians needs %zu to reach "
+			 "p < %g; repetitions are not trusted instead (--noise-model reps "
+			 "trusts them)", few, few == 1 ? "" : "s",
+			 c->fewest_runs == (size_t)-1 ? (size_t)2 : c->fewest_runs, need,
+			 o->alpha);
+	basis_line(c, o, basis, sizeof(basis));
+	vsb_note("note: %s", basis);
+}
+
 /* What stderr says about the verdicts: one-side points, thin samples. */
 static void warn_verdicts(const struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
@@ -269,6 +403,19 @@ static void warn_verdicts(const struct vsb_compare *c, const struct vsb_cmp_opts
 			 "the runs, and their costs with them; compare runs made under one "
 			 "placement, or alternate the sides (ab does)", c->moved,
 			 c->moved == 1 ? "" : "s", VSB_C2C_MOVED_RATIO);
+	if (c->ndisturbed)
+		vsb_note("note: %zu repetition%s left out: another task ran on the "
+			 "workers' CPUs during them (their `disturbed` column)",
+			 c->ndisturbed, c->ndisturbed == 1 ? "" : "s");
+	if (c->all_disturbed)
+		vsb_warn("%zu point%s not judged (verdict `disturbed`): every repetition "
+			 "of a side was disturbed by another task", c->all_disturbed,
+			 c->all_disturbed == 1 ? "" : "s");
+	if (o->model == VSB_CMP_MODEL_AUTO && !o->runs_only) {
+		if (c->nv > c->unmatched)
+			auto_lines(c, o);
+		return;
+	}
 	if (c->nv > c->unmatched && runs_line(c, o, runs, sizeof(runs))) {
 		if (c->one_run && !o->runs_only)
 			vsb_note("note: %s", runs);
@@ -299,24 +446,45 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 			printf(" (c2c %.0f -> %.0f ns)", v->c2c_b, v->c2c_n);
 		printf("%s\n", v->regression ? "  REGRESSION" : "");
 	}
-	if (c->one_run < c->nv - c->unmatched)
+	if (c->one_run < c->nv - c->unmatched || c->by_store)
 		snprintf(runs, sizeof(runs), ", %d x between-run CV", VSB_CMP_BETWEEN_K);
 	printf("(cost per op in %s; %zu regression%s beyond %g%%; alpha %g; noise floor "
 	       "max(%g%%, CV%s)%s)\n", unit, c->nreg, c->nreg == 1 ? "" : "s",
 	       o->max_regression_pct, o->alpha, o->noise_pct,
 	       runs,
 	       c->unmatched ? "; unmatched points listed on stderr" : "");
+	if (o->model == VSB_CMP_MODEL_AUTO && !o->runs_only && c->nv > c->unmatched) {
+		char basis[512];
+
+		basis_line(c, o, basis, sizeof(basis));
+		printf("(%s)\n", basis);
+	}
 	fflush(stdout);
 }
 
 int vsb_compare_report(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 		       const char *base, const char *new, const char *outdir)
 {
+	return vsb_compare_report_db(c, o, base, new, outdir, NULL);
+}
+
+int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			  const char *base, const char *new, const char *outdir,
+			  const char *db)
+{
 	int ret = outdir ? outdir_refusal(outdir) : 0;
 
+	/* the store must be there before anything is read */
+	c->store_url = db ? vsb_store_url(vsb_store_arg(db)) : NULL;
+	if (!ret && db)
+		ret = vsb_store_check(c->store_url, VSB_STORE_READ);
+	c->runs_only = o->runs_only;
+	c->drop_disturbed = o->drop_disturbed;
 	ret = ret ?: vsb_cmp_load(c, &c->base, base);
 	ret = ret ?: vsb_cmp_load(c, &c->new, new);
 	ret = ret ?: vsb_cmp_match(c);
+	if (!ret && db)
+		ret = vsb_cmp_store_noise(c, c->store_url);
 	if (ret)
 		return ret;
 	vsb_cmp_judge(c, o);

@@ -490,6 +490,95 @@ static void test_runs_only(void)
 	vsb_cmp_free(&c);
 }
 
+/*
+ * compare's default noise model (AUTO, issue 20): a point is judged only
+ * where its between-run noise is known.  Runs enough a side judge as
+ * before; one run a side is `no-model` unless the store's spread of the
+ * point is known (set by hand here: compare_store.c fills it from a
+ * store, tests/cli/test_compare_auto.sh runs that end to end); 2 runs a
+ * side are `few-runs`.  Nothing unjudged is ever a regression.
+ */
+static void test_auto(void)
+{
+	struct vsb_cmp_opts ao = opts;
+	const struct vsb_cmp_verdict *v;
+	struct vsb_compare c;
+
+	ao.model = VSB_CMP_MODEL_AUTO;
+	TAP_OK(run_opts(&c, fx("ten/base"), fx("ten/new"), &ao) == 0, "auto: ten loads");
+	v = c.nv == 1 ? &c.vs[0] : NULL;
+	TAP_OK(v && !strcmp(v->verdict, "slower") && v->regression &&
+	       !strcmp(v->model, "runs") && c.by_runs == 1,
+	       "known slowdown, 5 runs a side: slower, a regression, model runs");
+	vsb_cmp_free(&c);
+
+	TAP_OK(run_opts(&c, fx("shift/base"), fx("shift/new"), &ao) == 0, "auto: shift loads");
+	v = c.nv == 1 ? &c.vs[0] : NULL;
+	TAP_OK(v && !strcmp(v->verdict, "no-change") && !v->regression &&
+	       !strcmp(v->model, "runs"), "A/A spread between runs: no-change, model runs");
+	vsb_cmp_free(&c);
+
+	TAP_OK(run_opts(&c, fx("base.csv"), fx("slower.csv"), &ao) == 0,
+	       "auto: one run a side loads");
+	v = find(&c, "this-cpu-add");
+	TAP_OK(v && !strcmp(v->verdict, "no-model") && !v->regression && c.nreg == 0 &&
+	       !strcmp(v->model, "none") && c.no_model == 2,
+	       "one run a side, +83%% pooled, no noise model: no-model, no regression");
+	TAP_OK(v && fabs(v->ratio - 22.0 / 12) < 1e-12, "the ratio is still shown");
+	vsb_cmp_free(&c);
+
+	/* the same with a store that knows the point: judged by its spread */
+	vsb_cmp_init(&c);
+	TAP_OK(!vsb_cmp_load(&c, &c.base, fx("base.csv")) &&
+	       !vsb_cmp_load(&c, &c.new, fx("slower.csv")) && !vsb_cmp_match(&c),
+	       "auto: loaded again for the store's model");
+	for (size_t i = 0; i < c.nv; i++)
+		if (c.vs[i].b) {
+			c.vs[i].b->store_cv = 0.05;
+			c.vs[i].b->store_runs = VSB_CMP_STORE_MIN_RUNS;
+		}
+	vsb_cmp_judge(&c, &ao);
+	v = find(&c, "this-cpu-add");
+	TAP_OK(v && !strcmp(v->verdict, "slower") && v->regression &&
+	       !strcmp(v->model, "store") && c.by_store == 2,
+	       "store CV 5%%: +83%% is beyond z x sqrt 2 x 5%%: slower, model store");
+	TAP_NEAR(v ? v->noise : NAN, 2.5758293 * M_SQRT2 * 0.05, 1e-5,
+		 "its floor z(0.01) x sqrt(2) x CV (%.2f%%)", v ? 100 * v->noise : NAN);
+	for (size_t i = 0; i < c.nv; i++)
+		if (c.vs[i].b) {
+			c.vs[i].b->store_cv = 0.5;
+			c.vs[i].b->store_runs = VSB_CMP_STORE_MIN_RUNS - 1;
+		}
+	vsb_cmp_judge(&c, &ao);
+	v = find(&c, "this-cpu-add");
+	TAP_OK(v && !strcmp(v->verdict, "no-model"), "fewer stored runs than %d: no-model",
+	       VSB_CMP_STORE_MIN_RUNS);
+	vsb_cmp_free(&c);
+
+	TAP_OK(run_opts(&c, fx("two/base"), fx("two/new"), &ao) == 0, "auto: two loads");
+	TAP_OK(c.nv == 1 && !strcmp(c.vs[0].verdict, "few-runs") && c.nreg == 0,
+	       "2 runs a side: few-runs, not judged from pooled repetitions");
+	vsb_cmp_free(&c);
+}
+
+/* A sweep's `# sweep_procs:` line: which repetitions each process ran. */
+static void test_procs_line(void)
+{
+	unsigned int lo[8], hi[8];
+
+	TAP_OK(vsb_cmp_parse_procs("5 (repetitions by worker process: 0-1,2-3,4-5,6-7,8-9)",
+				   lo, hi, 8) == 5 && lo[4] == 8 && hi[4] == 9 && hi[0] == 1,
+	       "five ranges of two");
+	TAP_OK(vsb_cmp_parse_procs("3 (repetitions by worker process: 0,1,2)", lo, hi, 8) == 3 &&
+	       lo[2] == 2 && hi[2] == 2, "single repetitions");
+	TAP_OK(!vsb_cmp_parse_procs("2 (repetitions by worker process: 2-3,0-1)", lo, hi, 8),
+	       "ranges out of order: not taken");
+	TAP_OK(!vsb_cmp_parse_procs("2 (repetitions by worker process: 0-x)", lo, hi, 8) &&
+	       !vsb_cmp_parse_procs(NULL, lo, hi, 8) &&
+	       !vsb_cmp_parse_procs("2 (repetitions by worker process: 3-1)", lo, hi, 8),
+	       "bad or no line: not taken (the file stays one run)");
+}
+
 /* Labels: the counter's variant, kstat's op, else the bench; then only
  * what varies among the points of the same bench. */
 static void test_labels(void)
@@ -530,6 +619,8 @@ int main(void)
 	test_exact_ties();
 	test_runs_compare();
 	test_runs_only();
+	test_auto();
+	test_procs_line();
 	test_labels();
 	return tap_done();
 }

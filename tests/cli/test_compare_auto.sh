@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# compare's default noise model (`--noise-model auto`, issue 20) on
+# inputs whose verdicts are known, and `sweep`'s default of spreading a
+# point's repetitions over worker processes that it relies on:
+#   - a known slowdown is found: 5 runs a side, NEW 10% slower in every
+#     run (tests/fixtures/compare/ten), and a real one measured here
+#     (percpu_counter batch 1 against 1024 on one CPU, 2x and more);
+#   - an A/A pair is clean: 5 runs a side whose centres spread by 4.3%
+#     (tests/fixtures/compare/shift: pooled repetitions call it slower);
+#   - a one-run point without a noise model is not judged: +83% in one
+#     file a side is `no-model`, exit 0, never REGRESSION; with a store
+#     that has seen the point's runs it is judged by their spread, both
+#     ways (a tight spread calls it, a wide one does not);
+#   - disturbed repetitions are left out, a side with none left is not
+#     judged; the summary and compare.csv say what was judged and how.
+. "$(dirname "$0")/../lib.sh"
+
+FX=$VSB_ROOT/tests/fixtures/compare
+HDR='bench,backend,variant,cpus,nthreads,threshold,diff_bits,items,batch,delta,loops,order,outstanding,thread,cpu,rep,ops,elapsed,unit,event,plm,ns,per_op,ns_per_op,folds,disturbed'
+
+# mkrun FILE RUN_ID VALUE...: one run of one point, one repetition a
+# value; a value NAME:REASON is a repetition disturbed for REASON
+mkrun() {
+	local f=$1 id=$2 rep=0 v d; shift 2
+	{ echo "# vmstat-bench: 0.1 (git test, release build)"
+	  echo "# date: 2026-01-01T00:00:00Z"
+	  echo "# cpu_model: Test CPU"; echo "# cpu_vendor: TestVendor"
+	  echo "# kernel: Linux 6.1.0-test #1 SMP"; echo "# run_id: $id"; echo "$HDR"
+	  for v in "$@"; do
+		d=no
+		case $v in *:*) d=${v#*:}; v=${v%%:*} ;; esac
+		echo "counter,user,cmpxchg-local,0,1,125,8,1,32,1,1000,0,0,0,0,$rep,1000,0,tsc,rdtscp,,1000,$v,1,0,$d"
+		rep=$((rep + 1))
+	  done; } >"$f"
+}
+
+# ---- runs: the default judges per-run medians ----
+expect_exit 1 "5 runs a side, NEW 10% slower in each: a regression by default (exit 1)" \
+	"$VSB" compare "$FX/ten/base" "$FX/ten/new" -o "$TMP/ten"
+grep -q 'slower (+10.0%)  REGRESSION' "$TMP/out" &&
+	grep -q ',slower,1,5,5,[0-9.]*,runs$' "$TMP/ten/compare.csv" &&
+	grep -q '^# noise_model: auto' "$TMP/ten/compare.csv" &&
+	grep -q '^# noise_models: 1 runs, 0 store, 0 pooled, 0 not judged' "$TMP/ten/compare.csv" &&
+	grep -q 'noise model `auto`: judged 1 of 1 points: 1 by runs' "$TMP/ten/summary.md" &&
+	grep -q '| slower \*\*REGRESSION\*\* | runs: 5 + 5' "$TMP/ten/summary.md" &&
+	ok "... slower +10%, test runs, compare.csv and summary.md name the noise model" ||
+	not_ok "known slowdown by runs" "$(cat "$TMP/out" "$TMP/err")" "$(tail -2 "$TMP/ten/compare.csv")"
+expect_exit 0 "5 runs a side spread 4.3% between runs, NEW's 6% higher: A/A clean" \
+	"$VSB" compare "$FX/shift/base" "$FX/shift/new"
+grep -q ' no-change$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
+	ok "... no-change (the same files called slower with the repetitions pooled)" ||
+	not_ok "A/A by runs" "$(cat "$TMP/out")"
+
+# ---- one run a side: not judged without a noise model ----
+mkrun "$TMP/b.csv" b-1 10 11 12 13 14
+mkrun "$TMP/n.csv" n-1 20 21 22 23 24
+expect_exit 0 "one run a side, +83%: not judged by default (exit 0)" \
+	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" -o "$TMP/one"
+if grep -q '1.833 \[.* no-model$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
+	grep -q '1 point not judged (verdict `no-model`): one run a side, and no store' "$TMP/err" &&
+	grep -q 'judged 0 of 1 points' "$TMP/out" &&
+	grep -q ',no-model,0,1,1,,none$' "$TMP/one/compare.csv" &&
+	grep -q '1 not judged (moved, few-runs, no-model, disturbed); \*\*0 regressions' "$TMP/one/summary.md" &&
+	grep -q '| no-model | none |' "$TMP/one/summary.md"; then
+	ok "... verdict no-model, the ratio shown, stderr says why, compare.csv test none"
+else
+	not_ok "one run a side: no-model" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/one/compare.csv")"
+fi
+expect_exit 1 "... and --noise-model reps trusts the repetitions (the old default): exit 1" \
+	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" --noise-model reps
+expect_usage_error "--noise-model must be auto or reps" "noise-model" \
+	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" --noise-model runs
+
+# ---- the store's noise model: earlier runs of the point on the machine ----
+mkdir -p "$TMP/tight" "$TMP/wide"
+i=0
+for c in 10.0 10.1 9.9 10.2 9.8 10.05 9.95; do
+	i=$((i + 1))
+	mkrun "$TMP/tight/r$i.csv" t-$i $c $c $c
+done
+i=0
+for c in 6 16 9 14 8 12 20; do
+	i=$((i + 1))
+	mkrun "$TMP/wide/r$i.csv" w-$i $c $c $c
+done
+"$VSB" db import --db "$TMP/tight.db" "$TMP/tight" "$TMP/b.csv" >/dev/null 2>&1 &&
+	"$VSB" db import --db "$TMP/wide.db" "$TMP/wide" >/dev/null 2>&1 &&
+	ok "stores of 7 runs of the point (between-run CV about 1% and 40%)" ||
+	not_ok "stores made" "$(cat "$TMP/err")"
+expect_exit 1 "one run a side, a store whose runs differ by 1%: +83% judged, a regression" \
+	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" --db "$TMP/tight.db" -o "$TMP/st"
+if grep -q 'slower (+83.3%)  REGRESSION' "$TMP/out" &&
+	grep -q 'judged 1 of 1 points: 0 by runs .*, 1 by the store' "$TMP/out" &&
+	grep -q ',slower,1,1,1,[0-9.]*,store$' "$TMP/st/compare.csv" &&
+	grep -q "^# store: $TMP/tight.db" "$TMP/st/compare.csv" &&
+	grep -q '| store: CV .* over 7 runs |' "$TMP/st/summary.md"; then
+	ok "... by the store (7 runs: the compared one, stored too, left out), in the metadata"
+else
+	not_ok "store model" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/st/compare.csv")"
+fi
+expect_exit 0 "a store whose runs differ by 40%: +83% is within what runs differ by" \
+	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" --db "$TMP/wide.db"
+grep -q ' no-change$' "$TMP/out" && ok "... no-change" || not_ok "wide store" "$(cat "$TMP/out")"
+expect_usage_error "--db a store that is not there: refused before any work" "no store" \
+	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" --db "$TMP/none.db"
+expect_exit 0 "a store that lacks the point: not judged" \
+	"$VSB" compare "$FX/base.csv" "$FX/slower.csv" --db "$TMP/tight.db"
+grep -q 'no-model' "$TMP/out" && grep -q 'the store holds too few runs of them' "$TMP/err" &&
+	ok "... no-model, and stderr says the store has too few runs" ||
+	not_ok "store without the point" "$(cat "$TMP/out" "$TMP/err")"
+
+# ---- disturbed repetitions ----
+mkdir -p "$TMP/db" "$TMP/dn"
+for k in 1 2 3 4 5; do
+	mkrun "$TMP/db/r$k.csv" db-$k 10 10.1 9.9
+	mkrun "$TMP/dn/r$k.csv" dn-$k 10 30:switch 31:switch 10.1
+done
+expect_exit 0 "two disturbed repetitions 3x slower in every NEW run: left out, no change" \
+	"$VSB" compare "$TMP/db" "$TMP/dn" -o "$TMP/dist"
+grep -q ' no-change$' "$TMP/out" && grep -q '10 repetitions left out' "$TMP/err" &&
+	grep -q '^# disturbed_repetitions: left out, 10 left out' "$TMP/dist/compare.csv" &&
+	ok "... stderr and compare.csv count them" || not_ok "disturbed left out" "$(cat "$TMP/out" "$TMP/err")"
+expect_exit 1 "--keep-disturbed judges them: a regression" \
+	"$VSB" compare "$TMP/db" "$TMP/dn" --keep-disturbed
+mkrun "$TMP/alld.csv" ad-1 20:run-delay 21:switch
+expect_exit 0 "a side whose every repetition was disturbed: not judged" \
+	"$VSB" compare "$TMP/b.csv" "$TMP/alld.csv" --noise-model reps
+grep -q ' disturbed$' "$TMP/out" && grep -q 'not judged (verdict `disturbed`)' "$TMP/err" &&
+	ok "... verdict disturbed, even when repetitions are trusted" ||
+	not_ok "all disturbed" "$(cat "$TMP/out" "$TMP/err")"
+
+# ---- sweep's default: worker processes, each a run ----
+cat >"$TMP/pc.sweep" <<'EOF'
+name pc
+bench counter
+backend user
+variant percpu-counter
+cpus 0
+loops 200000
+repeat 5
+EOF
+sed 's/^variant percpu-counter/&\nbatch 1024/' "$TMP/pc.sweep" >"$TMP/base.sweep"
+sed 's/^variant percpu-counter/&\nbatch 1/' "$TMP/pc.sweep" >"$TMP/new.sweep"
+expect_exit 0 "sweep, repeat 5: spread over 5 worker processes" \
+	"$VSB" sweep "$TMP/base.sweep" -o "$TMP/sb"
+f=$(ls "$TMP/sb/"*.csv | grep -v 'summary\|sweep.csv' | head -1)
+if grep -q '^# sweep_procs: 5 (repetitions by worker process: 0,1,2,3,4)$' "$f" &&
+	grep -q '^procs: 5 ' "$TMP/sb/meta.txt" && grep -q 'spread over 5 worker processes' "$TMP/out" &&
+	[ ! -e "$TMP/sb/procs.txt" ] && ! ls "$TMP/sb" | grep -q partial &&
+	[ "$(grep -v '^#' "$f" | tail -n +2 | wc -l)" -eq 5 ]; then
+	ok "... the point file names each repetition's process, 5 rows, nothing handed on left"
+else
+	not_ok "sweep_procs" "$(grep -h sweep_procs "$f")" "$(ls "$TMP/sb")" "$(cat "$TMP/out")"
+fi
+expect_exit 0 "sweep --procs 1: one process, as before" \
+	"$VSB" sweep "$TMP/base.sweep" --procs 1 -o "$TMP/s1"
+! grep -q 'sweep_procs' "$TMP/s1/"*.csv && ! grep -q '^procs:' "$TMP/s1/meta.txt" &&
+	ok "... no sweep_procs line" || not_ok "--procs 1" "$(grep -h sweep_procs "$TMP/s1/"*.csv)"
+"$VSB" sweep "$TMP/new.sweep" -o "$TMP/sn" >/dev/null 2>&1
+expect_exit 1 "one default sweep a side, batch 1 against 1024 (one CPU): slower, exit 1" \
+	"$VSB" compare "$TMP/sb" "$TMP/sn" --ignore batch -o "$TMP/pcc"
+grep -q 'slower (+[0-9.]*%)  REGRESSION' "$TMP/out" &&
+	grep -q ',slower,1,5,5,[0-9.]*,runs$' "$TMP/pcc/compare.csv" &&
+	ok "... judged by runs: 5 worker processes a side" ||
+	not_ok "real slowdown by runs" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/pcc/compare.csv")"
+expect_exit 0 "the same sweeps with --procs 1 a side: not judged (one run a side)" \
+	"$VSB" compare "$TMP/s1" "$TMP/sn" --ignore batch
+grep -q ' no-model$' "$TMP/out" && ok "... no-model" || not_ok "--procs 1 sides" "$(cat "$TMP/out")"
+expect_exit 0 "--runs-only (ab): worker processes are not runs, a side is one file" \
+	"$VSB" compare "$TMP/sb" "$TMP/sn" --ignore batch --runs-only
+grep -q ' few-runs$' "$TMP/out" && ok "... few-runs" || not_ok "--runs-only" "$(cat "$TMP/out")"
+"$VSB" sweep "$TMP/base.sweep" --dry-run >"$TMP/out" 2>&1
+grep -q '^# the repetitions spread over 5 worker processes' "$TMP/out" &&
+	ok "--dry-run says how many worker processes" || not_ok "--dry-run procs" "$(cat "$TMP/out")"
+expect_usage_error "--procs 0 refused" "procs" "$VSB" sweep "$TMP/base.sweep" --procs 0 -o "$TMP/z"
+expect_usage_error "--worker without --procs refused" "worker" \
+	"$VSB" sweep "$TMP/base.sweep" --worker 2 -o "$TMP/z"
+
+done_testing
