@@ -483,5 +483,151 @@ left=$(ls "$W" | grep '^k\.csv\.tmp' | tr '\n' ' ')
 	ok "the removal is reported" || not_ok "the removal is reported" "$(cat "$TMP/err")"
 rm -f "$W"/k.csv* "$W"/other.csv*
 
+# ---- 10. [sec] the state file: the user's own, and only what --sysctl sets ----
+# (issue 21) A root run or restore writes what the state file names; it
+# must be owned by the user running the tool, writable by no one else,
+# and list only vm.* sysctls.  Planted here in a shared (1777) folder by
+# nobody and by a throwaway user, with open modes, and naming kernel.*,
+# fs.*, net.* sysctls: each refused with exit 2 and one line, the file
+# left exactly as it was, the sysctl untouched.
+PB=/proc/sys/kernel/printk_ratelimit_burst
+if [ "$(id -u)" = 0 ] && [ -w "$PB" ] && [ -w /proc/sys/vm/stat_interval ]; then
+	pb_orig=$(cat "$PB") si=$(cat /proc/sys/vm/stat_interval)
+	trap 'echo "$pb_orig" >"$PB"; echo "$si" >/proc/sys/vm/stat_interval;
+	      [ -n "$H21U" ] && userdel "$H21U" 2>/dev/null; rm -rf "$TMP"' EXIT
+	H21U=vsbh21$$
+	useradd -M -N -s /usr/sbin/nologin "$H21U" 2>/dev/null || H21U=
+	chmod o+x "$TMP"
+	SH=$TMP/shared && mkdir -p "$SH" && chmod 1777 "$SH"
+	S=$SH/sysctl.state
+	bad=$((pb_orig + 7))
+	# mkstate OWNER MODE LINES...: a state file as a killed run leaves it
+	mkstate() {
+		local owner=$1 mode=$2; shift 2
+		rm -f "$S"
+		{ echo "# vmstat-bench: sysctl values to put back"; echo "pid 999999 1"
+		  printf '%s\n' "$@"; } >"$S"
+		chown "$owner" "$S" && chmod "$mode" "$S"
+		stat -c '%U %a %s %Y' "$S" >"$TMP/st.before"; md5sum <"$S" >>"$TMP/st.before"
+	}
+	# stref DESC PATTERN CMD...: refused, the state file and the sysctls as they were
+	stref() {
+		local d=$1 pat=$2 before rc why=(); shift 2
+		before=$(snap)
+		VSB_SYSCTL_STATE=$S timeout 20 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+		rc=$?
+		[ $rc -eq 2 ] || why+=("exit $rc (want 2)")
+		[ "$(wc -l <"$TMP/err")" -eq 1 ] || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
+		grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
+		[ "$before" = "$(snap)" ] || why+=("files changed under $W")
+		[ -e "$S" ] && [ "$(stat -c '%U %a %s %Y' "$S"; md5sum <"$S")" = "$(cat "$TMP/st.before")" ] ||
+			why+=("the state file was changed or removed")
+		[ "$(cat "$PB")" = "$pb_orig" ] || { why+=("kernel.printk_ratelimit_burst was set"); echo "$pb_orig" >"$PB"; }
+		[ "$(cat /proc/sys/vm/stat_interval)" = "$si" ] ||
+			{ why+=("vm.stat_interval was set"); echo "$si" >/proc/sys/vm/stat_interval; }
+		if [ ${#why[@]} -eq 0 ]; then ok "$d"; else not_ok "$d" "${why[@]}" "$(head -c 300 "$TMP/err")"; fi
+	}
+	SWQ=$TMP/st.sweep
+	printf 'bench counter\nloops 100\nrepeat 1\nwarmup 0\n' >"$SWQ"
+	cmds=(restore run "run --sysctl" sweep)
+	runcmd() {	# the command of @1, as an array in C
+		case $1 in
+		restore) C=("$VSB" restore) ;;
+		run) C=("$VSB" "${RUNQ[@]}" -o "$W/st.csv") ;;
+		"run --sysctl") C=("$VSB" "${RUNQ[@]}" -o "$W/st.csv" --sysctl "vm.stat_interval=$si") ;;
+		sweep) C=("$VSB" sweep "$SWQ" -o "$W/stsw") ;;
+		esac
+	}
+	for c in "${cmds[@]}"; do
+		runcmd "$c"
+		mkstate nobody 644 "vm.stat_interval	$((si + 1))"
+		stref "[sec] $c: a state file owned by nobody is refused, not restored" \
+			"owned by uid $(id -u nobody), not by this user" "${C[@]}"
+		if [ -n "$H21U" ]; then
+			mkstate "$H21U" 600 "kernel.printk_ratelimit_burst	$bad"
+			stref "[sec] $c: a state file owned by a throwaway user is refused" \
+				"owned by uid $(id -u "$H21U"), not by this user" "${C[@]}"
+		else
+			skip "[sec] $c: a state file owned by a throwaway user" "useradd failed"
+		fi
+	done
+	# planted by the other user itself, in the shared folder
+	for u in nobody $H21U; do
+		rm -f "$S"
+		runuser -u "$u" -- sh -c "printf '# x\npid 999999 1\nkernel.printk_ratelimit_burst\t$bad\n' >'$S'" 2>/dev/null
+		if [ -f "$S" ]; then
+			stat -c '%U %a %s %Y' "$S" >"$TMP/st.before"; md5sum <"$S" >>"$TMP/st.before"
+			stref "[sec] restore: a state file $u wrote into a shared folder is refused" \
+				"owned by uid $(id -u "$u")" "$VSB" restore
+			stref "[sec] run: the same file refuses the run, kernel.* never set" \
+				"owned by uid $(id -u "$u")" "$VSB" "${RUNQ[@]}" -o "$W/st.csv"
+		else
+			skip "[sec] a state file $u wrote" "runuser failed"
+			skip "[sec] the same file refuses the run" "runuser failed"
+		fi
+	done
+	for m in 666 664 646 622 660; do
+		mkstate root $m "vm.stat_interval	$((si + 1))"
+		stref "[sec] restore: a state file of mode $m (writable by others) is refused" \
+			"writable by others \\(mode 0$m\\)" "$VSB" restore
+	done
+	mkstate root 666 "vm.stat_interval	$((si + 1))"
+	stref "[sec] run: a state file writable by others refuses the run" "writable by others" \
+		"$VSB" "${RUNQ[@]}" -o "$W/st.csv"
+	for k in "kernel.printk_ratelimit_burst	$bad" "kernel.poweroff_cmd	/bin/true" \
+		 "fs.file-max	1000" "net.ipv4.ip_forward	1" "user.max_user_namespaces	0" \
+		 "dev.tty.ldisc_autoload	0" "abi.vsyscall32	0"; do
+		mkstate root 644 "$k"
+		stref "[sec] restore: a state file naming ${k%%	*} is refused (vm.* only)" \
+			"${k%%	*} is not a sysctl vmstat-bench sets \\(vm.\\* only\\)" "$VSB" restore
+	done
+	mkstate root 644 "kernel.printk_ratelimit_burst	$bad"
+	stref "[sec] run (no --sysctl): a state file naming kernel.* refuses the run" \
+		"is not a sysctl vmstat-bench sets" "$VSB" "${RUNQ[@]}" -o "$W/st.csv"
+	stref "[sec] sweep: the same, before the first point" \
+		"is not a sysctl vmstat-bench sets" "$VSB" sweep "$SWQ" -o "$W/stsw"
+	mkstate root 644 "vm.stat_interval	$((si + 1))" "kernel.printk_ratelimit_burst	$bad"
+	stref "[sec] restore: vm.* then kernel.*: refused whole, the vm.* line not restored either" \
+		"kernel.printk_ratelimit_burst is not a sysctl" "$VSB" restore
+	# --sysctl itself sets vm.* only
+	for sp in "kernel.printk_ratelimit_burst=$bad" kernel.poweroff_cmd=/bin/true \
+		  fs.file-max=1000000 net.ipv4.ip_forward=0; do
+		rm -f "$S"; : >"$TMP/st.before"
+		refuse "[sec] --sysctl $sp: refused, vm.* only" \
+			"$VSB" "${RUNQ[@]}" -o "$W/st.csv" --sysctl "$sp"
+	done
+	printf 'bench counter\nloops 100\nrepeat 1\nsysctl kernel.printk_ratelimit_burst=10,11\n' >"$TMP/k.sweep"
+	refuse "[sec] a sweep axis of kernel.printk_ratelimit_burst: refused before the sweep" \
+		"$VSB" sweep "$TMP/k.sweep" -o "$W/ksw"
+	# the user's own, vm.* only: restored and removed
+	mkstate root 644 "vm.stat_interval	$si"
+	VSB_SYSCTL_STATE=$S "$VSB" restore >/dev/null 2>&1
+	[ $? -eq 0 ] && [ ! -e "$S" ] && ok "[sec] restore: our own state file of vm.* is restored and removed" ||
+		not_ok "[sec] restore: our own state file is restored"
+	# not root: a state file root wrote is reported, one another user wrote refused
+	if runuser -u nobody -- test -x "$VSB" 2>/dev/null; then
+		mkstate root 644 "vm.stat_interval	$((si + 1))"
+		VSB_SYSCTL_STATE=$S runuser -u nobody -- "$VSB" "${RUNQ[@]}" >/dev/null 2>"$TMP/err"
+		[ $? -eq 4 ] && grep -q "sudo vmstat-bench restore" "$TMP/err" &&
+			ok "[sec] not root: root's state file is reported (exit 4), not refused" ||
+			not_ok "[sec] not root: root's state file reported" "$(cat "$TMP/err")"
+		if [ -n "$H21U" ]; then
+			mkstate "$H21U" 644 "vm.stat_interval	$((si + 1))"
+			VSB_SYSCTL_STATE=$S runuser -u nobody -- "$VSB" "${RUNQ[@]}" >/dev/null 2>"$TMP/err"
+			[ $? -eq 2 ] && grep -q "owned by uid $(id -u "$H21U")" "$TMP/err" &&
+				ok "[sec] not root: a third user's state file is refused (exit 2)" ||
+				not_ok "[sec] not root: a third user's state file refused" "$(cat "$TMP/err")"
+		else
+			skip "[sec] not root: a third user's state file" "useradd failed"
+		fi
+	else
+		skip "[sec] not root: root's state file reported" "nobody cannot run $VSB"
+		skip "[sec] not root: a third user's state file" "nobody cannot run $VSB"
+	fi
+	rm -f "$S"
+else
+	skip "[sec] state file ownership" "needs root and writable sysctls"
+fi
+
 echo "# $TAP_N cases"
 done_testing

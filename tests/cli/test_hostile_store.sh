@@ -11,7 +11,10 @@
 # was.  history -o must be a folder or a path to make one at, and every
 # file it writes there absent or regular, all checked before the first
 # is written.  A result file over the read cap is refused naming the cap
-# that applies.
+# that applies.  And the third probe's store classes (issue 21): one
+# import is all of its files or none [c3], a store that refuses a write
+# is an error, never "already stored" [c4], a damaged schema version is
+# a damaged store, exit 2 [c5].
 . "$(dirname "$0")/../lib.sh"
 
 command -v sqlite3 >/dev/null || { echo "# sqlite3 (the CLI) missing: apt-get install sqlite3"; exit 4; }
@@ -197,6 +200,139 @@ refuse "db import of a 300 MB file: exit 2 naming the 256 MiB cap" "big.csv: lar
 	"$VSB" db import --db "$W/big.db" "$W/big.csv"
 ! grep -q 1024 "$TMP/err" && ok "... and no other limit" || not_ok "cap named" "$(cat "$TMP/err")"
 rm -f "$W/big.csv"
+
+# ---- 5. [c3] one import is all of its files or none ----
+# a file like one.csv under the same run id, changed by @1 (an awk program)
+variant() { awk -v OFS=, -F, "$1" "$RES"; }
+COLS='!/^#/ && !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }'
+mkdir -p "$TMP/v"
+variant "$COLS"' !/^#/ { $c["per_op"] = $c["per_op"] * 2 } 1' >"$TMP/v/cost.csv"
+variant "$COLS"' !/^#/ { $c["per_op"] = $c["per_op"] + 0.001 } 1' >"$TMP/v/cost2.csv"
+variant "$COLS"' !/^#/ { $c["elapsed"] = $c["elapsed"] + 1 } 1' >"$TMP/v/elapsed.csv"
+variant '/^# date:/ { print "# date: 2031-01-01T00:00:00Z"; next } 1' >"$TMP/v/date.csv"
+variant '/^# command:/ { print $0 " --extra"; next } 1' >"$TMP/v/command.csv"
+variant '/^# run_id:/ { print; print "# note: added"; next } 1' >"$TMP/v/note.csv"
+for f in "$TMP"/v/*.csv; do
+	b=$(basename "$f" .csv)
+	refuse "[c3] db import a.csv b.csv, b the same run id with another $b: nothing stored" \
+		"run id .* is also .*one.csv's, with other content: nothing stored" \
+		"$VSB" db import --db "$W/imp.db" "$RES" "$f"
+	refuse "[c3] ... the other way round (b.csv first): nothing stored" \
+		"run id .* is also .*$b.csv's, with other content: nothing stored" \
+		"$VSB" db import --db "$W/imp.db" "$f" "$RES"
+	mkdir -p "$TMP/vd-$b" && cp "$RES" "$TMP/vd-$b/a.csv" && cp "$f" "$TMP/vd-$b/b.csv"
+	refuse "[c3] ... both in one folder: nothing stored" \
+		"run id .* is also .*a.csv's, with other content: nothing stored" \
+		"$VSB" db import --db "$W/imp.db" "$TMP/vd-$b"
+done
+# against the store: a new run, then one that clashes with a stored run
+counts() { sqlite3 "$1" "SELECT (SELECT count(*) FROM run) || '/' || (SELECT count(*) FROM sample)"; }
+"$VSB" "${RUNQ[@]}" -o "$TMP/res/two.csv" >/dev/null 2>&1
+"$VSB" "${RUNQ[@]}" -o "$TMP/res/three.csv" >/dev/null 2>&1
+# unstored DESC PATTERN DB CMD...: exit WANT (2 unless $WANT), one
+# stderr line matching PATTERN, nothing said stored on stdout, DB's
+# runs and samples as before
+unstored() {
+	local d=$1 pat=$2 db=$3 before rc why=(); shift 3
+	before=$(counts "$db")
+	"$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+	[ $rc -eq "${WANT:-2}" ] || why+=("exit $rc (want ${WANT:-2})")
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
+	grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
+	! grep -q 'stored' "$TMP/out" || why+=("stdout says stored: $(head -c 200 "$TMP/out")")
+	[ "$(counts "$db")" = "$before" ] || why+=("runs/samples $before -> $(counts "$db")")
+	if [ ${#why[@]} -eq 0 ]; then ok "$d"; else not_ok "$d" "${why[@]}" "$(head -c 300 "$TMP/err")"; fi
+}
+for f in "$TMP"/v/*.csv; do
+	b=$(basename "$f" .csv)
+	cp "$TMP/good.db" "$TMP/clash.db"
+	unstored "[c3] db import new.csv b.csv, b clashing with a stored run ($b): new.csv not stored" \
+		"already stored, from a different file .*nothing of this import is stored \\(2 files\\)" \
+		"$TMP/clash.db" "$VSB" db import --db "$TMP/clash.db" "$TMP/res/two.csv" "$f"
+done
+cp "$TMP/good.db" "$TMP/clash.db"
+unstored "[c3] db import of three files, the last clashing: none of them stored" \
+	"nothing of this import is stored \\(3 files\\)" "$TMP/clash.db" \
+	"$VSB" db import --db "$TMP/clash.db" "$TMP/res/two.csv" "$TMP/res/three.csv" "$TMP/v/cost.csv"
+
+# ---- 6. [c4] a store that refuses a write is an error, never "already stored" ----
+# files whose import inserts into each table: a new run (run, sample), a
+# new point (--loops 200), another machine, another kernel
+"$VSB" "${RUNQ[@]}" -o "$TMP/res/n1.csv" >/dev/null 2>&1
+"$VSB" run --bench counter --variant this-cpu-add --cpus 0 --loops 200 --repeat 1 --warmup 0 \
+	--events none -o "$TMP/res/n2.csv" >/dev/null 2>&1
+awk '/^# run_id:/ { print "# run_id: h21-machine"; next }
+     /^# cpu_microcode:/ { print "# cpu_microcode: 0xh21"; next } 1' "$TMP/res/n1.csv" >"$TMP/res/n3.csv"
+awk '/^# run_id:/ { print "# run_id: h21-kernel"; next }
+     /^# kernel:/ { print "# kernel: Linux 9.9.9-h21 #1 SMP x86_64"; next } 1' "$TMP/res/n1.csv" >"$TMP/res/n4.csv"
+for t in run:n1 sample:n1 point:n2 machine:n3 kernel:n4; do
+	tab=${t%%:*} f=$TMP/res/${t#*:}.csv
+	for how in ABORT FAIL ROLLBACK; do
+		cp "$TMP/good.db" "$TMP/trig.db"
+		sqlite3 "$TMP/trig.db" "CREATE TRIGGER h21 BEFORE INSERT ON $tab BEGIN SELECT RAISE($how, 'refused by h21'); END"
+		WANT=1 unstored "[c4] db import, an INSERT into $tab refused (RAISE $how): exit 1, not 'already stored'" \
+			"refused by h21.*nothing of this import is stored" "$TMP/trig.db" \
+			"$VSB" db import --db "$TMP/trig.db" "$f"
+	done
+	mkdir -p "$TMP/tdir-$tab" && cp "$f" "$TMP/tdir-$tab/"
+	cp "$TMP/good.db" "$TMP/trig.db"
+	sqlite3 "$TMP/trig.db" "CREATE TRIGGER h21 BEFORE INSERT ON $tab BEGIN SELECT RAISE(ABORT, 'refused by h21'); END"
+	WANT=1 unstored "[c4] db import FOLDER, an INSERT into $tab refused: exit 1, nothing stored" \
+		"refused by h21.*nothing of this import is stored" "$TMP/trig.db" \
+		"$VSB" db import --db "$TMP/trig.db" "$TMP/tdir-$tab"
+done
+# run --db and sweep --db: the run is written, the import fails loudly
+for tab in run sample point; do
+	cp "$TMP/good.db" "$TMP/trig.db"
+	sqlite3 "$TMP/trig.db" "CREATE TRIGGER h21 BEFORE INSERT ON $tab BEGIN SELECT RAISE(ABORT, 'refused by h21'); END"
+	before=$(counts "$TMP/trig.db")
+	"$VSB" run --bench counter --variant this-cpu-add --cpus 0 --loops 300 --repeat 1 --warmup 0 \
+		--events none -o "$TMP/res/rdb-$tab.csv" --db "$TMP/trig.db" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(grep -c 'refused by h21.*nothing of this import is stored' "$TMP/err")" = 1 ] &&
+		! grep -q 'stored' "$TMP/out" && [ "$(counts "$TMP/trig.db")" = "$before" ] &&
+		ok "[c4] run --db, an INSERT into $tab refused: exit 1, said once, nothing stored" ||
+		not_ok "[c4] run --db, an INSERT into $tab refused: exit 1" "exit $rc" "$(cat "$TMP/err")" "$(cat "$TMP/out")"
+done
+for tab in run sample; do
+	cp "$TMP/good.db" "$TMP/trig.db"
+	sqlite3 "$TMP/trig.db" "CREATE TRIGGER h21 BEFORE INSERT ON $tab BEGIN SELECT RAISE(ABORT, 'refused by h21'); END"
+	before=$(counts "$TMP/trig.db")
+	rm -rf "$TMP/sdb"
+	"$VSB" sweep "$TMP/t.sweep" -o "$TMP/sdb" --db "$TMP/trig.db" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(grep -c 'refused by h21.*nothing of this import is stored' "$TMP/err")" = 1 ] &&
+		! grep -q 'stored run\|already stored' "$TMP/out" && [ "$(counts "$TMP/trig.db")" = "$before" ] &&
+		ok "[c4] sweep --db, an INSERT into $tab refused: exit 1, said once, nothing stored" ||
+		not_ok "[c4] sweep --db, an INSERT into $tab refused: exit 1" "exit $rc" "$(cat "$TMP/err")" "$(cat "$TMP/out")"
+done
+
+# ---- 7. [c5] a damaged schema version is a damaged store: exit 2 ----
+n=0
+for v in abc "" 0 -1 00 1.0 " 1" 0x1 99999999999999999999 MISSING; do
+	n=$((n + 1))
+	cp "$TMP/good.db" "$W/damaged$n.db"
+	if [ "$v" = MISSING ]; then
+		sqlite3 "$W/damaged$n.db" "DELETE FROM vsb_meta WHERE key = 'schema_version'"
+		pat="damaged store: schema_version is missing"
+	else
+		sqlite3 "$W/damaged$n.db" "UPDATE vsb_meta SET value = '$v' WHERE key = 'schema_version'"
+		pat="damaged store: schema_version is '"
+	fi
+	db=$W/damaged$n.db q=$(printf %q "$v")
+	refuse "[c5] db import, schema_version $q: exit 2, left as it is" "$pat" \
+		"$VSB" db import --db "$db" "$RES"
+	refuse "[c5] db list, schema_version $q: exit 2" "$pat" "$VSB" db list --db "$db"
+	refuse "[c5] db export, schema_version $q: exit 2, no -o" "$pat" \
+		"$VSB" db export --db "$db" -o "$W/e.csv"
+	refuse "[c5] history, schema_version $q: exit 2, no -o" "$pat" \
+		"$VSB" history --db "$db" -o "$W/h"
+	refuse "[c5] run --db, schema_version $q: exit 2 before the run" "$pat" \
+		"$VSB" "${RUNQ[@]}" -o "$W/c.csv" --db "$db"
+	refuse "[c5] sweep --db, schema_version $q: exit 2 before the sweep" "$pat" \
+		"$VSB" sweep "$TMP/t.sweep" -o "$W/sw" --db "$db"
+done
 
 echo "# $TAP_N cases"
 done_testing

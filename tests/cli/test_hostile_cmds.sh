@@ -1,0 +1,332 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The third hostile probe's classes in the newest commands (ab, plot,
+# compare and history -o, --monitor, trace, sweep -o), held to the
+# contract of README "Exit codes": every file read is a regular file
+# (a FIFO in ab's folder or a kernel build folder hung), a refusal
+# comes before any work and leaves nothing behind (plot refused a
+# planted link after other charts were written; a sweep named .lock
+# replaced ab's lock file), gnuplot is handed paths as data, never as
+# code (a checkout under .../o'brien/ broke every chart), a folder a
+# live sweep writes is refused to a second one (they mixed their
+# points), and numbers are checked as given, not rounded first
+# (--monitor vmstat:99.5ms ran at 100 ms).  Each case says its class
+# ([c1] .. [c8], issue 21) so that a run on an older binary can be
+# counted per class.  The store's classes (3, 4, 5) are in
+# test_hostile_store.sh, the state file's rule in test_hostile.sh.
+. "$(dirname "$0")/../lib.sh"
+
+W=$TMP/w		# the only place a refused command could write to
+IN=$TMP/in		# inputs, never written by a case
+mkdir -p "$W" "$IN/mon"
+cd "$TMP" || exit 1	# where gnuplot would run a planted `touch PWN`
+echo victim >"$TMP/victim"
+RUNQ=(run --bench counter --variant this-cpu-add --cpus 0 --loops 100 --repeat 1
+      --warmup 0 --events none)
+
+snap() { (cd "$1" && find . -printf '%p %y %s %T@ %l\n' | sort); }
+
+# refused DESC PATTERN CMD...: exit 2 within 10 s (a hang is killed),
+# exactly one stderr line matching PATTERN (ERE), nothing under $W
+# changed and the victim untouched
+refused() {
+	local d=$1 pat=$2 before rc why=(); shift 2
+	before=$(snap "$W")
+	timeout -k 2 10 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+	[ $rc -eq 2 ] || why+=("exit $rc (want 2; 124/137: it hung)")
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
+	grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
+	[ "$before" = "$(snap "$W")" ] || why+=("files changed under $W")
+	[ "$(cat "$TMP/victim")" = victim ] || { why+=("the victim was written"); echo victim >"$TMP/victim"; }
+	if [ ${#why[@]} -eq 0 ]; then ok "$d"; else not_ok "$d" "${why[@]}" "$(head -c 400 "$TMP/err")"; fi
+}
+
+# plant KIND PATH: a link to the victim, a dangling link, a FIFO, a
+# folder, a link to /dev/zero or /dev/null, or a device node at PATH
+plant() {
+	rm -rf "$2"
+	case $1 in
+	link) ln -s "$TMP/victim" "$2" ;;
+	dangling) ln -s "$TMP/nowhere" "$2" ;;
+	fifo) mkfifo "$2" ;;
+	dir) mkdir "$2" ;;
+	zero) ln -s /dev/zero "$2" ;;
+	null) ln -s /dev/null "$2" ;;
+	node) mknod "$2" c 1 3 2>/dev/null || ln -s /dev/null "$2" ;;
+	esac
+}
+
+# ---- [c1] ab: every file of its folder and of a kernel is a regular file ----
+AB=(ab --dry-run --smp 1)
+mkab() {	# mkab DIR: a bzImage of release 6.1.0-h21 and its build folder
+	mkdir -p "$1/build/include/config"
+	python3 - "$1/bzImage" <<'EOF'
+import sys
+b = bytearray(0x400)
+b[0x202:0x206] = b"HdrS"
+b[0x20e:0x210] = (0x100).to_bytes(2, "little")	# the version at 0x300
+v = b"6.1.0-h21 (h21@probe) #1 SMP\0"
+b[0x300:0x300 + len(v)] = v
+open(sys.argv[1], "wb").write(b)
+EOF
+	echo 6.1.0-h21 >"$1/build/include/config/kernel.release"
+}
+mkab "$IN/k"
+K=$IN/k/bzImage:$IN/k/build
+SW=$VSB_ROOT/configs/ab-quick.sweep
+if [ -f "$SW" ]; then
+	"$VSB" "${AB[@]}" --base "$K" --new "$K" "$SW" -o "$W/ab-ok" >"$TMP/out" 2>&1
+	if [ $? -eq 0 ] && [ ! -e "$W/ab-ok" ]; then
+		ok "[c1] ab --dry-run with a built kernel on both sides checks out and writes nothing"
+	else
+		not_ok "[c1] ab --dry-run with a built kernel checks out" "$(tail -3 "$TMP/out")"
+	fi
+	for kind in fifo zero null dir node; do
+		mkdir -p "$W/d-$kind"
+		plant $kind "$W/d-$kind/ab.txt"
+		refused "[c1] ab -o D with D/ab.txt a $kind: refused naming it, no hang" \
+			"ab\\.txt" "$VSB" "${AB[@]}" --base "$K" --new "$K" "$SW" -o "$W/d-$kind"
+	done
+	for kind in fifo zero null dir node; do
+		mkab "$IN/b-$kind"
+		plant $kind "$IN/b-$kind/build/include/config/kernel.release"
+		KB=$IN/b-$kind/bzImage:$IN/b-$kind/build
+		refused "[c1] ab --base: the build folder's kernel.release a $kind: refused, no hang" \
+			"--base .*not a kernel build folder" \
+			"$VSB" "${AB[@]}" --base "$KB" --new "$K" "$SW" -o "$W/ab-$kind"
+		refused "[c1] ab --new: the build folder's kernel.release a $kind: refused, no hang" \
+			"--new .*not a kernel build folder" \
+			"$VSB" "${AB[@]}" --base "$K" --new "$KB" "$SW" -o "$W/ab-$kind"
+	done
+	for kind in fifo zero dir; do
+		mkab "$IN/i-$kind"
+		plant $kind "$IN/i-$kind/bzImage"
+		refused "[c1] ab --base: the bzImage a $kind: refused" "--base .*bzImage" \
+			"$VSB" "${AB[@]}" --base "$IN/i-$kind/bzImage:$IN/i-$kind/build" \
+			--new "$K" "$SW" -o "$W/ab-i"
+	done
+	for kind in fifo zero; do
+		plant $kind "$IN/sw-$kind.sweep"
+		refused "[c1] ab: the sweep file a $kind: refused" "sw-$kind\\.sweep" \
+			"$VSB" "${AB[@]}" --base "$K" --new "$K" "$IN/sw-$kind.sweep" -o "$W/ab-s"
+	done
+
+	# ---- [c2] ab: a sweep named like one of ab's own files ----
+	for name in .lock ab.txt summary.md base new compare; do
+		mkdir -p "$IN/own"
+		cp "$SW" "$IN/own/$name"
+		refused "[c2] ab: a sweep file named $name (ab's own) is refused, -o not made" \
+			"file of ab's own" "$VSB" "${AB[@]}" --base "$K" --new "$K" "$IN/own/$name" \
+			-o "$W/ab-own"
+		rm -rf "$IN/own"
+	done
+else
+	skip "[c1] ab cases" "no configs/ab-quick.sweep"
+fi
+
+# ---- a sweep to plot, and a monitor series ----
+cat >"$IN/t.sweep" <<EOF
+variant this-cpu-add, plain-fold
+threshold 32, 64
+loops 2000
+repeat 2
+cpus 0
+EOF
+"$VSB" sweep "$IN/t.sweep" -o "$IN/sw" >/dev/null 2>&1
+"$VSB" "${RUNQ[@]}" --monitor vmstat:100ms -o "$IN/mon/m.csv" >/dev/null 2>&1
+if ! command -v gnuplot >/dev/null || [ ! -f "$IN/sw/sweep.csv" ] || [ ! -f "$IN/mon/m.monitor.csv" ]; then
+	skip "[c2] plot cases" "no gnuplot, or the sweep or the monitored run failed"
+	skip "[c6] gnuplot cases" "same"
+	PLOT=0
+else
+	PLOT=1
+fi
+
+# ---- [c2] plot: every name it writes checked before the first chart ----
+if [ $PLOT = 1 ]; then
+	for name in threshold.png threshold.svg variants.png variants.svg; do
+		for kind in link dangling fifo dir; do
+			mkdir -p "$W/po"
+			plant $kind "$W/po/$name"
+			refused "[c2] plot -o OUT with OUT/$name a $kind: refused before any chart" \
+				"OUT/$name|po/$name is" "$VSB" plot "$IN/sw" -o "$W/po"
+			rm -rf "$W/po"
+		done
+	done
+	for ext in .monitor-rates.csv .monitor-windows.csv .monitor.png .monitor.svg; do
+		for kind in link fifo dir; do
+			mkdir -p "$W/pm"
+			plant $kind "$W/pm/m$ext"
+			refused "[c2] plot FILE.monitor.csv -o OUT with OUT/m$ext a $kind: refused first" \
+				"pm/m$ext is" "$VSB" plot "$IN/mon/m.monitor.csv" -o "$W/pm"
+			rm -rf "$W/pm"
+		done
+	done
+	for sep in $'\n' $'\r'; do
+		q=$(printf %q "$sep")
+		refused "[c2] plot -o with a line break ($q): refused, OUT not made" \
+			"a line break in a path" "$VSB" plot "$IN/sw" -o "$W/o${sep}x"
+		refused "[c2] compare -o with a line break ($q): refused, nothing written" \
+			"a line break in a path" "$VSB" compare "$IN/sw" "$IN/sw" -o "$W/c${sep}x"
+	done
+	mkdir -p "$IN/nl"$'\n'"d" && cp "$IN/sw/"* "$IN/nl"$'\n'"d/"
+	refused "[c2] plot DIR with a line break in DIR: refused, nothing drawn" \
+		"a line break in a path" "$VSB" plot "$IN/nl"$'\n'"d" -o "$W/nl-out"
+fi
+
+# ---- [c6] gnuplot is handed paths as data ----
+# drawn DESC DIR CMD...: exit 0, no line from the chart's driver on
+# stderr, DIR holds its charts, and nothing ran: no file PWN anywhere
+# under $TMP
+drawn() {
+	local d=$1 dir=$2 rc why=(); shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+	[ $rc -eq 0 ] || why+=("exit $rc (want 0)")
+	! grep -qE 'gnuplot|plot:|refused' "$TMP/err" || why+=("stderr: $(head -c 300 "$TMP/err")")
+	ls "$dir"/*.png >/dev/null 2>&1 || why+=("no chart in $dir")
+	[ -z "$(find "$TMP" -name 'PWN*' 2>/dev/null)" ] || why+=("gnuplot ran code from a path")
+	find "$TMP" -name 'PWN*' -exec rm -f {} + 2>/dev/null
+	if [ ${#why[@]} -eq 0 ]; then ok "$d"; else not_ok "$d" "${why[@]}"; fi
+}
+EVIL="x'; system('touch PWN'); y='"
+if [ $PLOT = 1 ]; then
+	for name in "o'brien" "a''b" "$EVIL" 'back\slash' '$(touch PWN)' 'q"uote' \
+		    'b`touch PWN`q' 'at@x;semi'; do
+		q=$(printf %q "$name" | cut -c1-30)
+		mkdir -p "$TMP/p/$name" && cp "$VSB_ROOT"/plots/*.gp "$TMP/p/$name/"
+		drawn "[c6] VSB_PLOTS_DIR under $q: charts drawn, no code run" "$W/pd" \
+			env VSB_PLOTS_DIR="$TMP/p/$name" "$VSB" plot "$IN/sw" -o "$W/pd"
+		rm -rf "$W/pd"
+		drawn "[c6] plot -o a folder named $q: charts drawn there, no code run" \
+			"$W/$name" "$VSB" plot "$IN/sw" -o "$W/$name"
+		rm -rf "${W:?}/$name"
+	done
+	for name in "o'brien" "$EVIL"; do
+		q=$(printf %q "$name" | cut -c1-30)
+		mkdir -p "$TMP/co/$name/build" && cp "$VSB" "$TMP/co/$name/build/" &&
+			cp -r "$VSB_ROOT/plots" "$TMP/co/$name/"
+		drawn "[c6] a checkout under $q: its own plots folder works, no code run" \
+			"$W/co" "$TMP/co/$name/build/vmstat-bench" plot "$IN/sw" -o "$W/co"
+		rm -rf "$W/co"
+		cp -r "$IN/sw" "$IN/$name"
+		drawn "[c6] plot DIR, DIR named $q: drawn, no code run" "$W/dq" \
+			"$VSB" plot "$IN/$name" -o "$W/dq"
+		rm -rf "$W/dq"
+		drawn "[c6] compare -o a folder named $q: its chart drawn, no code run" \
+			"$W/$name" "$VSB" compare "$IN/sw" "$IN/sw" -o "$W/$name"
+		rm -rf "${W:?}/$name"
+		drawn "[c6] plot FILE.monitor.csv -o a folder named $q: drawn, no code run" \
+			"$W/$name" "$VSB" plot "$IN/mon/m.monitor.csv" -o "$W/$name"
+		rm -rf "${W:?}/$name"
+	done
+fi
+
+# ---- [c7] a folder a live sweep writes is refused to a second one ----
+cat >"$IN/slow.sweep" <<EOF
+variant this-cpu-add
+loops 1000000000
+repeat 3
+warmup 0
+cpus 0
+EOF
+cat >"$IN/other.sweep" <<EOF
+variant plain-fold
+loops 1000
+repeat 1
+cpus 0
+EOF
+D=$TMP/live
+"$VSB" sweep "$IN/slow.sweep" -o "$D" >/dev/null 2>&1 &
+first=$!
+for _ in $(seq 100); do [ -d "$D" ] && break; sleep 0.05; done
+sleep 0.3
+other_ids=$("$VSB" sweep "$IN/other.sweep" --dry-run | grep -v '^#' | cut -f1)
+# second DESC ARGS...: refused while the first runs, and none of the
+# other sweep's points or files appear in D
+second() {
+	local d=$1 rc; shift
+	timeout -k 2 30 "$VSB" sweep "$IN/other.sweep" -o "$D" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+	if ! kill -0 $first 2>/dev/null; then
+		skip "$d" "the first sweep ended before the second started"
+	elif [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	     grep -q "another vmstat-bench" "$TMP/err" && ! ls "$D" | grep -q "^$other_ids" &&
+	     [ ! -e "$D/run-1" ]; then
+		ok "$d"
+	else
+		not_ok "$d" "exit $rc (want 2)" "$(head -c 300 "$TMP/err")"
+	fi
+}
+second "[c7] sweep -o D while another sweep writes D: refused, nothing of it in D"
+second "[c7] ... with --force too" --force
+second "[c7] ... with --resume too" --resume
+second "[c7] ... with another --shuffle-seed too" --shuffle-seed 7
+second "[c7] ... with --repeat too" --repeat 2
+wait $first
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -vc '^#' "$D/points.txt")" = 1 ] && ! ls "$D" | grep -q "^$other_ids" &&
+	ok "[c7] the first sweep finishes alone: points.txt lists its one point" ||
+	not_ok "[c7] the first sweep finishes alone" "exit $rc" "$(cat "$D/points.txt" 2>&1)"
+expect_exit 0 "[c7] once it has ended, the folder may be written again (--force)" \
+	"$VSB" sweep "$IN/other.sweep" -o "$D" --force
+"$VSB" sweep "$IN/slow.sweep" -o "$TMP/killed" >/dev/null 2>&1 &
+p=$!
+for _ in $(seq 100); do [ -d "$TMP/killed" ] && break; sleep 0.05; done
+sleep 0.3
+kill -KILL $p; wait $p 2>/dev/null
+expect_exit 0 "[c7] a SIGKILLed sweep's lock dies with it: --resume runs at once" \
+	timeout 60 "$VSB" sweep "$IN/other.sweep" -o "$TMP/killed" --force
+"$VSB" sweep "$IN/slow.sweep" -o "$D.2" >/dev/null 2>&1 &
+first=$!
+for _ in $(seq 100); do [ -d "$D.2" ] && break; sleep 0.05; done
+sleep 0.3
+timeout -k 2 30 "$VSB" sweep "$IN/other.sweep" -o "$D.2" --runs 2 >"$TMP/out" 2>"$TMP/err" </dev/null
+rc=$?
+if ! kill -0 $first 2>/dev/null; then
+	skip "[c7] sweep --runs 2 -o D while a sweep writes D" "the first sweep ended first"
+elif [ $rc -eq 2 ] && [ ! -e "$D.2/run-1" ] && [ ! -e "$D.2/runs.txt" ] &&
+     grep -q "another vmstat-bench" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ]; then
+	ok "[c7] sweep --runs 2 -o D while a sweep writes D: refused, no run-1, no runs.txt"
+else
+	not_ok "[c7] sweep --runs 2 -o D while a sweep writes D: refused" "exit $rc" \
+		"$(head -c 300 "$TMP/err")" "$(ls "$D.2")"
+fi
+wait $first
+
+# ---- [c8] numbers checked as given, never rounded first ----
+for v in 99.5ms 0.0995 99.9999ms 99.99999999ms 0.09999 0.0999999999 1e-1ms 3600.0005 \
+	 3600001ms 3600.5s; do
+	refused "[c8] run --monitor vmstat:$v: out of range, not rounded into it" \
+		"interval '$v' is out of range" "$VSB" "${RUNQ[@]}" --monitor "vmstat:$v" -o "$W/m.csv"
+	refused "[c8] sweep --monitor vmstat:$v: refused before the first point" \
+		"interval '$v' is out of range" "$VSB" sweep "$IN/t.sweep" --monitor "vmstat:$v" \
+		-o "$W/ms"
+done
+for v in 100.5ms 150.25ms 0.1005 0.2501s 1.0001; do
+	refused "[c8] run --monitor vmstat:$v: a fraction of a millisecond is refused" \
+		"interval '$v' is not a whole number of milliseconds" \
+		"$VSB" "${RUNQ[@]}" --monitor "vmstat:$v" -o "$W/m.csv"
+done
+if [ -f "$SW" ]; then
+	for v in 99.5ms 0.0995 100.5ms; do
+		refused "[c8] ab --monitor vmstat:$v: refused before any boot" \
+			"interval '$v' is" "$VSB" "${AB[@]}" --base "$K" --new "$K" "$SW" \
+			--monitor "vmstat:$v" -o "$W/ab-m"
+	done
+fi
+for v in 1e-10 0.0000000001 0.0000000015 1e-12 0.5e-9 86400.000001 86400.0000000001; do
+	refused "[c8] trace --duration $v: refused (it rounded to 0 ns, no limit, or past a day)" \
+		"--duration: '$v'" "$VSB" trace --duration "$v"
+done
+for v in 100ms 0.1 1e-1 0.10 100e-3 0.25s; do
+	mkdir -p "$TMP/okm"
+	expect_exit 0 "[c8] run --monitor vmstat:$v: exactly in range, taken" \
+		"$VSB" "${RUNQ[@]}" --monitor "vmstat:$v" -o "$TMP/okm/m.csv"
+	rm -rf "$TMP/okm"
+done
+
+echo "# $TAP_N cases"
+done_testing
