@@ -165,8 +165,16 @@ if [ -z "$chrome" ]; then
 elif ! command -v gnuplot >/dev/null; then
 	skip "index.html in headless Chromium" "no charts without gnuplot"
 else
-	opts=(--headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome")
-	timeout 60 "$chrome" "${opts[@]}" --dump-dom "file://$out/index.html" >"$TMP/dom" 2>/dev/null
+	opts=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage
+	      --user-data-dir="$TMP/chrome")
+	# a first start on a fresh machine, beside the VM lane's guests, can
+	# take longer than one try's minute: a second try before judging
+	for try in 1 2; do
+		timeout 90 "$chrome" "${opts[@]}" --dump-dom "file://$out/index.html" \
+			>"$TMP/dom" 2>"$TMP/chrome.err"
+		grep -q '<img' "$TMP/dom" && break
+	done
+	grep -q '<img' "$TMP/dom" || echo "# chromium: $(tail -3 "$TMP/chrome.err" | tr '\n' ' ')"
 	srcs=$(grep -o '<img src="[^"]*"' "$TMP/dom" | sed 's/<img src="//; s/"$//')
 	nimg=0 missing=
 	for s in $srcs; do
