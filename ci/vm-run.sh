@@ -271,7 +271,9 @@ esac
 
 # --- initramfs ------------------------------------------------------------
 IR=$W/root
-mkdir -p "$IR"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,vsb,.vsb,etc,root}
+# /run as any Linux system has it: the harness keeps its sysctl lock and
+# scratch mounts below /run/vmstat-bench
+mkdir -p "$IR"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,vsb,.vsb,etc,root,run}
 
 # Copy a file into the initramfs; for a dynamic ELF also the libraries and
 # the loader ldd resolves, at the same absolute paths, so the guest's ld.so
