@@ -31,7 +31,8 @@ static void usage(FILE *f)
 "\n"
 "Each stored point's history: one series per point and machine, one entry\n"
 "per run (median cost per op, bootstrap 95%% CI of the median), change points\n"
-"of the entries' medians (E-Divisive means, permutation p <= %g).\n"
+"of the entries' medians (E-Divisive means, permutation p <= %g, steps of\n"
+"%g%% or more).\n"
 "\n"
 "  -d, --db URL        the store [$VSB_DB, else %s]\n"
 "  -m, --machine M     one machine: a fingerprint or a unique prefix (db list)\n"
@@ -54,7 +55,8 @@ static void usage(FILE *f)
 "exit status: 0 ok, 1 error or (--check) a regression, 2 bad usage or input\n"
 "(unknown --by or --where key, no such machine, empty store, mixed units on a\n"
 "point), 4 this build lacks the store's library.\n",
-		VSB_CP_ALPHA, VSB_STORE_DEFAULT, VSB_CP_CHECK_ALPHA, 100 * VSB_CP_THRESHOLD);
+		VSB_HIST_CP_ALPHA, 100 * VSB_HIST_CP_MIN_REL, VSB_STORE_DEFAULT,
+		VSB_CP_CHECK_ALPHA, 100 * VSB_CP_THRESHOLD);
 }
 
 #define MAX_WHERE 64

@@ -211,6 +211,35 @@ static void apply_moved(struct vsb_hist_series *hs)
 		v->regression = 0;
 }
 
+/*
+ * Keep the change points whose step is at least VSB_HIST_CP_MIN_REL,
+ * each one's sides taken again over the cuts that are left (a step
+ * dropped joins its two segments).
+ */
+static void keep_steps(struct vsb_hist_series *hs, const double *med)
+{
+	size_t k, kept, a, e;
+	int again = 1;
+
+	while (again) {
+		again = 0;
+		for (k = kept = 0; k < hs->ncp; k++) {
+			a = kept ? hs->cp[kept - 1].index : 0;
+			e = k + 1 < hs->ncp ? hs->cp[k + 1].index : hs->n;
+			hs->cp[k].before = vsb_median(med + a, hs->cp[k].index - a);
+			hs->cp[k].after = vsb_median(med + hs->cp[k].index,
+						     e - hs->cp[k].index);
+			hs->cp[k].rel_change = hs->cp[k].before != 0 ?
+				(hs->cp[k].after - hs->cp[k].before) / hs->cp[k].before : NAN;
+			if (fabs(hs->cp[k].rel_change) >= VSB_HIST_CP_MIN_REL)
+				hs->cp[kept++] = hs->cp[k];
+			else
+				again = 1;
+		}
+		hs->ncp = kept;
+	}
+}
+
 int vsb_hist_analyse(struct vsb_hist_series *hs)
 {
 	double *med = vsb_zalloc((hs->n ?: 1) * sizeof(*med));
@@ -227,9 +256,11 @@ int vsb_hist_analyse(struct vsb_hist_series *hs)
 		med[i] = e->median;
 	}
 	memset(&hs->verdict, 0, sizeof(hs->verdict));
-	ret = vsb_changepoints(med, hs->n, VSB_CP_ALPHA, VSB_CP_PERMUTATIONS,
+	ret = vsb_changepoints(med, hs->n, VSB_HIST_CP_ALPHA, VSB_CP_PERMUTATIONS,
 			       VSB_CP_SEED, VSB_CP_MIN_SEGMENT, hs->cp,
 			       VSB_HIST_MAX_CP, &hs->ncp);
+	if (!ret)
+		keep_steps(hs, med);
 	if (!ret && hs->n)
 		segment_medians(hs, med);
 	if (!ret && hs->n)

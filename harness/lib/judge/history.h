@@ -40,6 +40,15 @@ const char *vsb_hist_by_name(enum vsb_hist_by by);
 int vsb_kernel_vercmp(const char *a, const char *b);
 
 #define VSB_HIST_MAX_CP 64	/* change points kept per series */
+/*
+ * What a change point must be to be drawn and listed (issue 20): found
+ * at p <= VSB_HIST_CP_ALPHA (not the search's 5%: a series of one build
+ * on one machine drew one in 5 of 18 series at 5%), and a step of at
+ * least VSB_HIST_CP_MIN_REL either way (the --check gate's 2%: a smaller
+ * step is within what one machine's runs drift by over an hour).
+ */
+#define VSB_HIST_CP_ALPHA	0.01
+#define VSB_HIST_CP_MIN_REL	VSB_CP_THRESHOLD
 
 struct vsb_hist_entry {
 	const struct vsb_series_run *run;	/* borrowed from the store's series */
@@ -56,7 +65,7 @@ struct vsb_hist_series {
 	size_t n;
 	struct vsb_hist_entry *e;	/* in history order */
 	size_t ncp;
-	struct vsb_cp cp[VSB_HIST_MAX_CP];	/* found at VSB_CP_ALPHA */
+	struct vsb_cp cp[VSB_HIST_MAX_CP];	/* VSB_HIST_CP_ALPHA, _MIN_REL */
 	struct vsb_cp_verdict verdict;	/* the --check rule, VSB_CP_CHECK_ALPHA */
 	/*
 	 * compare's moved-CPUs rule (c2c.c) over the history: the median

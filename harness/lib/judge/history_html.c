@@ -197,8 +197,8 @@ int vsb_hist_write_html(FILE *f, const struct vsb_hist_out *ps, size_t n,
 	fprintf(f, "</code>, entries ordered by %s; %zu series, %zu with the newest "
 		"entry a regression. Each entry is one run: its median cost per op with "
 		"the bootstrap 95%% CI of the median; dashed red lines mark change points "
-		"(E-Divisive means, permutation p &le; %g).</p>\n",
-		vsb_hist_by_name(by), n, nreg, VSB_CP_ALPHA);
+		"(E-Divisive means, permutation p &le; %g, a step of %g%% or more).</p>\n",
+		vsb_hist_by_name(by), n, nreg, VSB_HIST_CP_ALPHA, 100 * VSB_HIST_CP_MIN_REL);
 	fputs("<h2>machines</h2>\n", f);
 	machines(f, ps, n);
 	fputs("<h2>series</h2>\n", f);

@@ -217,7 +217,8 @@ int vsb_hist_write_summary_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
 	size_t i, k;
 
 	(void)url;
-	fprintf(f, "# by: %s\n# alpha: %g\n", vsb_hist_by_name(by), VSB_CP_ALPHA);
+	fprintf(f, "# by: %s\n# alpha: %g\n# min_step: %g\n", vsb_hist_by_name(by),
+		VSB_HIST_CP_ALPHA, VSB_HIST_CP_MIN_REL);
 	fputs("series,point,label,machine,cpu_model,unit,from_index,from_run,from_kernel,"
 	      "from_revision,from_date,to_index,to_run,to_kernel,to_revision,to_date,"
 	      "before,after,rel_change,p_value,newest_regression\n", f);
@@ -259,10 +260,11 @@ int vsb_hist_write_summary_md(FILE *f, const struct vsb_hist_out *os, size_t n,
 
 	fprintf(f, "# vmstat-bench history\n\n- store: `%s`\n- order: by %s, one entry "
 		"per run (median of its repetitions, bootstrap 95%% CI)\n- change points: "
-		"E-Divisive means, permutation p <= %g; --check: p < %g and beyond %g%%\n\n"
+		"E-Divisive means, permutation p <= %g and a step of %g%% or more; --check: "
+		"p < %g and beyond %g%%\n\n"
 		"| series | machine | unit | entries | change points | newest entry |\n"
-		"|---|---|---|---:|---:|---|\n", url, vsb_hist_by_name(by), VSB_CP_ALPHA,
-		VSB_CP_CHECK_ALPHA, 100 * VSB_CP_THRESHOLD);
+		"|---|---|---|---:|---:|---|\n", url, vsb_hist_by_name(by), VSB_HIST_CP_ALPHA,
+		100 * VSB_HIST_CP_MIN_REL, VSB_CP_CHECK_ALPHA, 100 * VSB_CP_THRESHOLD);
 	for (i = 0; i < n; i++) {
 		vsb_hist_verdict_line(os[i].hs, v, sizeof(v));
 		fprintf(f, "| %s | %s | %s | %zu | %zu | %s |\n", os[i].label,

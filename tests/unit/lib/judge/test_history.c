@@ -191,6 +191,26 @@ static void test_step(double step, int want_reg)
 }
 
 /*
+ * A step the search finds with certainty (no wobble at all) is drawn only
+ * when it is VSB_HIST_CP_MIN_REL or more: 1% is not, 3% is.
+ */
+static void test_small_step(double step, size_t want_ncp)
+{
+	static struct fake f;
+	struct vsb_hist_series *hs;
+	size_t n;
+
+	fill_step(&f, 100, 100 * (1 + step), 0, 0, 0);
+	TAP_OK(!vsb_hist_build(&f.se, VSB_HIST_BY_DATE, &hs, &n) && n == 1 &&
+	       hs->ncp == want_ncp, "exact step %+.0f%%: %zu change points drawn (%zu)",
+	       100 * step, want_ncp, hs->ncp);
+	TAP_OK(want_ncp == 0 || (hs->cp[0].index == 8 &&
+				 fabs(hs->cp[0].rel_change - step) < 1e-9),
+	       "exact step %+.0f%%: at entry 8, its size", 100 * step);
+	vsb_hist_free(hs, n);
+}
+
+/*
  * compare's moved-CPUs rule over a history: a 2x step at entry 8 whose
  * runs had their CPUs 2.5x farther apart (c2c 80 -> 200 ns) is marked
  * and not called a regression; the same step at one distance is.
@@ -222,6 +242,9 @@ int main(void)
 	test_step(0.30, 1);
 	test_step(-0.30, 0);
 	test_step(0, 0);
+	test_small_step(0.01, 0);
+	test_small_step(-0.01, 0);
+	test_small_step(0.03, 1);
 	test_moved(200, 0);
 	test_moved(90, 1);
 	return tap_done();
