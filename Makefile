@@ -43,11 +43,17 @@ LDLIBS += -pthread -lm
 VSB_LIBS := -lpfm
 VSB_CPPFLAGS :=
 ifneq ($(wildcard /usr/include/likwid.h),)
-VSB_CPPFLAGS += -DVSB_HAVE_LIKWID
-VSB_LIBS += -llikwid
+# likwid's topology API is loaded with dlopen() on first use, not linked
+# (harness/lib/machine/likwid_api.h: linked, it cost every start 50 ms);
+# the soname is the one of the library beside this header
+LIKWID_SONAME := $(shell readelf -d $$($(CC) -print-file-name=liblikwid.so) 2>/dev/null | \
+	sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+VSB_CPPFLAGS += -DVSB_HAVE_LIKWID -DVSB_LIKWID_SONAME='"$(or $(LIKWID_SONAME),liblikwid.so)"'
 endif
 ifeq ($(LIKWID),1)
+# the marker calls are linked: likwid-perfctr -m finds them by symbol
 VSB_CPPFLAGS += -DLIKWID_PERFMON
+VSB_LIBS += -llikwid
 endif
 
 # The harness in layers that call downwards only (docs/architecture.md):

@@ -20,9 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef VSB_HAVE_LIKWID
-#include <likwid.h>
-#endif
+#include "likwid_api.h"
 
 /*
  * likwid's numa_init() leaves two directory streams and a small buffer
@@ -229,7 +227,7 @@ int vsb_topo_from_sysfs(const char *cpu_root, const char *node_root,
 /* ---- likwid ---- */
 
 #ifdef VSB_HAVE_LIKWID
-static int topo_from_likwid(struct vsb_topo *t)
+static int topo_from_likwid(const struct vsb_likwid_api *lw, struct vsb_topo *t)
 {
 	static const char *const ctype[] = { "none", "Data", "Instruction",
 					     "Unified", "ITLB", "DTLB" };
@@ -238,11 +236,11 @@ static int topo_from_likwid(struct vsb_topo *t)
 	unsigned int i, j;
 
 	memset(t, 0, sizeof(*t));
-	if (topology_init())
+	if (lw->topology_init())
 		return -1;
-	lt = get_cpuTopology();
+	lt = lw->get_cpuTopology();
 	if (!lt || !lt->threadPool) {
-		topology_finalize();
+		lw->topology_finalize();
 		return -1;
 	}
 	for (i = 0; i < lt->numHWThreads && t->n < VSB_MAX_CPUS; i++) {
@@ -263,8 +261,8 @@ static int topo_from_likwid(struct vsb_topo *t)
 		c->size_kb = (long)(lt->cacheLevels[i].size / 1024);
 		c->shared_by = (int)lt->cacheLevels[i].threads;
 	}
-	if (numa_init() == 0) {
-		nt = get_numaTopology();
+	if (lw->numa_init() == 0) {
+		nt = lw->get_numaTopology();
 		for (i = 0; nt && i < nt->numberOfNodes; i++)
 			for (j = 0; j < nt->nodes[i].numberOfProcessors; j++) {
 				int k;
@@ -273,9 +271,9 @@ static int topo_from_likwid(struct vsb_topo *t)
 					if (t->cpu[k].cpu == (int)nt->nodes[i].processors[j])
 						t->cpu[k].node = (int)nt->nodes[i].id;
 			}
-		numa_finalize();
+		lw->numa_finalize();
 	}
-	topology_finalize();
+	lw->topology_finalize();
 	vsb_topo_finish(t);
 	/* likwid.h carries no usable version macro (Debian: a placeholder) */
 	snprintf(t->source, sizeof(t->source), "likwid");
@@ -349,12 +347,19 @@ const struct vsb_topo *vsb_topo_get(void)
 #ifdef VSB_HAVE_LIKWID
 	{
 		static struct vsb_topo lk;
-		int ret;
+		const struct vsb_likwid_api *lw;
+		char why[160] = "";
+		int ret = -1;
 
 		foreign_leaks_begin();
-		ret = topo_from_likwid(&lk);
+		lw = vsb_likwid_api(why, sizeof(why));
+		if (lw)
+			ret = topo_from_likwid(lw, &lk);
 		foreign_leaks_end();
-		if (ret == 0) {
+		if (!lw && t) {
+			snprintf(t->source, sizeof(t->source),
+				 "sysfs (likwid not loaded: %.100s)", why);
+		} else if (ret == 0) {
 			if (!t) {
 				t = &lk;
 				snprintf(t->source + strlen(t->source),
