@@ -359,8 +359,16 @@ static int one_boot(struct vsb_ab_run *r, long i)
 			 line, old);
 		rc = run_script(r, args, log, what);
 	}
-	if (rc && rc != VSB_EXIT_UNTRUSTED)
+	if (rc && rc != VSB_EXIT_UNTRUSTED) {
+		/*
+		 * A signal after the script renamed the boot's folder into
+		 * place: that boot is whole, and kept is what the state and
+		 * the message must say (a continuation would count it too).
+		 */
+		if (vsb_interrupted || rc == 130 || rc == 143)
+			boot_load(r, i);
 		return step_failed(r, what, log, rc);
+	}
 	r->secs_this += now_s() - t0;
 	r->nthis++;
 	boot_load(r, i);
