@@ -13,6 +13,9 @@
 #     file a side is `no-model`, exit 0, never REGRESSION; with a store
 #     that has seen the point's runs it is judged by their spread, both
 #     ways (a tight spread calls it, a wide one does not);
+#   - a multi-CPU point whose runs are one sweep's worker processes on
+#     a side is not judged (`one-sweep`) unless a store knows how sweeps
+#     of it differ; the same numbers on one CPU are judged by the runs;
 #   - disturbed repetitions are left out, a side with none left is not
 #     judged; the summary and compare.csv say what was judged and how.
 . "$(dirname "$0")/../lib.sh"
@@ -62,7 +65,7 @@ if grep -q '1.833 \[.* no-model$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" 
 	grep -q '1 point not judged (verdict `no-model`): one run a side, and no store' "$TMP/err" &&
 	grep -q 'judged 0 of 1 points' "$TMP/out" &&
 	grep -q ',no-model,0,1,1,,none$' "$TMP/one/compare.csv" &&
-	grep -q '1 not judged (moved, few-runs, no-model, disturbed); \*\*0 regressions' "$TMP/one/summary.md" &&
+	grep -q '1 not judged (moved, few-runs, no-model, one-sweep, disturbed); \*\*0 regressions' "$TMP/one/summary.md" &&
 	grep -q '| no-model | none |' "$TMP/one/summary.md"; then
 	ok "... verdict no-model, the ratio shown, stderr says why, compare.csv test none"
 else
@@ -130,6 +133,59 @@ expect_exit 0 "a side whose every repetition was disturbed: not judged" \
 grep -q ' disturbed$' "$TMP/out" && grep -q 'not judged (verdict `disturbed`)' "$TMP/err" &&
 	ok "... verdict disturbed, even when repetitions are trusted" ||
 	not_ok "all disturbed" "$(cat "$TMP/out" "$TMP/err")"
+
+# ---- one sweep a side: a multi-CPU point's worker processes are no model ----
+# mksweep FILE RUN_ID CPUS C2C VALUE...: one default sweep's point, ten
+# repetitions over 5 worker processes (sweep_procs), c2c_ns C2C unless
+# none (a one-CPU point has none)
+mksweep() {
+	local f=$1 id=$2 cpus=$3 c2c=$4 rep=0 v; shift 4
+	{ echo "# vmstat-bench: 0.1 (git test, release build)"
+	  echo "# date: 2026-01-01T00:00:00Z"
+	  echo "# cpu_model: Test CPU"; echo "# cpu_vendor: TestVendor"
+	  echo "# kernel: Linux 6.1.0-test #1 SMP"; echo "# run_id: $id"
+	  [ "$c2c" = none ] || echo "# c2c_ns: $c2c (CPUs 0 and 1: test)"
+	  echo "# sweep_procs: 5 (repetitions by worker process: 0-1,2-3,4-5,6-7,8-9)"
+	  echo "$HDR"
+	  for v in "$@"; do
+		echo "counter,user,percpu-counter,$cpus,1,125,8,1,32,1,1000,0,0,0,0,$rep,1000,0,tsc,rdtscp,,1000,$v,1,0,no"
+		rep=$((rep + 1))
+	  done; } >"$f"
+}
+B2="9.1 9.2 9.3 9.2 9.4 9.3 9.2 9.5 9.3 9.4" N2="12.0 12.1 11.9 12.2 12.0 12.1 12.3 12.0 11.8 12.1"
+mksweep "$TMP/s2b.csv" s2-b 0-1 80.0 $B2
+mksweep "$TMP/s2n.csv" s2-n 0-1 80.0 $N2
+expect_exit 0 "2 CPUs, one sweep a side, NEW 30% slower in every process: not judged (exit 0)" \
+	"$VSB" compare "$TMP/s2b.csv" "$TMP/s2n.csv" -o "$TMP/s2"
+if grep -q ' one-sweep$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
+	grep -q '1 multi-CPU point not judged (verdict `one-sweep`)' "$TMP/err" &&
+	grep -q 'not judged: 0 no-model, 0 few-runs, 1 one-sweep' "$TMP/err" &&
+	grep -q ',one-sweep,0,5,5,[0-9.e+-]*,none$' "$TMP/s2/compare.csv" &&
+	grep -q '^# noise_models: 0 runs, 0 store, 0 pooled, 1 not judged' "$TMP/s2/compare.csv"; then
+	ok "... one-sweep: the warning says why, compare.csv's test is none"
+else
+	not_ok "one-sweep" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/s2/compare.csv")"
+fi
+mksweep "$TMP/s1b.csv" s1-b 0 none $B2
+mksweep "$TMP/s1n.csv" s1-n 0 none $N2
+expect_exit 1 "the same numbers on one CPU: judged by its 5 worker processes, a regression" \
+	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n.csv" -o "$TMP/s1c"
+grep -q ',slower,1,5,5,[0-9.e+-]*,runs$' "$TMP/s1c/compare.csv" && ok "... by runs" ||
+	not_ok "one CPU by runs" "$(tail -1 "$TMP/s1c/compare.csv")"
+mkdir -p "$TMP/s2store"
+i=0
+for c in 9.2 9.3 9.25 9.35 9.2 9.3 9.28; do
+	i=$((i + 1))
+	mksweep "$TMP/s2store/r$i.csv" s2s-$i 0-1 80.0 $c $c $c $c $c $c $c $c $c $c
+done
+"$VSB" db import --db "$TMP/s2.db" "$TMP/s2store" >/dev/null 2>&1
+expect_exit 1 "2 CPUs, one sweep a side, a store of 7 earlier sweeps within 1%: judged, a regression" \
+	"$VSB" compare "$TMP/s2b.csv" "$TMP/s2n.csv" --db "$TMP/s2.db" -o "$TMP/s2st"
+grep -q ',slower,1,5,5,[0-9.e+-]*,store$' "$TMP/s2st/compare.csv" && ok "... by the store" ||
+	not_ok "one-sweep with a store" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/s2st/compare.csv")"
+expect_exit 0 "--runs-only: the two files are one run a side (few-runs), the rule not asked" \
+	"$VSB" compare "$TMP/s2b.csv" "$TMP/s2n.csv" --runs-only
+grep -q ' few-runs$' "$TMP/out" && ok "... few-runs" || not_ok "runs-only one-sweep" "$(cat "$TMP/out")"
 
 # ---- sweep's default: worker processes, each a run ----
 # two repetitions a process, as quick.sweep's 10 over 5: one repetition

@@ -407,6 +407,9 @@ static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		p->c2c = vsb_grow(p->c2c, p->nc2c, &p->c2ccap, sizeof(*p->c2c));
 		p->c2c[p->nc2c++] = f->c2c;
 	}
+	p->multi_cpu |= vsb_rl_meta(&f->rl, "c2c_ns") != NULL;
+	p->nfiles++;
+	p->nsplit += f->nprocs >= 2;
 	/* the store's noise model asks for this point as it was stored */
 	if (c->store_url && !p->skey) {
 		p->skey = strdup(f->rl.points[f->rl.row_point[r]].key);

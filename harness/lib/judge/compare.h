@@ -32,6 +32,9 @@ struct vsb_cmp_point {
 	unsigned int *run;	/* per repetition: its run (vsb_cmp_side.runs) */
 	size_t nc2c, c2ccap;
 	double *c2c;		/* per file: c2c_ns of its CPUs (multi-CPU points) */
+	int multi_cpu;		/* a file of it has a c2c_ns line: 2+ CPUs */
+	size_t nfiles;		/* files the point is in */
+	size_t nsplit;		/* of them, sweeps split into worker-process runs */
 	size_t ndist;		/* repetitions left out: disturbed (drop_disturbed) */
 	/*
 	 * For the store's noise model (compare_store.c): the first file's
@@ -69,8 +72,11 @@ struct vsb_cmp_verdict {
 	int exact;
 	const char *verdict;	/* slower, faster, no-change, only-base, only-new,
 				 * moved (the CPUs' distance changed: not judged),
-				 * few-runs (runs_only, too few runs: not judged) */
+				 * few-runs (runs_only, too few runs: not judged),
+				 * one-sweep (a multi-CPU point's runs all worker
+				 * processes of one sweep on a side: not judged) */
 	int regression;
+	int one_sweep;		/* that rule holds (compare_judge.c) */
 	double c2c_b, c2c_n;	/* medians of the sides' c2c_ns; NAN: unknown */
 	/*
 	 * The noise model the verdict used (VSB_CMP_MODEL_AUTO decides per

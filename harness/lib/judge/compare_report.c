@@ -45,8 +45,8 @@ static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 		fprintf(f, "%.3g", 100 * v->between);
 	fprintf(f, ",%s\n", !v->b || !v->n ? "" : v->by_runs ? "runs" :
 		!strcmp(v->model, "store") ? "store" :
-		!strcmp(v->verdict, "no-model") || (!strcmp(v->verdict, "few-runs") &&
-						    !c->runs_only) ? "none" : "pooled");
+		!strcmp(v->verdict, "no-model") || !strcmp(v->verdict, "one-sweep") ||
+		(!strcmp(v->verdict, "few-runs") && !c->runs_only) ? "none" : "pooled");
 }
 
 static const char *model_name(const struct vsb_cmp_opts *o)
@@ -196,6 +196,7 @@ static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 {
 	size_t pairs = c->nv - c->unmatched, judged = c->by_runs + c->by_store + c->by_reps;
 	size_t nomodel = count_verdict(c, "no-model"), few = count_verdict(c, "few-runs");
+	size_t sweep1 = count_verdict(c, "one-sweep");
 	size_t off;
 
 	off = (size_t)snprintf(buf, len, "judged %zu of %zu points: %zu by runs (the "
@@ -207,9 +208,9 @@ static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 					"(--noise-model reps)", c->by_reps);
 	if (judged < pairs && off < len)
 		snprintf(buf + off, len - off, "; not judged: %zu no-model, %zu few-runs, "
-			 "%zu moved, %zu disturbed", nomodel, few,
+			 "%zu one-sweep, %zu moved, %zu disturbed", nomodel, few, sweep1,
 			 count_verdict(c, "moved"), count_verdict(c, "disturbed"));
-	return nomodel || few;
+	return nomodel || few || sweep1;
 }
 
 /* summary.md's noise model cell: which, and the between-run CV it took */
@@ -237,7 +238,8 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	       nfast = count_verdict(c, "faster"), nreg = c->nreg,
 	       nsame = count_verdict(c, "no-change"),
 	       nnot = count_verdict(c, "moved") + count_verdict(c, "few-runs"),
-	       nmore = count_verdict(c, "no-model") + count_verdict(c, "disturbed");
+	       nmore = count_verdict(c, "no-model") + count_verdict(c, "disturbed") +
+		       count_verdict(c, "one-sweep");
 	struct vsb_outfile md;
 	char path[4096 + 32], runs[512], basis[512], rest[160] = "";
 	int r;
@@ -247,7 +249,7 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	/* not judged and one-side points are neither a change nor none */
 	if (nnot + nmore)
 		snprintf(rest, sizeof(rest), ", %zu not judged (moved, few-runs%s)",
-			 nnot + nmore, nmore ? ", no-model, disturbed" : "");
+			 nnot + nmore, nmore ? ", no-model, one-sweep, disturbed" : "");
 	if (c->unmatched)
 		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest),
 			 ", %zu on one side only", c->unmatched);
@@ -374,6 +376,14 @@ static void auto_lines(const struct vsb_compare *c, const struct vsb_cmp_opts *o
 			 "trusts them)", few, few == 1 ? "" : "s",
 			 c->fewest_runs == (size_t)-1 ? (size_t)2 : c->fewest_runs, need,
 			 o->alpha);
+	if (count_verdict(c, "one-sweep"))
+		vsb_warn("%zu multi-CPU point%s not judged (verdict `one-sweep`): a "
+			 "side's runs are the worker processes of one sweep, which share "
+			 "the host's placement of the vCPUs and its load, so their spread "
+			 "does not show how two sweeps differ; give --db a store with "
+			 "earlier runs of them, or compare `sweep --runs %zu` folders",
+			 count_verdict(c, "one-sweep"),
+			 count_verdict(c, "one-sweep") == 1 ? "" : "s", need);
 	basis_line(c, o, basis, sizeof(basis));
 	vsb_note("note: %s", basis);
 }
