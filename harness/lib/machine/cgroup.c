@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "scratch.h"
 #include "vsb.h"
 
 #define TOP_PREFIX "vmstat-bench."
@@ -335,18 +336,6 @@ int vsb_memcg_enter(struct vsb_memcg *m, int depth)
 	return 0;
 }
 
-/* A live vmstat-bench holds @pid: its chain is not stale. */
-static int pid_is_ours(long pid)
-{
-	char path[64], comm[64];
-
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	if (vsb_read_file_str(path, comm, sizeof(comm)))
-		return 0;
-	comm[strcspn(comm, "\n")] = '\0';
-	return !strcmp(comm, "vmstat-bench");
-}
-
 /* Every level of a chain, whatever its depth: deepest first. */
 static int remove_tree(const char *dir)
 {
@@ -403,7 +392,7 @@ static int sweep_root(const char *root, int *live)
 		    vsb_parse_long(e->d_name + strlen(TOP_PREFIX), &pid))
 			continue;
 		/* ours now, or a live one's; our pid's from before is stale */
-		if (pid_is_ours(pid) && pid != (long)getpid()) {
+		if (vsb_scratch_pid_alive(pid) && pid != (long)getpid()) {
 			*live = 1;
 			continue;
 		}
