@@ -20,23 +20,17 @@
 
 separate_pair() {
 	local sa=$1 sb=$2 da=$3 db=$4 runs=$5 order=$6 pair=$7 log=$8 k first second
-	if [ "$order" = defaults ]; then
+	# defaults: one sweep a side, every option at its default; sides: one
+	# `sweep --runs RUNS` a side.  The side that goes first alternates.
+	if [ "$order" = defaults ] || [ "$order" = sides ]; then
+		local opt=()
+		[ "$order" = sides ] && opt=(--runs "$runs")
 		first=a second=b
 		[ $((pair % 2)) -eq 0 ] && first=b second=a
 		for side in $first $second; do
 			local sweep=$sa dest=$da
 			[ $side = b ] && sweep=$sb dest=$db
-			"$VSB" sweep "$sweep" -o "$dest" >>"$log" 2>&1 || return 1
-		done
-		return 0
-	fi
-	if [ "$order" = sides ]; then
-		first=a second=b
-		[ $((pair % 2)) -eq 0 ] && first=b second=a
-		for side in $first $second; do
-			local sweep=$sa dest=$da
-			[ $side = b ] && sweep=$sb dest=$db
-			"$VSB" sweep "$sweep" --runs "$runs" -o "$dest" >>"$log" 2>&1 || return 1
+			"$VSB" sweep "$sweep" "${opt[@]}" -o "$dest" >>"$log" 2>&1 || return 1
 		done
 		return 0
 	fi
