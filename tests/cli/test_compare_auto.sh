@@ -24,17 +24,24 @@ FX=$VSB_ROOT/tests/fixtures/compare
 HDR='bench,backend,variant,cpus,nthreads,threshold,diff_bits,items,batch,delta,loops,order,outstanding,thread,cpu,rep,ops,elapsed,unit,event,plm,ns,per_op,ns_per_op,folds,disturbed'
 
 # mkrun FILE RUN_ID VALUE...: one run of one point, one repetition a
-# value; a value NAME:REASON is a repetition disturbed for REASON
+# value; a value NAME:REASON is a repetition disturbed for REASON.  The
+# point is cmpxchg-local on CPU 0 unless MK_VARIANT and MK_CPUS say
+# otherwise; MK_C2C adds a c2c_ns line, MK_PROCS=1 a sweep_procs line
+# (ten repetitions over 5 worker processes, as a default sweep writes)
 mkrun() {
 	local f=$1 id=$2 rep=0 v d; shift 2
 	{ echo "# vmstat-bench: 0.1 (git test, release build)"
 	  echo "# date: 2026-01-01T00:00:00Z"
 	  echo "# cpu_model: Test CPU"; echo "# cpu_vendor: TestVendor"
-	  echo "# kernel: Linux 6.1.0-test #1 SMP"; echo "# run_id: $id"; echo "$HDR"
+	  echo "# kernel: Linux 6.1.0-test #1 SMP"; echo "# run_id: $id"
+	  [ -z "${MK_C2C:-}" ] || echo "# c2c_ns: $MK_C2C (CPUs 0 and 1: test)"
+	  [ -z "${MK_PROCS:-}" ] ||
+		echo "# sweep_procs: 5 (repetitions by worker process: 0-1,2-3,4-5,6-7,8-9)"
+	  echo "$HDR"
 	  for v in "$@"; do
 		d=no
 		case $v in *:*) d=${v#*:}; v=${v%%:*} ;; esac
-		echo "counter,user,cmpxchg-local,0,1,125,8,1,32,1,1000,0,0,0,0,$rep,1000,0,tsc,rdtscp,,1000,$v,1,0,$d"
+		echo "counter,user,${MK_VARIANT:-cmpxchg-local},${MK_CPUS:-0},1,125,8,1,32,1,1000,0,0,0,0,$rep,1000,0,tsc,rdtscp,,1000,$v,1,0,$d"
 		rep=$((rep + 1))
 	  done; } >"$f"
 }
@@ -135,22 +142,12 @@ grep -q ' disturbed$' "$TMP/out" && grep -q 'not judged (verdict `disturbed`)' "
 	not_ok "all disturbed" "$(cat "$TMP/out" "$TMP/err")"
 
 # ---- one sweep a side: a multi-CPU point's worker processes are no model ----
-# mksweep FILE RUN_ID CPUS C2C VALUE...: one default sweep's point, ten
-# repetitions over 5 worker processes (sweep_procs), c2c_ns C2C unless
-# none (a one-CPU point has none)
+# mksweep FILE RUN_ID CPUS C2C VALUE...: one default sweep's point of
+# percpu-counter on CPUS, c2c_ns C2C unless none (a one-CPU point has none)
 mksweep() {
-	local f=$1 id=$2 cpus=$3 c2c=$4 rep=0 v; shift 4
-	{ echo "# vmstat-bench: 0.1 (git test, release build)"
-	  echo "# date: 2026-01-01T00:00:00Z"
-	  echo "# cpu_model: Test CPU"; echo "# cpu_vendor: TestVendor"
-	  echo "# kernel: Linux 6.1.0-test #1 SMP"; echo "# run_id: $id"
-	  [ "$c2c" = none ] || echo "# c2c_ns: $c2c (CPUs 0 and 1: test)"
-	  echo "# sweep_procs: 5 (repetitions by worker process: 0-1,2-3,4-5,6-7,8-9)"
-	  echo "$HDR"
-	  for v in "$@"; do
-		echo "counter,user,percpu-counter,$cpus,1,125,8,1,32,1,1000,0,0,0,0,$rep,1000,0,tsc,rdtscp,,1000,$v,1,0,no"
-		rep=$((rep + 1))
-	  done; } >"$f"
+	local f=$1 id=$2 cpus=$3 c2c=$4; shift 4
+	[ "$c2c" = none ] && c2c=
+	MK_VARIANT=percpu-counter MK_CPUS=$cpus MK_C2C=$c2c MK_PROCS=1 mkrun "$f" "$id" "$@"
 }
 B2="9.1 9.2 9.3 9.2 9.4 9.3 9.2 9.5 9.3 9.4" N2="12.0 12.1 11.9 12.2 12.0 12.1 12.3 12.0 11.8 12.1"
 mksweep "$TMP/s2b.csv" s2-b 0-1 80.0 $B2
