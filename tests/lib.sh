@@ -46,6 +46,23 @@ expect_usage_error() {	# expect_usage_error DESC PATTERN COMMAND...: exit 2, std
 		not_ok "$d" "command: $*" "exit $rc (want 2), stderr:" "$(head -3 "$TMP/err")"
 	fi
 }
+# expect_skip_as_nobody DESC PATTERN COMMAND...: COMMAND run as user
+# nobody (setpriv) exits 4 with one stderr line matching PATTERN; a skip
+# where setpriv is missing
+expect_skip_as_nobody() {
+	local d=$1 pat=$2 rc; shift 2
+	if ! command -v setpriv >/dev/null; then
+		skip "$d" "no setpriv"
+		return
+	fi
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 4 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qE -- "$pat" "$TMP/err"; then
+		ok "$d"
+	else
+		not_ok "$d" "command: $*" "exit $rc (want 4)" "$(head -3 "$TMP/err")"
+	fi
+}
 # col_of FILE NAME: the 1-based position of column NAME in FILE's header
 # row (the first line not starting with '#'); files are read by column
 # name, never by a position that a new parameter column would move

@@ -143,14 +143,6 @@ killed "fallocate" --bench fallocate --memcg-depth 4 --loops 100000000 --repeat 
 expect_exit 0 "restore after it" "$VSB" restore
 clean "... and nothing is left"
 
-if command -v setpriv >/dev/null; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$VSB" run --bench fallocate --repeat 1 >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	[ $rc = 4 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q 'need root: skipped' "$TMP/err" &&
-		ok "fallocate as user nobody: a skip (exit 4), one line" ||
-		not_ok "fallocate as nobody" "exit $rc" "$(cat "$TMP/err")"
-else
-	skip "fallocate as nobody" "no setpriv"
-fi
+expect_skip_as_nobody "fallocate as user nobody: a skip (exit 4), one line" 'need root: skipped' \
+	"$VSB" run --bench fallocate --repeat 1
 done_testing
