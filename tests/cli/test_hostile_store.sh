@@ -266,26 +266,29 @@ awk '/^# run_id:/ { print "# run_id: h21-machine"; next }
      /^# cpu_microcode:/ { print "# cpu_microcode: 0xh21"; next } 1' "$TMP/res/n1.csv" >"$TMP/res/n3.csv"
 awk '/^# run_id:/ { print "# run_id: h21-kernel"; next }
      /^# kernel:/ { print "# kernel: Linux 9.9.9-h21 #1 SMP x86_64"; next } 1' "$TMP/res/n1.csv" >"$TMP/res/n4.csv"
+# trig_db TABLE [HOW]: $TMP/trig.db, the good store whose INSERTs into
+# TABLE a trigger refuses with RAISE(HOW) (ABORT by default)
+trig_db() {
+	cp "$TMP/good.db" "$TMP/trig.db"
+	sqlite3 "$TMP/trig.db" "CREATE TRIGGER h21 BEFORE INSERT ON $1 BEGIN SELECT RAISE(${2:-ABORT}, 'refused by h21'); END"
+}
 for t in run:n1 sample:n1 point:n2 machine:n3 kernel:n4; do
 	tab=${t%%:*} f=$TMP/res/${t#*:}.csv
 	for how in ABORT FAIL ROLLBACK; do
-		cp "$TMP/good.db" "$TMP/trig.db"
-		sqlite3 "$TMP/trig.db" "CREATE TRIGGER h21 BEFORE INSERT ON $tab BEGIN SELECT RAISE($how, 'refused by h21'); END"
+		trig_db "$tab" "$how"
 		WANT=1 unstored "[c4] db import, an INSERT into $tab refused (RAISE $how): exit 1, not 'already stored'" \
 			"refused by h21.*nothing of this import is stored" "$TMP/trig.db" \
 			"$VSB" db import --db "$TMP/trig.db" "$f"
 	done
 	mkdir -p "$TMP/tdir-$tab" && cp "$f" "$TMP/tdir-$tab/"
-	cp "$TMP/good.db" "$TMP/trig.db"
-	sqlite3 "$TMP/trig.db" "CREATE TRIGGER h21 BEFORE INSERT ON $tab BEGIN SELECT RAISE(ABORT, 'refused by h21'); END"
+	trig_db "$tab"
 	WANT=1 unstored "[c4] db import FOLDER, an INSERT into $tab refused: exit 1, nothing stored" \
 		"refused by h21.*nothing of this import is stored" "$TMP/trig.db" \
 		"$VSB" db import --db "$TMP/trig.db" "$TMP/tdir-$tab"
 done
 # run --db and sweep --db: the run is written, the import fails loudly
 for tab in run sample point; do
-	cp "$TMP/good.db" "$TMP/trig.db"
-	sqlite3 "$TMP/trig.db" "CREATE TRIGGER h21 BEFORE INSERT ON $tab BEGIN SELECT RAISE(ABORT, 'refused by h21'); END"
+	trig_db "$tab"
 	before=$(counts "$TMP/trig.db")
 	"$VSB" run --bench counter --variant this-cpu-add --cpus 0 --loops 300 --repeat 1 --warmup 0 \
 		--events none -o "$TMP/res/rdb-$tab.csv" --db "$TMP/trig.db" >"$TMP/out" 2>"$TMP/err"
@@ -296,8 +299,7 @@ for tab in run sample point; do
 		not_ok "[c4] run --db, an INSERT into $tab refused: exit 1" "exit $rc" "$(cat "$TMP/err")" "$(cat "$TMP/out")"
 done
 for tab in run sample; do
-	cp "$TMP/good.db" "$TMP/trig.db"
-	sqlite3 "$TMP/trig.db" "CREATE TRIGGER h21 BEFORE INSERT ON $tab BEGIN SELECT RAISE(ABORT, 'refused by h21'); END"
+	trig_db "$tab"
 	before=$(counts "$TMP/trig.db")
 	rm -rf "$TMP/sdb"
 	"$VSB" sweep "$TMP/t.sweep" -o "$TMP/sdb" --db "$TMP/trig.db" >"$TMP/out" 2>"$TMP/err"
