@@ -63,6 +63,18 @@ expect_skip_as_nobody() {
 		not_ok "$d" "command: $*" "exit $rc (want 4)" "$(head -3 "$TMP/err")"
 	fi
 }
+# tap_from_guest FILE [PREFIX]: a guest script's "ok - ...", "not ok - ..."
+# and "#" lines in FILE as numbered TAP here, each description after PREFIX
+tap_from_guest() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*)     ok "${2:-}${line#ok - }" ;;
+		"not ok - "*) not_ok "${2:-}${line#not ok - }" ;;
+		"#"*)         echo "$line" ;;
+		esac
+	done <"$1"
+}
 # col_of FILE NAME: the 1-based position of column NAME in FILE's header
 # row (the first line not starting with '#'); files are read by column
 # name, never by a position that a new parameter column would move

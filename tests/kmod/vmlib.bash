@@ -98,7 +98,7 @@ vsb_vm_boot() {
 VM_VANISHED_RC=5
 
 vsb_vm_tap() {
-	local script=$1 t0 line why
+	local script=$1 t0 why
 	shift
 	t0=$(date +%s.%N)
 	vsb_vm_boot "$script" "$@"
@@ -113,13 +113,7 @@ vsb_vm_tap() {
 		echo "# SKIP: $(grep -m1 SKIP "$TMP/guest.err")"
 		exit 4
 	fi
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*)     ok "${line#ok - }" ;;
-		"not ok - "*) not_ok "${line#not ok - }" ;;
-		"#"*)         echo "$line" ;;
-		esac
-	done <"$TMP/guest.out"
+	tap_from_guest "$TMP/guest.out"
 	if ((VM_RC == 0)); then
 		ok "guest ($VM_KREL) ran $script without a WARN, oops or panic (${VM_SECS} s)"
 	else

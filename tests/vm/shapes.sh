@@ -61,13 +61,7 @@ if [ $rc = 4 ]; then
 	echo "# SKIP: $(grep -m1 SKIP "$TMP/g.err")"
 	exit 4
 fi
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) ok "guest: ${line#ok - }" ;;
-	"not ok - "*) not_ok "guest: ${line#not ok - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$TMP/g.out"
+tap_from_guest "$TMP/g.out" "guest: "
 [ $rc = 0 ] && ok "the guest ran without a WARN, oops or panic ($(($(date +%s) - t0)) s)" ||
 	not_ok "the guest (rc $rc)" "$(grep -v '^ *|' "$TMP/g.err" | tail -3)"
 
