@@ -357,7 +357,7 @@ static int write_outputs(const char *dir, const struct vsb_compare *c,
 static void auto_lines(const struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
 	size_t nomodel = count_verdict(c, "no-model"), few = count_verdict(c, "few-runs");
-	size_t need = runs_needed(o->alpha);
+	size_t sweep1 = count_verdict(c, "one-sweep"), need = runs_needed(o->alpha);
 	char basis[512];
 
 	if (nomodel)
@@ -376,14 +376,13 @@ static void auto_lines(const struct vsb_compare *c, const struct vsb_cmp_opts *o
 			 "trusts them)", few, few == 1 ? "" : "s",
 			 c->fewest_runs == (size_t)-1 ? (size_t)2 : c->fewest_runs, need,
 			 o->alpha);
-	if (count_verdict(c, "one-sweep"))
+	if (sweep1)
 		vsb_warn("%zu multi-CPU point%s not judged (verdict `one-sweep`): a "
 			 "side's runs are the worker processes of one sweep, which share "
 			 "the host's placement of the vCPUs and its load, so their spread "
 			 "does not show how two sweeps differ; give --db a store with "
 			 "earlier runs of them, or compare `sweep --runs %zu` folders",
-			 count_verdict(c, "one-sweep"),
-			 count_verdict(c, "one-sweep") == 1 ? "" : "s", need);
+			 sweep1, sweep1 == 1 ? "" : "s", need);
 	basis_line(c, o, basis, sizeof(basis));
 	vsb_note("note: %s", basis);
 }
