@@ -3,7 +3,8 @@
 # Regression chart of a `vmstat-bench compare -o DIR`: per point the
 # NEW/BASE ratio of median costs with its bootstrap 95% CI, red when the
 # verdict is slower, green when faster, grey when no significant change,
-# light grey or light blue when not judged (moved, few-runs).
+# light grey, light blue or light orange when not judged (moved or
+# disturbed; few-runs or no-model; one-sweep).
 # Right of the dashed line at 1 is slower.  Reads compare.csv.
 #
 # Extra variables: npoints (sizes the chart so every label is readable).
@@ -14,10 +15,16 @@ width = 1100
 if (!exists("plotsdir")) plotsdir = 'plots'
 load plotsdir.'/common.gp'
 
-# moved: not judged, the CPUs' distance changed between the sides (light);
-# few-runs: not judged, `--runs-only` and too few runs a side (light blue)
+# Not judged, each kind its own colour, never the grey of a judged
+# no-change: moved (the CPUs' distance changed between the sides) and
+# disturbed (every repetition of a side), light grey; few-runs and
+# no-model (no noise model: too few runs a side, one run and no store),
+# light blue; one-sweep (a multi-CPU point's runs one sweep's processes),
+# light orange
 colour(v) = (v eq 'slower') ? 0xd62728 : (v eq 'faster') ? 0x2ca02c : \
-	    (v eq 'moved') ? 0xcccccc : (v eq 'few-runs') ? 0x9ecae1 : 0x999999
+	    (v eq 'moved' || v eq 'disturbed') ? 0xcccccc : \
+	    (v eq 'few-runs' || v eq 'no-model') ? 0x9ecae1 : \
+	    (v eq 'one-sweep') ? 0xfdae6b : 0x999999
 
 # x range from the data: the CIs plus some room, always showing 1
 stats datafile using (column('ratio_ci_lo')) name 'LO' nooutput
@@ -33,6 +40,10 @@ set xrange [xlo:xhi]
 if (xhi / xlo > 4) {
 	set xtics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
 } else {
+	if (xhi / xlo > 2.5) {
+		# 0.6 .. 0.9 would overprint each other at this width
+		set xtics (0.25, 0.35, 0.5, 0.7, 1, 1.4, 2, 3)
+	} else {
 	if (xhi / xlo > 1.6) {
 		set xtics (0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2)
 	} else {
@@ -42,6 +53,7 @@ if (xhi / xlo > 4) {
 		} else {
 			set xtics (0.9, 0.95, 0.98, 1, 1.02, 1.05, 1.1)
 		}
+	}
 	}
 }
 set format x '%g'
@@ -57,5 +69,6 @@ plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):
      NaN with points lc rgb '#d62728' pt 7 ps 1.3 title 'slower', \
      NaN with points lc rgb '#999999' pt 7 ps 1.3 title 'no significant change', \
      NaN with points lc rgb '#2ca02c' pt 7 ps 1.3 title 'faster', \
-     NaN with points lc rgb '#cccccc' pt 7 ps 1.3 title 'not judged: the CPUs moved', \
-     NaN with points lc rgb '#9ecae1' pt 7 ps 1.3 title 'not judged: too few runs'
+     NaN with points lc rgb '#cccccc' pt 7 ps 1.3 title 'not judged: the CPUs moved, or disturbed', \
+     NaN with points lc rgb '#9ecae1' pt 7 ps 1.3 title 'not judged: too few runs, no noise model', \
+     NaN with points lc rgb '#fdae6b' pt 7 ps 1.3 title 'not judged: one sweep a side (multi-CPU)'
