@@ -63,6 +63,8 @@ set yrange [0:*]
 set y2range [0:(STATS_max > 0 ? STATS_max : 1) * 2.2]	# the points below the key
 set ytics nomirror
 set y2tics
+set rmargin 10	# the y2 label outside the key's box
+set key top left
 set format y '%g'
 set format y2 '%g'
 set xrange [0.5:2.5]
@@ -73,6 +75,6 @@ set offsets 0, 0, graph 0.6, 0	# room for the key above the boxes
 side(s) = strcol('side') eq s
 plot isofile using (side('base') ? $2 - 0.2 : NaN):($5 / $3) w boxes ls 1 t 'vmstat_update runs, '.basename, \
      isofile using (side('new') ? $2 + 0.0 : NaN):($5 / $3) w boxes ls 2 t 'vmstat_update runs, '.newname, \
-     isofile using (side('base') ? $2 + 0.2 : NaN):7 axes x1y2 w points ls 3 ps 2 t 'worst interruption under one (right), '.basename, \
+     isofile using (side('base') ? $2 + 0.2 : NaN):7 axes x1y2 w points ls 3 ps 2 t 'worst one (right), '.basename, \
      isofile using (side('new') ? $2 + 0.2 : NaN):7 axes x1y2 w points ls 4 ps 2 t 'the same, '.newname
 unset multiplot
