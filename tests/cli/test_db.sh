@@ -191,7 +191,7 @@ expect_exit 2 "list of a store that is not there: exit 2" "$VSB" db list --db "$
 expect_exit 2 "an unknown URL scheme: exit 2" "$VSB" db list --db "mysql://x/y"
 "$VSB" db list --db "postgresql:///vsb?host=$TMP/nosocket&connect_timeout=2" >/dev/null 2>"$TMP/err"
 rc=$?
-if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "cannot reach PostgreSQL" "$TMP/err"; then
+if [ $rc -eq 1 ] && one_line "$TMP/err" && grep -q "cannot reach PostgreSQL" "$TMP/err"; then
 	ok "unreachable PostgreSQL: exit 1, one line"
 elif [ $rc -eq 4 ]; then
 	skip "unreachable PostgreSQL" "built without libpq"

@@ -16,16 +16,14 @@ mkdir -p "$W"
 export VSB_SYSCTL_STATE="$TMP/state/sysctl.state"
 RUNQ=(run --bench counter --loops 100 --repeat 1 --warmup 0 --events none)
 
-snap() { (cd "$W" && find . -printf '%p %y %s %T@\n' | sort); }
-
 # refuse DESC CMD...: exit 2, one stderr line, nothing under $W changed
 refuse() {
 	local d=$1 before after rc; shift
-	before=$(snap)
+	before=$(tree_snap "$W")
 	"$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
-	after=$(snap)
-	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ "$before" = "$after" ]; then
+	after=$(tree_snap "$W")
+	if [ $rc -eq 2 ] && one_line "$TMP/err" && [ "$before" = "$after" ]; then
 		ok "$d"
 	else
 		not_ok "$d" "exit $rc (want 2), $(wc -l <"$TMP/err") stderr lines (want 1)" \
@@ -108,7 +106,7 @@ done
 
 # ---- 4. error lines stay one line: control characters escaped ----
 "$VSB" "${RUNQ[@]}" --bench $'a\nb\tc\033[31m' 2>"$TMP/err" >/dev/null
-[ "$(wc -l <"$TMP/err")" = 1 ] && grep -qF 'a\nb\tc\x1b[31m' "$TMP/err" &&
+one_line "$TMP/err" && grep -qF 'a\nb\tc\x1b[31m' "$TMP/err" &&
 	ok "newline, tab and ESC in a value are escaped in the error" ||
 	not_ok "control characters escaped" "$(cat -A "$TMP/err")"
 
@@ -233,7 +231,6 @@ for t in afile afile/sub afile/sub/deeper link-reg; do
 done
 refuse "sweep -o FILE --runs 2 refused" \
 	"$VSB" sweep "$TMP/slow.sweep" -o "$W/afile" --runs 2
-
 
 # ---- 8. --resume partials that are not regular files ----
 mkdir -p "$W/rs"
@@ -513,13 +510,13 @@ if [ "$(id -u)" = 0 ] && [ -w "$PB" ] && [ -w /proc/sys/vm/stat_interval ]; then
 	# stref DESC PATTERN CMD...: refused, the state file and the sysctls as they were
 	stref() {
 		local d=$1 pat=$2 before rc why=(); shift 2
-		before=$(snap)
+		before=$(tree_snap "$W")
 		VSB_SYSCTL_STATE=$S timeout 20 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 		rc=$?
 		[ $rc -eq 2 ] || why+=("exit $rc (want 2)")
-		[ "$(wc -l <"$TMP/err")" -eq 1 ] || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
+		one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
 		grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
-		[ "$before" = "$(snap)" ] || why+=("files changed under $W")
+		[ "$before" = "$(tree_snap "$W")" ] || why+=("files changed under $W")
 		[ -e "$S" ] && [ "$(stat -c '%U %a %s %Y' "$S"; md5sum <"$S")" = "$(cat "$TMP/st.before")" ] ||
 			why+=("the state file was changed or removed")
 		[ "$(cat "$PB")" = "$pb_orig" ] || { why+=("kernel.printk_ratelimit_burst was set"); echo "$pb_orig" >"$PB"; }

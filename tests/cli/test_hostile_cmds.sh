@@ -25,20 +25,18 @@ echo victim >"$TMP/victim"
 RUNQ=(run --bench counter --variant this-cpu-add --cpus 0 --loops 100 --repeat 1
       --warmup 0 --events none)
 
-snap() { (cd "$1" && find . -printf '%p %y %s %T@ %l\n' | sort); }
-
 # refused DESC PATTERN CMD...: exit 2 within 10 s (a hang is killed),
 # exactly one stderr line matching PATTERN (ERE), nothing under $W
 # changed and the victim untouched
 refused() {
 	local d=$1 pat=$2 before rc why=(); shift 2
-	before=$(snap "$W")
+	before=$(tree_snap "$W")
 	timeout -k 2 10 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
 	[ $rc -eq 2 ] || why+=("exit $rc (want 2; 124/137: it hung)")
-	[ "$(wc -l <"$TMP/err")" -eq 1 ] || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
+	one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
 	grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
-	[ "$before" = "$(snap "$W")" ] || why+=("files changed under $W")
+	[ "$before" = "$(tree_snap "$W")" ] || why+=("files changed under $W")
 	[ "$(cat "$TMP/victim")" = victim ] || { why+=("the victim was written"); echo victim >"$TMP/victim"; }
 	if [ ${#why[@]} -eq 0 ]; then ok "$d"; else not_ok "$d" "${why[@]}" "$(head -c 400 "$TMP/err")"; fi
 }
@@ -252,7 +250,7 @@ second() {
 	rc=$?
 	if ! kill -0 $first 2>/dev/null; then
 		skip "$d" "the first sweep ended before the second started"
-	elif [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	elif [ $rc -eq 2 ] && one_line "$TMP/err" &&
 	     grep -q "another vmstat-bench" "$TMP/err" && ! ls "$D" | grep -q "^$other_ids" &&
 	     [ ! -e "$D/run-1" ]; then
 		ok "$d"
@@ -288,7 +286,7 @@ rc=$?
 if ! kill -0 $first 2>/dev/null; then
 	skip "[c7] sweep --runs 2 -o D while a sweep writes D" "the first sweep ended first"
 elif [ $rc -eq 2 ] && [ ! -e "$D.2/run-1" ] && [ ! -e "$D.2/runs.txt" ] &&
-     grep -q "another vmstat-bench" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ]; then
+     grep -q "another vmstat-bench" "$TMP/err" && one_line "$TMP/err"; then
 	ok "[c7] sweep --runs 2 -o D while a sweep writes D: refused, no run-1, no runs.txt"
 else
 	not_ok "[c7] sweep --runs 2 -o D while a sweep writes D: refused" "exit $rc" \

@@ -20,19 +20,17 @@ IN=$TMP/in		# inputs
 W=$TMP/w		# the only place a refused command could write to
 mkdir -p "$IN" "$W"
 
-snap() { (cd "$W" && find . -printf '%p %y %s %T@ %l\n' | sort); }
-
 # refused DESC PATTERN CMD...: exit 2 within 10 s, exactly one stderr
 # line, matching PATTERN (ERE), and nothing under $W changed
 refused() {
 	local d=$1 pat=$2 before rc why=(); shift 2
-	before=$(snap)
+	before=$(tree_snap "$W")
 	timeout 10 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
 	[ $rc -eq 2 ] || why+=("exit $rc (want 2; 124: it hung)")
-	[ "$(wc -l <"$TMP/err")" -eq 1 ] || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
+	one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
 	grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
-	[ "$before" = "$(snap)" ] || why+=("files changed under $W")
+	[ "$before" = "$(tree_snap "$W")" ] || why+=("files changed under $W")
 	if [ ${#why[@]} -eq 0 ]; then
 		ok "$d"
 	else

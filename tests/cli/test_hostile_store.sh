@@ -31,7 +31,6 @@ RES=$TMP/res/one.csv
 printf 'variant this-cpu-add\ncpus 0\nloops 100\nrepeat 1\n' >"$TMP/t.sweep"
 "$VSB" db import --db "$TMP/good.db" "$RES" >/dev/null 2>&1 || { echo "# import failed"; exit 1; }
 
-snap() { (cd "$W" && find . -printf '%p %y %s %T@ %l\n' | sort); }
 # what SQLite made beside /dev/null before the fix; removed if a
 # regression makes it again (it is ours then), never if it was there
 DEVJ=(/dev/null-journal /dev/null-wal /dev/null-shm)
@@ -49,11 +48,11 @@ dev_clean() {
 # PATTERN, nothing under $W changed, no journal beside /dev/null
 refuse() {
 	local d=$1 pat=$2 before after rc; shift 2
-	before=$(snap)
+	before=$(tree_snap "$W")
 	(cd "$W" && "$@") >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
-	after=$(snap)
-	if dev_clean && [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	after=$(tree_snap "$W")
+	if dev_clean && [ $rc -eq 2 ] && one_line "$TMP/err" &&
 	   grep -qE -- "$pat" "$TMP/err" && [ "$before" = "$after" ]; then
 		ok "$d"
 	else
@@ -238,7 +237,7 @@ unstored() {
 	"$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
 	[ $rc -eq "${WANT:-2}" ] || why+=("exit $rc (want ${WANT:-2})")
-	[ "$(wc -l <"$TMP/err")" -eq 1 ] || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
+	one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
 	grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
 	! grep -q 'stored' "$TMP/out" || why+=("stdout says stored: $(head -c 200 "$TMP/out")")
 	[ "$(counts "$db")" = "$before" ] || why+=("runs/samples $before -> $(counts "$db")")

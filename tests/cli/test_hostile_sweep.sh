@@ -24,8 +24,6 @@ A=$(echo "$ids" | sed -n 1p)
 Bp=$(echo "$ids" | sed -n 2p)
 echo victim >"$TMP/victim"
 
-snap() { (cd "$1" && find . -printf '%p %y %s %T@ %l\n' | sort); }
-
 # col FILE COLUMN: that column of every data row
 col() {
 	grep -v '^#' "$1" 2>/dev/null | awk -F, -v c="$2" \
@@ -48,11 +46,11 @@ planted() {
 	fifo) mkfifo "$D/$name" ;;
 	dir) mkdir "$D/$name" ;;
 	esac
-	before=$(snap "$D")
+	before=$(tree_snap "$D")
 	timeout 20 "$VSB" sweep "$TMP/t.sweep" -o "$D" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
-	after=$(snap "$D")
-	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	after=$(tree_snap "$D")
+	if [ $rc -eq 2 ] && one_line "$TMP/err" &&
 		grep -qF -- "-o: $D/$name is " "$TMP/err" && grep -q 'refused, nothing run' "$TMP/err" &&
 		[ "$before" = "$after" ] && [ "$(cat "$TMP/victim")" = victim ] && [ ! -s "$TMP/out" ]; then
 		ok "$d: exit 2, one line naming it, nothing written or run"

@@ -35,7 +35,7 @@ grep -qE ' (BPF|GEN-SKEL|BTF) ' "$TMP/build.log" &&
 
 # built without BPF: the reason, in one line on stderr
 why_ok() {	# why_ok DESCRIPTION PREFIX: stderr is one line PREFIX...built without BPF...clang
-	if [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	if one_line "$TMP/err" &&
 	   grep -q "^vmstat-bench: $2.*built without BPF.*clang.*make deps" "$TMP/err"; then
 		ok "$1"
 	else
