@@ -11,7 +11,7 @@
 #
 # Usage:
 #   ci/ab-run.sh prepare SPEC SIDE_DIR
-#	SPEC is debian:ABI (fetched by ci/kernel-cache.sh into .cache/vm/,
+#	SPEC is debian:ABI (fetched by ci/kernel-cache.sh into the kernel cache,
 #	nothing installed on the host) or BZIMAGE:BUILD_DIR.  Builds the
 #	module against that kernel (ci/kmod-build.sh --tree, one tree per
 #	kernel under the build folder) and leaves SIDE_DIR/vmstat_bench.ko

@@ -44,7 +44,7 @@
 #	--fetch	fetch and unpack a Debian source only; print its folder.
 # Everything but that last line goes to stderr.
 #
-# Cache (VSB_VM_CACHE, default .cache/vm under the repo, as for
+# Cache (VSB_VM_CACHE, default the machine's, ci/cache.bash, as for
 # kernel-cache.sh; Debian's sources in VSB_KSRC_CACHE, default its src/):
 #	src/linux-source-6.12_<version>/  Debian's tree, unpacked, never written
 #	src/<package>.env                 what debian:<series> last resolved to
@@ -93,7 +93,8 @@ set -euo pipefail
 {
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SELF=$REPO/ci/kernel-build.sh
-CACHE=${VSB_VM_CACHE:-$REPO/.cache/vm}
+. "$REPO/ci/cache.bash"
+CACHE=$(vsb_vm_cache "$REPO")
 KSRC=${VSB_KSRC_CACHE:-$CACHE/src}
 # Bump when the recipe changes (targets, merge, localversion): new keys.
 RECIPE=1

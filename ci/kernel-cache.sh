@@ -18,7 +18,8 @@
 #	eval "$(ci/kernel-cache.sh)"
 #
 # Environment:
-#	VSB_VM_CACHE	cache folder (default: .cache/vm under the repo root)
+#	VSB_VM_CACHE	cache folder (default: one per machine, ci/cache.bash:
+#			~/.cache/vmstat-bench/vm)
 #	VSB_KERNEL_ABI	which kernel; unset: the one linux-image-cloud-amd64
 #			(bookworm's 6.1) points at.  An exact ABI pins it:
 #			6.1.0-57 (bookworm's naming), 6.12.117+deb12 (the 6.12
@@ -41,7 +42,8 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${VSB_VM_CACHE:-$REPO/.cache/vm}
+. "$REPO/ci/cache.bash"
+CACHE=$(vsb_vm_cache "$REPO")
 FLAVOUR=cloud-amd64
 META=linux-image-$FLAVOUR
 

@@ -6,7 +6,7 @@
 # guest on each of several Debian cloud kernels, every result imported
 # into one SQLite store, and `vmstat-bench history --by kernel` over it.
 #
-# Per kernel: ci/kernel-cache.sh fetches it into .cache/vm/<release>/
+# Per kernel: ci/kernel-cache.sh fetches it into the kernel cache (ci/cache.bash)
 # (nothing installed on the host), ci/kmod-build.sh --tree builds the
 # module against its headers in a tree of its own ($BUILD/kmod/<release>/,
 # as tests/kmod/vmlib.bash does), ci/vm-run.sh boots it with the module and

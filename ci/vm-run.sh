@@ -61,7 +61,8 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SELF=$REPO/ci/vm-run.sh
-CACHE=${VSB_VM_CACHE:-$REPO/.cache/vm}
+. "$REPO/ci/cache.bash"
+CACHE=$(vsb_vm_cache "$REPO")
 
 log() { printf 'vm-run: %s\n' "$*" >&2; }
 usage() {

@@ -15,13 +15,14 @@
 # `make tinyconfig` + ci/kernel.config + olddefconfig, every option of
 # the fragment set in the .config (checked here, independently of the
 # script), and a patch that does not apply refused.  The source is
-# fetched into the shared cache (VSB_KSRC_CACHE, default .cache/vm/src)
+# fetched into the machine's cache (VSB_KSRC_CACHE, default its src/)
 # and kept there; everything else lives in a scratch cache.
 . "$(dirname "$0")/../lib.sh"
 
 KB=$VSB_ROOT/ci/kernel-build.sh
 FRAG=$VSB_ROOT/ci/kernel.config
-REAL_CACHE=${VSB_VM_CACHE:-$VSB_ROOT/.cache/vm}
+. "$VSB_ROOT/ci/cache.bash"
+REAL_CACHE=$(vsb_vm_cache "$VSB_ROOT")
 export VSB_KSRC_CACHE=${VSB_KSRC_CACHE:-$REAL_CACHE/src}
 export VSB_VM_CACHE=$TMP/cache
 C=$VSB_VM_CACHE
@@ -298,6 +299,28 @@ else
 	fake_builds
 fi
 rm -rf "$C"
+
+# --- the kernel cache's folder: one per machine (ci/cache.bash), and ab's
+# C side (harness/ab/check.c) finding the same one -------------------------------
+mkdir -p "$TMP/home" "$TMP/rohome" && chmod 555 "$TMP/rohome"
+cache_case() {	# cache_case DESC WANT ENV...: both sides say WANT
+	local d=$1 want=$2 sh c; shift 2
+	sh=$(env -u VSB_VM_CACHE -u XDG_CACHE_HOME "$@" bash -c \
+		'. "$1/ci/cache.bash" && vsb_vm_cache "$1"' _ "$VSB_ROOT")
+	c=$(env -u VSB_VM_CACHE -u XDG_CACHE_HOME "$@" PATH=/nonexistent "$VSB" ab \
+		--base debian:6.1.0-999 --new debian:6.1.0-999 "$VSB_ROOT/configs/ab-quick.sweep" \
+		-o "$TMP/o-cache" -n 2>&1 | sed -n 's/.*: not in \(.*\) and apt-cache cannot run.*/\1/p')
+	[ "$sh" = "$want" ] && [ "$c" = "$want" ] && [ ! -e "$TMP/o-cache" ] && ok "cache folder, $d: $want" ||
+		not_ok "cache folder, $d" "want $want" "ci/cache.bash: $sh" "ab: $c"
+}
+cache_case "VSB_VM_CACHE first" /some/cache VSB_VM_CACHE=/some/cache XDG_CACHE_HOME=/xdg HOME="$TMP/home"
+cache_case "then XDG_CACHE_HOME" /xdg/vmstat-bench/vm XDG_CACHE_HOME=/xdg HOME="$TMP/home"
+cache_case "then the home's, shared by every clone" "$TMP/home/.cache/vmstat-bench/vm" HOME="$TMP/home"
+if [ "$(id -u)" != 0 ]; then
+	cache_case "a home not writable: the checkout's" "$VSB_ROOT/.cache/vm" HOME="$TMP/rohome"
+else
+	cache_case "no home: the checkout's" "$VSB_ROOT/.cache/vm" HOME=/nonexistent
+fi
 
 # --- Debian's linux-source-6.12, for real ----------------------------------------
 # (its configuration was started at the top)
