@@ -29,6 +29,8 @@ Q := @
 msg = @printf '  %-8s %s\n' $(1) $(2);
 endif
 
+# the build's parallelism where a target asks for it (test, run)
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 BUILD_TYPE ?= release
 CFLAGS ?= -O2 -g
@@ -226,16 +228,18 @@ deps:
 	$(Q)ci/deps.sh
 
 # deps first, then a fresh make: the BPF and likwid checks above are read
-# when the Makefile is parsed, before `deps` could install their packages
+# when the Makefile is parsed, before `deps` could install their packages.
+# The build uses every CPU (a clean one: 35 s alone, 24 s on 2 vCPUs);
+# the tests after it share them out themselves (tests/run.sh).
 test: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)VSB_BUILD_DIR=$(O) tests/run.sh
 
 layers: all
 	$(Q)VSB_BUILD_DIR=$(O) VSB_TESTS=test_layers tests/run.sh
 
 run: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)VSB_BUILD_DIR=$(O) ci/run-default.sh
 
 check: deps kmod-check
