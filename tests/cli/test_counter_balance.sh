@@ -36,11 +36,10 @@ for v in "${variants[@]}"; do
 					fi
 					# a retried sample (--disturbed retry, the default) was
 					# timed again: its updates count too
-					retried=$(jq -r .meta.disturbed_stats.retried "$out")
+					read -r retried applied counted sane < <(jq -r '.meta |
+						[.disturbed_stats.retried, .applied_total, .counted_total, .sanity_ok] | map(tostring) |
+						@tsv' "$out")
 					want=$(( (n * (warmup + repeat) + retried) * loops * delta ))
-					applied=$(jq -r .meta.applied_total "$out")
-					counted=$(jq -r .meta.counted_total "$out")
-					sane=$(jq -r .meta.sanity_ok "$out")
 					if [ "$v" = this-cpu-add ]; then
 						# never folds: the diffs wrap, so they hold the total modulo 2^bits
 						[ "$sane" = true ] && [ "$applied" = "$want" ] &&
