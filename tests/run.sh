@@ -32,6 +32,10 @@ for f in "$BUILD"/tests/*; do [ -x "$f" ] && [ -f "$f" ] && files+=("$f"); done
 for f in tests/*/*.sh; do [ -f "$f" ] && files+=("$f"); done
 
 is_vm() { [[ "$1" == tests/kmod/* || "$1" == tests/vm/* ]]; }
+# A test elsewhere that boots a guest of its own says so with a line
+# "# lane: guest": it runs in the guest lane, so that no two guests ever
+# share the machine
+in_guest_lane() { is_vm "$1" || { [[ "$1" == *.sh ]] && grep -q '^# lane: guest$' "$1"; }; }
 selected() {
 	if [ -n "${VSB_TESTS:-}" ] && [[ "$1" != *${VSB_TESTS}* ]]; then
 		return 1
@@ -89,8 +93,8 @@ for f in "${files[@]}"; do selected "$f" && sel+=("$f"); done
 lane() {	# lane vm|host: its files, in order
 	local i
 	for i in "${!sel[@]}"; do
-		if { [ "$1" = vm ] && is_vm "${sel[$i]}"; } ||
-		   { [ "$1" = host ] && ! is_vm "${sel[$i]}"; }; then
+		if { [ "$1" = vm ] && in_guest_lane "${sel[$i]}"; } ||
+		   { [ "$1" = host ] && ! in_guest_lane "${sel[$i]}"; }; then
 			run_one "$i" "${sel[$i]}"
 		fi
 	done

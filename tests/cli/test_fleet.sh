@@ -17,6 +17,8 @@
 # Exit 4 (skipped, with the reason) without ansible-playbook, the
 # PostgreSQL server or libpq, QEMU or a guest kernel; with VSB_SKIP_VM=1
 # the guest's part is skipped (TAP SKIP lines) and the rest runs.
+#
+# lane: guest
 . "$(dirname "$0")/../lib.sh"
 
 command -v ansible-playbook >/dev/null ||
