@@ -9,7 +9,7 @@ set -euo pipefail
 
 PKGS=(gcc make libc6-dev flex bison jq cppcheck gnuplot-nox libpfm4-dev likwid clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
       qemu-system-x86 busybox-static cpio
-      dwarves sparse libsqlite3-dev sqlite3 libpq-dev postgresql ansible chromium)
+      strace dwarves sparse libsqlite3-dev sqlite3 libpq-dev postgresql ansible chromium)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -102,21 +102,12 @@ void vsb_warn_opt(const char *opt, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * One line, always: a value the user gave (an option value with a
- * newline, a file name with an escape sequence) is echoed with its
- * control characters escaped here, so that no caller has to remember.
- */
-void vsb_fputs_line(FILE *f, const char *prefix, const char *kind,
-		    const char *fmt, va_list ap)
+/* the message's text with its control characters escaped */
+static void put_escaped(FILE *f, const char *text)
 {
 	const unsigned char *c;
-	char *msg = NULL;
 
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	fprintf(f, "%s%s", prefix, kind);
-	for (c = (const unsigned char *)(msg ? msg : fmt); *c; c++) {
+	for (c = (const unsigned char *)text; *c; c++) {
 		if (*c == '\n')
 			fputs("\\n", f);
 		else if (*c == '\t')
@@ -128,7 +119,40 @@ void vsb_fputs_line(FILE *f, const char *prefix, const char *kind,
 		else
 			fputc(*c, f);
 	}
-	fputc('\n', f);
+}
+
+/*
+ * One line, always: a value the user gave (an option value with a
+ * newline, a file name with an escape sequence) is echoed with its
+ * control characters escaped here, so that no caller has to remember.
+ * The line is made in memory and written at once: stderr is unbuffered,
+ * and written a character at a time it took a write(2) per character
+ * and could be cut into by another process's line on the same stderr
+ * (a sweep's worker processes share one).
+ */
+void vsb_fputs_line(FILE *f, const char *prefix, const char *kind,
+		    const char *fmt, va_list ap)
+{
+	char *msg = NULL, *line = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	m = open_memstream(&line, &len);
+	if (m) {
+		fprintf(m, "%s%s", prefix, kind);
+		put_escaped(m, msg ? msg : fmt);
+		fputc('\n', m);
+	}
+	if (m && fclose(m) == 0) {
+		fwrite(line, 1, len, f);
+	} else {	/* no memory for the line: in pieces, still said */
+		fprintf(f, "%s%s", prefix, kind);
+		put_escaped(f, msg ? msg : fmt);
+		fputc('\n', f);
+	}
+	free(line);
 	free(msg);
 }
 
