@@ -17,9 +17,13 @@ if [ ! -d "$OBJ/lib" ] || ! command -v nm >/dev/null || ! command -v tsort >/dev
 fi
 cd "$OBJ" || exit 1
 objs=$(find . -name '*.o' | sed 's,^\./,,' | sort)
-for o in $objs; do nm -g --defined-only "$o" | awk -v f="$o" 'NF == 3 { print $3, f }'; done |
+# one nm for all objects (-A: each line "file.o:value type symbol", or
+# "file.o: U symbol" for a use), not two a file
+# shellcheck disable=SC2086
+nm -A -g --defined-only $objs | awk '{ f = $1; sub(/:.*/, "", f); if (NF == 3) print $3, f }' |
 	sort >"$TMP/defs"
-for o in $objs; do nm -u "$o" | awk -v f="$o" '{ print $2, f }'; done | sort >"$TMP/uses"
+# shellcheck disable=SC2086
+nm -A -u $objs | awk '{ f = $1; sub(/:.*/, "", f); print $NF, f }' | sort >"$TMP/uses"
 join "$TMP/uses" "$TMP/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u >"$TMP/edges"
 [ -s "$TMP/edges" ] && ok "dependency edges found ($(wc -l <"$TMP/edges"))" ||
 	not_ok "dependency edges found" "nm found no harness-to-harness calls"
@@ -58,11 +62,10 @@ big=$(wc -l $srcs | awk '$2 != "total" && $1 > 700')
 [ -z "$big" ] && ok "no harness .c file over 700 lines" ||
 	not_ok "no harness .c file over 700 lines" "$big"
 # kernel style: a body opens with "{" and closes with "}", both at column 0
-long=$(for f in $srcs; do
-	awk -v f="$f" '/^\{$/ { s = NR; name = prev }
-		/^\}$/ && s { if (NR - s + 1 > 150) print f ":" s " " NR - s + 1 " lines: " name; s = 0 }
-		{ prev = $0 }' "$f"
-done)
+# shellcheck disable=SC2086
+long=$(awk 'FNR == 1 { s = 0 } /^\{$/ { s = FNR; name = prev }
+	/^\}$/ && s { if (FNR - s + 1 > 150) print FILENAME ":" s " " FNR - s + 1 " lines: " name; s = 0 }
+	{ prev = $0 }' $srcs)
 [ -z "$long" ] && ok "no harness function over 150 lines" ||
 	not_ok "no harness function over 150 lines" "$long"
 # each layer compiles with its own and lower headers only (the
@@ -74,14 +77,15 @@ while IFS= read -r h; do
 	hlayer[${h##*/}]=$REPLY
 done < <(find harness -name '*.h')
 inc=''
-for f in $srcs $(find harness -name '*.h'); do
+# every quoted include as "file header", one awk over all the files
+# shellcheck disable=SC2086
+while read -r f h; do
 	layer "${f#harness/}"
 	me=$REPLY
-	while IFS= read -r h; do
-		hl=${hlayer[${h##*/}]:-}
-		[ -n "$hl" ] && [ "$hl" -gt "$me" ] && inc+="$f includes $h"$'\n'
-	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
-done
+	hl=${hlayer[${h##*/}]:-}
+	[ -n "$hl" ] && [ "$hl" -gt "$me" ] && inc+="$f includes $h"$'\n'
+done < <(awk 'match($0, /^#include "[^"]*"/) { h = substr($0, 11, RLENGTH - 11); print FILENAME, h }' \
+	$srcs $(find harness -name '*.h'))
 [ -z "$inc" ] && ok "no file includes a header of a higher layer" ||
 	not_ok "no file includes a header of a higher layer" "$inc"
 
