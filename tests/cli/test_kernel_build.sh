@@ -16,7 +16,8 @@
 # the fragment set in the .config (checked here, independently of the
 # script), and a patch that does not apply refused.  The source is
 # fetched into the machine's cache (VSB_KSRC_CACHE, default its src/)
-# and kept there; everything else lives in a scratch cache.
+# and kept there, as is the configured build folder; everything else
+# lives in a scratch cache.
 . "$(dirname "$0")/../lib.sh"
 
 KB=$VSB_ROOT/ci/kernel-build.sh
@@ -31,16 +32,16 @@ unset VSB_KBUILD_VERBOSE
 # --- Debian's tree, configured in the background -------------------------------
 # kconfig on the real tree is most of this test's time (three kconfig
 # runs: tinyconfig's two and the olddefconfig after the fragment): it
-# runs while the fake-tree checks below do, in a cache of its own.  A
-# build folder already configured for the same key in the shared cache
-# is the same result (the key covers source, fragment and compiler) and
-# is only read.
+# runs while the fake-tree checks below do, into the machine's cache,
+# as a user's `--print-config` would.  The key covers source, fragment
+# and compiler, so a build folder configured for it by an earlier run
+# is the same result and is only read: a changed fragment configures
+# again.
 kd=$(VSB_VM_CACHE=$TMP/dcache "$KB" --source debian:6.12 --print-key 2>"$TMP/dkerr")
 drc=$?
 dpid=''
 if [ $drc -eq 0 ]; then
-	dcache=$TMP/dcache
-	[ ! -f "$REAL_CACHE/kbuild/$kd/.vsb-configured" ] || dcache=$REAL_CACHE
+	dcache=$REAL_CACHE
 	VSB_VM_CACHE=$dcache "$KB" --source debian:6.12 --print-config >"$TMP/dout" 2>"$TMP/derr" &
 	dpid=$!
 fi
