@@ -29,6 +29,13 @@ nsw=$(ls "$TMP/sw"/*.csv | grep -vc -e summary -e '/sweep.csv')
 expect_exit 0 "import a run over the socket" "$VSB" db import --db "$URL" "$TMP/run/one.csv"
 expect_exit 0 "import a sweep folder" "$VSB" db import --db "$URL" "$TMP/sw"
 [ "$(counts)" = "$((1 + nsw))/$((3 + 2 * nsw))" ] && ok "runs and samples stored" || not_ok "counts" "$(counts)"
+# libpq is loaded on first use (lib/store/pq_api.h), not linked: a run
+# does not map it, an import over PostgreSQL did just that
+if ldd "$VSB" | grep -q 'libpq\.'; then
+	not_ok "libpq not linked, loaded on first use" "$(ldd "$VSB" | grep libpq)"
+else
+	ok "libpq not linked, loaded on first use (the imports above loaded it)"
+fi
 [ "$(psq 'SELECT value FROM vsb_meta')" = 1 ] && ok "schema version recorded" || not_ok "schema version"
 expect_exit 0 "the same files again" "$VSB" db import --db "$URL" "$TMP/run/one.csv" "$TMP/sw"
 [ "$(grep -c 'already stored' "$TMP/out")" -eq $((1 + nsw)) ] && [ "$(counts)" = "$((1 + nsw))/$((3 + 2 * nsw))" ] &&

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The result store (harness/lib/store/): included by the top Makefile
-# after the BPF fragment.  SQLite (the default store) and libpq
-# (PostgreSQL stores) are each linked when their header is installed;
+# after the BPF fragment.  SQLite (the default store) is linked and libpq
+# (PostgreSQL stores) loaded on first use, each when its header is installed;
 # without one the rest builds anyway, one line says what is missing,
 # and `db` commands that need it skip (exit 4) saying the same.
 
@@ -16,8 +16,12 @@ else
 STORE_MISSING += libsqlite3-dev
 endif
 ifneq ($(wildcard $(PG_INCDIR)/libpq-fe.h),)
-VSB_CPPFLAGS += -DVSB_HAVE_PG -I$(PG_INCDIR)
-VSB_LIBS += -lpq
+# libpq is loaded with dlopen() on first use, not linked (pq_api.h:
+# linked, its 21 libraries cost every start 11 ms); the soname is the one
+# of the library beside this header
+PQ_SONAME := $(shell readelf -d $$($(CC) -print-file-name=libpq.so) 2>/dev/null | \
+	sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+VSB_CPPFLAGS += -DVSB_HAVE_PG -I$(PG_INCDIR) -DVSB_PQ_SONAME='"$(or $(PQ_SONAME),libpq.so.5)"'
 else
 STORE_MISSING += libpq-dev
 endif

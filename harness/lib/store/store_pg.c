@@ -20,7 +20,7 @@
 #include "store_be.h"
 
 #ifdef VSB_HAVE_PG
-#include <libpq-fe.h>
+#include "pq_api.h"
 
 #define MAX_PARAMS 32
 
@@ -41,6 +41,27 @@ struct vsb_stmt {
 	PGresult *res;
 	int row, nrows;
 };
+
+static const struct vsb_pq_api *pq;	/* libpq, loaded by pq_load() */
+
+/*
+ * libpq on first use: a check or an open loads it, and every other
+ * entry point works on what an open returned.  0, or exit 4 (skip) with
+ * the reason, as for a build without libpq.
+ */
+static int pq_load(void)
+{
+	char why[160];
+
+	if (pq)
+		return 0;
+	pq = vsb_pq_api(why, sizeof(why));
+	if (pq)
+		return 0;
+	vsb_err("store: PostgreSQL needs libpq, which cannot be loaded here: %s "
+		"(`make deps` installs it)", why);
+	return VSB_EXIT_SKIP;
+}
 
 /* libpq's messages end in newlines and may run on: keep the first line */
 static void set_err(struct vsb_db *d, const char *msg)
@@ -65,34 +86,43 @@ static void quiet_notice(void *arg, const char *msg)
 static int pg_check(const char *target, enum vsb_store_mode mode, struct vsb_db **peek)
 {
 	char *err = NULL;
-	PQconninfoOption *opts = PQconninfoParse(target, &err);
-	const char *msg = err ? err : "out of memory";
+	PQconninfoOption *opts;
+	const char *msg;
+	int rc = pq_load();
 
 	(void)mode;
 	*peek = NULL;
+	if (rc)
+		return rc;
+	opts = pq->PQconninfoParse(target, &err);
+	msg = err ? err : "out of memory";
 	if (opts) {
-		PQconninfoFree(opts);
+		pq->PQconninfoFree(opts);
 		return 0;
 	}
 	vsb_err("store: not a PostgreSQL URL: %.*s", (int)strcspn(msg, "\n"), msg);
-	PQfreemem(err);
+	pq->PQfreemem(err);
 	return VSB_EXIT_USAGE;
 }
 
 static int pg_open(const char *target, enum vsb_store_mode mode, struct vsb_db **dbp)
 {
-	struct vsb_db *d = vsb_zalloc(sizeof(*d));
+	struct vsb_db *d;
+	int rc = pq_load();
 
 	(void)mode;	/* the server's database exists or the connection fails */
-	d->c = PQconnectdb(target);
-	if (!d->c || PQstatus(d->c) != CONNECTION_OK) {
-		set_err(d, d->c ? PQerrorMessage(d->c) : "out of memory");
+	if (rc)
+		return rc;
+	d = vsb_zalloc(sizeof(*d));
+	d->c = pq->PQconnectdb(target);
+	if (!d->c || pq->PQstatus(d->c) != CONNECTION_OK) {
+		set_err(d, d->c ? pq->PQerrorMessage(d->c) : "out of memory");
 		vsb_err("store: cannot reach PostgreSQL: %s", d->err);
-		PQfinish(d->c);
+		pq->PQfinish(d->c);
 		free(d);
 		return VSB_EXIT_ERROR;
 	}
-	PQsetNoticeProcessor(d->c, quiet_notice, NULL);
+	pq->PQsetNoticeProcessor(d->c, quiet_notice, NULL);
 	*dbp = d;
 	return 0;
 }
@@ -101,19 +131,19 @@ static void pg_close(struct vsb_db *d)
 {
 	if (!d)
 		return;
-	PQfinish(d->c);
+	pq->PQfinish(d->c);
 	free(d->line);
 	free(d);
 }
 
 static int pg_exec(struct vsb_db *d, const char *sql)
 {
-	PGresult *r = PQexec(d->c, sql);
-	int st = PQresultStatus(r), ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+	PGresult *r = pq->PQexec(d->c, sql);
+	int st = pq->PQresultStatus(r), ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
 
 	if (!ok)
-		set_err(d, PQresultErrorMessage(r));
-	PQclear(r);
+		set_err(d, pq->PQresultErrorMessage(r));
+	pq->PQclear(r);
 	return ok ? 0 : -1;
 }
 
@@ -152,12 +182,12 @@ static int pg_prepare(struct vsb_db *d, const char *sql, struct vsb_stmt **stp)
 
 	st->d = d;
 	snprintf(st->name, sizeof(st->name), "s%u", ++d->nstmt);
-	r = PQprepare(d->c, st->name, q, 0, NULL);
-	ok = PQresultStatus(r) == PGRES_COMMAND_OK && st->nparams <= MAX_PARAMS;
+	r = pq->PQprepare(d->c, st->name, q, 0, NULL);
+	ok = pq->PQresultStatus(r) == PGRES_COMMAND_OK && st->nparams <= MAX_PARAMS;
 	if (!ok)
 		set_err(d, st->nparams > MAX_PARAMS ? "too many parameters" :
-			PQresultErrorMessage(r));
-	PQclear(r);
+			pq->PQresultErrorMessage(r));
+	pq->PQclear(r);
 	free(q);
 	if (!ok) {
 		free(st);
@@ -214,15 +244,15 @@ static int pg_step(struct vsb_stmt *st)
 	if (!st->res) {
 		int s;
 
-		st->res = PQexecPrepared(st->d->c, st->name, st->nparams,
+		st->res = pq->PQexecPrepared(st->d->c, st->name, st->nparams,
 					 (const char *const *)st->val, NULL, NULL, 0);
-		s = PQresultStatus(st->res);
+		s = pq->PQresultStatus(st->res);
 		if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
-			set_err(st->d, PQresultErrorMessage(st->res));
+			set_err(st->d, pq->PQresultErrorMessage(st->res));
 			return -1;
 		}
 		st->row = 0;
-		st->nrows = PQntuples(st->res);
+		st->nrows = pq->PQntuples(st->res);
 		return st->nrows ? 1 : 0;
 	}
 	return ++st->row < st->nrows ? 1 : 0;
@@ -230,27 +260,27 @@ static int pg_step(struct vsb_stmt *st)
 
 static int pg_col_null(struct vsb_stmt *st, int i)
 {
-	return PQgetisnull(st->res, st->row, i);
+	return pq->PQgetisnull(st->res, st->row, i);
 }
 
 static const char *pg_col_text(struct vsb_stmt *st, int i)
 {
-	return PQgetvalue(st->res, st->row, i);
+	return pq->PQgetvalue(st->res, st->row, i);
 }
 
 static long long pg_col_int(struct vsb_stmt *st, int i)
 {
-	return strtoll(PQgetvalue(st->res, st->row, i), NULL, 10);
+	return strtoll(pq->PQgetvalue(st->res, st->row, i), NULL, 10);
 }
 
 static double pg_col_double(struct vsb_stmt *st, int i)
 {
-	return strtod(PQgetvalue(st->res, st->row, i), NULL);
+	return strtod(pq->PQgetvalue(st->res, st->row, i), NULL);
 }
 
 static void pg_reset(struct vsb_stmt *st)
 {
-	PQclear(st->res);
+	pq->PQclear(st->res);
 	st->res = NULL;
 }
 
@@ -261,7 +291,7 @@ static void pg_finalize(struct vsb_stmt *st)
 
 	pg_reset(st);
 	snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
-	PQclear(PQexec(st->d->c, sql));	/* fails harmlessly in an aborted txn */
+	pq->PQclear(pq->PQexec(st->d->c, sql));	/* fails harmlessly in an aborted txn */
 	for (i = 0; i < MAX_PARAMS; i++)
 		free(st->val[i]);
 	free(st);
@@ -274,11 +304,11 @@ static int pg_copy_begin(struct vsb_db *d, const char *target)
 	int ok;
 
 	sprintf(sql, "COPY %s FROM STDIN", target);
-	r = PQexec(d->c, sql);
-	ok = PQresultStatus(r) == PGRES_COPY_IN;
+	r = pq->PQexec(d->c, sql);
+	ok = pq->PQresultStatus(r) == PGRES_COPY_IN;
 	if (!ok)
-		set_err(d, PQresultErrorMessage(r));
-	PQclear(r);
+		set_err(d, pq->PQresultErrorMessage(r));
+	pq->PQclear(r);
 	free(sql);
 	return ok ? 0 : -1;
 }
@@ -346,8 +376,8 @@ static int pg_copy_row(struct vsb_db *d, const struct vsb_val *v, int n)
 		}
 	}
 	*line_room(d, len, 1) = '\n';
-	if (PQputCopyData(d->c, d->line, (int)len + 1) != 1) {
-		set_err(d, PQerrorMessage(d->c));
+	if (pq->PQputCopyData(d->c, d->line, (int)len + 1) != 1) {
+		set_err(d, pq->PQerrorMessage(d->c));
 		return -1;
 	}
 	return 0;
@@ -358,19 +388,19 @@ static int pg_copy_end(struct vsb_db *d, int ok)
 	PGresult *r;
 	int good = 1;
 
-	if (PQputCopyEnd(d->c, ok ? NULL : "abandoned by the importer") != 1) {
+	if (pq->PQputCopyEnd(d->c, ok ? NULL : "abandoned by the importer") != 1) {
 		if (ok)
-			set_err(d, PQerrorMessage(d->c));
+			set_err(d, pq->PQerrorMessage(d->c));
 		good = 0;
 	}
-	while ((r = PQgetResult(d->c))) {
-		int st = PQresultStatus(r);
+	while ((r = pq->PQgetResult(d->c))) {
+		int st = pq->PQresultStatus(r);
 
 		if (st != PGRES_COMMAND_OK && good && ok) {
-			set_err(d, PQresultErrorMessage(r));
+			set_err(d, pq->PQresultErrorMessage(r));
 			good = 0;
 		}
-		PQclear(r);
+		pq->PQclear(r);
 		/* the end was not sent: libpq would answer COPY_IN forever */
 		if (st == PGRES_COPY_IN)
 			break;
