@@ -3,7 +3,8 @@
 #
 # `vmstat-bench info` and the environment record in result files: the
 # topology matches sysfs, PMU verdicts are per event, the kernel config
-# and the vm_committed_as batch are there, bad options are usage errors.
+# and the vm_committed_as batch are there, bad options are usage errors;
+# likwid's cross-check of the topology is kept for the boot, safely.
 . "$(dirname "$0")/../lib.sh"
 
 "$VSB" info >"$TMP/info" 2>"$TMP/err"
@@ -54,4 +55,46 @@ for key in topology kernel_config pmu_events pmu_verdict affinity_readback vm_co
 	grep -q "^# $key: ." "$TMP/r.csv" || rmissing="$rmissing $key"
 done
 [ -z "${rmissing:-}" ] && ok "result CSV carries the environment record" || not_ok "result CSV keys missing:$rmissing"
+# likwid's cross-check, kept for the boot (lib/machine/topo_cache.h): the
+# first process after the cache is cleared checks and writes the answer,
+# the next reads it and says so; a file there this user did not write,
+# or that others may write, or cut short, is neither read nor replaced
+SD=/run/vmstat-bench
+src() {	# src: the topology_source line of a short run's result
+	"$VSB" run --variant cmpxchg-local --cpus 0 --loops 2000 --repeat 1 --warmup 0 \
+		--events none -o "$TMP/src.csv" >/dev/null 2>&1
+	sed -n 's/^# topology_source: //p' "$TMP/src.csv"
+}
+if [ "$(id -u)" != 0 ]; then
+	skip "topology cross-check kept for the boot" "not root: $SD is root's"
+elif [[ $(src) != likwid* ]]; then
+	skip "topology cross-check kept for the boot" "likwid not loaded here: $(src)"
+else
+	rm -f "$SD"/topo-*
+	first=$(src)
+	f=$(ls "$SD"/topo-* 2>/dev/null)
+	second=$(src)
+	if [ "$first" = "likwid (agrees with sysfs)" ] && [ -n "$f" ] && [ "$(wc -w <<<"$f")" = 1 ] &&
+	   [ "$second" = "likwid (agrees with sysfs), checked earlier this boot" ]; then
+		ok "topology: checked by likwid once, then read ($(basename "$f"))"
+	else
+		not_ok "topology: checked by likwid once, then read" "first: $first" "second: $second" "files: $f"
+	fi
+	for how in owner mode short; do
+		rm -f "$SD"/topo-*
+		src >/dev/null
+		f=$(ls "$SD"/topo-*)
+		case $how in
+		owner) chown nobody "$f"; what="of another owner" ;;
+		mode)  chmod 664 "$f"; what="others may write" ;;
+		short) truncate -s 100 "$f"; what="cut short" ;;
+		esac
+		before=$(stat -c '%U %a %s %Y %i' "$f")
+		again=$(src)
+		[ "$again" = "likwid (agrees with sysfs)" ] && [ "$(stat -c '%U %a %s %Y %i' "$f")" = "$before" ] &&
+			ok "topology cache: a file $what is not read, not replaced" ||
+			not_ok "topology cache: a file $what" "source: $again" "$before vs $(stat -c '%U %a %s %Y %i' "$f")"
+	done
+	rm -f "$SD"/topo-*
+fi
 done_testing

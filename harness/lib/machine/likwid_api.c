@@ -11,9 +11,6 @@
 #include "likwid_api.h"
 
 #ifdef VSB_HAVE_LIKWID
-#ifndef VSB_LIKWID_SONAME
-#define VSB_LIKWID_SONAME "liblikwid.so"
-#endif
 
 static int load(void *h, void *slot, const char *name, char *why, size_t len)
 {

@@ -16,6 +16,11 @@
 #ifdef VSB_HAVE_LIKWID
 #include <likwid.h>
 
+/* the library loaded: the Makefile names the one beside likwid.h */
+#ifndef VSB_LIKWID_SONAME
+#define VSB_LIKWID_SONAME "liblikwid.so"
+#endif
+
 struct vsb_likwid_api {
 	int (*topology_init)(void);
 	CpuTopology_t (*get_cpuTopology)(void);

@@ -46,6 +46,7 @@
 #endif
 
 #include "topo.h"
+#include "topo_cache.h"
 
 static int cmp_cpu(const void *a, const void *b)
 {
@@ -346,11 +347,19 @@ const struct vsb_topo *vsb_topo_get(void)
 		t = &sys;
 #ifdef VSB_HAVE_LIKWID
 	{
-		static struct vsb_topo lk;
+		static struct vsb_topo lk, raw;
 		const struct vsb_likwid_api *lw;
 		char why[160] = "";
 		int ret = -1;
 
+		raw = sys;	/* the cache's key: sysfs as read */
+		if (t && vsb_topo_cache_load(&raw, VSB_LIKWID_SONAME, &sys) == 0) {
+			snprintf(sys.source + strlen(sys.source),
+				 sizeof(sys.source) - strlen(sys.source),
+				 ", checked earlier this boot");
+			vsb_topo_mark_allowed(t);
+			return t;
+		}
 		foreign_leaks_begin();
 		lw = vsb_likwid_api(why, sizeof(why));
 		if (lw)
@@ -367,6 +376,7 @@ const struct vsb_topo *vsb_topo_get(void)
 					 " (no sysfs topology to cross-check)");
 			} else {
 				vsb_topo_cross_check(&sys, &lk);
+				vsb_topo_cache_store(&raw, VSB_LIKWID_SONAME, &sys);
 			}
 		} else if (t) {
 			snprintf(t->source, sizeof(t->source),
