@@ -19,7 +19,7 @@ fi
 sock=$(cat /sys/devices/system/cpu/cpu*/topology/physical_package_id | sort -u | wc -l)
 grep -qE "^$sock sockets? x" "$TMP/info" && ok "info: $sock socket(s), as sysfs says" ||
 	not_ok "info: socket count matches sysfs" "$(sed -n 2p "$TMP/info")"
-grep -qE '^== topology \((likwid \(agrees with sysfs\)|sysfs.*)\)' "$TMP/info" &&
+grep -qE '^== topology \((likwid \(agrees with sysfs\)(, checked earlier this boot)?|sysfs.*)\)$' "$TMP/info" &&
 	ok "info: says where the topology came from ($(sed -n 1p "$TMP/info"))" ||
 	not_ok "info: topology source" "$(sed -n 1p "$TMP/info")"
 if grep -qE '^perf::TASK-CLOCK +(ok|eacces) ' "$TMP/info" && grep -qE '^cycles +(ok|no-pmu|eacces|error) ' "$TMP/info"; then
