@@ -6,6 +6,9 @@
 # panic, the command never reports), "panic" crashes the kernel.
 
 echo "ok - the guest ran vanish.sh"
+# the line is in the tty's buffer, not yet out of the serial port: an
+# instant reset lost it once; a second lets it drain
+sleep 1
 case ${VSB_VANISH:-} in
 triple) echo b >/proc/sysrq-trigger ;;
 panic)  echo c >/proc/sysrq-trigger ;;
