@@ -10,7 +10,10 @@
  * the sleep does nothing, only the ends count.  That bound (2 us in 4 ms,
  * 0.05%, typically a hundredth of it) is far below any spread a figure
  * is judged by, and calibrating takes 12 ms of every run, not the 60
- * that three unguarded 20 ms windows took.  The CPU flags that
+ * that three unguarded 20 ms windows took.  A pair still wider after 100
+ * tries (a host that stalls the vCPU all the while) is used as it is;
+ * the median of three windows keeps one such end out of the rate.  The
+ * CPU flags that
  * say whether the TSC is trustworthy across frequency changes and idle
  * (constant_tsc, nonstop_tsc) are reported with it.
  */
