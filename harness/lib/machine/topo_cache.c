@@ -74,11 +74,10 @@ int vsb_topo_cache_load(const struct vsb_topo *sys, const char *lib, struct vsb_
 	int fd, ok;
 
 	cache_path(path, sizeof(path), key);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = vsb_open_regular(path, O_NOFOLLOW, &st);
 	if (fd < 0)
 		return -1;
-	ok = !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	     !(st.st_mode & 022) && st.st_size == (off_t)sizeof(f) &&
+	ok = st.st_uid == geteuid() && !(st.st_mode & 022) && st.st_size == (off_t)sizeof(f) &&
 	     read(fd, &f, sizeof(f)) == (ssize_t)sizeof(f) &&
 	     !strcmp(f.magic, TOPO_MAGIC) && f.key == key;
 	close(fd);
