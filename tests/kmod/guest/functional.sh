@@ -88,7 +88,7 @@ t_run "plain-fold --fold local is refused without VSB_UNSAFE_FOLD (exit 2)" 2 \
 t_run "cmpxchg-local --fold remote is refused without VSB_UNSAFE_FOLD (exit 2)" 2 \
 	"$VSB" run --backend kmod --variant cmpxchg-local --fold remote --cpus 0-1
 
-# t_miscounts DESC TRIES IF_BALANCED VARIANT FOLD: forced runs
+# t_miscounts DESC TRIES IF_BALANCED VARIANT FOLD CPUS LOOPS: forced runs
 # (VSB_UNSAFE_FOLD=1, a fold every 10 us) until one miscounts: exit 3 and
 # "sanity: FAILED".  When all TRIES balanced, IF_BALANCED says what that
 # is: fail, or skip with the reason.
@@ -96,8 +96,8 @@ t_miscounts() {
 	m_d=$1 m_n=$2 m_if=$3 m_t0=$(date +%s) n=0 rc=0
 	while [ $n -lt "$m_n" ]; do
 		VSB_UNSAFE_FOLD=1 "$VSB" run --backend kmod --variant "$4" --fold "$5" \
-			--fold-interval-us 10 --cpus 0-1 --loops 200000 --repeat 3 \
-			>"$T/out" 2>"$T/err"
+			--fold-interval-us 10 --cpus "$6" --loops "$7" --repeat 3 \
+			-o "$T/mis.csv" >"$T/out" 2>"$T/err"
 		rc=$? n=$((n + 1))
 		[ $rc -ne 0 ] && break
 	done
@@ -106,7 +106,8 @@ t_miscounts() {
 	elif [ $rc -eq 0 ] && [ "$m_if" = skip ]; then
 		t_skip "$m_d" "no lost or doubled update in $n tries: the vCPUs did not race (busy host?)"
 	else
-		{ echo "#   exit $rc after $n tries"; grep '^sanity' "$T/out"; } >>"$T/err"
+		{ echo "#   exit $rc after $n tries"; grep '^sanity' "$T/out"
+		  grep '^# fold:' "$T/mis.csv" 2>/dev/null; } >>"$T/err"
 		t_fail "$m_d (exit 3)"
 	fi
 }
@@ -114,8 +115,13 @@ t_miscounts() {
 # The proof the refusal is right: a fold timer interrupting a plain
 # read-modify-write (no irqs off) loses or doubles updates.  Under TCG
 # an interrupt lands between translation blocks, the read and the write
-# are in two of them; up to 3 tries so a quiet host cannot flake it.
-t_miscounts "forced unsafe plain-fold + local fold miscounts" 3 fail plain-fold local
+# are in two of them.  One worker, so that no sample ends early for a
+# vCPU the host did not run; 1M loops a sample, so that each spans many
+# of the host's ms: on a busy host QEMU's timer thread can miss a short
+# loop altogether (200k loops on two CPUs balanced in a third of the
+# tries beside two busy loops, the timer folding only between samples;
+# 1M on one CPU miscounted in 16 of 16).  Up to 3 tries.
+t_miscounts "forced unsafe plain-fold + local fold miscounts" 3 fail plain-fold local 0 1000000
 
 # And the remote one: the shepherd's xchg on another CPU lands between a
 # non-LOCK cmpxchg's load and its store (TCG translates that cmpxchg as a
@@ -124,7 +130,8 @@ t_miscounts "forced unsafe plain-fold + local fold miscounts" 3 fail plain-fold 
 # is counted twice.  Only LOCK cmpxchg (cmpxchg-locked) is safe.  The race
 # needs both vCPUs running at once; when the host never ran them together
 # in 10 tries, that is a skip with the reason, not a pass.
-t_miscounts "forced unsafe cmpxchg-local + remote fold miscounts" 10 skip cmpxchg-local remote
+t_miscounts "forced unsafe cmpxchg-local + remote fold miscounts" 10 skip cmpxchg-local remote \
+	0-1 200000
 
 # nohz_full: CPU 1's worker goes quiet after the warm-up.  A local fold
 # cannot reach its last diff (its timer is cancelled: an isolated CPU
