@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ci/sweep-drift, the bound one-sweep-a-side verdicts live under: its
+# figures on known ratios, its refusals, and one tiny real run whose
+# ratios are compare's own (plumbing, not figures).
+. "$(dirname "$0")/../lib.sh"
+SD=$VSB_ROOT/ci/sweep-drift
+
+# Known ratios: pair 1 at 1.02 and 0.97, pair 2 at 1.01.  Deviations 1, 2,
+# 3%; the pairs' largest 3% and 1%, so the bound is 3%; times 1.05 the
+# points are at +7.1%, +1.9%, +6.1%: 2 of 3 beyond it.
+printf '1 1.02\n1 0.97\n2 1.01\n' >"$TMP/known"
+expect_exit 0 "--ratios on known ratios" "$SD" --ratios "$TMP/known"
+grep -qx 'A/A: 3 points judged by runs in 2 pairs; |NEW/BASE - 1| median 2.0%, 80th 2.0%, 95th 3.0%, largest 3.0%' "$TMP/out" &&
+	grep -q 'is at least 3.0% .* beyond it at 2 of 3 points (67%)$' "$TMP/out" &&
+	ok "... quantiles, the 19-in-20 bound and the 5% slowdowns beyond it are right" ||
+	not_ok "sweep-drift figures on known ratios" "$(cat "$TMP/out")"
+
+printf '1 1.02\n1 x\n' >"$TMP/bad"
+expect_usage_error "--ratios: a line that is not PAIR RATIO" 'line 2 is not PAIR RATIO: 1 x' \
+	"$SD" --ratios "$TMP/bad"
+expect_usage_error "--ratios without a file" '--ratios needs a file' "$SD" --ratios "$TMP/none"
+expect_usage_error "N not a number" 'N must be a positive number: 2x' "$SD" 2x
+expect_usage_error "N zero" 'N must be a positive number: 0' "$SD" 0
+expect_usage_error "a sweep file that is not there" 'no sweep file ' "$SD" 1 "$TMP/none.sweep"
+
+# One real pair of a tiny sweep: its ratio is the one compare.csv holds.
+printf '%s\n' "name tiny" "bench counter" "backend user" "variant this-cpu-add" \
+	"cpus 0" "loops 20000" "repeat 10" >"$TMP/tiny.sweep"
+expect_exit 0 "one pair of default sweeps of a tiny point" \
+	env VSB="$VSB" OUT="$TMP/sd" "$SD" 1 "$TMP/tiny.sweep"
+want=$(awk -F, '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
+	$c["test"] == "runs" { print 1, $c["ratio"] }' "$TMP/sd/1/compare.csv")
+[ -n "$want" ] && [ "$(cat "$TMP/sd/ratios")" = "$want" ] &&
+	grep -q '^A/A: 1 points judged by runs in 1 pairs' "$TMP/out" &&
+	ok "... the point judged by runs, its ratio compare's ($want)" ||
+	not_ok "sweep-drift's real pair" "$(cat "$TMP/out" "$TMP/err")" "want '$want'" \
+		"$(cat "$TMP/sd/ratios" 2>&1)"
+[ ! -e "$TMP/sd/1-a" ] && [ ! -e "$TMP/sd/1-b" ] &&
+	ok "... the pair's sweep folders removed, its compare output kept" ||
+	not_ok "sweep-drift left its sweep folders"
+done_testing
