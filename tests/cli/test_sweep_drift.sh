@@ -32,9 +32,12 @@ expect_exit 0 "one pair of default sweeps of a tiny point" \
 	env VSB="$VSB" OUT="$TMP/sd" "$SD" 1 "$TMP/tiny.sweep"
 want=$(awk -F, '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
 	$c["test"] == "runs" { print 1, $c["ratio"] }' "$TMP/sd/1/compare.csv")
+reg=$(awk -F, '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
+	$c["regression"] == 1 { r = 1 } END { print r + 0 }' "$TMP/sd/1/compare.csv")
 [ -n "$want" ] && [ "$(cat "$TMP/sd/ratios")" = "$want" ] &&
+	grep -q "^compare with its defaults reported a regression (exit 1) in $reg of 1 A/A pairs$" "$TMP/out" &&
 	grep -q '^A/A: 1 points judged by runs in 1 pairs' "$TMP/out" &&
-	ok "... the point judged by runs, its ratio compare's ($want)" ||
+	ok "... the point judged by runs, its ratio compare's ($want), $reg regression as compare.csv says" ||
 	not_ok "sweep-drift's real pair" "$(cat "$TMP/out" "$TMP/err")" "want '$want'" \
 		"$(cat "$TMP/sd/ratios" 2>&1)"
 [ ! -e "$TMP/sd/1-a" ] && [ ! -e "$TMP/sd/1-b" ] &&
