@@ -93,7 +93,7 @@ LIB_ARCHIVES := $(foreach l,judge charts store machine model stats base,$(O)/lib
 
 .DELETE_ON_ERROR:
 .PHONY: all deps test run check clean plots readme-charts layers unit-tests
-.PHONY: kmod kmod-clean vm-run
+.PHONY: kmod kmod-clean vm-run FORCE
 
 # ---- kernel module and its VM tests (kmod/, tests/kmod/) ----
 KDIR ?= $(wildcard /lib/modules/$(shell uname -r)/build)
@@ -116,6 +116,14 @@ $$(O)/obj/lib/$(1)/%.o: harness/lib/$(1)/%.c
 $$(O)/libvsb-$(1).a: $$(patsubst harness/%.c,$$(O)/obj/%.o,$$(wildcard harness/lib/$(1)/*.c))
 endef
 $(foreach l,$(LIB_LAYERS),$(eval $(call lib_layer,$(l))))
+# meta.c writes GIT_REV into every result: rebuild it when the revision
+# changes, not only when a source does (a stamp rewritten only then), or
+# an incremental build goes on saying the revision it was first made at
+$(O)/git-rev: FORCE
+	@mkdir -p $(@D)
+	@[ "$$(cat $@ 2>/dev/null)" = '$(GIT_REV)' ] || echo '$(GIT_REV)' >$@
+$(O)/obj/lib/machine/meta.o: $(O)/git-rev
+FORCE:
 # BPF tracing (lib/machine/bpf/): built where clang/bpftool/libbpf/BTF
 # exist, else skipped
 include harness/lib/machine/bpf/bpf.mk

@@ -33,6 +33,15 @@ for key in kernel_config perf_event_paranoid tsc_invariant hypervisor governor c
 	grep -q "^$key: ." "$TMP/info" || missing="$missing $key"
 done
 [ -z "${missing:-}" ] && ok "info: every record key present" || not_ok "info: keys missing:$missing"
+# the revision is the checkout's now, not the one the build was first
+# made at (the Makefile's git-rev stamp rebuilds meta.o when it changes)
+if rev=$(git -C "$VSB_ROOT" describe --always --dirty 2>/dev/null); then
+	grep -qx "git_revision: $rev" "$TMP/info" &&
+		ok "info: git_revision is the checkout's ($rev)" ||
+		not_ok "info: git_revision is the checkout's" "want $rev" "$(grep '^git_revision' "$TMP/info")"
+else
+	skip "info: git_revision is the checkout's" "not a git checkout"
+fi
 grep -qE '^kernel_config: (HAVE_CMPXCHG_LOCAL=[yn] \(vmstat updates: (this_cpu_cmpxchg|irq-disable)\)|unknown)' "$TMP/info" &&
 	ok "info: HAVE_CMPXCHG_LOCAL and the vmstat path it implies" || not_ok "info: kernel_config" "$(grep kernel_config "$TMP/info")"
 # the batch must match mm_compute_batch for this machine
