@@ -553,23 +553,31 @@ static void report(const struct vsb_hist_out *os, size_t n, enum vsb_hist_by by)
 
 	for (i = 0; i < n; i++) {
 		const struct vsb_hist_series *hs = os[i].hs;
+		size_t nc = vsb_hist_ncode(hs);
 
 		vsb_hist_verdict_line(hs, v, sizeof(v));
-		printf("%s on %s: %zu entries by %s, %zu change point%s; %s\n", os[i].label,
-		       hs->machine, hs->n, vsb_hist_by_name(by), hs->ncp,
-		       hs->ncp == 1 ? "" : "s", v);
+		printf("%s on %s: %zu entries by %s, %zu change point%s", os[i].label,
+		       hs->machine, hs->n, vsb_hist_by_name(by), nc, nc == 1 ? "" : "s");
+		if (hs->ncp > nc)
+			printf(", %zu machine step%s", hs->ncp - nc, hs->ncp - nc == 1 ? "" : "s");
+		printf("; %s\n", v);
 		for (k = 0; k < hs->ncp; k++) {
 			const struct vsb_cp *c = &hs->cp[k];
 			const struct vsb_series_run *a = hs->e[c->index - 1].run,
 						    *b = hs->e[c->index].run;
 
-			printf("  change at entry %zu: %s (%s, %s) -> %s (%s, %s): %.4g -> %.4g "
-			       "%s, %+.1f%%, p %.3g", c->index, a->kernel, a->revision,
+			printf("  %s at entry %zu: %s (%s, %s) -> %s (%s, %s): %.4g -> %.4g "
+			       "%s, %+.1f%%, p %.3g",
+			       vsb_hist_cp_one_build(hs, k) ? "machine step" : "change",
+			       c->index, a->kernel, a->revision,
 			       a->date, b->kernel, b->revision, b->date, c->before, c->after,
 			       hs->unit, 100 * c->rel_change, c->p_value);
 			if (vsb_hist_cp_moved(hs, k))
 				printf(" (CPUs moved: c2c %.0f -> %.0f ns)", hs->cp_c2c[k][0],
 				       hs->cp_c2c[k][1]);
+			if (vsb_hist_cp_one_build(hs, k))
+				fputs(" (one build on both sides: the machine or its load moved, "
+				      "not the code)", stdout);
 			putchar('\n');
 		}
 	}
@@ -587,6 +595,13 @@ static int gate(const struct vsb_hist_out *os, size_t n)
 				"%+.1f%%, but its CPUs moved (c2c %.0f -> %.0f ns): the host's "
 				"placement, not the code\n", os[i].label, os[i].hs->machine,
 				100 * v->rel_change, os[i].hs->c2c_base, os[i].hs->c2c_new);
+		if (os[i].hs->one_build_newest)
+			fprintf(stderr, "history --check: not judged: %s on %s: newest entry "
+				"%+.1f%%, but it and its baseline are one build (kernel %s, "
+				"revision %s): the machine moved, not the code\n", os[i].label,
+				os[i].hs->machine, 100 * v->rel_change,
+				os[i].hs->e[os[i].hs->n - 1].run->kernel,
+				os[i].hs->e[os[i].hs->n - 1].run->revision);
 		if (!v->regression)
 			continue;
 		nreg++;

@@ -55,13 +55,18 @@ set label 1 verdict at screen 0.01, screen 0.025 left noenhanced font ',10' \
 	tc rgb (regression ? '#d62728' : '#2ca02c') front
 
 ps_entry = nentries > 200 ? 0.35 : (nentries > 60 ? 0.6 : 0.9)
-cp_x(d) = column('cp') > 0 ? column('index') - 0.5 : NaN
+if (!exists("nmachine")) nmachine = 0
+# code: a change point; machine: a step between runs of one build
+cp_x(d) = column('cp') > 0 && strcol('cp_kind') eq 'code' ? column('index') - 0.5 : NaN
+mach_x(d) = column('cp') > 0 && strcol('cp_kind') eq 'machine' ? column('index') - 0.5 : NaN
 # neighbouring change points' labels take turns at three heights
 cp_y(d) = yhi - (0.035 + 0.05 * (int(column('cp') - 1) % 3)) * (yhi - ylo)
 
 # the change points' lines and labels only where there are some: gnuplot
 # 5.4 crashes on a labels plot whose every x is NaN
 cps = ncp > 0 ? ", datafile using (cp_x(0)):(ylo):(0):(yhi - ylo) with vectors nohead dt 2 lw 2 lc rgb '#d62728' title 'change point', datafile using (cp_x(0)):(cp_y(0)):(strcol('cp_label')) with labels left offset 0.4, 0 font ',10' tc rgb '#d62728' noenhanced notitle" : ""
+# machine steps grey and dotted: nothing measured changed there
+cps = cps . (nmachine > 0 ? ", datafile using (mach_x(0)):(ylo):(0):(yhi - ylo) with vectors nohead dt 3 lw 2 lc rgb '#888888' title 'machine step (one build)', datafile using (mach_x(0)):(cp_y(0)):(strcol('cp_label')) with labels left offset 0.4, 0 font ',10' tc rgb '#666666' noenhanced notitle" : "")
 
 c2c = ''
 if (hasc2c) {

@@ -79,7 +79,7 @@ cp_line=$(rows "$out/summary.csv")
 [[ "$cp_line" == *",7,step-"*",6.1.0-57-cloud-amd64,"*",8,step-"*",6.12.100+deb12-cloud-amd64,"* ]] &&
 	ok "step: found between 6.1.0-57 and 6.12.100+deb12 (entries 7 -> 8)" ||
 	not_ok "step: found between 6.1.0-57 and 6.12.100+deb12" "$cp_line"
-rel=$(echo "$cp_line" | awk -F, '{ print $(NF - 2) }')
+rel=$(echo "$cp_line" | awk -F, '{ print $(NF - 3) }')
 awk -v r="$rel" 'BEGIN { exit !(r > 0.27 && r < 0.33) }' && ok "step: relative size +30% ($rel)" ||
 	not_ok "step: relative size +30%" "got $rel"
 first=$(rows "$sdir/history.csv" | head -3 | cut -d, -f3 | tr '\n' ' ')
@@ -93,18 +93,20 @@ expect_exit 0 "history --by revision" "$VSB" history --db "$TMP/step.db" --by re
 expect_exit 0 "history (by date)" "$VSB" history --db "$TMP/step.db" -o "$TMP/out-date"
 
 # ---- CPUs moved: compare's rule over time, through the store ----
-# 16 runs by date, the last 8 twice as slow; in "moved" their c2c_ns is
-# 200 against 80 before (the host put the vCPUs farther apart), in
-# "still" 80 throughout: the same step is not judged in the first and
-# a regression in the second
+# 16 runs by date, the last 8 twice as slow and of a new revision; in
+# "moved" their c2c_ns is 200 against 80 before (the host put the vCPUs
+# farther apart), in "still" 80 throughout: the same step is not judged
+# in the first and a regression in the second
 mkdir -p "$TMP/moved" "$TMP/still"
 for i in $(seq 0 15); do
 	wob=$(awk -v i="$i" 'BEGIN { print (i < 8 ? 1 : 2) * (1 + 0.004 * ((i * 37) % 7 - 3)) }')
 	date=$(printf '2026-02-%02dT10:00:00Z' $((i + 1)))
+	rev=rev1
+	[ "$i" -ge 8 ] && rev=rev2
 	for d in moved still; do
 		c=80
 		[ $d = moved ] && [ "$i" -ge 8 ] && c=200
-		craft "$TMP/$d/x$i.csv" "$d-$i" "$date" "${K[0]}" rev "$wob"
+		craft "$TMP/$d/x$i.csv" "$d-$i" "$date" "${K[0]}" $rev "$wob"
 		sed -i "/^# date:/a # c2c_ns: $c.0 (test)" "$TMP/$d/x$i.csv"
 	done
 done
@@ -122,10 +124,53 @@ grep -q 'not judged: counter this-cpu-add cpus=0 on m-.* its CPUs moved (c2c 80 
 expect_exit 0 "moved: history -o (the chart draws the distance)" \
 	"$VSB" history --db "$TMP/moved.db" -o "$TMP/out-moved"
 mcsv=$(ls "$TMP"/out-moved/01-*/history.csv 2>/dev/null | head -1)
-[ -n "$mcsv" ] && [ "$(rows "$mcsv" | awk -F, '{ print $NF }' | sort -u | tr '\n' ' ')" = "200.0 80.0 " ] &&
+[ -n "$mcsv" ] && [ "$(rows "$mcsv" | awk -F, '{ print $(NF - 1) }' | sort -u | tr '\n' ' ')" = "200.0 80.0 " ] &&
 	grep -q 'CPUs moved' "$mcsv" && { ! command -v gnuplot >/dev/null || [ -s "${mcsv%.csv}.png" ]; } &&
 	ok "moved: history.csv carries each run's c2c_ns and the moved label; chart drawn" ||
 	not_ok "moved: history.csv c2c_ns" "$(cat "$mcsv" 2>&1 | tail -3)"
+
+# ---- one build: a step where nothing measured changed ----
+# 16 runs by date, one kernel, the last 8 1.3x slower.  "same": one
+# clean revision throughout: the machine moved, not the code: a machine
+# step, --check exits 0 and says why.  "dirty": the same runs of an
+# edited tree ("-dirty" does not say which code ran): a change point
+# and a regression.  "patched": the last 8 of a new revision: the same.
+mkdir -p "$TMP/same" "$TMP/dirty" "$TMP/patched"
+for i in $(seq 0 15); do
+	wob=$(awk -v i="$i" 'BEGIN { print (i < 8 ? 1 : 1.3) * (1 + 0.004 * ((i * 37) % 7 - 3)) }')
+	date=$(printf '2026-03-%02dT10:00:00Z' $((i + 1)))
+	rev=abc1234
+	[ "$i" -ge 8 ] && rev=def5678
+	craft "$TMP/same/x$i.csv" "same-$i" "$date" "${K[4]}" abc1234 "$wob"
+	craft "$TMP/dirty/x$i.csv" "dirty-$i" "$date" "${K[4]}" abc1234-dirty "$wob"
+	craft "$TMP/patched/x$i.csv" "patched-$i" "$date" "${K[4]}" $rev "$wob"
+done
+for d in same dirty patched; do
+	check "import the $d history" "$VSB" db import --db "$TMP/$d.db" "$TMP/$d"
+done
+expect_exit 0 "one build: +30% between runs of one kernel and revision, --check: exit 0" \
+	"$VSB" history --db "$TMP/same.db" --check -o "$TMP/out-same"
+grep -q ' 0 change points, 1 machine step; newest entry: not judged, +[0-9.]*% vs entries 0-7 but all of one build' "$TMP/out" &&
+	grep -q '^  machine step at entry 8: .*(one build on both sides: the machine or its load moved, not the code)$' "$TMP/out" &&
+	grep -q 'not judged: counter this-cpu-add cpus=0 on m-.*one build (kernel 6.12.100+deb12-cloud-amd64, revision abc1234): the machine moved' "$TMP/err" &&
+	ok "one build: listed as a machine step, the newest entry not judged, said why" ||
+	not_ok "one build: a machine step" "$(cat "$TMP/out" "$TMP/err")"
+scsv=$(ls "$TMP"/out-same/01-*/history.csv 2>/dev/null | head -1)
+[ "$(rows "$TMP/out-same/summary.csv" | awk -F, '{ print $NF }')" = machine ] &&
+	[ "$(rows "$scsv" | awk -F, '$11 > 0 { print $1, $NF }')" = "8 machine" ] &&
+	grep -q '| 16 | 0 | 1 | not judged' "$TMP/out-same/summary.md" &&
+	grep -q 'machine step: one build' "$TMP/out-same/index.html" &&
+	{ ! command -v gnuplot >/dev/null || [ -s "${scsv%.csv}.png" ]; } &&
+	ok "one build: kind machine in summary.csv and history.csv, counted apart in summary.md, said in index.html; chart drawn" ||
+	not_ok "one build: the files say machine" "$(cat "$TMP/out-same/summary.csv")" "$(tail -3 "$scsv")"
+for d in dirty patched; do
+	expect_exit 1 "$d: the same step, --check: a regression" \
+		"$VSB" history --db "$TMP/$d.db" --check
+	grep -q ' 1 change point; newest entry: REGRESSION' "$TMP/out" &&
+		grep -q '^  change at entry 8: ' "$TMP/out" && ! grep -q 'machine step' "$TMP/out" &&
+		ok "$d: a change point of the code, not a machine step" ||
+		not_ok "$d: a change point" "$(cat "$TMP/out")"
+done
 
 # ---- the flat history ----
 expect_exit 0 "flat: history --by kernel --check exits 0" \
@@ -135,11 +180,11 @@ expect_exit 0 "flat: history --by kernel --check exits 0" \
 
 # ---- outputs ----
 if command -v python3 >/dev/null; then
-	check "summary.csv parses (21 columns, RFC 4180)" python3 -c '
+	check "summary.csv parses (22 columns, RFC 4180)" python3 -c '
 import csv, sys
 rows = list(csv.reader(l for l in open(sys.argv[1]) if not l.startswith("#")))
 assert rows[0][0] == "series" and len(rows) == 2, rows
-assert all(len(r) == 21 for r in rows), [len(r) for r in rows]
+assert all(len(r) == 22 for r in rows), [len(r) for r in rows]
 assert rows[1][1].startswith("bench=counter,"), rows[1][1]
 ' "$out/summary.csv"
 else

@@ -212,6 +212,64 @@ static void apply_moved(struct vsb_hist_series *hs)
 }
 
 /*
+ * 1 when entries [a, b) of @hs all ran one build: the same kernel and
+ * the same revision, known and clean (a "-dirty" revision names a tree
+ * with edits that may differ from run to run, "unknown" none at all).
+ */
+static int one_build(const struct vsb_hist_series *hs, size_t a, size_t b)
+{
+	const struct vsb_series_run *r0 = hs->e[a].run;
+	size_t len = strlen(r0->revision), i;
+
+	if (!len || !strcmp(r0->revision, "unknown") || !strcmp(r0->revision, "?") ||
+	    (len >= 6 && !strcmp(r0->revision + len - 6, "-dirty")))
+		return 0;
+	for (i = a + 1; i < b; i++)
+		if (strcmp(hs->e[i].run->kernel, r0->kernel) ||
+		    strcmp(hs->e[i].run->revision, r0->revision))
+			return 0;
+	return 1;
+}
+
+int vsb_hist_cp_one_build(const struct vsb_hist_series *hs, size_t k)
+{
+	return k < hs->ncp && hs->cp_one_build[k];
+}
+
+size_t vsb_hist_ncode(const struct vsb_hist_series *hs)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < hs->ncp; k++)
+		n += !hs->cp_one_build[k];
+	return n;
+}
+
+/*
+ * A step where the code did not change is not the code's.  The segments
+ * either side of each change point, not just its two entries: a step is
+ * found within an entry or two of where it happened, and a kernel that
+ * changed anywhere in them may be what moved.  The --check verdict the
+ * same way, over its baseline and newest entries (after apply_moved: a
+ * regression not called for moved CPUs stays so).
+ */
+static void apply_one_build(struct vsb_hist_series *hs)
+{
+	struct vsb_cp_verdict *v = &hs->verdict;
+	size_t k;
+
+	for (k = 0; k < hs->ncp; k++) {
+		size_t a = k ? hs->cp[k - 1].index : 0;
+		size_t b = k + 1 < hs->ncp ? hs->cp[k + 1].index : hs->n;
+
+		hs->cp_one_build[k] = (unsigned char)one_build(hs, a, b);
+	}
+	hs->one_build_newest = v->regression && one_build(hs, v->base_start, hs->n);
+	if (hs->one_build_newest)
+		v->regression = 0;
+}
+
+/*
  * Keep the change points whose step is at least VSB_HIST_CP_MIN_REL,
  * each one's sides taken again over the cuts that are left (a step
  * dropped joins its two segments).
@@ -271,6 +329,10 @@ int vsb_hist_analyse(struct vsb_hist_series *hs)
 	hs->c2c_base = hs->c2c_new = NAN;
 	if (!ret && hs->n)
 		apply_moved(hs);
+	memset(hs->cp_one_build, 0, sizeof(hs->cp_one_build));
+	hs->one_build_newest = 0;
+	if (!ret && hs->n)
+		apply_one_build(hs);
 	free(med);
 	return ret;
 }

@@ -78,9 +78,24 @@ struct vsb_hist_series {
 	double cp_c2c[VSB_HIST_MAX_CP][2];
 	double c2c_base, c2c_new;
 	int moved;
+	/*
+	 * One build (history.c's one_build()): every entry of the segments
+	 * either side of change point k ran the same kernel and the same
+	 * known revision, so nothing that was measured changed there and
+	 * the step is the machine's or its load's.  Such a step is listed
+	 * and drawn as a machine step, not a change point, and a newest
+	 * entry slower than a baseline of the same build is not called a
+	 * regression (one_build_newest).
+	 */
+	unsigned char cp_one_build[VSB_HIST_MAX_CP];
+	int one_build_newest;
 };
 /* 1 when change point @k of @hs came with moved CPUs */
 int vsb_hist_cp_moved(const struct vsb_hist_series *hs, size_t k);
+/* 1 when change point @k of @hs lies between runs of one build */
+int vsb_hist_cp_one_build(const struct vsb_hist_series *hs, size_t k);
+/* The change points of @hs that are not one build's: the code's */
+size_t vsb_hist_ncode(const struct vsb_hist_series *hs);
 
 /*
  * Two different units among the runs of one machine in @se into

@@ -100,9 +100,12 @@ static void cp_table(FILE *f, const struct vsb_hist_series *hs)
 		fprintf(f, "</td><td>%zu: ", c->index);
 		entry_label(f, &hs->e[c->index]);
 		fprintf(f, "</td><td class=\"n\">%.4g</td><td class=\"n\">%.4g</td>"
-			"<td class=\"n%s\">%+.1f%%</td><td class=\"n\">%.3g</td></tr>\n",
-			c->before, c->after, c->rel_change > 0 ? " reg" : "",
-			100 * c->rel_change, c->p_value);
+			"<td class=\"n%s\">%+.1f%%%s</td><td class=\"n\">%.3g</td></tr>\n",
+			c->before, c->after,
+			c->rel_change > 0 && !vsb_hist_cp_one_build(hs, k) ? " reg" : "",
+			100 * c->rel_change,
+			vsb_hist_cp_one_build(hs, k) ? " (machine step: one build)" : "",
+			c->p_value);
 	}
 	fputs("</table>\n", f);
 }

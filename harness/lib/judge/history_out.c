@@ -92,7 +92,7 @@ int vsb_hist_write_series_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
 	fprintf(f, "# point: %s\n# machine: %s\n# cpu_model: %s\n# unit: %s\n# by: %s\n",
 		hs->point_key, hs->machine, hs->cpu_model, hs->unit, vsb_hist_by_name(by));
 	fputs("index,run_id,kernel,revision,date,n,median,ci_lo,ci_hi,seg_median,"
-	      "cp,cp_rel,cp_p,cp_label,tick,show_tick,c2c_ns\n", f);
+	      "cp,cp_rel,cp_p,cp_label,tick,show_tick,c2c_ns,cp_kind\n", f);
 	for (i = 0; i < hs->n; i++) {
 		const struct vsb_hist_entry *e = &hs->e[i];
 		const struct vsb_cp *c = e->cp ? &hs->cp[e->cp - 1] : NULL;
@@ -108,7 +108,8 @@ int vsb_hist_write_series_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
 		if (c && hs->ncp <= 3)
 			fprintf(f, ",%.6g,%.4g,%+.1f%% (p %.3g)%s", c->rel_change,
 				c->p_value, 100 * c->rel_change, c->p_value,
-				vsb_hist_cp_moved(hs, e->cp - 1) ? " CPUs moved" : "");
+				vsb_hist_cp_moved(hs, e->cp - 1) ? " CPUs moved" :
+				vsb_hist_cp_one_build(hs, e->cp - 1) ? " one build" : "");
 		else if (c)
 			fprintf(f, ",%.6g,%.4g,%+.1f%%%s", c->rel_change, c->p_value,
 				100 * c->rel_change,
@@ -120,6 +121,8 @@ int vsb_hist_write_series_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
 		fprintf(f, ",%d,", tick[i]);
 		if (e->run->c2c_ns > 0)
 			fprintf(f, "%.1f", e->run->c2c_ns);
+		/* code: a change point; machine: a step between runs of one build */
+		fputs(!c ? "," : vsb_hist_cp_one_build(hs, e->cp - 1) ? ",machine" : ",code", f);
 		fputc('\n', f);
 	}
 	free(tick);
@@ -154,6 +157,10 @@ void vsb_hist_verdict_line(const struct vsb_hist_series *hs, char *buf, size_t l
 		snprintf(buf, len, "newest entry: not judged, %+.1f%% vs entries %zu-%zu "
 			 "but its CPUs moved (c2c %.0f -> %.0f ns)", 100 * v->rel_change,
 			 v->base_start, v->base_end - 1, hs->c2c_base, hs->c2c_new);
+	else if (hs->one_build_newest)
+		snprintf(buf, len, "newest entry: not judged, %+.1f%% vs entries %zu-%zu "
+			 "but all of one build (the machine moved, not the code)",
+			 100 * v->rel_change, v->base_start, v->base_end - 1);
 	else if (v->rule == VSB_CP_RULE_NONE)
 		snprintf(buf, len, "newest entry: no regression (nothing to compare yet)");
 	else
@@ -179,8 +186,9 @@ int vsb_hist_chart(const char *outdir, const struct vsb_hist_out *os, enum vsb_h
 	for (i = 0; i < hs->n && !(hs->e[i].run->c2c_ns > 0); i++)
 		;
 	snprintf(vars, sizeof(vars), "pointlabel='%s'; byname='%s'; nentries=%zu; "
-		 "ncp=%zu; verdict='%s'; regression=%d; unit='%s'; hasc2c=%d;", lab,
-		 vsb_hist_by_name(by), hs->n, hs->ncp, verdict, hs->verdict.regression,
+		 "ncp=%zu; nmachine=%zu; verdict='%s'; regression=%d; unit='%s'; "
+		 "hasc2c=%d;", lab, vsb_hist_by_name(by), hs->n, vsb_hist_ncode(hs),
+		 hs->ncp - vsb_hist_ncode(hs), verdict, hs->verdict.regression,
 		 strchr(hs->unit, '\'') ? "?" : hs->unit, i < hs->n);
 	return vsb_plot_chart("history", csv, dir, title, vars);
 }
@@ -221,7 +229,7 @@ int vsb_hist_write_summary_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
 		VSB_HIST_CP_ALPHA, VSB_HIST_CP_MIN_REL);
 	fputs("series,point,label,machine,cpu_model,unit,from_index,from_run,from_kernel,"
 	      "from_revision,from_date,to_index,to_run,to_kernel,to_revision,to_date,"
-	      "before,after,rel_change,p_value,newest_regression\n", f);
+	      "before,after,rel_change,p_value,newest_regression,kind\n", f);
 	for (i = 0; i < n; i++) {
 		const struct vsb_hist_series *hs = os[i].hs;
 
@@ -238,9 +246,10 @@ int vsb_hist_write_summary_csv(FILE *f, const struct vsb_hist_out *os, size_t n,
 			entry_cells(f, &hs->e[c->index - 1]);
 			fprintf(f, ",%zu", c->index);
 			entry_cells(f, &hs->e[c->index]);
-			fprintf(f, ",%.6g,%.6g,%.6g,%.4g,%d\n", c->before, c->after,
+			fprintf(f, ",%.6g,%.6g,%.6g,%.4g,%d,%s\n", c->before, c->after,
 				c->rel_change, c->p_value, hs->verdict.regression &&
-				hs->verdict.new_start == c->index);
+				hs->verdict.new_start == c->index,
+				vsb_hist_cp_one_build(hs, k) ? "machine" : "code");
 		}
 	}
 	return ferror(f) ? -1 : 0;
@@ -262,14 +271,18 @@ int vsb_hist_write_summary_md(FILE *f, const struct vsb_hist_out *os, size_t n,
 		"per run (median of its repetitions, bootstrap 95%% CI)\n- change points: "
 		"E-Divisive means, permutation p <= %g and a step of %g%% or more; --check: "
 		"p < %g and beyond %g%%\n\n"
-		"| series | machine | unit | entries | change points | newest entry |\n"
-		"|---|---|---|---:|---:|---|\n", url, vsb_hist_by_name(by), VSB_HIST_CP_ALPHA,
+		"- machine steps: change points between runs of one build (one kernel, "
+		"one clean revision, in the segments either side): not the code's\n\n"
+		"| series | machine | unit | entries | change points | machine steps | newest entry |\n"
+		"|---|---|---|---:|---:|---:|---|\n", url, vsb_hist_by_name(by), VSB_HIST_CP_ALPHA,
 		100 * VSB_HIST_CP_MIN_REL, VSB_CP_CHECK_ALPHA, 100 * VSB_CP_THRESHOLD);
 	for (i = 0; i < n; i++) {
-		vsb_hist_verdict_line(os[i].hs, v, sizeof(v));
-		fprintf(f, "| %s | %s | %s | %zu | %zu | %s |\n", os[i].label,
-			os[i].hs->machine, os[i].hs->unit, os[i].hs->n, os[i].hs->ncp,
-			v + strlen("newest entry: "));
+		const struct vsb_hist_series *hs = os[i].hs;
+
+		vsb_hist_verdict_line(hs, v, sizeof(v));
+		fprintf(f, "| %s | %s | %s | %zu | %zu | %zu | %s |\n", os[i].label,
+			hs->machine, hs->unit, hs->n, vsb_hist_ncode(hs),
+			hs->ncp - vsb_hist_ncode(hs), v + strlen("newest entry: "));
 	}
 	fputs("\n## change points\n\n| series | from | to | before | after | change | p |\n"
 	      "|---|---|---|---:|---:|---:|---:|\n", f);
@@ -286,6 +299,8 @@ int vsb_hist_write_summary_md(FILE *f, const struct vsb_hist_out *os, size_t n,
 			if (vsb_hist_cp_moved(os[i].hs, k))
 				fprintf(f, " (CPUs moved: c2c %.0f -> %.0f ns)",
 					os[i].hs->cp_c2c[k][0], os[i].hs->cp_c2c[k][1]);
+			if (vsb_hist_cp_one_build(os[i].hs, k))
+				fputs(" (machine step: one build)", f);
 			fprintf(f, " | %.3g |\n", c->p_value);
 		}
 	for (i = 0; i < n; i++) {

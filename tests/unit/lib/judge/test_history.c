@@ -144,12 +144,12 @@ static void test_machines_units(void)
 }
 
 /*
- * 16 daily runs of one point: 8 at @lo then 8 at @hi ns per op, each
- * times a small deterministic wobble when @wobble; CPUs @c2c_lo then
- * @c2c_hi ns apart.
+ * 16 daily runs of one point on kernel 6.1: 8 at @lo of revision @rev1,
+ * then 8 at @hi of @rev2, each times a small deterministic wobble when
+ * @wobble; CPUs @c2c_lo then @c2c_hi ns apart.
  */
-static void fill_step(struct fake *f, double lo, double hi, int wobble, double c2c_lo,
-		      double c2c_hi)
+static void fill_builds(struct fake *f, double lo, double hi, int wobble, double c2c_lo,
+			double c2c_hi, const char *rev1, const char *rev2)
 {
 	char date[32];
 	size_t i;
@@ -159,9 +159,17 @@ static void fill_step(struct fake *f, double lo, double hi, int wobble, double c
 		double wob = wobble ? 1 + 0.004 * ((double)((i * 37) % 7) - 3) : 1;
 
 		snprintf(date, sizeof(date), "2026-01-%02zuT00:00:00Z", i + 1);
-		fake_run(f, "m-a", "6.1", "r", date, wob * (i < 8 ? lo : hi), "tsc");
+		fake_run(f, "m-a", "6.1", i < 8 ? rev1 : rev2, date,
+			 wob * (i < 8 ? lo : hi), "tsc");
 		f->runs[i].c2c_ns = i < 8 ? c2c_lo : c2c_hi;
 	}
+}
+
+/* The same, the step coming with a new revision: a change of the code. */
+static void fill_step(struct fake *f, double lo, double hi, int wobble, double c2c_lo,
+		      double c2c_hi)
+{
+	fill_builds(f, lo, hi, wobble, c2c_lo, c2c_hi, "r1", "r2");
 }
 
 /* 8 entries at 100 then 8 at 100 * (1 + step), small deterministic wobble */
@@ -234,6 +242,34 @@ static void test_moved(double c2c_after, int want_reg)
 	vsb_hist_free(hs, n);
 }
 
+/*
+ * A +30% step where nothing measured changed (one kernel, one clean
+ * revision in both segments) is the machine's: marked one build, not
+ * counted as the code's, the newest entry not called a regression.  A
+ * "-dirty" or unknown revision does not say the code was the same, and
+ * a new kernel in the second half is a change of the code.
+ */
+static void test_one_build(const char *rev1, const char *rev2, const char *k2,
+			   int want_one)
+{
+	static struct fake f;
+	struct vsb_hist_series *hs;
+	size_t n, i;
+
+	fill_builds(&f, 100, 130, 1, 0, 0, rev1, rev2);
+	for (i = 8; i < 16; i++)
+		snprintf(f.runs[i].kernel, sizeof(f.runs[i].kernel), "%s", k2);
+	TAP_OK(!vsb_hist_build(&f.se, VSB_HIST_BY_DATE, &hs, &n) && n == 1 &&
+	       hs->ncp == 1 && hs->cp[0].index == 8,
+	       "revisions '%s' -> '%s', kernel 6.1 -> %s: a step at entry 8", rev1, rev2, k2);
+	TAP_OK(vsb_hist_cp_one_build(hs, 0) == want_one &&
+	       vsb_hist_ncode(hs) == (size_t)!want_one &&
+	       hs->one_build_newest == want_one && hs->verdict.regression == !want_one,
+	       "... %s", want_one ? "one build: a machine step, the newest entry not judged" :
+	       "a change of the code and a regression");
+	vsb_hist_free(hs, n);
+}
+
 int main(void)
 {
 	test_vercmp();
@@ -247,5 +283,11 @@ int main(void)
 	test_small_step(0.03, 1);
 	test_moved(200, 0);
 	test_moved(90, 1);
+	test_one_build("abc1234", "abc1234", "6.1", 1);
+	test_one_build("abc1234-dirty", "abc1234-dirty", "6.1", 0);
+	test_one_build("", "", "6.1", 0);
+	test_one_build("unknown", "unknown", "6.1", 0);
+	test_one_build("abc1234", "abc1234", "6.12", 0);
+	test_one_build("abc1234", "def5678", "6.1", 0);
 	return tap_done();
 }
