@@ -186,6 +186,13 @@ int vsb_hist_cp_moved(const struct vsb_hist_series *hs, size_t k)
 	return k < hs->ncp && vsb_c2c_moved(hs->cp_c2c[k][0], hs->cp_c2c[k][1]);
 }
 
+/* The entries [*a, *b) of the two segments either side of change point @k */
+static void cp_segments(const struct vsb_hist_series *hs, size_t k, size_t *a, size_t *b)
+{
+	*a = k ? hs->cp[k - 1].index : 0;
+	*b = k + 1 < hs->ncp ? hs->cp[k + 1].index : hs->n;
+}
+
 /*
  * compare's rule, over time: a multi-CPU point's cost follows where the
  * host put its vCPUs (c2c.c), so a step between entries whose CPUs were
@@ -198,9 +205,9 @@ static void apply_moved(struct vsb_hist_series *hs)
 	size_t k;
 
 	for (k = 0; k < hs->ncp; k++) {
-		size_t a = k ? hs->cp[k - 1].index : 0;
-		size_t b = k + 1 < hs->ncp ? hs->cp[k + 1].index : hs->n;
+		size_t a, b;
 
+		cp_segments(hs, k, &a, &b);
 		hs->cp_c2c[k][0] = c2c_median(hs, a, hs->cp[k].index);
 		hs->cp_c2c[k][1] = c2c_median(hs, hs->cp[k].index, b);
 	}
@@ -259,9 +266,9 @@ static void apply_one_build(struct vsb_hist_series *hs)
 	size_t k;
 
 	for (k = 0; k < hs->ncp; k++) {
-		size_t a = k ? hs->cp[k - 1].index : 0;
-		size_t b = k + 1 < hs->ncp ? hs->cp[k + 1].index : hs->n;
+		size_t a, b;
 
+		cp_segments(hs, k, &a, &b);
 		hs->cp_one_build[k] = (unsigned char)one_build(hs, a, b);
 	}
 	hs->one_build_newest = v->regression && one_build(hs, v->base_start, hs->n);
