@@ -16,6 +16,8 @@
 #       at its default (RUNS is not used): one sweep a side, whose
 #       repetitions the sweep spreads over its worker processes itself
 #       (issue 20's bar: what a user or a CI job does by default).
+#       PROCS=W in the environment passes `--procs W` to those sweeps, to
+#       measure another count of worker processes against the default.
 # `compare DIR_A DIR_B` then judges runs as the unit either way.
 
 separate_pair() {
@@ -25,6 +27,7 @@ separate_pair() {
 	if [ "$order" = defaults ] || [ "$order" = sides ]; then
 		local opt=()
 		[ "$order" = sides ] && opt=(--runs "$runs")
+		[ "$order" = defaults ] && [ -n "${PROCS:-}" ] && opt=(--procs "$PROCS")
 		first=a second=b
 		[ $((pair % 2)) -eq 0 ] && first=b second=a
 		for side in $first $second; do
