@@ -185,9 +185,9 @@ expect_exit 0 "--runs-only: the two files are one run a side (few-runs), the rul
 grep -q ' few-runs$' "$TMP/out" && ok "... few-runs" || not_ok "runs-only one-sweep" "$(cat "$TMP/out")"
 
 # ---- sweep's default: worker processes, each a run ----
-# two repetitions a process, as quick.sweep's 10 over 5: one repetition
-# left out as disturbed (the VM lane's guests beside this test) leaves
-# its process a run, where one a process would leave 4 runs, few-runs
+# one repetition a process, as quick.sweep's 10 over 10: a repetition
+# left out as disturbed (the VM lane's guests beside this test) takes its
+# process's run with it, and 9 runs a side are still judged by runs
 cat >"$TMP/pc.sweep" <<'EOF'
 name pc
 bench counter
@@ -199,11 +199,11 @@ repeat 10
 EOF
 sed 's/^variant percpu-counter/&\nbatch 1024/' "$TMP/pc.sweep" >"$TMP/base.sweep"
 sed 's/^variant percpu-counter/&\nbatch 1/' "$TMP/pc.sweep" >"$TMP/new.sweep"
-expect_exit 0 "sweep, repeat 10: spread over 5 worker processes" \
+expect_exit 0 "sweep, repeat 10: spread over 10 worker processes" \
 	"$VSB" sweep "$TMP/base.sweep" -o "$TMP/sb"
 f=$(ls "$TMP/sb/"*.csv | grep -v 'summary\|sweep.csv' | head -1)
-if grep -q '^# sweep_procs: 5 (repetitions by worker process: 0-1,2-3,4-5,6-7,8-9)$' "$f" &&
-	grep -q '^procs: 5 ' "$TMP/sb/meta.txt" && grep -q 'spread over 5 worker processes' "$TMP/out" &&
+if grep -q '^# sweep_procs: 10 (repetitions by worker process: 0,1,2,3,4,5,6,7,8,9)$' "$f" &&
+	grep -q '^procs: 10 ' "$TMP/sb/meta.txt" && grep -q 'spread over 10 worker processes' "$TMP/out" &&
 	[ ! -e "$TMP/sb/procs.txt" ] && ! ls "$TMP/sb" | grep -q partial &&
 	[ "$(grep -v '^#' "$f" | tail -n +2 | wc -l)" -eq 10 ]; then
 	ok "... the point file names each repetition's process, 10 rows, nothing handed on left"
@@ -215,14 +215,13 @@ expect_exit 0 "sweep --procs 1: one process, as before" \
 ! grep -q 'sweep_procs' "$TMP/s1/"*.csv && ! grep -q '^procs:' "$TMP/s1/meta.txt" &&
 	ok "... no sweep_procs line" || not_ok "--procs 1" "$(grep -h sweep_procs "$TMP/s1/"*.csv)"
 "$VSB" sweep "$TMP/new.sweep" -o "$TMP/sn" >/dev/null 2>&1
-# --keep-disturbed: this checks judging by runs; a worker whose two
-# repetitions were both disturbed (CI did it, a guest beside it) would
-# leave 4 runs and `few-runs`, which test_disturbed covers
+# --keep-disturbed: this checks judging by runs, with every run; what
+# leaving disturbed repetitions out does is test_disturbed's
 expect_exit 1 "one default sweep a side, batch 1 against 1024 (one CPU): slower, exit 1" \
 	"$VSB" compare "$TMP/sb" "$TMP/sn" --ignore batch --keep-disturbed -o "$TMP/pcc"
 grep -q 'slower (+[0-9.]*%)  REGRESSION' "$TMP/out" &&
-	grep -q ',slower,1,5,5,[0-9.]*,runs$' "$TMP/pcc/compare.csv" &&
-	ok "... judged by runs: 5 worker processes a side" ||
+	grep -q ',slower,1,10,10,[0-9.]*,runs$' "$TMP/pcc/compare.csv" &&
+	ok "... judged by runs: 10 worker processes a side" ||
 	not_ok "real slowdown by runs" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/pcc/compare.csv")"
 expect_exit 0 "the same sweeps with --procs 1 a side: not judged (one run a side)" \
 	"$VSB" compare "$TMP/s1" "$TMP/sn" --ignore batch
@@ -231,7 +230,7 @@ expect_exit 0 "--runs-only (ab): worker processes are not runs, a side is one fi
 	"$VSB" compare "$TMP/sb" "$TMP/sn" --ignore batch --runs-only
 grep -q ' few-runs$' "$TMP/out" && ok "... few-runs" || not_ok "--runs-only" "$(cat "$TMP/out")"
 "$VSB" sweep "$TMP/base.sweep" --dry-run >"$TMP/out" 2>&1
-grep -q '^# the repetitions spread over 5 worker processes' "$TMP/out" &&
+grep -q '^# the repetitions spread over 10 worker processes' "$TMP/out" &&
 	ok "--dry-run says how many worker processes" || not_ok "--dry-run procs" "$(cat "$TMP/out")"
 expect_usage_error "--procs 0 refused" "procs" "$VSB" sweep "$TMP/base.sweep" --procs 0 -o "$TMP/z"
 expect_usage_error "--worker without --procs refused" "worker" \
