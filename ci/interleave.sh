@@ -10,6 +10,11 @@
 # CSV into DIR_A / DIR_B as r<r>-<point>.csv; `compare DIR_A DIR_B` then
 # merges each point's rounds into one sample of ROUNDS values.
 #
+# REPEAT=R in the environment makes each round's process run R
+# repetitions (`--repeat R --procs 1`): a round is still one run, its
+# value the median of R.  A history made of such runs finds smaller steps
+# (ci/history-rate); compare then tests the rounds' run medians.
+#
 # Why: on this VM the host decides where the two vCPUs run, and a
 # contended 2-CPU point can be 2x slower for seconds at a time, and a
 # little different in every process.  Two sweeps run one after the other
@@ -30,7 +35,8 @@ interleave() {
 		for side in $first $second; do
 			local sweep=$sa dest=$da
 			[ $side = b ] && sweep=$sb dest=$db
-			"$VSB" sweep "$sweep" --repeat 1 --force -o "$tmp/$side" >>"$log" 2>&1 || {
+			"$VSB" sweep "$sweep" --repeat "${REPEAT:-1}" --procs 1 --force \
+				-o "$tmp/$side" >>"$log" 2>&1 || {
 				rm -rf "$tmp"; return 1; }
 			for f in "$tmp/$side"/*.csv; do
 				case "$f" in
