@@ -215,29 +215,6 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 	return 0;
 }
 
-static void dry_run(const struct vsb_sweep *sw, long runs, long procs)
-{
-	size_t i;
-
-	for (i = 0; i < sw->npoints; i++) {
-		const struct vsb_sweep_point *p = &sw->points[i];
-
-		printf("%s\t%s", p->id, p->params);
-		if (p->state == VSB_PT_SKIPPED)
-			printf("\tSKIP: %s", p->err);
-		putchar('\n');
-	}
-	printf("# %zu points, %zu left out (more CPUs than online), %ld "
-	       "repetitions each unless --repeat\n", sw->npoints, sw->ndropped,
-	       sw->npoints ? sw->points[0].reps : 0L);
-	if (runs)
-		printf("# %ld runs, each in its own process: run-1 .. run-%ld\n",
-		       runs, runs);
-	if (procs > 1)
-		printf("# %sthe repetitions spread over %ld worker processes\n",
-		       runs ? "in each run, " : "", procs);
-}
-
 /* ---- --runs: the sweep N times, each run a process of its own ---- */
 
 static volatile sig_atomic_t runs_stop;
@@ -662,7 +639,7 @@ int vsb_cmd_sweep(int argc, char **argv)
 	if (!a.ro.dir[0])
 		snprintf(a.ro.dir, sizeof(a.ro.dir), "results/%s", sw.name);
 	if (a.dry) {
-		dry_run(&sw, a.runs, spread_procs(&a, &sw));
+		vsb_sweep_print_plan(&sw, a.runs, spread_procs(&a, &sw));
 		goto out;
 	}
 	/* a worker's folder was checked by the sweep that started it */

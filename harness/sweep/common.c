@@ -4,7 +4,8 @@
  * unfinished points, kept.c checks finished ones, write.c writes): the
  * result folder's paths, the check of every name the sweep writes there,
  * what a point's files must have been made with to be reused, and the
- * one progress line on stderr, which every message first clears.
+ * one progress line on stderr, which every message first clears, and
+ * the listing `--dry-run` prints.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -178,4 +179,28 @@ void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
 		done, total, round + 1, rounds, id, el, (int)eta / 60, (int)eta % 60);
 	fflush(stderr);
 	progress_shown = 1;
+}
+
+/* `sweep --dry-run`: the points, one a line, and how they would run. */
+void vsb_sweep_print_plan(const struct vsb_sweep *sw, long runs, long procs)
+{
+	size_t i;
+
+	for (i = 0; i < sw->npoints; i++) {
+		const struct vsb_sweep_point *p = &sw->points[i];
+
+		printf("%s\t%s", p->id, p->params);
+		if (p->state == VSB_PT_SKIPPED)
+			printf("\tSKIP: %s", p->err);
+		putchar('\n');
+	}
+	printf("# %zu points, %zu left out (more CPUs than online), %ld "
+	       "repetitions each unless --repeat\n", sw->npoints, sw->ndropped,
+	       sw->npoints ? sw->points[0].reps : 0L);
+	if (runs)
+		printf("# %ld runs, each in its own process: run-1 .. run-%ld\n",
+		       runs, runs);
+	if (procs > 1)
+		printf("# %sthe repetitions spread over %ld worker processes\n",
+		       runs ? "in each run, " : "", procs);
 }

@@ -67,4 +67,10 @@ int vsb_sweep_open_dir(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 /* Run, write DIR; returns the sweep's exit status (see docs/sweeps.md). */
 int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro);
 
+/*
+ * `sweep --dry-run`'s listing on stdout: each point's id and parameters
+ * (and why it skips), then how many repetitions, @runs and @procs.
+ */
+void vsb_sweep_print_plan(const struct vsb_sweep *sw, long runs, long procs);
+
 #endif /* VSB_SWEEP_H */
