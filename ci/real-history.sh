@@ -89,7 +89,9 @@ prepare() {
 	flock "$tree/.lock" cp "$tree/kmod/vmstat_bench.ko" "$KO"
 }
 
-# boot N: one guest on $KERNEL running the sweep; OUT/runs/KREL/boot-N
+# boot N: one guest on $KERNEL running the sweep; OUT/runs/KREL/boot-N.
+# A boot is one history entry, its points' repetitions as asked
+# (--run-min-ms 0): TCG's time is not the host's tick.
 boot() {
 	local dir=$OUT/runs/$KREL/boot-$1 rc=0 t0=$SECONDS
 
@@ -104,7 +106,7 @@ boot() {
 		--add "$REPO/$SWEEP:history/history.sweep" -- \
 		'insmod kmod/vmstat_bench.ko || exit 1
 		 rc=0
-		 bin/vmstat-bench sweep history/history.sweep --shuffle-seed '"$1"' -o /out || rc=$?
+		 bin/vmstat-bench sweep history/history.sweep --shuffle-seed '"$1"' --run-min-ms 0 -o /out || rc=$?
 		 rmmod vmstat_bench || { echo "rmmod failed" >&2; rc=1; }
 		 exit $rc' >"$dir.log" 2>&1 || rc=$?
 	# 3: a point failed its sanity check; its results are kept and marked

@@ -63,6 +63,10 @@ static void usage(FILE *f)
 "                          shuffle seed is --shuffle-seed + K - 1\n"
 "      --procs W           worker processes a sweep's repetitions are spread\n"
 "                          over (1..%d, at most R) [%d]; 1: one process\n"
+"      --run-min-ms MS     with W > 1, a point whose repetition lasts under\n"
+"                          MS / 2 runs each one as many times as fit in MS,\n"
+"                          at most %d, so a run holds several (0..%d) [%d];\n"
+"                          0: as asked\n"
 "      --resume            keep the points finished in DIR, continue the\n"
 "                          interrupted ones (<id>.csv.partial), run the rest\n"
 "      --force             write into a DIR that holds another sweep\n"
@@ -90,7 +94,8 @@ static void usage(FILE *f)
 "exit status: 0 ok, 1 a point failed or interrupted, 2 bad file or option,\n"
 "3 a point failed its sanity check, 4 every point skipped (with --runs: the\n"
 "worst over the runs).\n", VSB_REPEAT_MAX, VSB_SWEEP_RUNS_MAX,
-		VSB_SWEEP_PROCS_MAX, VSB_SWEEP_PROCS);
+		VSB_SWEEP_PROCS_MAX, VSB_SWEEP_PROCS, VSB_SWEEP_RUN_REPS_MAX,
+		VSB_SWEEP_RUN_MIN_MS_MAX, VSB_SWEEP_RUN_MIN_MS);
 }
 
 /* What the command line asked for besides the runner's own options. */
@@ -99,6 +104,7 @@ struct sweep_args {
 	int dry, force;
 	long runs;		/* 0: one sweep into DIR itself; else --runs */
 	char repeat[24];	/* as given, for the runs' command lines */
+	char run_min[24];	/* --run-min-ms as in force, for the same */
 	const char *db;		/* --db: the store DIR is imported into */
 	long procs;		/* --procs; 0: not given (VSB_SWEEP_PROCS) */
 };
@@ -138,6 +144,10 @@ static int parse_opt(int c, const char *optarg, struct sweep_args *a)
 	case 'P':
 		return vsb_parse_long_range("--procs", optarg, 1, VSB_SWEEP_PROCS_MAX,
 					    &a->procs) ? VSB_EXIT_USAGE : 0;
+	case 'm':
+		return vsb_parse_long_range("--run-min-ms", optarg, 0,
+					    VSB_SWEEP_RUN_MIN_MS_MAX,
+					    &a->ro.run_min_ms) ? VSB_EXIT_USAGE : 0;
 	case 'W':	/* internal: a worker process of a spread sweep */
 		return vsb_parse_long_range("--worker", optarg, 1, VSB_SWEEP_PROCS_MAX,
 					    &a->ro.worker) ? VSB_EXIT_USAGE : 0;
@@ -184,6 +194,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		{ "monitor", required_argument, NULL, 'M' },
 		{ "db", required_argument, NULL, 'D' },
 		{ "procs", required_argument, NULL, 'P' },
+		{ "run-min-ms", required_argument, NULL, 'm' },
 		{ "worker", required_argument, NULL, 'W' },
 		{ "worker-start", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
@@ -195,6 +206,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->ro.shuffle_seed = 1;
+	a->ro.run_min_ms = VSB_SWEEP_RUN_MIN_MS;
 	while ((c = vsb_getopt_next(&g, &arg)) > 0) {
 		ret = parse_opt(c, arg, a);
 		if (ret)
@@ -202,6 +214,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 	}
 	if (c < 0)
 		return c == VSB_GETOPT_HELP ? -1 : VSB_EXIT_USAGE;
+	snprintf(a->run_min, sizeof(a->run_min), "%ld", a->ro.run_min_ms);
 	if (optind != argc - 1) {
 		vsb_err(optind >= argc ? "sweep: which sweep file? (see sweep --help)" :
 			"sweep: one sweep file, then options (see sweep --help)");
@@ -309,6 +322,8 @@ static int run_one(const struct sweep_args *a, const char *file, long k)
 	/* each run one process unless --procs says otherwise: N whole runs */
 	av[n++] = "--procs";
 	av[n++] = procs;
+	av[n++] = "--run-min-ms";
+	av[n++] = a->run_min;
 	av[n] = NULL;
 	return spawn_self(av, "--runs", "run", k);
 }
@@ -510,6 +525,8 @@ static int run_worker(const struct sweep_args *a, const char *file, long k, long
 		av[n++] = "--repeat";
 		av[n++] = a->repeat;
 	}
+	av[n++] = "--run-min-ms";
+	av[n++] = a->run_min;
 	if (a->ro.resume && k == 1)
 		av[n++] = "--resume";
 	if (a->ro.monitor[0]) {

@@ -170,7 +170,8 @@ void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
 		return;
 	vsb_errlog_begin(&log);
 	ret = vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX);
-	ret = ret ?: partial_text(&p->res, p, p->done, p->reps, &text, &len);
+	ret = ret ?: partial_text(&p->res, p, p->done, vsb_sweep_reps_total(p),
+				  &text, &len);
 	ret = ret ?: vsb_outfile_open(&o, path, "-o");
 	if (!ret) {
 		if (fwrite(text, 1, len, o.f) != len) {
@@ -408,6 +409,20 @@ static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r
 }
 
 /*
+ * The run_reps a partial's "K of N" rounds imply: N over the repetitions
+ * wanted, when that is a factor a spread sweep could have chosen for a
+ * short point (1..VSB_SWEEP_RUN_REPS_MAX; only 1 in one process); 0 when
+ * it is not.
+ */
+static long partial_run_reps(const struct vsb_sweep_point *p, long n)
+{
+	long most = partial_procs > 1 ? VSB_SWEEP_RUN_REPS_MAX : 1;
+	long f = p->reps > 0 && n % p->reps == 0 ? n / p->reps : 0;
+
+	return f >= 1 && f <= most ? f : 0;
+}
+
+/*
  * A partial's sweep_partial_* and sanity lines into @r and @k (rounds
  * done) / @reps (rounds wanted then): NULL, or what is wrong (in @msg
  * when it needs numbers).
@@ -431,9 +446,15 @@ static const char *partial_head(const struct vsb_csv *c,
 	v = vsb_csv_meta(c, "sweep_partial_rounds");
 	if (!v || sscanf(v, "%ld of %ld", k, reps) != 2 || *k < 1)
 		return "no valid sweep_partial_rounds line";
-	if (*k > p->reps) {
+	if (!partial_run_reps(p, *reps)) {
+		snprintf(msg, len, "it wants %ld repetitions, not the %ld this run "
+			 "wants (or a short point's %d times as many at most)", *reps,
+			 p->reps, partial_procs > 1 ? VSB_SWEEP_RUN_REPS_MAX : 1);
+		return msg;
+	}
+	if (*k > *reps) {
 		snprintf(msg, len, "it holds %ld repetitions, more than the %ld this "
-			 "run wants", *k, p->reps);
+			 "run wants", *k, *reps);
 		return msg;
 	}
 	v = vsb_csv_meta(c, "sweep_partial_state");
@@ -464,21 +485,24 @@ static const char *partial_head(const struct vsb_csv *c,
 }
 
 /*
- * @c (read from @path, whose bytes are @orig) into @r: NULL, or what is
- * wrong.  Trusted only when every row is a repetition it claims and the
- * result writes back the very same bytes.
+ * @c (read from @path, whose bytes are @orig) into @r, its rounds done
+ * into @k and wanted into @reps: NULL, or what is wrong.  Trusted only
+ * when every row is a repetition it claims and the result writes back
+ * the very same bytes.
  */
 static const char *partial_rebuild(const struct vsb_csv *c,
 				   const struct vsb_sweep_point *p,
 				   struct vsb_result *r, const char *orig,
-				   size_t olen, long *k, char *msg, size_t len)
+				   size_t olen, long *k, long *reps, char *msg,
+				   size_t len)
 {
 	const char *bad;
 	char *text = NULL;
 	size_t tlen = 0, i;
-	long reps = 0;
 
-	bad = partial_head(c, p, r, k, &reps, msg, len);
+	bad = partial_head(c, p, r, k, reps, msg, len);
+	if (!bad)
+		r->opts.repeat = *reps;
 	bad = bad ?: partial_samples(c, r, *k);
 	bad = bad ?: rows_match_rounds(r, *k, msg, len);
 	/* the metadata in file order, less what the writer adds from fields */
@@ -490,7 +514,7 @@ static const char *partial_rebuild(const struct vsb_csv *c,
 		    strncmp(key, "sweep_partial", 13))
 			vsb_result_meta(r, key, "%s", c->meta[i].val);
 	}
-	if (!bad && (partial_text(r, p, *k, reps, &text, &tlen) ||
+	if (!bad && (partial_text(r, p, *k, *reps, &text, &tlen) ||
 		     tlen != olen || memcmp(text, orig, olen)))
 		bad = "it does not read back to the same file";
 	free(text);
@@ -511,7 +535,7 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 	char msg[512], *orig = NULL;
 	const char *bad;
 	size_t olen = 0;
-	long k = 0;
+	long k = 0, reps = 0;
 	int ret;
 
 	if (!vsb_sweep_exists(path))
@@ -534,8 +558,8 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 		return -1;
 	}
 	vsb_result_init(&r, &p->opts);
-	r.opts.repeat = p->reps;
-	bad = partial_rebuild(&c, p, &r, orig, olen, &k, msg, sizeof(msg));
+	r.opts.repeat = vsb_sweep_reps_total(p);
+	bad = partial_rebuild(&c, p, &r, orig, olen, &k, &reps, msg, sizeof(msg));
 	vsb_csv_free(&c);
 	free(orig);
 	if (bad) {
@@ -545,7 +569,8 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 	}
 	p->res = r;
 	memset(&r, 0, sizeof(r));
-	p->res.opts.repeat = p->reps;
+	p->run_reps = partial_run_reps(p, reps);	/* as the run that wrote it chose */
+	p->res.opts.repeat = vsb_sweep_reps_total(p);
 	p->done = k;
 	p->saved = k;
 	p->resumed = k;

@@ -29,8 +29,8 @@
 long vsb_sweep_chunk_end(const struct vsb_sweep_point *p, long procs, long k)
 {
 	if (procs <= 1 || k >= procs || p->opts.trace)
-		return p->reps;
-	return k * p->reps / procs;
+		return vsb_sweep_reps_total(p);
+	return k * vsb_sweep_reps_total(p) / procs;
 }
 
 static int procs_path(const struct vsb_sweep_run_opts *ro, char *buf, size_t len)

@@ -95,7 +95,8 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 	vsb_errlog_begin(&log);
 	ret = monitor_start(&mon, p, ro);
 	ret = ret ?: vsb_bench_run(&o, &tmp);
-	mret = monitor_stop(mon, &tmp, !ret && !vsb_interrupted, p->reps);
+	mret = monitor_stop(mon, &tmp, !ret && !vsb_interrupted,
+			    vsb_sweep_reps_total(p));
 	if (mret)
 		ret = mret;
 	vsb_errlog_end(&log);
@@ -120,7 +121,7 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 	if (!p->done) {
 		p->res = tmp;		/* takes over the sample and meta arrays */
 		memset(&tmp, 0, sizeof(tmp));
-		p->res.opts.repeat = p->reps;
+		p->res.opts.repeat = vsb_sweep_reps_total(p);
 	} else {
 		vsb_result_merge_round(&p->res, &tmp, (unsigned int)p->done);
 		if (tmp.dist.on)	/* each round warned for itself */
@@ -161,7 +162,8 @@ static int keep_point(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts
 static long chunk_end(const struct vsb_sweep_point *p,
 		      const struct vsb_sweep_run_opts *ro)
 {
-	return ro->worker ? vsb_sweep_chunk_end(p, ro->procs, ro->worker) : p->reps;
+	return ro->worker ? vsb_sweep_chunk_end(p, ro->procs, ro->worker) :
+	       vsb_sweep_reps_total(p);
 }
 
 /*
@@ -288,6 +290,47 @@ static int prepare_all(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 	return ret;
 }
 
+/* The longest sample of @r's first repetition, in ns; 0: none timed. */
+static double first_rep_ns(const struct vsb_result *r)
+{
+	double most = 0;
+	size_t i;
+
+	for (i = 0; i < r->nsamples; i++)
+		if (r->samples[i].rep == 0 && r->samples[i].ns > most)
+			most = r->samples[i].ns;
+	return most;
+}
+
+/*
+ * Worker 1, after @p's first repetition: how many times each wanted one
+ * runs (VSB_SWEEP_RUN_MIN_MS, sweep.h): as many as fit in the time a run
+ * should span, at least 1, the extra rounds counted into @n.  Decided once, in the first worker, so that every worker's share
+ * is the same count of the same runs; the rest read it from the partial.
+ */
+static void choose_run_reps(struct vsb_sweep_point *p,
+			    const struct vsb_sweep_run_opts *ro, struct run_counts *n)
+{
+	long before = chunk_end(p, ro), after, f = 1;
+	double ns = first_rep_ns(&p->res);
+
+	if (p->run_reps || ro->worker != 1 || ro->procs < 2 || p->opts.trace ||
+	    p->done != 1)
+		return;
+	if (ro->run_min_ms > 0 && ns > 0)
+		f = (long)floor(ro->run_min_ms * 1e6 / ns);
+	p->run_reps = f < 1 ? 1 : f > VSB_SWEEP_RUN_REPS_MAX ? VSB_SWEEP_RUN_REPS_MAX : f;
+	if (p->run_reps > 1)
+		vsb_result_meta(&p->res, "sweep_run_reps", "%ld (each of the %ld "
+				"repetitions wanted ran %ld times: the first lasted %.2f "
+				"ms, a run should span %ld ms)", p->run_reps, p->reps,
+				p->run_reps, ns / 1e6, ro->run_min_ms);
+	after = chunk_end(p, ro);
+	n->total += (size_t)(after - before);
+	if (after > n->rounds)
+		n->rounds = after;
+}
+
 /*
  * The rounds: round r runs repetition r of every point that lacks it
  * (and whose share of this process reaches it): a point continued from
@@ -326,6 +369,8 @@ static long run_rounds(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 						   p->id, start);
 			ret = run_chunk(p, ro);
 			n->chunks++;
+			if (!ret)
+				choose_run_reps(p, ro, n);
 			if (ret && !vsb_interrupted) {
 				vsb_sweep_progress_clear();
 				/* sixteen module points, one "no module" line */
@@ -380,12 +425,13 @@ static int interrupted(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 static int finish(const struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
 		  const struct run_counts *n, uint64_t start)
 {
-	size_t i, ndone = 0, nfail = 0, nskip = 0, nuntr = 0;
+	size_t i, ndone = 0, nfail = 0, nskip = 0, nuntr = 0, nshort = 0;
 	int ret;
 
 	for (i = 0; i < sw->npoints; i++) {
 		const struct vsb_sweep_point *p = &sw->points[i];
 
+		nshort += p->state == VSB_PT_DONE && p->run_reps > 1;
 		ndone += p->state == VSB_PT_DONE;
 		nfail += p->state == VSB_PT_FAILED;
 		nskip += p->state == VSB_PT_SKIPPED;
@@ -408,6 +454,11 @@ static int finish(const struct vsb_sweep *sw, const struct vsb_sweep_run_opts *r
 	if (ro->procs > 1)
 		printf("repetitions spread over %ld worker processes, one after the "
 		       "other: each is a run for `compare`\n", ro->procs);
+	if (nshort)
+		printf("%zu point(s) with repetitions this short ran each as many "
+		       "times as fit in %ld ms, at most %d, so that a run holds "
+		       "several (--run-min-ms; their '# sweep_run_reps:' lines)\n",
+		       nshort, ro->run_min_ms, VSB_SWEEP_RUN_REPS_MAX);
 	if (n->ncont)
 		printf("%zu point(s) continued from the repetitions an interrupted run "
 		       "kept (<id>%s)\n", n->ncont, VSB_SWEEP_PARTIAL_SUFFIX);

@@ -33,6 +33,12 @@ struct vsb_sweep_run_opts {
 	 */
 	long procs;
 	long worker;		/* K of procs, 1-based; 0: not a worker */
+	/*
+	 * A worker's run should span this long (`sweep --run-min-ms`): a
+	 * point whose repetition is shorter runs each wanted repetition
+	 * vsb_sweep_run_reps() times.  0: every point as asked.
+	 */
+	long run_min_ms;
 	uint64_t start_ns;	/* the sweep's start (vsb_now_ns), for its seconds */
 };
 
@@ -48,6 +54,32 @@ struct vsb_sweep_run_opts {
  */
 #define VSB_SWEEP_PROCS		10
 #define VSB_SWEEP_PROCS_MAX	100
+
+/*
+ * Short repetitions, many to a run.  A repetition of quick.sweep's 1M
+ * loops on one CPU lasts about 1 ms, under the 4 ms tick, and such
+ * repetitions come in kinds a few % apart (a tick in it or not, a burst
+ * of the host or not), so a run of one repetition is one draw from that
+ * mixture and ten such runs a side rarely separate a 5% slowdown.  So in
+ * a spread sweep, worker 1 times a point's first repetition and, where
+ * it lasted under half of --run-min-ms (default VSB_SWEEP_RUN_MIN_MS),
+ * runs every wanted repetition as many times as fit in that, at most
+ * VSB_SWEEP_RUN_REPS_MAX: each run then holds several and `compare`
+ * tests their medians.  Repetitions of 2.5 ms or more stay as asked:
+ * each already spans most of the tick, and doubling a 4 ms one would
+ * cost more than it buys.  On a 2-vCPU EPYC VM (2026-12-02), `SCALE=1.05
+ * ci/power-ab --defaults 20` called a 5% slowdown in 17 and 17 of 20
+ * pairs, alternating with 3 and 4 of 20 at --run-min-ms 0.
+ */
+#define VSB_SWEEP_RUN_MIN_MS	5
+#define VSB_SWEEP_RUN_MIN_MS_MAX 1000
+#define VSB_SWEEP_RUN_REPS_MAX	5
+
+/* The repetitions @p runs in all: each wanted one run_reps times. */
+static inline long vsb_sweep_reps_total(const struct vsb_sweep_point *p)
+{
+	return p->run_reps > 1 ? p->reps * p->run_reps : p->reps;
+}
 
 /*
  * The repetitions of @p that worker processes 1..@k of @procs run

@@ -27,9 +27,9 @@ void vsb_sweep_persist(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 		struct vsb_sweep_point *p = &sw->points[i];
 
 		if (p->state != VSB_PT_PENDING || !p->done ||
-		    (p->done == p->saved && p->done < p->reps))
+		    (p->done == p->saved && p->done < vsb_sweep_reps_total(p)))
 			continue;
-		if (p->done >= p->reps) {
+		if (p->done >= vsb_sweep_reps_total(p)) {
 			vsb_sweep_progress_clear();
 			ret = vsb_sweep_write_point(sw, p, ro);
 			if (ret) {
@@ -232,7 +232,7 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 	vsb_result_meta(&p->res, "sweep_params", "%s", p->params);
 	vsb_result_meta(&p->res, "sweep_order",
 			"%ld interleaved rounds of 1 repetition (own warm-up each), shuffle seed %llu",
-			p->reps, (unsigned long long)ro->shuffle_seed);
+			vsb_sweep_reps_total(p), (unsigned long long)ro->shuffle_seed);
 	procs_line(p, ro);
 	/* what --resume checks before it keeps this point (kept.c) */
 	vsb_sweep_point_match(p, match, sizeof(match));
@@ -241,7 +241,8 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 		vsb_result_meta(&p->res, "sweep_resumed",
 				"repetitions 0..%ld from an interrupted run (read back from %s%s), "
 				"%ld..%ld run by --resume", p->resumed - 1, p->id,
-				VSB_SWEEP_PARTIAL_SUFFIX, p->resumed, p->reps - 1);
+				VSB_SWEEP_PARTIAL_SUFFIX, p->resumed,
+				vsb_sweep_reps_total(p) - 1);
 	ret = vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".csv");
 	ret = ret ?: vsb_sweep_path_join(spath, sizeof(spath), ro->dir, p->id, ".summary.csv");
 	ret = ret ?: vsb_outfile_open(&raw, path, "-o");

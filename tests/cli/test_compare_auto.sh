@@ -185,9 +185,10 @@ expect_exit 0 "--runs-only: the two files are one run a side (few-runs), the rul
 grep -q ' few-runs$' "$TMP/out" && ok "... few-runs" || not_ok "runs-only one-sweep" "$(cat "$TMP/out")"
 
 # ---- sweep's default: worker processes, each a run ----
-# one repetition a process, as quick.sweep's 10 over 10: a repetition
-# left out as disturbed (the VM lane's guests beside this test) takes its
-# process's run with it, and 9 runs a side are still judged by runs
+# one repetition a process (--run-min-ms 0: not five of these short ones,
+# test_sweep_run_reps' case): a repetition left out as disturbed (the VM
+# lane's guests beside this test) takes its process's run with it, and 9
+# runs a side are still judged by runs
 cat >"$TMP/pc.sweep" <<'EOF'
 name pc
 bench counter
@@ -200,7 +201,7 @@ EOF
 sed 's/^variant percpu-counter/&\nbatch 1024/' "$TMP/pc.sweep" >"$TMP/base.sweep"
 sed 's/^variant percpu-counter/&\nbatch 1/' "$TMP/pc.sweep" >"$TMP/new.sweep"
 expect_exit 0 "sweep, repeat 10: spread over 10 worker processes" \
-	"$VSB" sweep "$TMP/base.sweep" -o "$TMP/sb"
+	"$VSB" sweep "$TMP/base.sweep" -o "$TMP/sb" --run-min-ms 0
 f=$(ls "$TMP/sb/"*.csv | grep -v 'summary\|sweep.csv' | head -1)
 if grep -q '^# sweep_procs: 10 (repetitions by worker process: 0,1,2,3,4,5,6,7,8,9)$' "$f" &&
 	grep -q '^procs: 10 ' "$TMP/sb/meta.txt" && grep -q 'spread over 10 worker processes' "$TMP/out" &&
@@ -214,7 +215,7 @@ expect_exit 0 "sweep --procs 1: one process, as before" \
 	"$VSB" sweep "$TMP/base.sweep" --procs 1 -o "$TMP/s1"
 ! grep -q 'sweep_procs' "$TMP/s1/"*.csv && ! grep -q '^procs:' "$TMP/s1/meta.txt" &&
 	ok "... no sweep_procs line" || not_ok "--procs 1" "$(grep -h sweep_procs "$TMP/s1/"*.csv)"
-"$VSB" sweep "$TMP/new.sweep" -o "$TMP/sn" >/dev/null 2>&1
+"$VSB" sweep "$TMP/new.sweep" -o "$TMP/sn" --run-min-ms 0 >/dev/null 2>&1
 # --keep-disturbed: this checks judging by runs, with every run; what
 # leaving disturbed repetitions out does is test_disturbed's
 expect_exit 1 "one default sweep a side, batch 1 against 1024 (one CPU): slower, exit 1" \

@@ -102,7 +102,9 @@ cpus=0
 [ "$(nproc)" -ge 2 ] && cpus="0 | 0-1"
 printf 'bench counter\nvariant cmpxchg-local\nloops 300000\nrepeat %d\nwarmup 0\ndisturbed keep\ncpus %s\n' \
 	$R "$cpus" >"$TMP/res.sweep"
-"$VSB" sweep "$TMP/res.sweep" -o "$TMP/int" >/dev/null 2>&1 &
+# --run-min-ms 0: the partials hold R repetitions a point, as asked
+# (a short point's many to a run: test_sweep_run_reps)
+"$VSB" sweep "$TMP/res.sweep" -o "$TMP/int" --run-min-ms 0 >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1000); do
 	grep -qsE '^# sweep_partial_rounds: ([2-9]|1[01]) of' "$TMP/int/"*.csv.partial && break
@@ -137,7 +139,7 @@ partial_case() {
 	F=$TMP/r2/$id.csv.partial
 	cp "$pf" "$F"
 	eval "$edit"
-	"$VSB" sweep "$TMP/res.sweep" -o "$TMP/r2" --resume >"$TMP/out" 2>"$TMP/err"
+	"$VSB" sweep "$TMP/res.sweep" -o "$TMP/r2" --resume --run-min-ms 0 >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	w=$(col "$TMP/r2/$id.csv" thread | sort -u | wc -l)
 	reps=$(col "$TMP/r2/$id.csv" rep | sort -n | uniq -c | awk -v w="$w" '$1 == w { n++ } END { print n + 0 }')
@@ -191,10 +193,11 @@ fi
 # ---- 3. --resume keeps a finished point only as this run would make it ----
 # resumed DESC DIR SWEEP WANT-N WANT-KEPT WANT-WARN [ARGS...]: exit 0,
 # WANT-KEPT points kept, one line per point rerun matching WANT-WARN
-# (or none with ""), sweep.csv one row per point with n=WANT-N
+# (or none with ""), sweep.csv one row per point with n=WANT-N; every
+# repetition as asked (--run-min-ms 0), so that n counts them
 resumed() {
 	local d=$1 D=$2 f=$3 n=$4 kept=$5 warn=$6 rc nw ns; shift 6
-	"$VSB" sweep "$f" -o "$D" --resume "$@" >"$TMP/out" 2>"$TMP/err"
+	"$VSB" sweep "$f" -o "$D" --resume --run-min-ms 0 "$@" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	nw=$(grep -c "its finished result is not kept" "$TMP/err")
 	ns=$(col "$D/sweep.csv" n | sort -u | tr '\n' ' ')
@@ -209,7 +212,7 @@ resumed() {
 	fi
 }
 D=$TMP/fin
-"$VSB" sweep "$TMP/t.sweep" -o "$D" --repeat 1 >/dev/null 2>&1
+"$VSB" sweep "$TMP/t.sweep" -o "$D" --repeat 1 --run-min-ms 0 >/dev/null 2>&1
 resumed "finished with --repeat 1, --resume --repeat 3: both run again, n=3" "$D" "$TMP/t.sweep" 3 0 \
 	"summary.csv: it holds 1 repetition(s), this run wants 3" --repeat 3
 grep -qF "$A: its finished result is not kept ($D/$A.summary.csv: it holds" "$TMP/err" &&
@@ -241,13 +244,14 @@ grep -q '(0 kept from before)' "$TMP/out" && [ "$(col "$D/sweep.csv" loops | sor
 # ---- 4. --resume: a summary that is not one this tool wrote ----
 # garbage DESC WANT EDIT: a finished sweep, EDIT run in its folder; the
 # point must run again (one line matching WANT), and sweep.csv be the
-# real thing: header, one row per point, n=2, nothing of the garbage
+# real thing: header, one row per point, n=2 (--run-min-ms 0: as asked),
+# nothing of the garbage
 garbage() {
 	local d=$1 want=$2 edit=$3 D=$TMP/g rc
 	rm -rf "$D"
-	"$VSB" sweep "$TMP/t.sweep" -o "$D" >/dev/null 2>&1
+	"$VSB" sweep "$TMP/t.sweep" -o "$D" --run-min-ms 0 >/dev/null 2>&1
 	(cd "$D" && eval "$edit")
-	"$VSB" sweep "$TMP/t.sweep" -o "$D" --resume >"$TMP/out" 2>"$TMP/err"
+	"$VSB" sweep "$TMP/t.sweep" -o "$D" --resume --run-min-ms 0 >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	if [ $rc -eq 0 ] && grep -q '(1 kept from before)' "$TMP/out" &&
 		[ "$(grep -c "its finished result is not kept" "$TMP/err")" -eq 1 ] &&

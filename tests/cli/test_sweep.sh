@@ -32,7 +32,9 @@ npts=$(( ncpu >= 2 ? 6 : 3 ))	# atomic-global has no threshold: 3 per CPU list
 expect_exit 0 "--dry-run checks and lists, runs nothing" "$VSB" sweep "$TMP/s.sweep" --dry-run -o "$TMP/dry"
 [ ! -e "$TMP/dry" ] && ok "--dry-run wrote nothing" || not_ok "--dry-run wrote nothing"
 
-"$VSB" sweep "$TMP/s.sweep" -o "$TMP/r" >"$TMP/out" 2>"$TMP/err"
+# --run-min-ms 0: every repetition as asked, so the rounds can be counted
+# (short repetitions many to a run: below)
+"$VSB" sweep "$TMP/s.sweep" -o "$TMP/r" --run-min-ms 0 >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc -eq 0 ] && ok "sweep exits 0" || not_ok "sweep exits 0" "exit $rc" "$(cat "$TMP/err")"
 nd=$(grep -c $'^user.*\tdone\t' "$TMP/r/points.txt")
@@ -187,7 +189,7 @@ fi
 R=30
 # disturbed keep: every round timed once, so the totals are R rounds' worth
 printf 'variant cmpxchg-local\nthreshold 8,32\nloops 500000\nrepeat %d\ndisturbed keep\n' $R >"$TMP/long.sweep"
-"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" >"$TMP/out" 2>"$TMP/err" &
+"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --run-min-ms 0 >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 for _ in $(seq 600); do
 	ls "$TMP/int/"*.csv.partial >/dev/null 2>&1 && break
@@ -216,7 +218,7 @@ id2=$(basename "${pf2:-none}" .csv.partial)
 [ -n "$pf2" ] && sed -i 's/^# applied_total: \([0-9]\)/# applied_total: 9\1/' "$pf2"
 expect_usage_error "an interrupted sweep dir needs --resume or --force" "resume" \
 	"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int"
-"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --resume >"$TMP/out" 2>"$TMP/err"
+"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --resume --run-min-ms 0 >"$TMP/out" 2>"$TMP/err"
 rc=$?
 if [ $rc -eq 0 ] && [ -n "$k" ] && grep -q '^1 point(s) continued from the repetitions' "$TMP/out" &&
 	! ls "$TMP/int" | grep -q 'partial\|tmp' && [ "$(grep -c $'\tdone\t' "$TMP/int/points.txt")" -eq 2 ]; then

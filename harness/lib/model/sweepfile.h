@@ -57,6 +57,11 @@ struct vsb_sweep_point {
 	int line;		/* for messages */
 	struct vsb_run_opts opts;	/* checked by vsb_run_opts_finish() */
 	long reps;		/* repetitions wanted */
+	/*
+	 * Each wanted repetition run this many times (sweep's short runs,
+	 * vsb_sweep_reps_total()); 0: not decided yet, which counts as 1.
+	 */
+	long run_reps;
 	uint64_t file_hash;	/* of the sweep file's bytes (--resume's check) */
 
 	/* filled by the runner */
