@@ -95,6 +95,22 @@ col_of() {
 	awk -F, -v n="$2" '/^#/ { next } { for (i = 1; i <= NF; i++) if ($i == n) { print i; exit } exit }' "$1"
 }
 
+# interrupt_sweep N DIR COMMAND...: COMMAND (a sweep into DIR) in the
+# background, SIGINT once DIR holds N partial points (or it ended by
+# itself); returns its exit status
+interrupt_sweep() {
+	local n=$1 dir=$2 pid; shift 2
+	"$@" &
+	pid=$!
+	for _ in $(seq 600); do
+		[ "$(ls "$dir/"*.csv.partial 2>/dev/null | wc -l)" -ge "$n" ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.02
+	done
+	kill -INT $pid 2>/dev/null
+	wait $pid
+}
+
 done_testing() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]

@@ -189,15 +189,8 @@ fi
 R=30
 # disturbed keep: every round timed once, so the totals are R rounds' worth
 printf 'variant cmpxchg-local\nthreshold 8,32\nloops 500000\nrepeat %d\ndisturbed keep\n' $R >"$TMP/long.sweep"
-"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --run-min-ms 0 >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-for _ in $(seq 600); do
-	ls "$TMP/int/"*.csv.partial >/dev/null 2>&1 && break
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.02
-done
-kill -INT $pid
-wait $pid
+interrupt_sweep 1 "$TMP/int" "$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --run-min-ms 0 \
+	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 pf=$(ls "$TMP/int/"*.csv.partial 2>/dev/null | head -1)
 if [ $rc -eq 1 ] && grep -q 'interrupted in round .*--resume continues' "$TMP/err" && [ -n "$pf" ] &&

@@ -100,15 +100,7 @@ expect_usage_error "--run-min-ms not a number" "run-min-ms" "$VSB" sweep "$TMP/s
 # interrupted with the factor chosen: --resume goes on with it
 R=12
 printf 'variant cmpxchg-local\nthreshold 8,32\nloops 100000\nrepeat %d\ndisturbed keep\n' $R >"$TMP/long.sweep"
-"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-for _ in $(seq 600); do
-	[ "$(ls "$TMP/int/"*.csv.partial 2>/dev/null | wc -l)" -ge 2 ] && break
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.02
-done
-kill -INT $pid
-wait $pid
+interrupt_sweep 2 "$TMP/int" "$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 pf=$(ls "$TMP/int/"*.csv.partial 2>/dev/null | head -1)
 pf2=$(ls "$TMP/int/"*.csv.partial 2>/dev/null | sed -n 2p)
