@@ -189,7 +189,9 @@ fi
 R=30
 # disturbed keep: every round timed once, so the totals are R rounds' worth
 printf 'variant cmpxchg-local\nthreshold 8,32\nloops 500000\nrepeat %d\ndisturbed keep\n' $R >"$TMP/long.sweep"
-interrupt_sweep 1 "$TMP/int" "$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --run-min-ms 0 \
+# --procs 2: each worker runs long enough (15 rounds) for the interrupt to
+# land in one, not in the moment between two of them
+interrupt_sweep 1 "$TMP/int" "$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --procs 2 --run-min-ms 0 \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 pf=$(ls "$TMP/int/"*.csv.partial 2>/dev/null | head -1)
@@ -211,7 +213,7 @@ id2=$(basename "${pf2:-none}" .csv.partial)
 [ -n "$pf2" ] && sed -i 's/^# applied_total: \([0-9]\)/# applied_total: 9\1/' "$pf2"
 expect_usage_error "an interrupted sweep dir needs --resume or --force" "resume" \
 	"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int"
-"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --resume --run-min-ms 0 >"$TMP/out" 2>"$TMP/err"
+"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --resume --procs 2 --run-min-ms 0 >"$TMP/out" 2>"$TMP/err"
 rc=$?
 if [ $rc -eq 0 ] && [ -n "$k" ] && grep -q '^1 point(s) continued from the repetitions' "$TMP/out" &&
 	! ls "$TMP/int" | grep -q 'partial\|tmp' && [ "$(grep -c $'\tdone\t' "$TMP/int/points.txt")" -eq 2 ]; then

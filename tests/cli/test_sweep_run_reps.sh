@@ -98,9 +98,11 @@ expect_usage_error "--run-min-ms not a number" "run-min-ms" "$VSB" sweep "$TMP/s
 [ ! -e "$TMP/x" ] && ok "a bad --run-min-ms made no folder" || not_ok "a bad --run-min-ms made no folder"
 
 # interrupted with the factor chosen: --resume goes on with it
-R=12
+# (--procs 2: a worker runs long enough for the interrupt to land in one,
+# not in the moment between two)
+R=20
 printf 'variant cmpxchg-local\nthreshold 8,32\nloops 100000\nrepeat %d\ndisturbed keep\n' $R >"$TMP/long.sweep"
-interrupt_sweep 2 "$TMP/int" "$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" >"$TMP/out" 2>"$TMP/err"
+interrupt_sweep 2 "$TMP/int" "$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --procs 2 >"$TMP/out" 2>"$TMP/err"
 rc=$?
 pf=$(ls "$TMP/int/"*.csv.partial 2>/dev/null | head -1)
 pf2=$(ls "$TMP/int/"*.csv.partial 2>/dev/null | sed -n 2p)
@@ -114,7 +116,7 @@ id=$(basename "${pf:-none}" .csv.partial)
 id2=$(basename "${pf2:-none}" .csv.partial)
 # the other partial claims 7 x R: more than a sweep chooses
 [ -n "$pf2" ] && sed -i "s/^# sweep_partial_rounds: \([0-9]*\) of $((5 * R))\$/# sweep_partial_rounds: \1 of $((7 * R))/" "$pf2"
-"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --resume >"$TMP/out" 2>"$TMP/err"
+"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int" --resume --procs 2 >"$TMP/out" 2>"$TMP/err"
 rc=$?
 f=$TMP/int/$id.csv
 [ $rc -eq 0 ] && [ "$(rows_of "$f")" = "$(want_rows $((5 * R)))" ] &&
