@@ -81,7 +81,9 @@ static int monitor_stop(struct vsb_monitor *mon, struct vsb_result *r, int ok,
 	return ret;
 }
 
-static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
+/* @n repetitions of @p in a row, one warm-up: one round of the point. */
+static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro,
+		     long n)
 {
 	static struct vsb_run_opts o;
 	static struct vsb_result tmp;
@@ -91,7 +93,7 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 	int ret, mret;
 
 	o = p->opts;
-	o.repeat = 1;
+	o.repeat = n;
 	vsb_errlog_begin(&log);
 	ret = monitor_start(&mon, p, ro);
 	ret = ret ?: vsb_bench_run(&o, &tmp);
@@ -129,7 +131,7 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 		vsb_trace_merge(&p->res, &tmp);
 		vsb_result_free(&tmp);
 	}
-	p->done++;
+	p->done += n;
 	return 0;
 }
 
@@ -290,6 +292,18 @@ static int prepare_all(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 	return ret;
 }
 
+/*
+ * How many repetitions of @p a round runs, @left of this process's share
+ * to go: a short point's run_reps in a row (one warm-up, so a run of
+ * them costs its repetitions' time, not five starts), else one.
+ */
+static long round_reps(const struct vsb_sweep_point *p, long left)
+{
+	long f = p->run_reps > 1 ? p->run_reps : 1;
+
+	return f < left ? f : left;
+}
+
 /* The longest sample of @r's first repetition, in ns; 0: none timed. */
 static double first_rep_ns(const struct vsb_result *r)
 {
@@ -342,7 +356,7 @@ static long run_rounds(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 {
 	size_t *perm = vsb_zalloc(sw->npoints * sizeof(*perm)), i;
 	struct vsb_rng g;
-	long round;
+	long round, left, nrep;
 	int ret;
 
 	/* worker K's shuffles are its own; worker 1's those of one process */
@@ -367,8 +381,10 @@ static long run_rounds(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 			if (ro->progress)
 				vsb_sweep_progress(n->chunks, n->total, round, n->rounds,
 						   p->id, start);
-			ret = run_chunk(p, ro);
-			n->chunks++;
+			left = chunk_end(p, ro) - p->done;
+			nrep = round_reps(p, left);
+			ret = run_chunk(p, ro, nrep);
+			n->chunks += (size_t)nrep;
 			if (!ret)
 				choose_run_reps(p, ro, n);
 			if (ret && !vsb_interrupted) {
@@ -378,7 +394,7 @@ static long run_rounds(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 					vsb_err("%s: %s: %s", p->id, vsb_sweep_state_name(p),
 						p->err);
 				snprintf(last_failure, sizeof(last_failure), "%s", p->err);
-				n->total -= (size_t)(chunk_end(p, ro) - p->done - 1);
+				n->total -= (size_t)(left - nrep);
 				vsb_sweep_partial_remove(ro, p);
 			}
 		}

@@ -64,8 +64,9 @@ struct vsb_sweep_run_opts {
  * a spread sweep, worker 1 times a point's first repetition and, where
  * it lasted under half of --run-min-ms (default VSB_SWEEP_RUN_MIN_MS),
  * runs every wanted repetition as many times as fit in that, at most
- * VSB_SWEEP_RUN_REPS_MAX: each run then holds several and `compare`
- * tests their medians.  Repetitions of 2.5 ms or more stay as asked:
+ * VSB_SWEEP_RUN_REPS_MAX, in a row after one warm-up (sweep.c's
+ * round_reps): each run then holds several and `compare` tests their
+ * medians.  Repetitions of 2.5 ms or more stay as asked:
  * each already spans most of the tick, and doubling a 4 ms one would
  * cost more than it buys.  On a 2-vCPU EPYC VM (2026-12-02), `SCALE=1.05
  * ci/power-ab --defaults 20` called a 5% slowdown in 17 and 17 of 20

@@ -230,9 +230,15 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 	vsb_result_meta(&p->res, "sweep_name", "%s", sw->name);
 	vsb_result_meta(&p->res, "sweep_point", "%s", p->id);
 	vsb_result_meta(&p->res, "sweep_params", "%s", p->params);
-	vsb_result_meta(&p->res, "sweep_order",
-			"%ld interleaved rounds of 1 repetition (own warm-up each), shuffle seed %llu",
-			vsb_sweep_reps_total(p), (unsigned long long)ro->shuffle_seed);
+	if (p->run_reps > 1)
+		vsb_result_meta(&p->res, "sweep_order", "%ld repetitions in interleaved "
+				"rounds of up to %ld in a row (own warm-up each), shuffle "
+				"seed %llu", vsb_sweep_reps_total(p), p->run_reps,
+				(unsigned long long)ro->shuffle_seed);
+	else
+		vsb_result_meta(&p->res, "sweep_order", "%ld interleaved rounds of 1 "
+				"repetition (own warm-up each), shuffle seed %llu",
+				vsb_sweep_reps_total(p), (unsigned long long)ro->shuffle_seed);
 	procs_line(p, ro);
 	/* what --resume checks before it keeps this point (kept.c) */
 	vsb_sweep_point_match(p, match, sizeof(match));

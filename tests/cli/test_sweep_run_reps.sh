@@ -57,9 +57,11 @@ fi
 	ok "the short point: 50 repetitions, 0..49 each once, and its sweep_run_reps line" ||
 	not_ok "the short point: 50 repetitions" "$(rows_of "$short")" "$(meta_of "$short" sweep_run_reps)"
 [ "$(meta_of "$short" sweep_procs)" = "10 (repetitions by worker process: 0-4,5-9,10-14,15-19,20-24,25-29,30-34,35-39,40-44,45-49)" ] &&
-	meta_of "$short" sweep_order | grep -q '^50 interleaved rounds' &&
-	ok "each of its 10 worker processes ran 5 of them, one run each to compare" ||
-	not_ok "each worker ran 5" "$(meta_of "$short" sweep_procs)" "$(meta_of "$short" sweep_order)"
+	meta_of "$short" sweep_order | grep -q '^50 repetitions in interleaved rounds of up to 5 in a row (own warm-up each)' &&
+	meta_of "$short" sanity | grep -q '^ok in each of 11 rounds, the last: ok' &&
+	ok "each of its 10 worker processes ran 5 of them in a row, one run each to compare; 11 rounds checked (worker 1's first repetition alone)" ||
+	not_ok "each worker ran 5" "$(meta_of "$short" sweep_procs)" "$(meta_of "$short" sweep_order)" \
+		"$(meta_of "$short" sanity)"
 [ "$(rows_of "$long")" = "$(want_rows 10)" ] && [ -z "$(meta_of "$long" sweep_run_reps)" ] &&
 	meta_of "$long" sweep_procs | grep -q '^10 (repetitions by worker process: 0,1,2,3,4,5,6,7,8,9)$' &&
 	ok "the long point: its 10 repetitions as asked, one a worker" ||

@@ -92,9 +92,10 @@ static double note_multiplexed(struct vsb_result *r, int allow_multiplex)
 }
 
 /*
- * A sweep runs each point as interleaved rounds of one repetition, every
- * round a run of its own with counters from zero.  Merge round @src into
- * @dst under repetition number @rep, so that what a point reports covers
+ * A sweep runs each point as interleaved rounds of one repetition (a short
+ * point's several in a row), every round a run of its own with counters
+ * from zero.  Merge round @src into @dst, its repetitions numbered from
+ * @rep on, so that what a point reports covers
  * every round and not just the first: sanity fails if any round's did,
  * the applied and counted totals add up (each round balanced, so the sums
  * balance), a migration or untrusted multiplexing anywhere marks the
@@ -110,15 +111,20 @@ void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src
 	for (i = 0; i < src->nsamples; i++) {
 		struct vsb_sample s = src->samples[i];
 
-		s.rep = rep;
+		s.rep = rep + src->samples[i].rep;
 		vsb_result_add(dst, &s);
 	}
 	if (!src->sanity_ok && dst->sanity_ok) {
 		dst->sanity_ok = 0;
 		memcpy(dst->sanity, src->sanity, sizeof(dst->sanity));
 	} else if (dst->sanity_ok) {
+		/* the rounds so far, not the repetitions: a round may be several */
+		unsigned int rounds;
+
+		if (sscanf(dst->sanity, "ok in each of %u rounds", &rounds) != 1)
+			rounds = 1;
 		snprintf(dst->sanity, sizeof(dst->sanity), "ok in each of %u rounds, the last: %.400s",
-			 rep + 1, src->sanity);
+			 rounds + 1, src->sanity);
 	}
 	dst->migrated |= src->migrated;
 	if (dst->mux_samples || src->mux_samples)
