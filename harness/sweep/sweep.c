@@ -319,18 +319,23 @@ static double first_rep_ns(const struct vsb_result *r)
 /*
  * Worker 1, after @p's first repetition: how many times each wanted one
  * runs (VSB_SWEEP_RUN_MIN_MS, sweep.h): as many as fit in the time a run
- * should span, at least 1, the extra rounds counted into @n.  Decided once, in the first worker, so that every worker's share
- * is the same count of the same runs; the rest read it from the partial.
+ * should span, at least 1, the extra rounds counted into @n.  Decided
+ * once, in the first worker, so that every worker's share is the same
+ * count of the same runs; the rest read it from the partial.  Called
+ * after every round of every point, so it returns before it looks at
+ * the samples wherever the choice is made already or not its to make.
  */
 static void choose_run_reps(struct vsb_sweep_point *p,
 			    const struct vsb_sweep_run_opts *ro, struct run_counts *n)
 {
-	long before = chunk_end(p, ro), after, f = 1;
-	double ns = first_rep_ns(&p->res);
+	long before, after, f = 1;
+	double ns;
 
 	if (p->run_reps || ro->worker != 1 || ro->procs < 2 || p->opts.trace ||
 	    p->done != 1)
 		return;
+	before = chunk_end(p, ro);
+	ns = first_rep_ns(&p->res);
 	if (ro->run_min_ms > 0 && ns > 0)
 		f = (long)floor(ro->run_min_ms * 1e6 / ns);
 	p->run_reps = f < 1 ? 1 : f > VSB_SWEEP_RUN_REPS_MAX ? VSB_SWEEP_RUN_REPS_MAX : f;
