@@ -408,18 +408,22 @@ static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r
 	return NULL;
 }
 
+/* The most run_reps a sweep chooses: a short point's, only when spread. */
+static long most_run_reps(void)
+{
+	return partial_procs > 1 ? VSB_SWEEP_RUN_REPS_MAX : 1;
+}
+
 /*
  * The run_reps a partial's "K of N" rounds imply: N over the repetitions
- * wanted, when that is a factor a spread sweep could have chosen for a
- * short point (1..VSB_SWEEP_RUN_REPS_MAX; only 1 in one process); 0 when
- * it is not.
+ * wanted, when that is a factor a sweep could have chosen (1 to
+ * most_run_reps()); 0 when it is not.
  */
 static long partial_run_reps(const struct vsb_sweep_point *p, long n)
 {
-	long most = partial_procs > 1 ? VSB_SWEEP_RUN_REPS_MAX : 1;
 	long f = p->reps > 0 && n % p->reps == 0 ? n / p->reps : 0;
 
-	return f >= 1 && f <= most ? f : 0;
+	return f >= 1 && f <= most_run_reps() ? f : 0;
 }
 
 /*
@@ -448,8 +452,8 @@ static const char *partial_head(const struct vsb_csv *c,
 		return "no valid sweep_partial_rounds line";
 	if (!partial_run_reps(p, *reps)) {
 		snprintf(msg, len, "it wants %ld repetitions, not the %ld this run "
-			 "wants (or a short point's %d times as many at most)", *reps,
-			 p->reps, partial_procs > 1 ? VSB_SWEEP_RUN_REPS_MAX : 1);
+			 "wants (or a short point's %ld times as many at most)", *reps,
+			 p->reps, most_run_reps());
 		return msg;
 	}
 	if (*k > *reps) {
@@ -557,8 +561,7 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 		free(orig);
 		return -1;
 	}
-	vsb_result_init(&r, &p->opts);
-	r.opts.repeat = vsb_sweep_reps_total(p);
+	vsb_result_init(&r, &p->opts);	/* its repeat: the partial's (rebuild) */
 	bad = partial_rebuild(&c, p, &r, orig, olen, &k, &reps, msg, sizeof(msg));
 	vsb_csv_free(&c);
 	free(orig);
