@@ -36,7 +36,8 @@ struct vsb_sweep_run_opts {
 	/*
 	 * A worker's run should span this long (`sweep --run-min-ms`): a
 	 * point whose repetition is shorter runs each wanted repetition
-	 * vsb_sweep_run_reps() times.  0: every point as asked.
+	 * several times (its run_reps, vsb_sweep_reps_total()).  0: every
+	 * point as asked.
 	 */
 	long run_min_ms;
 	uint64_t start_ns;	/* the sweep's start (vsb_now_ns), for its seconds */
@@ -66,11 +67,11 @@ struct vsb_sweep_run_opts {
  * runs every wanted repetition as many times as fit in that, at most
  * VSB_SWEEP_RUN_REPS_MAX, in a row after one warm-up (sweep.c's
  * round_reps): each run then holds several and `compare` tests their
- * medians.  Repetitions of 2.5 ms or more stay as asked:
- * each already spans most of the tick, and doubling a 4 ms one would
- * cost more than it buys.  On a 2-vCPU EPYC VM (2026-12-02), `SCALE=1.05
- * ci/power-ab --defaults 20` called a 5% slowdown in 17 and 17 of 20
- * pairs, alternating with 3 and 4 of 20 at --run-min-ms 0.
+ * medians.  Repetitions of 2.5 ms or more stay as asked: each already
+ * spans most of the tick, and doubling a 4 ms one would cost more than
+ * it buys.  On a 2-vCPU EPYC VM (2026-12-02), `SCALE=1.05 ci/power-ab
+ * --defaults 20` in six rounds alternating with --run-min-ms 0 called a
+ * 5% slowdown in 82 of 120 pairs against 38 of 120.
  */
 #define VSB_SWEEP_RUN_MIN_MS	5
 #define VSB_SWEEP_RUN_MIN_MS_MAX 1000
