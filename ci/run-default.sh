@@ -90,7 +90,11 @@ fi
 
 echo
 echo "== 3. configs/quick.sweep and its charts"
-"$VSB" sweep configs/quick.sweep -o "$out/quick" 2>&1 | grep -E '^sweep ' | sed 's/^/   /'
+# the summary, and how its repetitions ran: worker processes, and the
+# short points whose runs hold several (the rows a reader then finds)
+"$VSB" sweep configs/quick.sweep -o "$out/quick" 2>&1 |
+	grep -E '^sweep |^repetitions spread over|^[0-9]+ point\(s\) with repetitions this short' |
+	sed 's/^/   /'
 if "$VSB" plot "$out/quick" -o "$out/quick/charts" >"$out/quick/plot.log" 2>&1; then
 	echo "   charts: $(ls "$out"/quick/charts/*.png 2>/dev/null | tr '\n' ' ')"
 else
