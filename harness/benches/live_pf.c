@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "benches.h"
@@ -29,14 +30,34 @@
 
 enum live_kind { LIVE_PAGEFAULT, LIVE_MMAP };
 
+/*
+ * A page-fault worker's own minor faults over its timed samples: the
+ * one count of what its mapping got that no other task can add to
+ * (thp_fault_alloc is system-wide, and a QEMU beside us faults huge
+ * pages all the time).  One fault per page touched: small pages.
+ */
+struct pf_own {
+	uint64_t start, end;	/* ru_minflt before the first timed sample, after the last */
+};
+
 struct pf_priv {
 	enum live_kind kind;
+	struct pf_own *own;	/* MAP_SHARED, one per worker; NULL for mmap */
+	unsigned int nworkers;
 	size_t size, page;
 	int advice;		/* MADV_HUGEPAGE / MADV_NOHUGEPAGE, or -1: none */
 	int thp;		/* --thp always */
 	unsigned long long loops;
 	char mode[32];		/* the system's THP mode */
 };
+
+static uint64_t thread_minflt(void)
+{
+	struct rusage ru;
+
+	/* RUSAGE_THREAD: a thread worker's own, not its siblings' in one mm */
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)ru.ru_minflt;
+}
 
 /*
  * One sample's work; returns the operations done (page faults, or
@@ -49,6 +70,9 @@ static uint64_t pf_op(struct vsb_live_wctx *w, uint64_t loops)
 	unsigned long long i, ops = 0;
 	size_t off, n;
 
+	/* one syscall in the first timed sample, beside its thousands of faults */
+	if (pf->own && w->rep == 0)
+		pf->own[w->index].start = thread_minflt();
 	for (i = 0; i < loops; i++) {
 		volatile char *p;
 
@@ -83,6 +107,34 @@ static uint64_t pf_op(struct vsb_live_wctx *w, uint64_t loops)
 		}
 	}
 	return ops;
+}
+
+/* after each timed sample, outside its timing: the last one's stays */
+static void pf_sample(struct vsb_live_wctx *w, struct vsb_sample *s)
+{
+	const struct pf_priv *pf = w->priv;
+
+	(void)s;
+	if (pf->own)
+		pf->own[w->index].end = thread_minflt();
+}
+
+/* The workers' own faults, said as metadata; their sum. */
+static unsigned long long own_faults(const struct pf_priv *pf, struct vsb_result *r,
+				     unsigned long long done)
+{
+	unsigned long long sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < pf->nworkers; i++)
+		if (pf->own[i].end >= pf->own[i].start)
+			sum += pf->own[i].end - pf->own[i].start;
+	vsb_result_meta(r, "live_own_faults",
+			"%llu minor faults taken by the workers themselves over the timed "
+			"samples (getrusage RUSAGE_THREAD), %.2f per page touched: %s",
+			sum, done ? (double)sum / (double)done : 0,
+			sum >= done ? "small pages" : "fewer faults than pages: huge pages");
+	return sum;
 }
 
 /* vm.overcommit_memory in force now (a --sysctl of the run included); -1: unknown */
@@ -126,6 +178,44 @@ static void committed_batch(struct vsb_result *r, size_t size, size_t page)
 }
 
 /*
+ * A page-fault run's sanity: the system-wide deltas cover the faults the
+ * workers report, and (--thp never) the workers' own faults say their
+ * pages were small.
+ */
+static void pf_fault_sanity(const struct pf_priv *pf, struct vsb_result *r,
+			    unsigned long long done, unsigned long long faults,
+			    unsigned long long allocs)
+{
+	unsigned long long own = own_faults(pf, r, done);
+
+	r->counted = (long long)(pf->thp ? allocs : faults);
+	if (allocs < done || (pf->advice != MADV_HUGEPAGE && faults < done)) {
+		r->sanity_ok = 0;
+		snprintf(r->sanity, sizeof(r->sanity),
+			 "FAILED: /proc/vmstat pgfault +%llu, pgalloc_* +%llu, fewer than "
+			 "the %llu page%s the workers report",
+			 faults, allocs, done, pf->thp ?
+			 "s touched" : " faults");
+		return;
+	}
+	if (!pf->thp && own < done) {
+		r->sanity_ok = 0;
+		snprintf(r->sanity, sizeof(r->sanity),
+			 "FAILED: the workers took %llu faults for %llu pages touched: "
+			 "huge pages where small ones were asked for (--thp never)", own, done);
+		return;
+	}
+	snprintf(r->sanity, sizeof(r->sanity),
+		 "ok: %llu %s done; /proc/vmstat pgfault +%llu, pgalloc_* +%llu "
+		 "(+%.2f%% from page tables and the rest of the system)",
+		 done, pf->thp ? "pages touched" : "page faults",
+		 faults, allocs, done ? 100.0 * (double)(allocs - done) / (double)done : 0);
+	if (pf->thp && own >= done)
+		vsb_warn_opt("thp", "--thp always: no huge page was allocated (the workers "
+			 "took a fault for every page): the faults were small pages");
+}
+
+/*
  * The check that what was counted was done: system-wide deltas can only
  * exceed the workers' own operations (other tasks fault too), never fall
  * short of them.
@@ -153,24 +243,7 @@ static void pf_check(void *priv, struct vsb_result *r, const struct vsb_vmstat_s
 			 done, faults);
 		return;
 	}
-	r->counted = (long long)(pf->thp ? allocs : faults);
-	if (allocs < done || (pf->advice != MADV_HUGEPAGE && faults < done)) {
-		r->sanity_ok = 0;
-		snprintf(r->sanity, sizeof(r->sanity),
-			 "FAILED: /proc/vmstat pgfault +%llu, pgalloc_* +%llu, fewer than "
-			 "the %llu page%s the workers report",
-			 faults, allocs, done, pf->thp ?
-			 "s touched" : " faults");
-		return;
-	}
-	snprintf(r->sanity, sizeof(r->sanity),
-		 "ok: %llu %s done; /proc/vmstat pgfault +%llu, pgalloc_* +%llu "
-		 "(+%.2f%% from page tables and the rest of the system)",
-		 done, pf->thp ? "pages touched" : "page faults",
-		 faults, allocs, done ? 100.0 * (double)(allocs - done) / (double)done : 0);
-	if (pf->thp && b->thp_fault_alloc == a->thp_fault_alloc)
-		vsb_warn_opt("thp", "--thp always: no huge page was allocated (thp_fault_alloc "
-			 "unchanged): the faults were small pages");
+	pf_fault_sanity(pf, r, done, faults, allocs);
 }
 
 static void pf_meta(void *priv, const struct vsb_run_opts *o, struct vsb_result *r,
@@ -210,6 +283,7 @@ static void pf_why(void *priv, const char *what, int err, char *buf, size_t len)
 
 static const struct vsb_live_ops pf_ops = {
 	.op = pf_op,
+	.sample = pf_sample,
 	.meta = pf_meta,
 	.check = pf_check,
 	.why = pf_why,
@@ -219,6 +293,8 @@ static int pf_run(const struct vsb_run_opts *o, struct vsb_result *r, enum live_
 {
 	struct pf_priv pf = { .kind = kind, .advice = -1 };
 	unsigned long long size;
+	size_t bytes = 0;
+	int ret;
 
 	vsb_parse_size(o->size, &size);
 	pf.size = (size_t)size;
@@ -232,7 +308,20 @@ static int pf_run(const struct vsb_run_opts *o, struct vsb_result *r, enum live_
 		 !strcmp(pf.mode, "always"))
 		pf.advice = MADV_NOHUGEPAGE;
 	pf.thp = kind == LIVE_PAGEFAULT && !strcmp(o->thp, "always");
-	return vsb_live_run(o, r, &pf_ops, &pf);
+	if (kind == LIVE_PAGEFAULT) {
+		pf.nworkers = (unsigned int)o->cpus.n;
+		bytes = pf.nworkers * sizeof(*pf.own);
+		pf.own = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (pf.own == MAP_FAILED) {
+			vsb_err("page-fault: cannot map its fault counts: %s", strerror(errno));
+			return VSB_EXIT_ERROR;
+		}
+	}
+	ret = vsb_live_run(o, r, &pf_ops, &pf);
+	if (pf.own)
+		munmap(pf.own, bytes);
+	return ret;
 }
 
 int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r)
