@@ -51,10 +51,22 @@ static int spawn_self(const char *const *av, const char *opt, const char *what,
 		      long k)
 {
 	pid_t pid, parent = getpid();
+	sigset_t old;
 	int st;
 
 	fflush(NULL);
+	/*
+	 * The child starts with the stop signals blocked and unblocks them
+	 * once its handlers are in (vsb_on_stop_signals): one sent to it
+	 * earlier waits for them, so it always saves what it was handed
+	 * instead of dying of the signal's default.  Ours wait the fork out.
+	 */
+	vsb_block_stop_signals(&old);
 	pid = fork();
+	if (pid > 0)
+		runs_child = pid;
+	if (pid)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		vsb_err("%s: cannot start %s %ld: %s", opt, what, k, strerror(errno));
 		return VSB_EXIT_ERROR;
@@ -72,8 +84,7 @@ static int spawn_self(const char *const *av, const char *opt, const char *what,
 		vsb_err("%s: cannot run /proc/self/exe: %s", opt, strerror(errno));
 		_exit(VSB_EXIT_ERROR);
 	}
-	runs_child = pid;
-	if (runs_stop)	/* a signal between fork and here */
+	if (runs_stop)	/* a signal before the fork: it never saw it */
 		kill(pid, SIGTERM);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -330,10 +341,24 @@ static int run_worker(const struct sweep_args *a, const char *file, long k, long
 }
 
 /*
+ * VSB_TEST_STOP_AFTER_WORKER=K: the sweep interrupts itself as worker K
+ * ends, the moment no timing of a test's signal hits reliably.
+ */
+static long test_stop_after(void)
+{
+	const char *e = getenv("VSB_TEST_STOP_AFTER_WORKER");
+
+	return e ? atol(e) : 0;
+}
+
+/*
  * The workers one after the other; the last one's status is the
  * sweep's.  One that fails, or an interrupt (which the worker in
  * progress gets too, and answers by saving its partials), ends the
- * series: --resume continues it.
+ * series: --resume continues it.  An interrupt between two workers
+ * still starts the next, which gets it at once (spawn_self) and saves
+ * the state the one before handed on, as any interrupted worker does:
+ * points.txt written, procs.txt gone, the "interrupted" line said.
  */
 int sweep_spread(const struct sweep_args *a, const struct vsb_sweep *sw,
 			const char *file, long w)
@@ -347,12 +372,12 @@ int sweep_spread(const struct sweep_args *a, const struct vsb_sweep *sw,
 	if (rc)
 		return rc;
 	runs_signals();
-	for (k = 1; k <= w && !runs_stop; k++) {
+	for (k = 1; k <= w; k++) {
 		rc = run_worker(a, file, k, w, start);
 		if (rc && k < w)
 			break;
+		if (k == test_stop_after())
+			raise(SIGINT);
 	}
-	if (runs_stop)
-		return VSB_EXIT_ERROR;
 	return rc;
 }

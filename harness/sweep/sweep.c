@@ -417,6 +417,7 @@ static int interrupted(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 		       const struct run_counts *n, long round)
 {
 	size_t i, nnew = 0, npart = 0;
+	char when[96];
 
 	for (i = 0; i < sw->npoints; i++) {
 		const struct vsb_sweep_point *p = &sw->points[i];
@@ -424,21 +425,25 @@ static int interrupted(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 		nnew += p->state == VSB_PT_DONE && p->done;
 		npart += p->state == VSB_PT_PENDING && p->done && !p->opts.trace;
 	}
+	/* a worker the interrupt met on arrival (cmd_sweep_procs.c) ran nothing */
+	if (ro->worker > 1 && !n->chunks)
+		snprintf(when, sizeof(when), "before worker process %ld of %ld began",
+			 ro->worker, ro->procs);
+	else
+		snprintf(when, sizeof(when), "in round %ld of %ld", round, n->rounds);
 	/* --resume starts the workers anew, from the partials and points.txt */
 	if (ro->worker)
 		vsb_sweep_handoff_remove(ro);
 	if (!nnew && !npart) {
-		vsb_err("interrupted in round %ld of %ld: no point finished or kept a "
-			"partial, nothing written%s", round, n->rounds,
-			n->nkept || n->ncont ? " (earlier points kept)" : "");
+		vsb_err("interrupted %s: no point finished or kept a partial, nothing "
+			"written%s", when, n->nkept || n->ncont ? " (earlier points kept)" : "");
 		return VSB_EXIT_ERROR;
 	}
 	/* points.txt says which are done: compare reads only those */
 	vsb_sweep_write_text_file(ro->dir, "points.txt", sw, ro, 0);
-	vsb_err("interrupted in round %ld of %ld: %zu point(s) finished and "
-		"written, %zu partial (their repetitions so far in <id>%s); "
-		"--resume continues", round, n->rounds, nnew, npart,
-		VSB_SWEEP_PARTIAL_SUFFIX);
+	vsb_err("interrupted %s: %zu point(s) finished and written, %zu partial "
+		"(their repetitions so far in <id>%s); --resume continues", when,
+		nnew, npart, VSB_SWEEP_PARTIAL_SUFFIX);
 	return VSB_EXIT_ERROR;
 }
 

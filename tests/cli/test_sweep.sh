@@ -252,6 +252,35 @@ else
 	not_ok "sanity and totals balance over all $R rounds" "$(grep -E '^# (sanity|applied_total|counted_total):' "$f")"
 fi
 
+# An interrupt between two worker processes, made exact by
+# VSB_TEST_STOP_AFTER_WORKER=1 (the sweep interrupts itself as worker 1
+# ends): worker 2 still starts, gets the signal before its handlers are
+# in (blocked until then, not its death), and saves what worker 1 handed
+# on; then --resume finishes every repetition
+printf 'variant cmpxchg-local\nthreshold 8,32\nloops 20000\nrepeat 6\n' >"$TMP/gap.sweep"
+VSB_TEST_STOP_AFTER_WORKER=1 "$VSB" sweep "$TMP/gap.sweep" -o "$TMP/gap" --procs 3 \
+	--run-min-ms 0 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^vmstat-bench: interrupted before worker process 2 of 3 began: 0 point(s) finished and written, 2 partial .*--resume continues$' "$TMP/err" &&
+   [ ! -e "$TMP/gap/procs.txt" ] && [ "$(grep -c $'\tpartial\t' "$TMP/gap/points.txt" 2>/dev/null)" = 2 ] &&
+   [ "$(cat "$TMP/gap/"*.csv.partial | grep -c '^# sweep_partial_rounds: 2 of 6$')" = 2 ]; then
+	ok "an interrupt between two workers: exit 1, said, both points' 2 of 6 repetitions kept, procs.txt gone"
+else
+	not_ok "an interrupt between two workers" "exit $rc" "$(tail -n 2 "$TMP/err")" \
+		"$(ls "$TMP/gap" 2>&1 | tr '\n' ' ')"
+fi
+"$VSB" sweep "$TMP/gap.sweep" -o "$TMP/gap" --procs 3 --run-min-ms 0 --resume >"$TMP/out" 2>"$TMP/err"
+rc=$?
+reps=$(for f in "$TMP/gap/"threshold-*[0-9a-f].csv; do
+	grep -v '^#' "$f" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") c = i; next }
+		{ print $c }' | sort -un | tr '\n' ' '; echo; done | sort -u)
+if [ $rc -eq 0 ] && [ "$reps" = "0 1 2 3 4 5 " ] &&
+   [ "$(grep -c '^# sweep_resumed: repetitions 0\.\.1 from an interrupted run' "$TMP/gap/"*[0-9a-f].csv | grep -c ':1$')" = 2 ]; then
+	ok "--resume after it: both points have repetitions 0..5, 0..1 the kept ones"
+else
+	not_ok "--resume after an interrupt between workers" "exit $rc, reps '$reps'" "$(tail -n 2 "$TMP/err")"
+fi
+
 # every shipped sweep file parses and expands (a new one is covered by
 # the glob); points that cannot run here (no module, no root) are
 # listed as skipped, not refused

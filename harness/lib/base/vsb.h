@@ -126,6 +126,8 @@ int vsb_getopt_status(int c);
 extern volatile sig_atomic_t vsb_interrupted;
 void vsb_install_signal_handlers(void);
 void vsb_on_stop_signals(void (*fn)(int));
+/* Block them (the old mask into @old): kept across fork and exec. */
+void vsb_block_stop_signals(sigset_t *old);
 
 /*
  * A result file that appears complete or not at all: written to a
