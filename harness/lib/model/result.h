@@ -44,7 +44,7 @@ struct vsb_meta_kv {
 struct vsb_result {
 	struct vsb_run_opts opts;	/* backend resolved, format chosen */
 	char unit[16];			/* tsc | cycles | ns */
-	char event[128];		/* full event name, or the clock */
+	char event[VSB_PMU_FSTR_LEN];	/* full event name (libpfm's, whole), or the clock */
 	char plm[8];			/* privilege levels counted, "" for clocks */
 	int nthreads;
 	size_t nsamples, cap;
