@@ -297,7 +297,22 @@ static int step_failed(struct vsb_ab_run *r, const char *what, const char *log, 
 	return rc == VSB_EXIT_SKIP ? VSB_EXIT_SKIP : VSB_EXIT_ERROR;
 }
 
-/* Fetch each kernel (if need be) and build the module for it. */
+/* Side @s still has a boot to run. */
+static int side_missing(const struct vsb_ab_run *r, int s)
+{
+	long i;
+
+	for (i = 0; i < 2 * r->ab->boots; i++)
+		if (!r->b[i].done && vsb_ab_side(i) == s)
+			return 1;
+	return 0;
+}
+
+/*
+ * Fetch each kernel (if need be) and build the module for it: for a side
+ * with a boot left to run only, so a finished folder gives its verdict
+ * again without a module build (kbuild's checks alone take seconds).
+ */
 static int prepare(struct vsb_ab_run *r)
 {
 	char sdir[4096 + 8], log[4096 + 32], what[512];
@@ -305,6 +320,9 @@ static int prepare(struct vsb_ab_run *r)
 
 	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++) {
 		char *args[] = { "prepare", r->ab->k[s].spec, sdir, NULL };
+
+		if (!side_missing(r, s))
+			continue;
 
 		snprintf(sdir, sizeof(sdir), "%s/%s", r->ab->dir, vsb_ab_side_name[s]);
 		snprintf(log, sizeof(log), "%s/prepare.log", sdir);
