@@ -17,6 +17,8 @@
 #			itself is left alone, so builds for several kernels (one
 #			DIR each) and the W=1/sparse check do not clobber each
 #			other nor `make kmod`.  Builds of one DIR are serialised.
+#			A DIR built before from the same inputs (DIR/.vsb-stamp)
+#			is not handed to kbuild again for a plain `modules`.
 #	MAKE_ARGS	default: modules (e.g. "clean", "V=1 modules", "W=1")
 # Environment: KDIR=<build dir> to use other headers than the cache;
 # VSB_VM_CACHE as for kernel-cache.sh.
@@ -66,4 +68,30 @@ fi
 
 # Debian builds its kernels with BTF; without a vmlinux next to the headers
 # kbuild only notes "Skipping BTF generation", which is harmless here.
-exec make -C "$KDIR" M="$MDIR" -j"$(nproc)" "$@"
+# The stamp below is for a plain module build only: W=1, C=2 (sparse on
+# every file) and the rest want kbuild's work, not only its module, and
+# leave the tree built in their way (so they drop the stamp).
+plain=1
+for a in "$@"; do [[ $a == -s || $a == modules ]] || plain=0; done
+[[ -z $TREE ]] || ((plain)) || rm -f "$TREE/.vsb-stamp"
+[[ -n $TREE ]] && ((plain)) || exec make -C "$KDIR" M="$MDIR" -j"$(nproc)" "$@"
+
+# A tree's inputs, for its stamp: every file mirrored into it, the
+# headers' identity and the compiler.  kbuild finds a built tree up to
+# date by itself, but only after about 2.5 s of its own checks, and make
+# test asks about a dozen times (each guest test, each ab side): a tree
+# whose stamp matches these inputs and holds its module is not handed to
+# kbuild again.
+tree_inputs() {
+	(cd "$TREE" && find kmod bench -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) \
+		! -name '*.mod.c' -print0 | sort -z | xargs -0 sha256sum)
+	stat -c '%n %s %Y' "$KDIR/.config" "$KDIR/Module.symvers" 2>/dev/null || true
+	printf '%s\n' "KDIR=$KDIR" "${CC:-gcc}: $("${CC:-gcc}" --version | head -n1)"
+}
+stamp=$(tree_inputs | sha256sum | cut -d' ' -f1)
+if [[ -f $MDIR/vmstat_bench.ko && $(cat "$TREE/.vsb-stamp" 2>/dev/null) == "$stamp" ]]; then
+	exit 0
+fi
+rm -f "$TREE/.vsb-stamp"
+make -C "$KDIR" M="$MDIR" -j"$(nproc)" "$@"
+printf '%s\n' "$stamp" >"$TREE/.vsb-stamp"
