@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A sweep spread over worker processes (`sweep --procs`, cmd_sweep.c):
+ * A sweep spread over worker processes (`sweep --procs`, cmd_sweep_procs.c):
  * what worker K hands on to worker K + 1 besides the points' partial
  * files, in DIR/procs.txt.  Each worker is a fresh process (the binary
  * re-executed), so the points' states must travel on disk: which are

@@ -24,7 +24,7 @@ struct vsb_sweep_run_opts {
 	int progress;		/* progress line on stderr */
 	char monitor[128];	/* --monitor LIST[:INTERVAL], "" none (monitor.h) */
 	/*
-	 * Worker processes (`sweep --procs`, cmd_sweep.c): a point's
+	 * Worker processes (`sweep --procs`, cmd_sweep_procs.c): a point's
 	 * repetitions are spread over @procs processes run one after the
 	 * other, process K running its share of every point's rounds
 	 * (vsb_sweep_chunk_end) and handing the rest on in the points'
