@@ -79,9 +79,9 @@ for a in "$@"; do [[ $a == -s || $a == modules ]] || plain=0; done
 # A tree's inputs, for its stamp: every file mirrored into it, the
 # headers' identity and the compiler.  kbuild finds a built tree up to
 # date by itself, but only after about 2.5 s of its own checks, and make
-# test asks about a dozen times (each guest test, each ab side): a tree
-# whose stamp matches these inputs and holds its module is not handed to
-# kbuild again.
+# test asks for each guest test and each ab side: a tree whose stamp
+# matches these inputs and holds its module is not handed to kbuild
+# again.
 tree_inputs() {
 	(cd "$TREE" && find kmod bench -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) \
 		! -name '*.mod.c' -print0 | sort -z | xargs -0 sha256sum)
