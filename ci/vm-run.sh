@@ -289,6 +289,23 @@ copy_libs() {
 	done < <(ldd "$f" 2>/dev/null | tr -s ' \t' '\n' | grep '^/' || true)
 }
 
+# The libraries an added ELF loads with dlopen() on first use, which ldd
+# cannot list: libpfm4 (the harness encodes its PMU events with it,
+# harness/lib/machine/pfm_api.h), copied when the ELF names its soname,
+# to the path this host's ld.so.cache gives it.
+DLOPENED=(libpfm.so.4)
+copy_dlopened() {
+	local f=$1 so lib
+	for so in "${DLOPENED[@]}"; do
+		grep -qaF "$so" "$f" || continue
+		lib=$(ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ { print $NF; exit }')
+		[[ -n $lib && ! -e $IR$lib ]] || continue
+		mkdir -p "$IR$(dirname "$lib")"
+		cp -L "$lib" "$IR$lib"
+		copy_libs "$lib"
+	done
+}
+
 cp "$BUSYBOX" "$IR/bin/busybox"
 copy_libs "$BUSYBOX"
 ln -s busybox "$IR/bin/sh"
@@ -322,6 +339,7 @@ for a in ${ADDS[@]+"${ADDS[@]}"}; do
 	cp -a "$habs" "$IR$gp"
 	while IFS= read -r -d '' f; do
 		copy_libs "$f"
+		[[ $f == *.ko ]] || copy_dlopened "$f"
 		[[ $f == *.ko ]] && check_ko "$f"
 	done < <(find "$habs" -type f -print0)
 done
