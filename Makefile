@@ -42,8 +42,15 @@ LDLIBS += -pthread -lm
 # is installed (else sysfs; `info` says which).  LIKWID=1 also compiles
 # the marker regions around the timed loops (for likwid-perfctr -m).
 # Kept out of CFLAGS/LDLIBS so `make check`'s overrides keep them.
-VSB_LIBS := -lpfm
-VSB_CPPFLAGS :=
+# libpfm4 is loaded with dlopen() on first use, not linked
+# (harness/lib/machine/pfm_api.h: linked, its relocations cost every
+# start 5 ms); the soname is the one of the library beside its header.
+# Only the unit tests that call it themselves link it (UNIT_PFM).
+PFM_SONAME := $(shell readelf -d $$($(CC) -print-file-name=libpfm.so) 2>/dev/null | \
+	sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+VSB_LIBS :=
+UNIT_PFM := -lpfm
+VSB_CPPFLAGS := -DVSB_PFM_SONAME='"$(or $(PFM_SONAME),libpfm.so.4)"'
 ifneq ($(wildcard /usr/include/likwid.h),)
 # likwid's topology API is loaded with dlopen() on first use, not linked
 # (harness/lib/machine/likwid_api.h: linked, it cost every start 50 ms);
@@ -184,7 +191,7 @@ UNIT_INC_bench := -I.
 UNIT_LINK_abi := $(LDLIBS)
 UNIT_LINK_bench := $(LDLIBS)
 UNIT_INC_sweep := $(INC_SWEEP)
-UNIT_LINK_sweep := $(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS)
+UNIT_LINK_sweep := $(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS) $(UNIT_PFM)
 # lib/LAYER: the archives of the layers up to LAYER, highest first; the
 # libraries of the machine (libpfm, libbpf, likwid) and of the store only
 # from the machine up
@@ -194,7 +201,7 @@ rev = $(if $(1),$(call rev,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
 define unit_layer
 UNIT_INC_lib/$(1) := $$(INC_$(1))
 UNIT_LINK_lib/$(1) := $$(foreach l,$$(call rev,$$(call upto,$(1),$$(LIB_LAYERS))),$$(O)/libvsb-$$(l).a) \
-	$$(LDLIBS) $$(if $$(filter base stats model,$(1)),,$$(VSB_LIBS))
+	$$(LDLIBS) $$(if $$(filter base stats model,$(1)),,$$(VSB_LIBS) $$(UNIT_PFM))
 endef
 $(foreach l,$(LIB_LAYERS),$(eval $(call unit_layer,$(l))))
 

@@ -21,7 +21,7 @@
 #include "result.h"
 #include "vsb.h"
 
-#include <perfmon/pfmlib_perf_event.h>
+#include "pfm_api.h"
 
 int (*vsb_pmu_open_hook)(struct perf_event_attr *attr, int pid, int cpu,
 			 int group_fd, unsigned long flags);
@@ -174,13 +174,25 @@ const char *vsb_pmu_verdict_name(enum vsb_pmu_verdict v)
 
 /* ---- libpfm ---- */
 
+static const struct vsb_pfm_api *pfm;	/* loaded by pfm_ready() */
+static char pfm_why[112];		/* why not, when it cannot be (fits ev->why) */
+
+/* libpfm4 loaded and initialised, once; PFM_SUCCESS or its error */
 static int pfm_ready(void)
 {
 	static int ret = 1;
 
-	if (ret == 1)
-		ret = pfm_initialize();
+	if (ret == 1) {
+		pfm = vsb_pfm_api(pfm_why, sizeof(pfm_why));
+		ret = pfm ? pfm->pfm_initialize() : PFM_ERR_NOINIT;
+	}
 	return ret;
+}
+
+/* libpfm's text for @ret, or why the library could not be loaded */
+static const char *pfm_error(int ret)
+{
+	return pfm ? pfm->pfm_strerror(ret) : pfm_why;
 }
 
 static int plm_mask(const char *plm)
@@ -238,8 +250,8 @@ static int encode(struct vsb_pmu_event *ev, const char *plm)
 	if (ret != PFM_SUCCESS)
 		return ret;
 	/* plm applies only where the name carries no :u/:k of its own */
-	ret = pfm_get_os_event_encoding(ev->name, plm_mask(plm),
-					PFM_OS_PERF_EVENT_EXT, &arg);
+	ret = pfm->pfm_get_os_event_encoding(ev->name, plm_mask(plm),
+					     PFM_OS_PERF_EVENT_EXT, &arg);
 	if (ret != PFM_SUCCESS)
 		return ret;
 	snprintf(ev->fstr, sizeof(ev->fstr), "%s", fstr ? fstr : ev->name);
@@ -272,7 +284,7 @@ int vsb_pmu_check_names(const char *list, const char *plm, const char *where)
 		ret = encode(&ev, plm);
 		if (ret != PFM_SUCCESS) {
 			vsb_err("%s: event '%s': %s (libpfm4; `showevtinfo` lists names)",
-				where, names[i], pfm_strerror(ret));
+				where, names[i], pfm_error(ret));
 			return VSB_EXIT_USAGE;
 		}
 	}
@@ -423,7 +435,7 @@ const struct vsb_pmu_set *vsb_pmu_preflight(const char *list, const char *plm)
 			ev->err = ret;
 			/* names[i], not ev->name: both would live in `cached` */
 			snprintf(ev->why, sizeof(ev->why), "%.*s: %s (libpfm4)",
-				 VSB_PMU_NAME_LEN, names[i], pfm_strerror(ret));
+				 VSB_PMU_NAME_LEN, names[i], pfm_error(ret));
 			continue;
 		}
 		attr = ev->attr;
