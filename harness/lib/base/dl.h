@@ -30,4 +30,25 @@ struct vsb_dl {
  */
 void *vsb_dl_get(struct vsb_dl *dl, char *why, size_t len);
 
+/* One entry of a symbol table: the function @f, member of struct @type. */
+#define VSB_DL_SYM(type, f) { #f, offsetof(struct type, f) },
+
+/*
+ * `const struct TYPE *TYPE(char *why, size_t len)`: the getter of struct
+ * @type, filled from the library @lib (a soname) on the first call; the
+ * symbol table (VSB_DL_SYM entries) follows.  What likwid, libpq and
+ * libpfm4 each need, written once.
+ */
+#define VSB_DL_API(type, lib, ...)						\
+const struct type *type(char *why, size_t len)					\
+{										\
+	static const struct vsb_dl_sym syms[] = { __VA_ARGS__ };		\
+	static struct type a;							\
+	static struct vsb_dl dl = { .soname = (lib), .syms = syms,		\
+				     .nsyms = sizeof(syms) / sizeof(syms[0]),	\
+				     .api = &a };				\
+										\
+	return vsb_dl_get(&dl, why, len);					\
+}
+
 #endif

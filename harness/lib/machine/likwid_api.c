@@ -11,18 +11,8 @@
 #include "likwid_api.h"
 
 #ifdef VSB_HAVE_LIKWID
-#define LIKWID_SYM(f) { #f, offsetof(struct vsb_likwid_api, f) }
-static const struct vsb_dl_sym syms[] = {
-	LIKWID_SYM(topology_init), LIKWID_SYM(get_cpuTopology), LIKWID_SYM(topology_finalize),
-	LIKWID_SYM(numa_init), LIKWID_SYM(get_numaTopology), LIKWID_SYM(numa_finalize),
-};
-
-const struct vsb_likwid_api *vsb_likwid_api(char *why, size_t len)
-{
-	static struct vsb_likwid_api api;
-	static struct vsb_dl dl = { .soname = VSB_LIKWID_SONAME, .syms = syms,
-				     .nsyms = sizeof(syms) / sizeof(syms[0]), .api = &api };
-
-	return vsb_dl_get(&dl, why, len);
-}
+#define LIKWID_SYM(f) VSB_DL_SYM(vsb_likwid_api, f)
+VSB_DL_API(vsb_likwid_api, VSB_LIKWID_SONAME,
+	   LIKWID_SYM(topology_init) LIKWID_SYM(get_cpuTopology) LIKWID_SYM(topology_finalize)
+	   LIKWID_SYM(numa_init) LIKWID_SYM(get_numaTopology) LIKWID_SYM(numa_finalize))
 #endif

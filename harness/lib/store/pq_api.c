@@ -12,18 +12,6 @@
 #define VSB_PQ_SONAME "libpq.so.5"
 #endif
 
-static const struct vsb_dl_sym syms[] = {
-#define VSB_PQ_SYM(f) { #f, offsetof(struct vsb_pq_api, f) },
-	VSB_PQ_FUNCS(VSB_PQ_SYM)
-#undef VSB_PQ_SYM
-};
-
-const struct vsb_pq_api *vsb_pq_api(char *why, size_t len)
-{
-	static struct vsb_pq_api api;
-	static struct vsb_dl dl = { .soname = VSB_PQ_SONAME, .syms = syms,
-				     .nsyms = sizeof(syms) / sizeof(syms[0]), .api = &api };
-
-	return vsb_dl_get(&dl, why, len);
-}
+#define VSB_PQ_SYM(f) VSB_DL_SYM(vsb_pq_api, f)
+VSB_DL_API(vsb_pq_api, VSB_PQ_SONAME, VSB_PQ_FUNCS(VSB_PQ_SYM))
 #endif
