@@ -298,7 +298,9 @@ copy_dlopened() {
 	local f=$1 so lib
 	for so in "${DLOPENED[@]}"; do
 		grep -qaF "$so" "$f" || continue
-		lib=$(ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ { print $NF; exit }')
+		# awk reads to the end: an early exit would leave ldconfig a
+		# SIGPIPE, which pipefail and set -e make this script's exit 141
+		lib=$(ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ && !n++ { print $NF }')
 		[[ -n $lib && ! -e $IR$lib ]] || continue
 		mkdir -p "$IR$(dirname "$lib")"
 		cp -L "$lib" "$IR$lib"
