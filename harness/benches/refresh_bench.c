@@ -56,15 +56,11 @@ static void model_child(int fd, int a, unsigned int ncpus, unsigned int nodes,
 static int model_wait(int fd, pid_t pid, struct model_msg *m)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	sigset_t stop, old;
+	sigset_t old;
 	ssize_t n = -1;
 	int st;
 
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
-	sigprocmask(SIG_BLOCK, &stop, &old);
+	vsb_block_stop_signals(&old);
 	/* the flag is read with the signals blocked: none is missed */
 	while (!vsb_interrupted && ppoll(&pfd, 1, NULL, &old) < 0 && errno == EINTR)
 		;
