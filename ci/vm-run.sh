@@ -287,12 +287,14 @@ copy_libs() {
 		mkdir -p "$IR$(dirname "$lib")"
 		cp -L "$lib" "$IR$lib"
 	done < <(ldd "$f" 2>/dev/null | tr -s ' \t' '\n' | grep '^/' || true)
+	copy_dlopened "$f"
 }
 
-# The libraries an added ELF loads with dlopen() on first use, which ldd
-# cannot list: libpfm4 (the harness encodes its PMU events with it,
-# harness/lib/machine/pfm_api.h), copied when the ELF names its soname,
-# to the path this host's ld.so.cache gives it.
+# The libraries an ELF loads with dlopen() on first use, which ldd
+# cannot list (copy_libs asks for each ELF it copies): libpfm4 (the
+# harness encodes its PMU events with it, harness/lib/machine/pfm_api.h),
+# copied when the ELF names its soname, to the path this host's
+# ld.so.cache gives it.
 DLOPENED=(libpfm.so.4)
 copy_dlopened() {
 	local f=$1 so lib
@@ -341,7 +343,6 @@ for a in ${ADDS[@]+"${ADDS[@]}"}; do
 	cp -a "$habs" "$IR$gp"
 	while IFS= read -r -d '' f; do
 		copy_libs "$f"
-		[[ $f == *.ko ]] || copy_dlopened "$f"
 		[[ $f == *.ko ]] && check_ko "$f"
 	done < <(find "$habs" -type f -print0)
 done
