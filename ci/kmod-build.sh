@@ -73,8 +73,10 @@ fi
 # leave the tree built in their way (so they drop the stamp).
 plain=1
 for a in "$@"; do [[ $a == -s || $a == modules ]] || plain=0; done
-[[ -z $TREE ]] || ((plain)) || rm -f "$TREE/.vsb-stamp"
-[[ -n $TREE ]] && ((plain)) || exec make -C "$KDIR" M="$MDIR" -j"$(nproc)" "$@"
+if [[ -z $TREE ]] || ((!plain)); then
+	[[ -z $TREE ]] || rm -f "$TREE/.vsb-stamp"
+	exec make -C "$KDIR" M="$MDIR" -j"$(nproc)" "$@"
+fi
 
 # A tree's inputs, for its stamp: every file mirrored into it, the
 # headers' identity and the compiler.  kbuild finds a built tree up to
