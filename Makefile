@@ -116,7 +116,7 @@ compile = $(CC) $(CFLAGS) $(DEPFLAGS) $(VSB_CPPFLAGS) $(1) -c -o $@ $<
 
 # one sub-layer of lib/: its objects, their rule, its archive
 define lib_layer
-$$(O)/obj/lib/$(1)/%.o: harness/lib/$(1)/%.c
+$$(O)/obj/lib/$(1)/%.o: harness/lib/$(1)/%.c $$(O)/build-flags
 	@mkdir -p $$(dir $$@)
 	$$(call msg,CC,$$@)
 	$$(Q)$$(call compile,$$(INC_$(1)))
@@ -131,6 +131,18 @@ $(O)/git-rev: FORCE
 	@[ "$$(cat $@ 2>/dev/null)" = '$(GIT_REV)' ] || echo '$(GIT_REV)' >$@
 $(O)/obj/lib/machine/meta.o: $(O)/git-rev
 FORCE:
+# The configuration an object was compiled in (the compiler, its flags,
+# the -DVSB_HAVE_* of what was installed when the Makefile was read; the
+# revision aside, git-rev has it): every object and unit test depends on
+# this stamp, rewritten only when the configuration changes, so a `make`
+# before `make deps` installed likwid or libbpf is rebuilt with them,
+# not linked half old and half new (an undefined vsb_likwid_api).
+BUILD_FLAGS = $(CC) $(filter-out -DVSB_GIT_REV=%,$(CFLAGS)) $(VSB_CPPFLAGS)
+# (make's own $(file): the flags hold quotes a shell echo would need
+# escaped; expanded before the recipe runs, so it makes the folder too)
+$(O)/build-flags: FORCE
+	$(if $(filter-out $(file <$@),$(BUILD_FLAGS))$(filter-out $(BUILD_FLAGS),$(file <$@)),\
+		$(shell mkdir -p $(@D))$(file >$@,$(BUILD_FLAGS)))
 # BPF tracing (lib/machine/bpf/): built where clang/bpftool/libbpf/BTF
 # exist, else skipped
 include harness/lib/machine/bpf/bpf.mk
@@ -138,22 +150,22 @@ include harness/lib/machine/bpf/bpf.mk
 -include harness/lib/store/store.mk
 include kmod/kmod.mk
 
-$(O)/obj/benches/%.o: harness/benches/%.c
+$(O)/obj/benches/%.o: harness/benches/%.c $(O)/build-flags
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(call compile,$(INC_BENCHES))
 
-$(O)/obj/sweep/%.o: harness/sweep/%.c
+$(O)/obj/sweep/%.o: harness/sweep/%.c $(O)/build-flags
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(call compile,$(INC_SWEEP))
 
-$(O)/obj/ab/%.o: harness/ab/%.c
+$(O)/obj/ab/%.o: harness/ab/%.c $(O)/build-flags
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(call compile,$(INC_AB))
 
-$(O)/obj/%.o: harness/%.c
+$(O)/obj/%.o: harness/%.c $(O)/build-flags
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(call compile,$(INC_CMDS))
@@ -207,7 +219,7 @@ $(foreach l,$(LIB_LAYERS),$(eval $(call unit_layer,$(l))))
 
 define unit_dir
 UNIT_BINS += $$(patsubst tests/unit/$(1)/%.c,$$(O)/tests/%,$$(wildcard tests/unit/$(1)/test_*.c))
-$$(O)/tests/%: tests/unit/$(1)/%.c tests/unit/tap.h $$(HARNESS_LIBS)
+$$(O)/tests/%: tests/unit/$(1)/%.c tests/unit/tap.h $$(HARNESS_LIBS) $$(O)/build-flags
 	@mkdir -p $$(dir $$@)
 	$$(call msg,CC,$$@)
 	$$(Q)$$(CC) $$(CFLAGS) $$(DEPFLAGS) $$(VSB_CPPFLAGS) -Itests/unit $$(UNIT_INC_$(1)) \

@@ -79,6 +79,25 @@ grep -q '^[0-9.]*,vmstat,pgalloc_normal,' "$TMP/m.monitor.csv" 2>/dev/null &&
 	ok "... the vmstat series written, no trace rows" ||
 	not_ok "... the vmstat series written, no trace rows" "$(head -5 "$TMP/m.monitor.csv" 2>&1)"
 
+# An object compiled in another configuration is compiled again, not
+# linked with the new ones (the Makefile's build-flags stamp): here BPF
+# found now where it was not, or where it is missing here too, other
+# CFLAGS; the same configuration again compiles nothing.
+mk_topo() {	# mk_topo CFLAGS: make one object in $B, its log on stdout
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL CFLAGS="$1" make -C "$VSB_ROOT" \
+		--no-print-directory V=0 O="$B" "$B/obj/lib/machine/topo.o" 2>&1
+}
+cflags=-O0
+grep -q -- -DVSB_HAVE_BPF "$(dirname "$VSB")/build-flags" 2>/dev/null || cflags=-O1
+before=$(cat "$B/build-flags")
+log=$(mk_topo "$cflags")
+grep -q " CC .*topo.o" <<<"$log" && [ "$(cat "$B/build-flags")" != "$before" ] &&
+	ok "a changed configuration ($([ $cflags = -O0 ] && echo BPF found || echo CFLAGS=-O1)) compiles its objects again" ||
+	not_ok "a changed configuration compiles its objects again" "$log"
+log=$(mk_topo "$cflags")
+! grep -q " CC " <<<"$log" && ok "... and the same configuration again compiles nothing" ||
+	not_ok "... and the same configuration again compiles nothing" "$log"
+
 rm -rf "$B"
 [ ! -e "$B" ] && ok "the temporary build folder is removed" ||
 	not_ok "the temporary build folder is removed"
