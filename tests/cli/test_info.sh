@@ -29,7 +29,7 @@ else
 fi
 for key in kernel_config perf_event_paranoid tsc_invariant hypervisor governor cpufreq_driver smt \
 	isolated_cpus nohz_full_cpus aslr vm.stat_interval vm.numa_stat vm.overcommit_memory \
-	vm_committed_as_batch module build_type git_revision command numa_nodes_online turbo; do
+	vm_committed_as_batch module build_type git_revision command numa_nodes_online turbo damon; do
 	grep -q "^$key: ." "$TMP/info" || missing="$missing $key"
 done
 [ -z "${missing:-}" ] && ok "info: every record key present" || not_ok "info: keys missing:$missing"

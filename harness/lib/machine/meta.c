@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "kmod/uapi/vmstat_bench.h"
+#include "damon.h"
 #include "env.h"
 #include "guest.h"
 #include "meta.h"
@@ -341,6 +342,8 @@ void vsb_meta_collect_env(struct vsb_result *r)
 	meta_file(r, "vm.overcommit_ratio", "/proc/sys/vm/overcommit_ratio");
 	meta_file(r, "vm.percpu_pagelist_high_fraction",
 		  "/proc/sys/vm/percpu_pagelist_high_fraction");
+	vsb_damon_describe("/sys/kernel/mm/damon/admin", "/sys/module", buf, sizeof(buf));
+	vsb_result_meta(r, "damon", "%s", buf);
 	f = fopen("/proc/meminfo", "r");
 	if (f) {
 		/* MemTotal is totalram_pages(), the RAM mm_compute_batch uses */
