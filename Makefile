@@ -31,7 +31,9 @@ endif
 
 # the build's parallelism where a target asks for it (test, run)
 NPROC := $(shell nproc 2>/dev/null || echo 1)
-GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# the revision every result names; a tree with edits adds a hash of them
+# (ci/git-rev.sh), so the same edits are the same build to `history`
+GIT_REV := $(shell ci/git-rev.sh 2>/dev/null || echo unknown)
 BUILD_TYPE ?= release
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -pthread -fno-strict-aliasing \

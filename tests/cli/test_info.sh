@@ -34,8 +34,9 @@ for key in kernel_config perf_event_paranoid tsc_invariant hypervisor governor c
 done
 [ -z "${missing:-}" ] && ok "info: every record key present" || not_ok "info: keys missing:$missing"
 # the revision is the checkout's now, not the one the build was first
-# made at (the Makefile's git-rev stamp rebuilds meta.o when it changes)
-if rev=$(git -C "$VSB_ROOT" describe --always --dirty 2>/dev/null); then
+# made at (the Makefile's git-rev stamp rebuilds meta.o when it changes);
+# ci/git-rev.sh is what the Makefile asks (test_git_rev.sh tests it)
+if git -C "$VSB_ROOT" rev-parse --git-dir >/dev/null 2>&1 && rev=$("$VSB_ROOT/ci/git-rev.sh" "$VSB_ROOT"); then
 	grep -qx "git_revision: $rev" "$TMP/info" &&
 		ok "info: git_revision is the checkout's ($rev)" ||
 		not_ok "info: git_revision is the checkout's" "want $rev" "$(grep '^git_revision' "$TMP/info")"

@@ -220,8 +220,9 @@ static void apply_moved(struct vsb_hist_series *hs)
 
 /*
  * 1 when entries [a, b) of @hs all ran one build: the same kernel and
- * the same revision, known and clean (a "-dirty" revision names a tree
- * with edits that may differ from run to run, "unknown" none at all).
+ * the same known revision.  A bare "-dirty" revision names a tree with
+ * edits that may differ from run to run, "unknown" none at all; one with
+ * the hash of its edits ("-dirty+1a2b3c4d", ci/git-rev.sh) names them.
  */
 static int one_build(const struct vsb_hist_series *hs, size_t a, size_t b)
 {

@@ -246,7 +246,8 @@ static void test_moved(double c2c_after, int want_reg)
  * A +30% step where nothing measured changed (one kernel, one clean
  * revision in both segments) is the machine's: marked one build, not
  * counted as the code's, the newest entry not called a regression.  A
- * "-dirty" or unknown revision does not say the code was the same, and
+ * bare "-dirty" or unknown revision does not say the code was the same;
+ * "-dirty+HASH" (ci/git-rev.sh) does, and another hash is other edits;
  * a new kernel in the second half is a change of the code.
  */
 static void test_one_build(const char *rev1, const char *rev2, const char *k2,
@@ -285,6 +286,8 @@ int main(void)
 	test_moved(90, 1);
 	test_one_build("abc1234", "abc1234", "6.1", 1);
 	test_one_build("abc1234-dirty", "abc1234-dirty", "6.1", 0);
+	test_one_build("abc1234-dirty+1a2b3c4d", "abc1234-dirty+1a2b3c4d", "6.1", 1);
+	test_one_build("abc1234-dirty+1a2b3c4d", "abc1234-dirty+5e6f7a8b", "6.1", 0);
 	test_one_build("", "", "6.1", 0);
 	test_one_build("unknown", "unknown", "6.1", 0);
 	test_one_build("abc1234", "abc1234", "6.12", 0);
