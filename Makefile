@@ -38,7 +38,8 @@ BUILD_TYPE ?= release
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -pthread -fno-strict-aliasing \
 	  -DVSB_GIT_REV='"$(GIT_REV)"' -DVSB_BUILD='"$(BUILD_TYPE)"'
-LDLIBS += -pthread -lm
+# zlib reads /proc/config.gz for the environment record (lib/machine/env.c)
+LDLIBS += -pthread -lm -lz
 
 # PMU counting: libpfm4, always.  Topology: likwid's API when its header
 # is installed (else sysfs; `info` says which).  LIKWID=1 also compiles

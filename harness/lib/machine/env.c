@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "env.h"
 
@@ -152,35 +153,80 @@ void vsb_kconfig_parse(FILE *f, struct vsb_kconfig *kc)
 		 pnone ? "none" : "?");
 }
 
-int vsb_kconfig_read(const char *release, struct vsb_kconfig *kc)
+/* a kernel config is some 300 KiB; anything past this is not one */
+#define KCONFIG_MAX	(16u << 20)
+
+/*
+ * The whole of @path, gunzipped, in a buffer the caller frees; NULL when
+ * it cannot be read, is larger than KCONFIG_MAX, or ends in an error (a
+ * truncated gzip stream reads as data and then Z_BUF_ERROR): such a
+ * config must not be half-parsed.  zlib passes a file that is not gzip
+ * through as it is, so this one reader serves /boot/config-* and
+ * /proc/config.gz, without a gzip process per record.
+ */
+static char *gz_slurp(const char *path, size_t *lenp)
 {
-	char path[512];
-	FILE *f;
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap), *more;
+	gzFile gz = gzopen(path, "rb");
+	int n, err = Z_OK;
+
+	if (!gz || !buf)
+		goto fail;
+	while ((n = gzread(gz, buf + len, (unsigned)(cap - len))) > 0) {
+		len += (size_t)n;
+		if (len < cap)
+			continue;
+		if (cap >= KCONFIG_MAX || !(more = realloc(buf, cap * 2)))
+			goto fail;
+		buf = more;
+		cap *= 2;
+	}
+	gzerror(gz, &err);
+	if (n < 0 || err != Z_OK || !len)
+		goto fail;
+	gzclose(gz);
+	*lenp = len;
+	return buf;
+fail:
+	if (gz)
+		gzclose(gz);
+	free(buf);
+	return NULL;
+}
+
+int vsb_kconfig_read_path(const char *path, struct vsb_kconfig *kc)
+{
+	size_t len;
+	char *buf = gz_slurp(path, &len);
+	FILE *f = buf ? fmemopen(buf, len, "r") : NULL;
+	int ret = f ? 0 : -1;
 
 	memset(kc, 0, sizeof(*kc));
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	f = fopen(path, "r");
 	if (f) {
 		vsb_kconfig_parse(f, kc);
 		fclose(f);
-		snprintf(kc->source, sizeof(kc->source), "%s", path);
-		return 0;
 	}
-	if (access("/proc/config.gz", R_OK) == 0) {
-		/* a fixed path, no shell metacharacters: popen is safe here */
-		f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r");
-		if (f) {
-			vsb_kconfig_parse(f, kc);
-			if (pclose(f) == 0) {
-				snprintf(kc->source, sizeof(kc->source), "/proc/config.gz");
-				return 0;
-			}
+	free(buf);
+	return ret;
+}
+
+int vsb_kconfig_read(const char *release, struct vsb_kconfig *kc)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	if (vsb_kconfig_read_path(path, kc)) {
+		snprintf(path, sizeof(path), "/proc/config.gz");
+		if (vsb_kconfig_read_path(path, kc)) {
+			snprintf(kc->source, sizeof(kc->source),
+				 "none (no /boot/config-%s, no readable /proc/config.gz)",
+				 release);
+			return -1;
 		}
-		memset(kc, 0, sizeof(*kc));
 	}
-	snprintf(kc->source, sizeof(kc->source),
-		 "none (no /boot/config-%s, no readable /proc/config.gz)", release);
-	return -1;
+	snprintf(kc->source, sizeof(kc->source), "%s", path);
+	return 0;
 }
 
 static char ynz(char c)

@@ -37,7 +37,9 @@ int vsb_env_parse_cpuinfo(const char *path, struct vsb_cpuinfo *ci);
 int vsb_env_tsc_invariant(const struct vsb_cpuinfo *ci);
 
 void vsb_kconfig_parse(FILE *f, struct vsb_kconfig *kc);
-/* /boot/config-RELEASE, else /proc/config.gz (through gzip -dc). */
+/* One config file, gzip or plain (zlib); 0, or -1 and @kc zeroed. */
+int vsb_kconfig_read_path(const char *path, struct vsb_kconfig *kc);
+/* /boot/config-RELEASE, else /proc/config.gz. */
 int vsb_kconfig_read(const char *release, struct vsb_kconfig *kc);
 /* "HAVE_CMPXCHG_LOCAL=y (vmstat: this_cpu_cmpxchg) NUMA=y PREEMPT=none ..." */
 void vsb_kconfig_format(const struct vsb_kconfig *kc, char *buf, size_t len);

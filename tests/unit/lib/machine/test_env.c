@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "env.h"
 #include "tap.h"
 
@@ -88,6 +90,52 @@ static void test_kconfig(void)
 	TAP_OK(!strncmp(buf, "unknown", 7), "kconfig: no config is 'unknown', not guessed");
 }
 
+/*
+ * The config files as the kernel ships them: gzip (/proc/config.gz) and
+ * plain (/boot/config-*), one reader for both; a truncated gzip file is
+ * refused whole rather than parsed half.
+ */
+static void test_kconfig_files(void)
+{
+	static const char text[] = "CONFIG_SMP=y\nCONFIG_HAVE_CMPXCHG_LOCAL=y\n"
+				   "CONFIG_PREEMPT_NONE=y\nCONFIG_HZ=250\nCONFIG_KASAN=y\n";
+	char gzpath[300], cut[300], pad[4096];
+	struct vsb_kconfig kc;
+	gzFile gz;
+	FILE *f, *g;
+	long size;
+	size_t i;
+
+	snprintf(gzpath, sizeof(gzpath), "%s/config.gz", dir);
+	gz = gzopen(gzpath, "wb");
+	gzputs(gz, text);
+	/* enough that half the compressed file ends mid-stream */
+	for (i = 0; i < 64; i++) {
+		snprintf(pad, sizeof(pad), "# CONFIG_PAD_%zu_%lx is not set\n", i, random());
+		gzputs(gz, pad);
+	}
+	gzclose(gz);
+	TAP_OK(!vsb_kconfig_read_path(gzpath, &kc) && kc.found && kc.cmpxchg_local == 'y' &&
+	       !strcmp(kc.preempt, "none") && kc.hz == 250 && kc.kasan == 'y',
+	       "kconfig: a gzip config read through zlib");
+	TAP_OK(!vsb_kconfig_read_path(file("config-plain", text), &kc) && kc.hz == 250 &&
+	       kc.cmpxchg_local == 'y', "kconfig: a plain config read by the same reader");
+	snprintf(cut, sizeof(cut), "%s/cut.gz", dir);
+	f = fopen(gzpath, "rb");
+	g = fopen(cut, "wb");
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	for (i = 0; i < (size_t)size / 2; i++)
+		fputc(fgetc(f), g);
+	fclose(f);
+	fclose(g);
+	TAP_OK(vsb_kconfig_read_path(cut, &kc) == -1 && !kc.found && !kc.hz,
+	       "kconfig: a truncated gzip file is refused, nothing half-parsed");
+	TAP_OK(vsb_kconfig_read_path("/nonexistent/config.gz", &kc) == -1 && !kc.found,
+	       "kconfig: a missing file is -1");
+}
+
 static void test_batch(void)
 {
 	TAP_OK(vsb_committed_as_batch(0, 6170913, 2) == 771364,
@@ -137,6 +185,7 @@ int main(void)
 	}
 	test_cpuinfo();
 	test_kconfig();
+	test_kconfig_files();
 	test_batch();
 	test_sysfs_values();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
