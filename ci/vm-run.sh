@@ -314,6 +314,18 @@ cp "$BUSYBOX" "$IR/bin/busybox"
 copy_libs "$BUSYBOX"
 ln -s busybox "$IR/bin/sh"
 
+# The guest kernel's config where the harness's record looks for it,
+# /boot/config-RELEASE: Debian's kernels ship it beside the image and
+# have no /proc/config.gz, a kernel built here has it in its build
+# folder; without it every guest result says "kernel_config: unknown".
+kconfig=$(dirname "$KERNEL")/config-$KREL
+[[ -n $KREL && -f $kconfig ]] || kconfig=${KDIR:+$KDIR/.config}
+if [[ -n $KREL && -n $kconfig && -f $kconfig ]] &&
+   [[ $kconfig != */.config || ${krel_kdir:-$KREL} == "$KREL" ]]; then
+	mkdir -p "$IR/boot"
+	cp "$kconfig" "$IR/boot/config-$KREL"
+fi
+
 # Module vermagic vs the kernel we boot: warn early, on the host.
 check_ko() {
 	local v

@@ -7,7 +7,7 @@
 # alone, with a throwaway hello module and a dynamically linked hello
 # binary built into a temp folder: the guest boots, the command's exit
 # status and stdout come back, /out comes back, added files and their
-# shared libraries work, a module loads and unloads, a guest panic, a hang
+# shared libraries work, the kernel's config is at /boot, a module loads and unloads, a guest panic, a hang
 # and a missing NUMA layout are all reported rather than passed, and a
 # boot that stalls before /init is booted again, then reported.
 #
@@ -25,7 +25,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export TMPDIR=$T
 
-PLAN=9
+PLAN=10
 echo "1..$PLAN"
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -56,6 +56,7 @@ run() {
 mkdir -p "$T/out1"
 # shellcheck disable=SC2016  # expanded by the guest's shell
 run boot --out "$T/out1" -- 'echo vsb-smoke-$((6 * 7)); echo payload >/out/result.txt
+	grep -q "^CONFIG_SMP=y" /boot/config-$(uname -r) && echo "kconfig-at-boot"
 	mkdir -p /out/sub; echo deep >/out/sub/f; echo to-stderr >&2; exit 3'
 if ((rc == 4)); then
 	diag "$T/boot.err"
@@ -73,6 +74,10 @@ check "guest /out comes back to --out, after a failing command" \
 	grep -qx payload "$T/out1/result.txt"
 [[ $(cat "$T/out1/sub/f" 2>/dev/null) == deep ]] || diag "$T/boot.err"
 check "command exit status 3 is propagated (got $rc)" test "$rc" -eq 3
+# the harness's record reads the kernel's config there (ci/vm-run.sh
+# copies it from beside the image or from the build folder)
+check "the guest kernel's config is at /boot/config-\$(uname -r)" \
+	grep -qx kconfig-at-boot "$T/boot.out"
 grep -qx to-stderr "$T/boot.err" || echo "# stderr of the command not seen"
 
 # --- 4, 5: added module and dynamic binary -----------------------------------
