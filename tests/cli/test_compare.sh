@@ -84,6 +84,25 @@ if grep -q ',slower,1,1,1,,pooled$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSIO
 else
 	not_ok "compare.csv and summary.md carry the verdict"
 fi
+# each side's kernel and config, and where they differ, say so: an A/B
+# of kernels is about them (the config names the vmstat update path)
+grep -qx -- '- kernel config: unknown' "$TMP/cmp/summary.md" &&
+	! grep -q 'differs' "$TMP/cmp/summary.md" &&
+	grep -qx '# new_kernel_config: unknown' "$TMP/cmp/compare.csv" &&
+	ok "the same kernel on both sides: one kernel and config line, none 'differs'" ||
+	not_ok "the same kernel on both sides: one kernel and config line" "$(head -8 "$TMP/cmp/summary.md")"
+sed 's/^# kernel: Linux 6.1.0-test/# kernel: Linux 6.12.9-test/
+     1i # kernel_config: HAVE_CMPXCHG_LOCAL=n (vmstat updates: irq-disable)' \
+	"$TMP/slow.csv" >"$TMP/slow612.csv"
+"$VSB" compare --noise-model reps "$TMP/base.csv" "$TMP/slow612.csv" -o "$TMP/cmpk" >/dev/null 2>&1
+grep -qx -- '- kernel differs: base `Linux 6.1.0-test #1 SMP`, new `Linux 6.12.9-test #1 SMP`' \
+	"$TMP/cmpk/summary.md" &&
+	grep -qx -- '- kernel config differs: base `unknown`, new `HAVE_CMPXCHG_LOCAL=n (vmstat updates: irq-disable)`' \
+	"$TMP/cmpk/summary.md" &&
+	grep -qx '# new_kernel_config: HAVE_CMPXCHG_LOCAL=n (vmstat updates: irq-disable)' "$TMP/cmpk/compare.csv" &&
+	grep -qx '# new_kernel: Linux 6.12.9-test #1 SMP' "$TMP/cmpk/compare.csv" &&
+	ok "two kernels: summary.md says both differ, compare.csv has each side's" ||
+	not_ok "two kernels: summary.md says both differ" "$(head -9 "$TMP/cmpk/summary.md")"
 if command -v gnuplot >/dev/null; then
 	[ "$(head -c 4 "$TMP/cmp/regression.png" | tail -c 3)" = PNG ] && grep -q '<svg' "$TMP/cmp/regression.svg" &&
 		ok "regression chart in PNG and SVG" || not_ok "regression chart in PNG and SVG"

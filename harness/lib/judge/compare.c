@@ -475,6 +475,8 @@ static int open_file(struct vsb_compare *c, struct vsb_cmp_side *s,
 		snprintf(s->cpu_model, sizeof(s->cpu_model), "%s", m);
 	if (!s->kernel[0] && (m = vsb_rl_meta(&f->rl, "kernel")))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", m);
+	if (!s->kernel_config[0] && (m = vsb_rl_meta(&f->rl, "kernel_config")))
+		snprintf(s->kernel_config, sizeof(s->kernel_config), "%s", m);
 	side_run(s, &f->rl, path);
 	f->c2c = vsb_c2c_parse(vsb_rl_meta(&f->rl, "c2c_ns"));
 	f->cdist = vsb_rl_col(&f->rl, "disturbed");

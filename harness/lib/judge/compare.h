@@ -52,6 +52,7 @@ struct vsb_cmp_side {
 	size_t n;
 	struct vsb_cmp_point *pts;
 	char cpu_model[256], kernel[256];	/* the first file's */
+	char kernel_config[512];		/* its `# kernel_config:` */
 	/*
 	 * Runs: a file's `# run_id:` line, else the file's path (one file,
 	 * one run).  Files sharing a run id are one run.

@@ -55,6 +55,22 @@ static const char *model_name(const struct vsb_cmp_opts *o)
 	       o->model == VSB_CMP_MODEL_AUTO ? "auto" : "reps";
 }
 
+static const char *or_unknown(const char *s)
+{
+	return s[0] ? s : "unknown";
+}
+
+/*
+ * One line of summary.md where the sides differ in @what (two kernels,
+ * their configs: what an A/B of kernels is about, and a change in the
+ * vmstat update path or the preempt model is a reason of its own).
+ */
+static void sides_line(FILE *f, const char *what, const char *base, const char *new)
+{
+	if (strcmp(base, new))
+		fprintf(f, "- %s differs: base `%s`, new `%s`\n", what, base, new);
+}
+
 /* DIR/compare.csv: the metadata, then one row per verdict */
 static int write_csv(const char *dir, const struct vsb_compare *c,
 		     const struct vsb_cmp_opts *o)
@@ -74,6 +90,8 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		"# new_cpu_model: %s\n# new_kernel: %s\n", bs->path, ns->path,
 		o->alpha, o->noise_pct, o->max_regression_pct, bs->cpu_model,
 		bs->kernel, ns->cpu_model, ns->kernel);
+	fprintf(csv.f, "# kernel_config: %s\n# new_kernel_config: %s\n",
+		or_unknown(bs->kernel_config), or_unknown(ns->kernel_config));
 	fprintf(csv.f, "# noise_model: %s; per row, test: runs (the rank test on "
 		"per-run medians, floor from their between-run CV), store (the "
 		"repetitions' rank test, floor from the store's between-run CV of "
@@ -258,13 +276,20 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	if (r)
 		return r;
 	fprintf(md.f, "# vmstat-bench compare\n\n- base: `%s`\n- new: `%s`\n"
-		"- machine: %s; kernel: %s\n- verdicts: %zu slower, %zu faster, "
+		"- machine: %s; kernel: %s\n", c->base.path, c->new.path,
+		c->base.cpu_model, c->base.kernel);
+	sides_line(md.f, "machine", c->base.cpu_model, c->new.cpu_model);
+	sides_line(md.f, "kernel", c->base.kernel, c->new.kernel);
+	if (!strcmp(or_unknown(c->base.kernel_config), or_unknown(c->new.kernel_config)))
+		fprintf(md.f, "- kernel config: %s\n", or_unknown(c->base.kernel_config));
+	sides_line(md.f, "kernel config", or_unknown(c->base.kernel_config),
+		   or_unknown(c->new.kernel_config));
+	fprintf(md.f, "- verdicts: %zu slower, %zu faster, "
 		"%zu no change%s; **%zu regression%s** beyond %g%%\n"
 		"- rule: slower/faster needs Mann-Whitney p < %g and a change beyond "
 		"the noise floor (max of %g%% and either side's CV)\n- %s\n"
 		"- noise model `%s`: %s\n",
-		c->base.path, c->new.path, c->base.cpu_model, c->base.kernel, nslow,
-		nfast, nsame, rest, nreg, nreg == 1 ? "" : "s",
+		nslow, nfast, nsame, rest, nreg, nreg == 1 ? "" : "s",
 		o->max_regression_pct, o->alpha, o->noise_pct, runs, model_name(o), basis);
 	if (c->store_url)
 		fprintf(md.f, "- store: `%s`\n", c->store_url);
