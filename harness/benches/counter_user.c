@@ -71,7 +71,6 @@ struct shared_state {
 	unsigned int repeat, warmup;
 	size_t diff_bytes;
 	struct vsb_barrier barrier;
-	double tsc_hz;
 	const struct vsb_pmu_set *pmu;
 	enum vsb_unit unit;
 	struct vsb_drift *drift;	/* fold policy and reader, or NULL */
@@ -389,7 +388,6 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	sh->warmup = (unsigned int)o->warmup;
 	sh->diff_bytes = (size_t)o->items * (bits / 8);
 	sh->barrier.n = (unsigned int)n;
-	sh->tsc_hz = vsb_tsc_hz();
 	sh->dist_policy = vsb_disturb_parse_policy(o->disturbed);
 	if (sh->dist_policy < 0)
 		sh->dist_policy = VSB_DISTURB_RETRY;
