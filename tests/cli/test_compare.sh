@@ -103,6 +103,29 @@ grep -qx -- '- kernel differs: base `Linux 6.1.0-test #1 SMP`, new `Linux 6.12.9
 	grep -qx '# new_kernel: Linux 6.12.9-test #1 SMP' "$TMP/cmpk/compare.csv" &&
 	ok "two kernels: summary.md says both differ, compare.csv has each side's" ||
 	not_ok "two kernels: summary.md says both differ" "$(head -9 "$TMP/cmpk/summary.md")"
+# Every judged point 10% slower: said once as a shift they share (the
+# machine's, or a change common to all), each verdict left as it is; one
+# point slower among four is that point's, no note.
+mkdir -p "$TMP/sh/a" "$TMP/sh/all" "$TMP/sh/one"
+for thr in 8 32 64 125; do
+	mkcsv "$TMP/sh/a/t$thr.csv" tsc $thr 100 101 102 103 104
+	mkcsv "$TMP/sh/all/t$thr.csv" tsc $thr 110 111.1 112.2 113.3 114.4
+	cp "$TMP/sh/a/t$thr.csv" "$TMP/sh/one/t$thr.csv"
+done
+mkcsv "$TMP/sh/one/t8.csv" tsc 8 110 111.1 112.2 113.3 114.4
+expect_exit 1 "four points all 10% slower: each a regression, as before" \
+	"$VSB" compare --noise-model reps "$TMP/sh/a" "$TMP/sh/all" -o "$TMP/sh/cmp-all"
+grep -q 'note: the 4 judged points moved together, their median NEW/BASE 1.100: .*read each point.s ratio against 1.100' "$TMP/err" &&
+	grep -qx '# common_shift: 1.1 over 4 judged points' "$TMP/sh/cmp-all/compare.csv" &&
+	grep -q '^- the 4 judged points moved together' "$TMP/sh/cmp-all/summary.md" &&
+	ok "... and one note, in stderr, compare.csv and summary.md, that they moved together" ||
+	not_ok "... and one note that they moved together" "$(cat "$TMP/err")" "$(grep common_shift "$TMP/sh/cmp-all/compare.csv")"
+expect_exit 1 "one point of four 10% slower: a regression" \
+	"$VSB" compare --noise-model reps "$TMP/sh/a" "$TMP/sh/one" -o "$TMP/sh/cmp-one"
+! grep -q 'moved together' "$TMP/err" "$TMP/sh/cmp-one/summary.md" &&
+	grep -qx '# common_shift: 1 over 4 judged points' "$TMP/sh/cmp-one/compare.csv" &&
+	ok "... that point's own: no shared-shift note (median NEW/BASE 1)" ||
+	not_ok "... that point's own: no shared-shift note" "$(cat "$TMP/err")"
 if command -v gnuplot >/dev/null; then
 	[ "$(head -c 4 "$TMP/cmp/regression.png" | tail -c 3)" = PNG ] && grep -q '<svg' "$TMP/cmp/regression.svg" &&
 		ok "regression chart in PNG and SVG" || not_ok "regression chart in PNG and SVG"

@@ -230,4 +230,14 @@ int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 			  const char *base, const char *new, const char *outdir,
 			  const char *db);
 
+/*
+ * The median NEW/BASE over the judged points (compare_shift.c), NAN when
+ * none was judged; *@n the points it is over.  Shown (a note, a line of
+ * summary.md) when it is over at least VSB_CMP_SHIFT_MIN_POINTS points
+ * and beyond the noise floor's --noise: all of them moved together.
+ */
+#define VSB_CMP_SHIFT_MIN_POINTS	4
+double vsb_cmp_common_shift(const struct vsb_compare *c, size_t *n);
+int vsb_cmp_shift_shown(double shift, size_t n, const struct vsb_cmp_opts *o);
+
 #endif /* VSB_COMPARE_H */

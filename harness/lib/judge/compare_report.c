@@ -71,6 +71,23 @@ static void sides_line(FILE *f, const char *what, const char *base, const char *
 		fprintf(f, "- %s differs: base `%s`, new `%s`\n", what, base, new);
 }
 
+/* The common shift, when shown, as one sentence for stderr and summary.md. */
+static int shift_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
+		      char *buf, size_t len)
+{
+	size_t n;
+	double shift = vsb_cmp_common_shift(c, &n);
+
+	if (!vsb_cmp_shift_shown(shift, n, o))
+		return 0;
+	snprintf(buf, len, "the %zu judged points moved together, their median "
+		 "NEW/BASE %.3f: a change common to all of them (a compiler, a kernel "
+		 "config) or the machine between the two sides' runs (ci/sweep-drift "
+		 "measures how far this machine's sweeps lie apart); read each "
+		 "point's ratio against %.3f", n, shift, shift);
+	return 1;
+}
+
 /* DIR/compare.csv: the metadata, then one row per verdict */
 static int write_csv(const char *dir, const struct vsb_compare *c,
 		     const struct vsb_cmp_opts *o)
@@ -78,7 +95,8 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 	const struct vsb_cmp_side *bs = &c->base, *ns = &c->new;
 	struct vsb_outfile csv;
 	char path[4096 + 32];
-	size_t i, k;
+	size_t i, k, nshift;
+	double shift;
 	int r;
 
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
@@ -92,6 +110,9 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		bs->kernel, ns->cpu_model, ns->kernel);
 	fprintf(csv.f, "# kernel_config: %s\n# new_kernel_config: %s\n",
 		or_unknown(bs->kernel_config), or_unknown(ns->kernel_config));
+	shift = vsb_cmp_common_shift(c, &nshift);
+	fprintf(csv.f, "# common_shift: %.4g over %zu judged point%s\n", shift, nshift,
+		nshift == 1 ? "" : "s");
 	fprintf(csv.f, "# noise_model: %s; per row, test: runs (the rank test on "
 		"per-run medians, floor from their between-run CV), store (the "
 		"repetitions' rank test, floor from the store's between-run CV of "
@@ -259,7 +280,7 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	       nmore = count_verdict(c, "no-model") + count_verdict(c, "disturbed") +
 		       count_verdict(c, "one-sweep");
 	struct vsb_outfile md;
-	char path[4096 + 32], runs[512], basis[512], rest[160] = "";
+	char path[4096 + 32], runs[512], basis[512], rest[160] = "", line[512];
 	int r;
 
 	runs_line(c, o, runs, sizeof(runs));
@@ -293,6 +314,8 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 		o->max_regression_pct, o->alpha, o->noise_pct, runs, model_name(o), basis);
 	if (c->store_url)
 		fprintf(md.f, "- store: `%s`\n", c->store_url);
+	if (shift_line(c, o, line, sizeof(line)))
+		fprintf(md.f, "- %s\n", line);
 	if (c->ndisturbed)
 		fprintf(md.f, "- %zu repetition%s left out: another task disturbed them "
 			"(their `disturbed` column)\n", c->ndisturbed,
@@ -445,6 +468,8 @@ static void warn_verdicts(const struct vsb_compare *c, const struct vsb_cmp_opts
 		vsb_warn("%zu point%s not judged (verdict `disturbed`): every repetition "
 			 "of a side was disturbed by another task", c->all_disturbed,
 			 c->all_disturbed == 1 ? "" : "s");
+	if (shift_line(c, o, runs, sizeof(runs)))
+		vsb_note("note: %s", runs);
 	if (o->model == VSB_CMP_MODEL_AUTO && !o->runs_only) {
 		if (c->nv > c->unmatched)
 			auto_lines(c, o);
