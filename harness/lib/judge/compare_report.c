@@ -71,6 +71,19 @@ static void sides_line(FILE *f, const char *what, const char *base, const char *
 		fprintf(f, "- %s differs: base `%s`, new `%s`\n", what, base, new);
 }
 
+/* summary.md's lines on what the two sides ran: the config, what differs */
+static void sides_md(FILE *f, const struct vsb_compare *c)
+{
+	const char *bc = or_unknown(c->base.kernel_config);
+	const char *nc = or_unknown(c->new.kernel_config);
+
+	sides_line(f, "machine", c->base.cpu_model, c->new.cpu_model);
+	sides_line(f, "kernel", c->base.kernel, c->new.kernel);
+	if (!strcmp(bc, nc))
+		fprintf(f, "- kernel config: %s\n", bc);
+	sides_line(f, "kernel config", bc, nc);
+}
+
 /* The common shift, when shown, as one sentence for stderr and summary.md. */
 static int shift_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 		      char *buf, size_t len)
@@ -299,12 +312,7 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	fprintf(md.f, "# vmstat-bench compare\n\n- base: `%s`\n- new: `%s`\n"
 		"- machine: %s; kernel: %s\n", c->base.path, c->new.path,
 		c->base.cpu_model, c->base.kernel);
-	sides_line(md.f, "machine", c->base.cpu_model, c->new.cpu_model);
-	sides_line(md.f, "kernel", c->base.kernel, c->new.kernel);
-	if (!strcmp(or_unknown(c->base.kernel_config), or_unknown(c->new.kernel_config)))
-		fprintf(md.f, "- kernel config: %s\n", or_unknown(c->base.kernel_config));
-	sides_line(md.f, "kernel config", or_unknown(c->base.kernel_config),
-		   or_unknown(c->new.kernel_config));
+	sides_md(md.f, c);
 	fprintf(md.f, "- verdicts: %zu slower, %zu faster, "
 		"%zu no change%s; **%zu regression%s** beyond %g%%\n"
 		"- rule: slower/faster needs Mann-Whitney p < %g and a change beyond "
