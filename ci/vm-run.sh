@@ -294,7 +294,9 @@ copy_libs() {
 # cannot list (copy_libs asks for each ELF it copies): libpfm4 (the
 # harness encodes its PMU events with it, harness/lib/machine/pfm_api.h),
 # copied when the ELF names its soname, to the path this host's
-# ld.so.cache gives it.
+# ld.so.cache gives it.  Not likwid: its topology_init() wants bash,
+# which and its access daemon besides, and the harness in a guest takes
+# the topology from sysfs (`info` says so).
 DLOPENED=(libpfm.so.4)
 copy_dlopened() {
 	local f=$1 so lib
@@ -358,18 +360,6 @@ for a in ${ADDS[@]+"${ADDS[@]}"}; do
 		[[ $f == *.ko ]] && check_ko "$f"
 	done < <(find "$habs" -type f -print0)
 done
-
-# liblikwid's topology_init() looks for its access daemon through bash and
-# which, and exits the process when it cannot find it: a harness linked
-# with likwid needs all three in the guest.
-if [[ -n $(find "$IR" -name 'liblikwid*' -print -quit) ]]; then
-	for f in /bin/bash /usr/bin/which /usr/sbin/likwid-accessD; do
-		[[ -e $f && ! -e $IR$f ]] || continue
-		mkdir -p "$IR$(dirname "$f")"
-		cp -L "$f" "$IR$f"
-		copy_libs "$f"
-	done
-fi
 
 NONCE=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 printf '%s\n' "$CMD" >"$IR/.vsb/cmd"
