@@ -55,7 +55,9 @@
 # VSB_VM_ACCEL=kvm|tcg (skip the KVM probe), VSB_VM_KEEP=1 (keep the work
 # folder with the initramfs and logs), VSB_VM_BOOT_STALL=S (a guest not
 # at /init after S seconds, default 120, is booted once more; 0 makes
-# every boot count as stalled, for the runner's own test).
+# every boot count as stalled, for the runner's own test),
+# VSB_VM_POWEROFF_WAIT=S (a guest still up S seconds, default 30, after
+# its command exited is stopped and its results taken).
 
 set -euo pipefail
 
@@ -363,7 +365,10 @@ done
 
 NONCE=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 printf '%s\n' "$CMD" >"$IR/.vsb/cmd"
-printf 'VSB_NONCE=%s\nVSB_NUMA=%s\n' "$NONCE" "$NUMA" >"$IR/.vsb/env"
+# VSB_VM_TEST_NO_POWEROFF=1: the guest stays up after its command, for
+# the runner's own test of a guest that does not power off
+printf 'VSB_NONCE=%s\nVSB_NUMA=%s\nVSB_NO_POWEROFF=%s\n' "$NONCE" "$NUMA" \
+	"${VSB_VM_TEST_NO_POWEROFF:-0}" >"$IR/.vsb/env"
 
 cat >"$IR/init" <<'EOF'
 #!/bin/sh
@@ -449,6 +454,7 @@ fi
 echo "VSB_EXIT=$rc $VSB_NONCE" >&3
 exec 3>&- 4>&- 5>&-
 sync
+[ "$VSB_NO_POWEROFF" = 1 ] && sleep 3600
 poweroff -f
 EOF
 chmod +x "$IR/init"
@@ -517,6 +523,30 @@ CMDLINE+=" vsb.shape=smp:$SMP,maxcpus:$MAXCPUS,numa:$NUMA,mem:$MEM"
 # of the command run yet, so booting again is safe.
 BOOT_STALL=${VSB_VM_BOOT_STALL:-120}
 STALLED=0
+# A guest whose command has exited (VSB_EXIT on the control port, after
+# its /out went to the disk and was synced) and that has not powered off
+# POWEROFF_WAIT seconds later is stopped, and its run counts as done:
+# seen in a clean-clone make test (2026-12-03), a 6.1 guest with
+# nohz_full=1 under TCG that reported exit 0 and then sat in `poweroff -f`
+# until the 300 s timeout, failing a test whose results were all there.
+POWEROFF_WAIT=${VSB_VM_POWEROFF_WAIT:-30}
+POWEROFF_HUNG=0
+
+# Stop QEMU POWEROFF_WAIT s after the command's VSB_EXIT, if it is still
+# up then; leaves $W/poweroff-hung for boot() to see.
+poweroff_watch() {
+	local up=0
+
+	while kill -0 "$QPID" 2>/dev/null; do
+		grep -q "^VSB_EXIT=[0-9]* $NONCE" "$W/ctl" && up=$((up + 1))
+		if ((up > POWEROFF_WAIT)); then
+			: >"$W/poweroff-hung"
+			kill "$QPID" 2>/dev/null || true
+			return
+		fi
+		sleep 1
+	done
+}
 
 boot() {
 	local ticks=0
@@ -549,8 +579,18 @@ boot() {
 		sleep 0.2
 		ticks=$((ticks + 1))
 	done
+	# the power-off watch beside the wait, once a second: the wait
+	# itself returns the moment QEMU exits
+	((STALLED)) || poweroff_watch &
+	WATCH=$!
 	qrc=0
 	wait "$QPID" 2>/dev/null || qrc=$?
+	kill "$WATCH" 2>/dev/null || true
+	wait "$WATCH" 2>/dev/null || true
+	if [[ -e $W/poweroff-hung ]]; then
+		POWEROFF_HUNG=1
+		qrc=0
+	fi
 	QPID=''
 	qemu_gone
 	for p in "${TAILS[@]}"; do wait "$p" 2>/dev/null || true; done
@@ -566,6 +606,9 @@ if ((STALLED)); then
 	boot
 fi
 ELAPSED=$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+((!POWEROFF_HUNG)) ||
+	log "the guest's command exited but the guest had not powered off" \
+	    "$POWEROFF_WAIT s later: stopped it (its results were complete)"
 
 # --- verdict --------------------------------------------------------------
 ctl=$(tr -d '\r' <"$W/ctl")

@@ -7,9 +7,11 @@
 # alone, with a throwaway hello module and a dynamically linked hello
 # binary built into a temp folder: the guest boots, the command's exit
 # status and stdout come back, /out comes back, added files and their
-# shared libraries work, the kernel's config is at /boot, a module loads and unloads, a guest panic, a hang
-# and a missing NUMA layout are all reported rather than passed, and a
-# boot that stalls before /init is booted again, then reported.
+# shared libraries work, the kernel's config is at /boot, a module loads
+# and unloads, a guest panic, a hang and a missing NUMA layout are all
+# reported rather than passed, a boot that stalls before /init is booted
+# again, then reported, and a guest that stays up after its command is
+# stopped with its results taken.
 #
 # Usage: tests/vm/smoke.sh    (about 20 s under TCG)
 # Exit status: 0 all ok; 1 a test failed; 4 the VM cannot run here.
@@ -25,7 +27,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export TMPDIR=$T
 
-PLAN=10
+PLAN=11
 echo "1..$PLAN"
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -152,6 +154,21 @@ if ((rc == 1)) && grep -q 'did not reach /init in 0 s (a stalled boot; console: 
 else
 	diag "$T/stall.err"
 	not_ok "stalled boot: retried, then reported (got rc $rc)"
+fi
+
+# --- 11: a guest that does not power off after its command ---------------------
+# its command's status and /out are taken, QEMU stopped POWEROFF_WAIT
+# seconds after, long before the timeout
+mkdir -p "$T/out2"
+VSB_VM_TEST_NO_POWEROFF=1 VSB_VM_POWEROFF_WAIT=2 run nopoweroff --timeout 120 \
+	--out "$T/out2" -- 'echo up >/out/r.txt; exit 7'
+if ((rc == 7)) && grep -qx up "$T/out2/r.txt" &&
+   grep -q 'had not powered off 2 s later: stopped it' "$T/nopoweroff.err" &&
+   awk -v s="$secs" 'BEGIN { exit !(s < 60) }' && ! pgrep -f "qemu-system.*$T" >/dev/null; then
+	ok "a guest up after its command: stopped, its exit 7 and /out taken (${secs} s)"
+else
+	diag "$T/nopoweroff.err"
+	not_ok "a guest up after its command: stopped, its exit and /out taken (got rc $rc, $secs s)"
 fi
 
 ((failed == 0)) || { echo "# $failed of $PLAN failed"; exit 1; }
