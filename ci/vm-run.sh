@@ -533,10 +533,14 @@ POWEROFF_WAIT=${VSB_VM_POWEROFF_WAIT:-30}
 POWEROFF_HUNG=0
 
 # Stop QEMU POWEROFF_WAIT s after the command's VSB_EXIT, if it is still
-# up then; leaves $W/poweroff-hung for boot() to see.
+# up then; leaves $W/poweroff-hung for boot() to see.  Stopped itself, it
+# takes its sleep with it: a sleep left behind would hold what this
+# script inherited for up to a second after it exits (ab's lock on its
+# results folder, which a rerun at once was then refused).
 poweroff_watch() {
-	local up=0
+	local up=0 nap=''
 
+	trap '[[ -z $nap ]] || kill "$nap" 2>/dev/null; exit 0' TERM
 	while kill -0 "$QPID" 2>/dev/null; do
 		grep -q "^VSB_EXIT=[0-9]* $NONCE" "$W/ctl" && up=$((up + 1))
 		if ((up > POWEROFF_WAIT)); then
@@ -544,7 +548,9 @@ poweroff_watch() {
 			kill "$QPID" 2>/dev/null || true
 			return
 		fi
-		sleep 1
+		sleep 1 &
+		nap=$!
+		wait "$nap" || true
 	done
 }
 
