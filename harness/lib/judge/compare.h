@@ -146,6 +146,8 @@ struct vsb_compare {
 	size_t all_disturbed;	/* not judged: a side's every repetition disturbed */
 	size_t ndisturbed;	/* repetitions left out, both sides */
 	size_t runs_split;	/* files whose repetitions name worker processes */
+	double shift;		/* median NEW/BASE of the judged pairs; NAN: none */
+	size_t nshift;		/* the judged pairs it is over */
 	/* set before loading (vsb_compare_report does, from its options) */
 	const char *store_url;	/* the store the noise model reads; NULL: none */
 	int runs_only;		/* worker processes are not split into runs */
@@ -231,13 +233,13 @@ int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 			  const char *db);
 
 /*
- * The median NEW/BASE over the judged points (compare_shift.c), NAN when
- * none was judged; *@n the points it is over.  Shown (a note, a line of
- * summary.md) when it is over at least VSB_CMP_SHIFT_MIN_POINTS points
- * and beyond the noise floor's --noise: all of them moved together.
+ * c->shift, the median NEW/BASE over the judged points (compare_shift.c;
+ * NAN when none was), and c->nshift, how many; vsb_cmp_judge() sets them.
+ * Shown (a note, a line of summary.md) when over at least
+ * VSB_CMP_SHIFT_MIN_POINTS points and beyond --noise: they moved together.
  */
 #define VSB_CMP_SHIFT_MIN_POINTS	4
-double vsb_cmp_common_shift(const struct vsb_compare *c, size_t *n);
-int vsb_cmp_shift_shown(double shift, size_t n, const struct vsb_cmp_opts *o);
+void vsb_cmp_common_shift(struct vsb_compare *c);
+int vsb_cmp_shift_shown(const struct vsb_compare *c, const struct vsb_cmp_opts *o);
 
 #endif /* VSB_COMPARE_H */

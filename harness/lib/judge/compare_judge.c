@@ -333,4 +333,5 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 			judge_disturbed(v);
 		count_pair(c, v);
 	}
+	vsb_cmp_common_shift(c);
 }

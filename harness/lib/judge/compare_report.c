@@ -88,16 +88,13 @@ static void sides_md(FILE *f, const struct vsb_compare *c)
 static int shift_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 		      char *buf, size_t len)
 {
-	size_t n;
-	double shift = vsb_cmp_common_shift(c, &n);
-
-	if (!vsb_cmp_shift_shown(shift, n, o))
+	if (!vsb_cmp_shift_shown(c, o))
 		return 0;
 	snprintf(buf, len, "the %zu judged points moved together, their median "
 		 "NEW/BASE %.3f: a change common to all of them (a compiler, a kernel "
 		 "config) or the machine between the two sides' runs (ci/sweep-drift "
 		 "measures how far this machine's sweeps lie apart); read each "
-		 "point's ratio against %.3f", n, shift, shift);
+		 "point's ratio against %.3f", c->nshift, c->shift, c->shift);
 	return 1;
 }
 
@@ -108,8 +105,7 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 	const struct vsb_cmp_side *bs = &c->base, *ns = &c->new;
 	struct vsb_outfile csv;
 	char path[4096 + 32];
-	size_t i, k, nshift;
-	double shift;
+	size_t i, k;
 	int r;
 
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
@@ -123,9 +119,8 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		bs->kernel, ns->cpu_model, ns->kernel);
 	fprintf(csv.f, "# kernel_config: %s\n# new_kernel_config: %s\n",
 		or_unknown(bs->kernel_config), or_unknown(ns->kernel_config));
-	shift = vsb_cmp_common_shift(c, &nshift);
-	fprintf(csv.f, "# common_shift: %.4g over %zu judged point%s\n", shift, nshift,
-		nshift == 1 ? "" : "s");
+	fprintf(csv.f, "# common_shift: %.4g over %zu judged point%s\n", c->shift,
+		c->nshift, c->nshift == 1 ? "" : "s");
 	fprintf(csv.f, "# noise_model: %s; per row, test: runs (the rank test on "
 		"per-run medians, floor from their between-run CV), store (the "
 		"repetitions' rank test, floor from the store's between-run CV of "

@@ -17,29 +17,22 @@
 #include "stats.h"
 #include "vsb.h"
 
-static int judged(const struct vsb_cmp_verdict *v)
+/* Over the pairs a noise model judged (model "none": not judged, as count_pair counts) */
+void vsb_cmp_common_shift(struct vsb_compare *c)
 {
-	return !strcmp(v->verdict, "slower") || !strcmp(v->verdict, "faster") ||
-	       !strcmp(v->verdict, "no-change");
-}
-
-double vsb_cmp_common_shift(const struct vsb_compare *c, size_t *n)
-{
-	double *r = vsb_zalloc((c->nv ?: 1) * sizeof(*r)), shift = NAN;
+	double *r = vsb_zalloc((c->nv ?: 1) * sizeof(*r));
 	size_t i;
 
-	*n = 0;
+	c->nshift = 0;
 	for (i = 0; i < c->nv; i++)
-		if (judged(&c->vs[i]) && isfinite(c->vs[i].ratio))
-			r[(*n)++] = c->vs[i].ratio;
-	if (*n)
-		shift = vsb_median(r, *n);
+		if (strcmp(c->vs[i].model, "none") && isfinite(c->vs[i].ratio))
+			r[c->nshift++] = c->vs[i].ratio;
+	c->shift = c->nshift ? vsb_median(r, c->nshift) : NAN;
 	free(r);
-	return shift;
 }
 
-int vsb_cmp_shift_shown(double shift, size_t n, const struct vsb_cmp_opts *o)
+int vsb_cmp_shift_shown(const struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
-	return n >= VSB_CMP_SHIFT_MIN_POINTS && isfinite(shift) &&
-	       fabs(shift - 1) * 100 > o->noise_pct;
+	return c->nshift >= VSB_CMP_SHIFT_MIN_POINTS && isfinite(c->shift) &&
+	       fabs(c->shift - 1) * 100 > o->noise_pct;
 }
