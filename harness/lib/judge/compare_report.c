@@ -61,27 +61,25 @@ static const char *or_unknown(const char *s)
 }
 
 /*
- * One line of summary.md where the sides differ in @what (two kernels,
- * their configs: what an A/B of kernels is about, and a change in the
- * vmstat update path or the preempt model is a reason of its own).
+ * One line of summary.md on what the sides ran, @what: its value where
+ * they agree, both where they differ (two kernels, their configs: what an
+ * A/B of kernels is about, and a change in the vmstat update path or the
+ * preempt model is a reason of its own).
  */
 static void sides_line(FILE *f, const char *what, const char *base, const char *new)
 {
 	if (strcmp(base, new))
 		fprintf(f, "- %s differs: base `%s`, new `%s`\n", what, base, new);
+	else
+		fprintf(f, "- %s: %s\n", what, base);
 }
 
-/* summary.md's lines on what the two sides ran: the config, what differs */
 static void sides_md(FILE *f, const struct vsb_compare *c)
 {
-	const char *bc = or_unknown(c->base.kernel_config);
-	const char *nc = or_unknown(c->new.kernel_config);
-
 	sides_line(f, "machine", c->base.cpu_model, c->new.cpu_model);
 	sides_line(f, "kernel", c->base.kernel, c->new.kernel);
-	if (!strcmp(bc, nc))
-		fprintf(f, "- kernel config: %s\n", bc);
-	sides_line(f, "kernel config", bc, nc);
+	sides_line(f, "kernel config", or_unknown(c->base.kernel_config),
+		   or_unknown(c->new.kernel_config));
 }
 
 /* The common shift, when shown, as one sentence for stderr and summary.md. */
@@ -304,9 +302,8 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	r = vsb_outfile_open(&md, path, "-o");
 	if (r)
 		return r;
-	fprintf(md.f, "# vmstat-bench compare\n\n- base: `%s`\n- new: `%s`\n"
-		"- machine: %s; kernel: %s\n", c->base.path, c->new.path,
-		c->base.cpu_model, c->base.kernel);
+	fprintf(md.f, "# vmstat-bench compare\n\n- base: `%s`\n- new: `%s`\n",
+		c->base.path, c->new.path);
 	sides_md(md.f, c);
 	fprintf(md.f, "- verdicts: %zu slower, %zu faster, "
 		"%zu no change%s; **%zu regression%s** beyond %g%%\n"
