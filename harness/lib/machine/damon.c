@@ -66,7 +66,7 @@ static int kdamond_on(const char *admin, long k, char *buf, size_t len)
 void vsb_damon_describe(const char *admin, const char *modules, char *buf,
 			size_t len)
 {
-	char path[512], one[256], on[512] = "", v[8];
+	char path[512], one[600], on[512] = "", v[8];
 	size_t off = 0, i, nmod = 0;
 	long nr = -1, k, non = 0;
 
@@ -81,10 +81,9 @@ void vsb_damon_describe(const char *admin, const char *modules, char *buf,
 	buf[0] = '\0';
 	off = 0;
 	if (non) {
-		snprintf(one, sizeof(one), "%ld kdamond%s on (", non, non == 1 ? "" : "s");
+		snprintf(one, sizeof(one), "%ld kdamond%s on (%s)", non,
+			 non == 1 ? "" : "s", on);
 		add(buf, len, &off, "", one);
-		add(buf, len, &off, "", on);
-		add(buf, len, &off, "", ")");
 	}
 	for (i = 0; i < sizeof(damon_modules) / sizeof(damon_modules[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s/parameters/enabled", modules,
