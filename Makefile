@@ -129,23 +129,25 @@ $(foreach l,$(LIB_LAYERS),$(eval $(call lib_layer,$(l))))
 # meta.c writes GIT_REV into every result: rebuild it when the revision
 # changes, not only when a source does (a stamp rewritten only then), or
 # an incremental build goes on saying the revision it was first made at
+# stamp FILE,TEXT: FILE holds TEXT, rewritten only when TEXT changed, so
+# what depends on it is rebuilt then and only then (make's own $(file):
+# the flags hold quotes a shell echo would need escaped; it is expanded
+# before the recipe runs, so it makes the folder too)
+stamp = $(if $(filter-out $(file <$(1)),$(2))$(filter-out $(2),$(file <$(1))),\
+	$(shell mkdir -p $(dir $(1)))$(file >$(1),$(2)))
 $(O)/git-rev: FORCE
-	@mkdir -p $(@D)
-	@[ "$$(cat $@ 2>/dev/null)" = '$(GIT_REV)' ] || echo '$(GIT_REV)' >$@
+	$(call stamp,$@,$(GIT_REV))
 $(O)/obj/lib/machine/meta.o: $(O)/git-rev
 FORCE:
 # The configuration an object was compiled in (the compiler, its flags,
 # the -DVSB_HAVE_* of what was installed when the Makefile was read; the
 # revision aside, git-rev has it): every object and unit test depends on
-# this stamp, rewritten only when the configuration changes, so a `make`
-# before `make deps` installed likwid or libbpf is rebuilt with them,
-# not linked half old and half new (an undefined vsb_likwid_api).
+# this stamp, so a `make` before `make deps` installed likwid or libbpf
+# is rebuilt with them, not linked half old and half new (an undefined
+# vsb_likwid_api).
 BUILD_FLAGS = $(CC) $(filter-out -DVSB_GIT_REV=%,$(CFLAGS)) $(VSB_CPPFLAGS)
-# (make's own $(file): the flags hold quotes a shell echo would need
-# escaped; expanded before the recipe runs, so it makes the folder too)
 $(O)/build-flags: FORCE
-	$(if $(filter-out $(file <$@),$(BUILD_FLAGS))$(filter-out $(BUILD_FLAGS),$(file <$@)),\
-		$(shell mkdir -p $(@D))$(file >$@,$(BUILD_FLAGS)))
+	$(call stamp,$@,$(BUILD_FLAGS))
 # BPF tracing (lib/machine/bpf/): built where clang/bpftool/libbpf/BTF
 # exist, else skipped
 include harness/lib/machine/bpf/bpf.mk
