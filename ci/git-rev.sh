@@ -15,9 +15,10 @@
 # usage: ci/git-rev.sh [DIR]   prints the revision, or "unknown" outside git
 set -uo pipefail
 cd "${1:-.}" 2>/dev/null || { echo unknown; exit 0; }
-rev=$(git describe --always --dirty 2>/dev/null) || { echo unknown; exit 0; }
-untracked=$(git ls-files -o --exclude-standard -z | tr -d '\0' | head -c1)
-[[ $rev == *-dirty || -n $untracked ]] || { echo "$rev"; exit 0; }
+rev=$(git describe --always 2>/dev/null) || { echo unknown; exit 0; }
+# edits: what git status lists, tracked changes and untracked files alike
+[[ -n $(git status --porcelain --untracked-files=all 2>/dev/null) ]] ||
+	{ echo "$rev"; exit 0; }
 hash=$({ git diff HEAD --binary
 	 git ls-files -o --exclude-standard -z | xargs -0r sha1sum --; } | sha1sum | cut -c1-8)
-echo "${rev%-dirty}-dirty+$hash"
+echo "$rev-dirty+$hash"
