@@ -321,14 +321,16 @@ ln -s busybox "$IR/bin/sh"
 # The guest kernel's config where the harness's record looks for it,
 # /boot/config-RELEASE: Debian's kernels ship it beside the image and
 # have no /proc/config.gz, a kernel built here has it in its build
-# folder; without it every guest result says "kernel_config: unknown".
-kconfig=$(dirname "$KERNEL")/config-$KREL
-[[ -n $KREL && -f $kconfig ]] || kconfig=${KDIR:+$KDIR/.config}
-if [[ -n $KREL && -n $kconfig && -f $kconfig ]] &&
-   [[ $kconfig != */.config || ${krel_kdir:-$KREL} == "$KREL" ]]; then
+# folder (when that folder is this kernel's: krel_kdir above); without
+# it every guest result says "kernel_config: unknown".
+kconfigs=("$(dirname "$KERNEL")/config-$KREL")
+[[ -z $KDIR || ${krel_kdir:-$KREL} != "$KREL" ]] || kconfigs+=("$KDIR/.config")
+for kconfig in "${kconfigs[@]}"; do
+	[[ -n $KREL && -f $kconfig ]] || continue
 	mkdir -p "$IR/boot"
 	cp "$kconfig" "$IR/boot/config-$KREL"
-fi
+	break
+done
 
 # Module vermagic vs the kernel we boot: warn early, on the host.
 check_ko() {
