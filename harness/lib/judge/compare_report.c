@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "c2c_rule.h"
+#include "charts.h"
 #include "compare.h"
 #include "plot.h"
 #include "stats.h"
@@ -337,7 +338,7 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	return vsb_outfile_commit(&md);
 }
 
-/* What -o DIR gets: write_csv's, write_md's, and vsb_plot_chart's two. */
+/* What -o DIR gets: write_csv's, write_md's, vsb_chart_compare's two. */
 static const char *const out_names[] = { "compare.csv", "summary.md",
 	"regression.png", "regression.svg" };
 
@@ -377,7 +378,7 @@ static int outdir_refusal(const char *dir)
 static int write_outputs(const char *dir, const struct vsb_compare *c,
 			 const struct vsb_cmp_opts *o)
 {
-	char path[4096 + 32], title[512], vars[64];
+	char path[4096 + 32];
 	int r;
 
 	if (vsb_mkdir_p(dir, 0755)) {
@@ -392,10 +393,9 @@ static int write_outputs(const char *dir, const struct vsb_compare *c,
 		vsb_warn("gnuplot not found: no regression chart (apt-get install gnuplot-nox)");
 		return 0;
 	}
-	vsb_plot_title(c->base.cpu_model, c->base.kernel, title, sizeof(title));
+	/* drawn from compare.csv, as `plot DIR` draws it later */
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
-	snprintf(vars, sizeof(vars), "npoints=%zu;", c->nv);
-	return vsb_plot_chart("regression", path, dir, title, vars);
+	return vsb_chart_compare(path, dir);
 }
 
 /*
