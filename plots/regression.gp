@@ -7,7 +7,10 @@
 # disturbed; few-runs or no-model; one-sweep).
 # Right of the dashed line at 1 is slower.  Reads compare.csv.
 #
-# Extra variables: npoints (sizes the chart so every label is readable).
+# Extra variables: npoints (sizes the chart so every label is readable);
+# shift, where compare noted that the judged points moved together (the
+# median NEW/BASE of them): a dotted purple line there, so each point
+# reads against the whole sweep's move as well as against 1.
 
 if (!exists("npoints")) npoints = 10
 height = 200 + 28 * npoints
@@ -63,6 +66,13 @@ set grid noytics xtics
 set lmargin 48
 set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb '#444444'
 set key outside right top vertical Left reverse nobox
+# a median of the ratios lies inside the range; a hand-edited file's may not
+if (exists("shift") && shift > xlo && shift < xhi) {
+	set arrow from shift, graph 0 to shift, graph 1 nohead dt 3 lw 2 lc rgb '#9467bd'
+	shiftkey = sprintf('all judged points moved together: median %.3f', shift)
+} else {
+	shiftkey = ''
+}
 
 plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):(column('ratio_ci_hi')):(colour(strcol('verdict'))):ytic(strcol('label')) \
 	with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \
@@ -71,4 +81,5 @@ plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):
      NaN with points lc rgb '#2ca02c' pt 7 ps 1.3 title 'faster', \
      NaN with points lc rgb '#cccccc' pt 7 ps 1.3 title 'not judged: the CPUs moved, or disturbed', \
      NaN with points lc rgb '#9ecae1' pt 7 ps 1.3 title 'not judged: too few runs, no noise model', \
-     NaN with points lc rgb '#fdae6b' pt 7 ps 1.3 title 'not judged: one sweep a side (multi-CPU)'
+     NaN with points lc rgb '#fdae6b' pt 7 ps 1.3 title 'not judged: one sweep a side (multi-CPU)', \
+     NaN with lines dt 3 lw 2 lc rgb '#9467bd' title shiftkey

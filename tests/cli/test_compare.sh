@@ -117,6 +117,7 @@ expect_exit 1 "four points all 10% slower: each a regression, as before" \
 	"$VSB" compare --noise-model reps "$TMP/sh/a" "$TMP/sh/all" -o "$TMP/sh/cmp-all"
 grep -q 'note: the 4 judged points moved together, their median NEW/BASE 1.100: .*read each point.s ratio against 1.100' "$TMP/err" &&
 	grep -qx '# common_shift: 1.1 over 4 judged points' "$TMP/sh/cmp-all/compare.csv" &&
+	grep -qx '# common_shift_shown: yes' "$TMP/sh/cmp-all/compare.csv" &&
 	grep -q '^- the 4 judged points moved together' "$TMP/sh/cmp-all/summary.md" &&
 	ok "... and one note, in stderr, compare.csv and summary.md, that they moved together" ||
 	not_ok "... and one note that they moved together" "$(cat "$TMP/err")" "$(grep common_shift "$TMP/sh/cmp-all/compare.csv")"
@@ -124,11 +125,20 @@ expect_exit 1 "one point of four 10% slower: a regression" \
 	"$VSB" compare --noise-model reps "$TMP/sh/a" "$TMP/sh/one" -o "$TMP/sh/cmp-one"
 ! grep -q 'moved together' "$TMP/err" "$TMP/sh/cmp-one/summary.md" &&
 	grep -qx '# common_shift: 1 over 4 judged points' "$TMP/sh/cmp-one/compare.csv" &&
+	grep -qx '# common_shift_shown: no' "$TMP/sh/cmp-one/compare.csv" &&
 	ok "... that point's own: no shared-shift note (median NEW/BASE 1)" ||
 	not_ok "... that point's own: no shared-shift note" "$(cat "$TMP/err")"
 if command -v gnuplot >/dev/null; then
 	[ "$(head -c 4 "$TMP/cmp/regression.png" | tail -c 3)" = PNG ] && grep -q '<svg' "$TMP/cmp/regression.svg" &&
 		ok "regression chart in PNG and SVG" || not_ok "regression chart in PNG and SVG"
+	# the shared shift drawn where it was noted, by compare and by plot
+	"$VSB" plot "$TMP/sh/cmp-all" -o "$TMP/sh/plot-all" >/dev/null 2>&1
+	grep -q 'all judged points moved together: median 1.100' "$TMP/sh/cmp-all/regression.svg" &&
+		grep -q 'all judged points moved together: median 1.100' "$TMP/sh/plot-all/regression.svg" &&
+		! grep -q 'moved together' "$TMP/sh/cmp-one/regression.svg" &&
+		ok "... the shared shift a dotted line in the chart where noted (compare and plot), none where not" ||
+		not_ok "the shared shift in the regression chart" \
+			"$(grep -c 'moved together' "$TMP/sh/cmp-all/regression.svg" "$TMP/sh/plot-all/regression.svg" "$TMP/sh/cmp-one/regression.svg" 2>&1)"
 else
 	skip "regression chart" "gnuplot not installed"
 fi

@@ -288,10 +288,30 @@ int vsb_chart_hotplug(const char *csvpath, const char *outdir)
 			  "guest kernel not recorded");
 }
 
+/*
+ * The shift every judged point shares, where compare gave its note
+ * (common_shift_shown: yes): "shift=R;" for the chart's dotted line, so
+ * a point's ratio reads against the whole sweep's move.  "" otherwise,
+ * and for a compare.csv from before the line existed.
+ */
+static void shift_var(const struct vsb_csv *cc, char *buf, size_t len)
+{
+	const char *shown = vsb_csv_meta(cc, "common_shift_shown");
+	const char *val = vsb_csv_meta(cc, "common_shift");
+	char *end = NULL;
+	double r = val ? strtod(val, &end) : NAN;
+
+	buf[0] = 0;
+	/* "R over N judged points": R alone, nothing glued to it */
+	if (shown && !strcmp(shown, "yes") && end != val && (*end == ' ' || !*end) &&
+	    isfinite(r) && r > 0)
+		snprintf(buf, len, "shift=%.6g;", r);
+}
+
 int vsb_chart_compare(const char *path, const char *outdir)
 {
 	struct vsb_csv cc;
-	char title[512], vars[64];
+	char title[512], vars[96], shift[48];
 	int ret;
 
 	ret = vsb_csv_read(path, &cc);
@@ -299,7 +319,8 @@ int vsb_chart_compare(const char *path, const char *outdir)
 		return ret;
 	vsb_plot_title(vsb_csv_meta(&cc, "cpu_model"), vsb_csv_meta(&cc, "kernel"),
 		       title, sizeof(title));
-	snprintf(vars, sizeof(vars), "npoints=%zu;", cc.nrows);
+	shift_var(&cc, shift, sizeof(shift));
+	snprintf(vars, sizeof(vars), "npoints=%zu;%s", cc.nrows, shift);
 	vsb_csv_free(&cc);
 	return vsb_plot_chart("regression", path, outdir, title, vars);
 }

@@ -120,6 +120,9 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		or_unknown(bs->kernel_config), or_unknown(ns->kernel_config));
 	fprintf(csv.f, "# common_shift: %.4g over %zu judged point%s\n", c->shift,
 		c->nshift, c->nshift == 1 ? "" : "s");
+	/* the chart draws the shift where the note is given (vsb_chart_compare) */
+	fprintf(csv.f, "# common_shift_shown: %s\n",
+		vsb_cmp_shift_shown(c, o) ? "yes" : "no");
 	fprintf(csv.f, "# noise_model: %s; per row, test: runs (the rank test on "
 		"per-run medians, floor from their between-run CV), store (the "
 		"repetitions' rank test, floor from the store's between-run CV of "
