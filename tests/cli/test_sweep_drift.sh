@@ -16,6 +16,17 @@ grep -qx 'A/A: 3 points judged by runs in 2 pairs; |NEW/BASE - 1| median 2.0%, 8
 	grep -q 'is at least 3.0% .* beyond it at 2 of 3 points (67%)$' "$TMP/out" &&
 	ok "... quantiles, the 19-in-20 bound and the 5% slowdowns beyond it are right" ||
 	not_ok "sweep-drift figures on known ratios" "$(cat "$TMP/out")"
+# ln of the ratios 0.0198, -0.0305, 0.0100: their MAD 0.0099, the sd 1.46%;
+# Phi(ln 1.05 / 0.0146 - 1.645) = Phi(1.70) = 0.955 (Python's NormalDist)
+grep -q '^between sweeps: sd 1.5% .* calls a 5% slowdown in at most 95% of pairs; 16 in 20 needs sd <= 2.0%$' "$TMP/out" &&
+	ok "... the between-sweep sd and the bound it puts on any test are right" ||
+	not_ok "sweep-drift's bound on known ratios" "$(cat "$TMP/out")"
+# Wider: 1.00, 1.06, 0.94, the MAD 0.0583, sd 8.64%, Phi(-1.08) = 0.140
+printf '1 1.00\n2 1.06\n3 0.94\n' >"$TMP/wide"
+expect_exit 0 "--ratios on wide ratios" "$SD" --ratios "$TMP/wide"
+grep -q '^between sweeps: sd 8.6% .* in at most 14% of pairs;' "$TMP/out" &&
+	ok "... a drift of 8.6% leaves any test at most 14% of 5% slowdowns" ||
+	not_ok "sweep-drift's bound on wide ratios" "$(cat "$TMP/out")"
 
 printf '1 1.02\n1 x\n' >"$TMP/bad"
 expect_usage_error "--ratios: a line that is not PAIR RATIO" 'line 2 is not PAIR RATIO: 1 x' \
