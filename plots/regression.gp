@@ -13,8 +13,12 @@
 # reads against the whole sweep's move as well as against 1.
 
 if (!exists("npoints")) npoints = 10
-height = 200 + 28 * npoints
-width = 1100
+# at least the key's seven lines tall: shorter, gnuplot breaks it into
+# columns over the plot (a one-point comparison, as ci/power-ab's)
+height = 200 + 28 * (npoints > 7 ? npoints : 7)
+# the labels (48 characters) and the key take 900 pixels; what is left
+# is the plot's, where a 5% move must still be seen
+width = 1400
 if (!exists("plotsdir")) plotsdir = 'plots'
 load plotsdir.'/common.gp'
 
@@ -39,20 +43,21 @@ set title maketitle('NEW / BASE median cost per point (95% CI)')
 set xlabel 'NEW / BASE median cost (> 1: NEW is slower), log scale'
 set logscale x
 set xrange [xlo:xhi]
-# fine tics for small changes, coarse ones when the range spans decades
-if (xhi / xlo > 4) {
+# fine tics for small changes, coarse ones when the range spans decades;
+# each step where the finer set would overprint in the plot's 480 pixels
+if (xhi / xlo > 30) {
 	set xtics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
 } else {
-	if (xhi / xlo > 2.5) {
-		# 0.6 .. 0.9 would overprint each other at this width
-		set xtics (0.25, 0.35, 0.5, 0.7, 1, 1.4, 2, 3)
+	if (xhi / xlo > 8) {
+		# 0.6 .. 0.9 would overprint each other
+		set xtics (0.1, 0.15, 0.25, 0.35, 0.5, 0.7, 1, 1.4, 2, 3, 5, 7, 10)
 	} else {
-	if (xhi / xlo > 1.6) {
-		set xtics (0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2)
+	if (xhi / xlo > 3) {
+		set xtics (0.25, 0.35, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4)
 	} else {
-		if (xhi / xlo > 1.2) {
-			# 0.98 and 1.02 would overprint 0.95 and 1.05 at this width
-			set xtics (0.8, 0.85, 0.9, 0.95, 1, 1.05, 1.1, 1.15, 1.2, 1.25)
+		if (xhi / xlo > 1.5) {
+			# 0.98 and 1.02 would overprint 0.95 and 1.05
+			set xtics (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1, 1.05, 1.1, 1.15, 1.2, 1.25, 1.5, 2)
 		} else {
 			set xtics (0.9, 0.95, 0.98, 1, 1.02, 1.05, 1.1)
 		}
