@@ -139,6 +139,22 @@ if command -v gnuplot >/dev/null; then
 		ok "... the shared shift a dotted line in the chart where noted (compare and plot), none where not" ||
 		not_ok "the shared shift in the regression chart" \
 			"$(grep -c 'moved together' "$TMP/sh/cmp-all/regression.svg" "$TMP/sh/plot-all/regression.svg" "$TMP/sh/cmp-one/regression.svg" 2>&1)"
+	# a point on one side only: compare writes its other side as nan, and
+	# plot draws the folder as compare did (nan is "not measured"), while
+	# an infinite ratio is still refused
+	mkdir -p "$TMP/sh/three"
+	cp "$TMP/sh/a/t32.csv" "$TMP/sh/a/t64.csv" "$TMP/sh/a/t125.csv" "$TMP/sh/three/"
+	"$VSB" compare --noise-model reps "$TMP/sh/a" "$TMP/sh/three" -o "$TMP/sh/cmp-three" >/dev/null 2>&1
+	expect_exit 0 "plot of a compare folder with an only-base point (median_new nan)" \
+		"$VSB" plot "$TMP/sh/cmp-three" -o "$TMP/sh/plot-three"
+	grep -q ',only-base,' "$TMP/sh/cmp-three/compare.csv" && grep -q '<svg' "$TMP/sh/plot-three/regression.svg" &&
+		ok "... drawn, as compare drew it" ||
+		not_ok "plot of a compare folder with an only-base point" "$(cat "$TMP/err")"
+	mkdir -p "$TMP/sh/inf"
+	awk -F, -v OFS=, '/^#/ { print; next } !h { for (i = 1; i <= NF; i++) if ($i == "ratio") c = i; h = 1; print; next }
+		!d && $c != "nan" { $c = "inf"; d = 1 } { print }' "$TMP/sh/cmp-three/compare.csv" >"$TMP/sh/inf/compare.csv"
+	expect_usage_error "plot: a compare.csv ratio of inf still refused" 'ratio is inf, not a positive finite cost' \
+		"$VSB" plot "$TMP/sh/inf" -o "$TMP/sh/plot-inf"
 else
 	skip "regression chart" "gnuplot not installed"
 fi

@@ -23,6 +23,12 @@ struct input_rule {
 	const char *const need[12];	/* columns the chart reads */
 	const char *const cost[8];	/* of those and others: > 0, finite */
 	int one_unit;
+	/*
+	 * "nan" is a cost not measured, as an empty cell is: compare writes
+	 * it for the side a point lacks (only-base, only-new, disturbed), and
+	 * common.gp tells gnuplot to skip it.
+	 */
+	int nan_unmeasured;
 };
 
 static const struct input_rule rules[] = {
@@ -30,18 +36,18 @@ static const struct input_rule rules[] = {
 	  { "threshold", "variant", "nthreads", "diff_bits", "batch", "unit",
 	    "ops_per_sec_median", "median", "ci_lo", "ci_hi", NULL },
 	  { "median", "ci_lo", "ci_hi", "ops_per_sec_median", "ns_per_op_median",
-	    NULL }, 1 },
+	    NULL }, 1, 0 },
 	{ "compare.csv",
 	  { "index", "label", "ratio", "ratio_ci_lo", "ratio_ci_hi", NULL },
 	  { "median_base", "median_new", "ratio", "ratio_ci_lo", "ratio_ci_hi",
-	    NULL }, 0 },
+	    NULL }, 0, 1 },
 	{ "refresh.csv",
 	  { "approach", "nodes", "ncpus", "iterations", "seed_estimate", "seconds",
 	    NULL },
-	  { "iterations", "seconds", NULL }, 0 },
+	  { "iterations", "seconds", NULL }, 0, 0 },
 	{ "hotplug-summary.csv",
 	  { "vcpus", "nodes", "calls", "median_us", "mean_us", NULL },
-	  { "median_us", "mean_us", NULL }, 0 },
+	  { "median_us", "mean_us", NULL }, 0, 0 },
 };
 
 /* The first cost cell that is not a positive finite number: 0, or 2. */
@@ -57,7 +63,8 @@ static int check_costs(const struct vsb_csv *c, const struct input_rule *r)
 			double v = vsb_csv_num(c, row, col);
 
 			/* an empty cell is "not measured" (one repetition: no CI) */
-			if (!*cell || (isfinite(v) && v > 0))
+			if (!*cell || (isfinite(v) && v > 0) ||
+			    (r->nan_unmeasured && !strcmp(cell, "nan")))
 				continue;
 			vsb_err("%s: row %zu: %s is %.40s, not a positive finite cost: "
 				"refused, nothing drawn", c->path, row + 1, r->cost[k],
