@@ -44,26 +44,22 @@ set xlabel 'NEW / BASE median cost (> 1: NEW is slower), log scale'
 set logscale x
 set xrange [xlo:xhi]
 # fine tics for small changes, coarse ones when the range spans decades;
-# each step where the finer set would overprint in the plot's 480 pixels
-if (xhi / xlo > 30) {
+# each set where it fits the plot's 480 pixels in SVG's larger font
+# without two labels touching (checked from 1.1x to 50x of range)
+r = xhi / xlo
+if (r > 30) {
 	set xtics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
+} else { if (r > 8) {
+	set xtics (0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.7, 1, 1.4, 2, 3, 5, 7, 10, 15, 20, 30)
+} else { if (r > 3) {
+	set xtics (0.15, 0.25, 0.35, 0.5, 0.7, 1, 1.4, 2, 3, 4, 5, 6, 8)
+} else { if (r > 1.8) {
+	set xtics (0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 2.5, 3)
+} else { if (r > 1.5) {
+	set xtics (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1, 1.05, 1.1, 1.15, 1.2, 1.25, 1.5, 2)
 } else {
-	if (xhi / xlo > 8) {
-		# 0.6 .. 0.9 would overprint each other
-		set xtics (0.1, 0.15, 0.25, 0.35, 0.5, 0.7, 1, 1.4, 2, 3, 5, 7, 10)
-	} else {
-	if (xhi / xlo > 3) {
-		set xtics (0.25, 0.35, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4)
-	} else {
-		if (xhi / xlo > 1.5) {
-			# 0.98 and 1.02 would overprint 0.95 and 1.05
-			set xtics (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1, 1.05, 1.1, 1.15, 1.2, 1.25, 1.5, 2)
-		} else {
-			set xtics (0.9, 0.95, 0.98, 1, 1.02, 1.05, 1.1)
-		}
-	}
-	}
-}
+	set xtics (0.8, 0.85, 0.9, 0.95, 0.98, 1, 1.02, 1.05, 1.1, 1.15, 1.2, 1.25)
+} } } } }
 set format x '%g'
 set yrange [npoints - 0.5:-0.5]
 set ytics scale 0 font ',10' noenhanced	# labels hold '_' (__mod-zone): not subscripts
