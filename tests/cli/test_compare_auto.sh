@@ -140,6 +140,22 @@ expect_exit 0 "a side whose every repetition was disturbed: not judged" \
 grep -q ' disturbed$' "$TMP/out" && grep -q 'not judged (verdict `disturbed`)' "$TMP/err" &&
 	ok "... verdict disturbed, even when repetitions are trusted" ||
 	not_ok "all disturbed" "$(cat "$TMP/out" "$TMP/err")"
+if command -v gnuplot >/dev/null; then
+	# nothing to draw: compare says so and keeps its verdicts' files;
+	# plot of that folder refuses it before creating anything
+	expect_exit 0 "-o with every point disturbed: exit 0, a warning, no chart" \
+		"$VSB" compare "$TMP/b.csv" "$TMP/alld.csv" --noise-model reps -o "$TMP/alld-cmp"
+	grep -q 'no point has a ratio to draw: no regression chart' "$TMP/err" &&
+		[ -f "$TMP/alld-cmp/compare.csv" ] && [ -f "$TMP/alld-cmp/summary.md" ] &&
+		[ ! -e "$TMP/alld-cmp/regression.png" ] &&
+		ok "... compare.csv and summary.md written, no regression.png" ||
+		not_ok "every point disturbed: compare's files" "$(cat "$TMP/err")" "$(ls "$TMP/alld-cmp" 2>&1)"
+	expect_usage_error "plot of it: refused, nothing drawn" 'no point has a ratio to draw' \
+		"$VSB" plot "$TMP/alld-cmp" -o "$TMP/alld-plot"
+	[ ! -e "$TMP/alld-plot" ] && ok "... and no OUTDIR created" || not_ok "plot created $TMP/alld-plot"
+else
+	skip "compare's chart of nothing to draw" "gnuplot not installed"
+fi
 
 # ---- one sweep a side: a multi-CPU point's worker processes are no model ----
 # mksweep FILE RUN_ID CPUS C2C VALUE...: one default sweep's point of

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "charts.h"
+#include "charts_check.h"
 #include "charts_int.h"
 #include "csvread.h"
 #include "plot.h"
@@ -317,6 +318,12 @@ int vsb_chart_compare(const char *path, const char *outdir)
 	ret = vsb_csv_read(path, &cc);
 	if (ret)
 		return ret;
+	/* plot refused such a file up front; compare gets here with one */
+	if (!vsb_compare_drawable(&cc)) {
+		vsb_warn("%s: no point has a ratio to draw: no regression chart", path);
+		vsb_csv_free(&cc);
+		return 0;
+	}
 	vsb_plot_title(vsb_csv_meta(&cc, "cpu_model"), vsb_csv_meta(&cc, "kernel"),
 		       title, sizeof(title));
 	shift_var(&cc, shift, sizeof(shift));

@@ -114,6 +114,25 @@ static int check_units(const struct vsb_csv *c)
 	return 0;
 }
 
+int vsb_compare_drawable(const struct vsb_csv *c)
+{
+	int col[3] = { vsb_csv_col(c, "ratio"), vsb_csv_col(c, "ratio_ci_lo"),
+		       vsb_csv_col(c, "ratio_ci_hi") };
+	size_t row, k;
+
+	for (row = 0; row < c->nrows; row++) {
+		for (k = 0; k < 3 && col[k] >= 0; k++) {
+			double v = vsb_csv_num(c, row, col[k]);
+
+			if (!isfinite(v) || v <= 0)
+				break;
+		}
+		if (k == 3)
+			return 1;
+	}
+	return 0;
+}
+
 int vsb_chart_check(const char *name, const char *path)
 {
 	const struct input_rule *r = NULL;
@@ -140,6 +159,11 @@ int vsb_chart_check(const char *name, const char *path)
 		ret = VSB_EXIT_USAGE;
 	}
 	ret = ret ?: check_costs(&c, r);
+	if (!ret && r->nan_unmeasured && !vsb_compare_drawable(&c)) {
+		vsb_err("%s: no point has a ratio to draw (each one-sided or disturbed): "
+			"refused, nothing drawn", path);
+		ret = VSB_EXIT_USAGE;
+	}
 	ret = ret ?: check_text(&c);
 	if (!ret && r->one_unit)
 		ret = check_units(&c);
