@@ -153,8 +153,24 @@ if command -v gnuplot >/dev/null; then
 	expect_usage_error "plot of it: refused, nothing drawn" 'no point has a ratio to draw' \
 		"$VSB" plot "$TMP/alld-cmp" -o "$TMP/alld-plot"
 	[ ! -e "$TMP/alld-plot" ] && ok "... and no OUTDIR created" || not_ok "plot created $TMP/alld-plot"
+	# a cell the reader took quoted ("a,b": a file through a spreadsheet)
+	# is written back quoted, so compare.csv keeps one cell per column
+	# and the chart is drawn; the regression's exit 1 stands
+	mkdir -p "$TMP/qb" "$TMP/qn"
+	for k in 1 2 3 4 5; do
+		mkrun "$TMP/qb/r$k.csv" qb-$k 10 10.1 9.9
+		mkrun "$TMP/qn/r$k.csv" qn-$k 20 20.1 19.9
+		sed -i 's/^counter,user,cmpxchg-local,/counter,user,"cmpxchg,local",/' \
+			"$TMP/qb/r$k.csv" "$TMP/qn/r$k.csv"
+	done
+	expect_exit 1 "a quoted comma in a parameter cell: the regression found (exit 1)" \
+		"$VSB" compare "$TMP/qb" "$TMP/qn" -o "$TMP/q-cmp"
+	grep -q ',"cmpxchg,local",' "$TMP/q-cmp/compare.csv" && [ -f "$TMP/q-cmp/regression.png" ] &&
+		! grep -q 'no regression chart' "$TMP/err" &&
+		ok "... the cell written back quoted, the chart drawn" ||
+		not_ok "a quoted comma in compare.csv" "$(cat "$TMP/err")" "$(grep -v '^#' "$TMP/q-cmp/compare.csv" | head -2)"
 else
-	skip "compare's chart of nothing to draw" "gnuplot not installed"
+	skip "compare's chart of nothing to draw and of a quoted comma" "gnuplot not installed"
 fi
 
 # ---- one sweep a side: a multi-CPU point's worker processes are no model ----
