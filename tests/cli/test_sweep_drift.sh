@@ -28,6 +28,28 @@ grep -q '^between sweeps: sd 8.6% .* in at most 14% of pairs;' "$TMP/out" &&
 	ok "... a drift of 8.6% leaves any test at most 14% of 5% slowdowns" ||
 	not_ok "sweep-drift's bound on wide ratios" "$(cat "$TMP/out")"
 
+# An even count takes the mean of the two middle values: ln of 1.00,
+# 1.02, 1.04, 1.10 about their median 0.0295 deviate 0.0295, 0.0097,
+# 0.0097, 0.0658: the MAD 0.0196, the sd 2.91%, Phi(0.034) = 0.51
+printf '1 1.00\n2 1.02\n3 1.04\n4 1.10\n' >"$TMP/even"
+expect_exit 0 "--ratios on four ratios" "$SD" --ratios "$TMP/even"
+grep -q '^between sweeps: sd 2.9% .* in at most 51% of pairs;' "$TMP/out" &&
+	ok "... an even count: the median of the middle two" ||
+	not_ok "sweep-drift's sd of an even count" "$(cat "$TMP/out")"
+printf '1 1.02\n' >"$TMP/one"
+expect_exit 0 "--ratios on one ratio" "$SD" --ratios "$TMP/one"
+grep -qx 'between sweeps: no sd from 1 ratio (3 or more needed)' "$TMP/out" &&
+	ok "... one ratio: no sd, no bound" || not_ok "sweep-drift on one ratio" "$(cat "$TMP/out")"
+printf '1 1.01\n2 1.01\n3 1.01\n4 1.05\n' >"$TMP/ties"
+expect_exit 0 "--ratios with most ratios equal" "$SD" --ratios "$TMP/ties"
+grep -qx 'between sweeps: no sd from 4 ratios (half of them equal: MAD 0)' "$TMP/out" &&
+	ok "... a MAD of 0: no sd, not a bound of 100%" || not_ok "sweep-drift on tied ratios" "$(cat "$TMP/out")"
+(cd "$TMP" && "$SD" --ratios known) >"$TMP/rel" 2>&1 &&
+	grep -q '^A/A: 3 points' "$TMP/rel" &&
+	ok "--ratios FILE relative to where it is run" || not_ok "--ratios with a relative path" "$(cat "$TMP/rel")"
+
+printf '1 1.02\n1 0\n' >"$TMP/zero"
+expect_usage_error "--ratios: a ratio of 0" 'line 2 is not PAIR RATIO: 1 0' "$SD" --ratios "$TMP/zero"
 printf '1 1.02\n1 x\n' >"$TMP/bad"
 expect_usage_error "--ratios: a line that is not PAIR RATIO" 'line 2 is not PAIR RATIO: 1 x' \
 	"$SD" --ratios "$TMP/bad"
