@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A reader for the harness's own CSV files.  The writer never quotes
- * (CPU lists use ';' inside a cell), so a cell is whatever lies between
- * commas; a quoted cell is still accepted in case a file went through a
- * spreadsheet.  Every row must have as many cells as the header: a
+ * (a comma inside a value is written ';': CPU lists, a guest command
+ * line), so a cell is whatever lies between commas; a quoted cell is
+ * still accepted in case a file went through a spreadsheet.  Every row must have as many cells as the header: a
  * truncated or hand-edited file is an error, never half-read.
  */
 #include <errno.h>

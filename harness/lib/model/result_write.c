@@ -49,15 +49,24 @@ static void param_value(const struct vsb_result *r, const struct vsb_param_col *
 		vsb_opt_format(&r->opts, col->opt, buf, len);
 }
 
+/*
+ * A cell never holds a comma: every reader of these files, the harness's
+ * and the ci/ scripts' awk -F, alike, would split it.  CPU lists use ';'
+ * (param_value), and so does any other value with a comma in it, which
+ * only a guest command line has (isolcpus=1,3); the command line as
+ * booted is in the kernel_cmdline metadata.
+ */
 static void write_params_csv(const struct vsb_result *r, FILE *f)
 {
 	const struct vsb_param_col *cols;
-	char v[256];
+	char v[256], *c;
 	size_t i, n;
 
 	cols = param_columns(&n);
 	for (i = 0; i < n; i++) {
 		param_value(r, &cols[i], ';', v, sizeof(v));
+		for (c = strchr(v, ','); c; c = strchr(c, ','))
+			*c = ';';
 		fprintf(f, "%s,", v);
 	}
 }

@@ -5,11 +5,16 @@
  * Synthetic rounds: repetition numbers follow the round, a failed sanity
  * check anywhere sticks, the applied and counted totals add up, a
  * migration or multiplexed counters in any round mark the point, and the
- * drift figures keep the worst max and p99 and the weighted means.
+ * drift figures keep the worst max and p99 and the weighted means.  And
+ * the CSV writers keep a value with commas in one cell.
  */
 #define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "csvread.h"
 #include "opts.h"
 #include "result.h"
 #include "tap.h"
@@ -163,11 +168,53 @@ static void test_drift(void)
 	vsb_result_free(&dst);
 }
 
+/*
+ * A guest command line with commas (isolcpus=1,3) in the raw and the
+ * summary CSV: each row keeps one cell per column, the commas as ';'.
+ */
+static void test_comma_in_param(void)
+{
+	static const char *const kinds[] = { "raw", "summary" };
+	char path[] = "/tmp/vsb-test-result-XXXXXX";
+	struct vsb_result r;
+	struct vsb_csv c;
+	int fd, k, col;
+	FILE *f;
+
+	snprintf(opts.guest_cmdline, sizeof(opts.guest_cmdline), "nohz_full=1,3 isolcpus=1,3");
+	round_init(&r, 2, 2000, 0);
+	r.nthreads = 2;		/* as a bench sets it: the summary divides by it */
+	for (k = 0; k < 2; k++) {
+		fd = mkstemp(path);
+		f = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!f) {
+			TAP_OK(0, "%s CSV: a temporary file", kinds[k]);
+			continue;
+		}
+		if (k)
+			vsb_result_write_summary_csv(&r, f);
+		else
+			vsb_result_write(&r, f, "csv");
+		fclose(f);
+		TAP_OK(!vsb_csv_read(path, &c), "%s CSV with isolcpus=1,3 reads back whole", kinds[k]);
+		col = vsb_csv_col(&c, "guest_cmdline");
+		TAP_OK(c.nrows >= 1 && col >= 0 &&
+		       !strcmp(vsb_csv_cell(&c, 0, col), "nohz_full=1;3 isolcpus=1;3"),
+		       "%s CSV: guest_cmdline is one cell, its commas ';'", kinds[k]);
+		vsb_csv_free(&c);
+		unlink(path);
+		snprintf(path, sizeof(path), "/tmp/vsb-test-result-XXXXXX");
+	}
+	vsb_result_free(&r);
+	snprintf(opts.guest_cmdline, sizeof(opts.guest_cmdline), "none");
+}
+
 int main(void)
 {
 	vsb_run_opts_defaults(&opts);
 	test_totals_and_reps();
 	test_multiplexed();
 	test_drift();
+	test_comma_in_param();
 	return tap_done();
 }
