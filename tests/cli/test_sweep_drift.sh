@@ -21,29 +21,25 @@ grep -qx 'A/A: 3 points judged by runs in 2 pairs; |NEW/BASE - 1| median 2.0%, 8
 grep -q '^between sweeps: sd 1.5% .* calls a 5% slowdown in at most 95% of pairs; 16 in 20 needs sd <= 2.0%$' "$TMP/out" &&
 	ok "... the between-sweep sd and the bound it puts on any test are right" ||
 	not_ok "sweep-drift's bound on known ratios" "$(cat "$TMP/out")"
+# bound_case NAME LINES PATTERN WHAT: --ratios on the PAIR RATIO LINES
+# (printf %b) prints a line matching PATTERN, the check being WHAT
+bound_case() {
+	printf '%b' "$2" >"$TMP/$1"
+	expect_exit 0 "--ratios on $1 ratios" "$SD" --ratios "$TMP/$1"
+	grep -q "$3" "$TMP/out" && ok "... $4" || not_ok "sweep-drift on $1 ratios" "$(cat "$TMP/out")"
+}
 # Wider: 1.00, 1.06, 0.94, the MAD 0.0583, sd 8.64%, Phi(-1.08) = 0.140
-printf '1 1.00\n2 1.06\n3 0.94\n' >"$TMP/wide"
-expect_exit 0 "--ratios on wide ratios" "$SD" --ratios "$TMP/wide"
-grep -q '^between sweeps: sd 8.6% .* in at most 14% of pairs;' "$TMP/out" &&
-	ok "... a drift of 8.6% leaves any test at most 14% of 5% slowdowns" ||
-	not_ok "sweep-drift's bound on wide ratios" "$(cat "$TMP/out")"
-
+bound_case wide '1 1.00\n2 1.06\n3 0.94\n' '^between sweeps: sd 8.6% .* in at most 14% of pairs;' \
+	"a drift of 8.6% leaves any test at most 14% of 5% slowdowns"
 # An even count takes the mean of the two middle values: ln of 1.00,
 # 1.02, 1.04, 1.10 about their median 0.0295 deviate 0.0295, 0.0097,
 # 0.0097, 0.0658: the MAD 0.0196, the sd 2.91%, Phi(0.034) = 0.51
-printf '1 1.00\n2 1.02\n3 1.04\n4 1.10\n' >"$TMP/even"
-expect_exit 0 "--ratios on four ratios" "$SD" --ratios "$TMP/even"
-grep -q '^between sweeps: sd 2.9% .* in at most 51% of pairs;' "$TMP/out" &&
-	ok "... an even count: the median of the middle two" ||
-	not_ok "sweep-drift's sd of an even count" "$(cat "$TMP/out")"
-printf '1 1.02\n' >"$TMP/one"
-expect_exit 0 "--ratios on one ratio" "$SD" --ratios "$TMP/one"
-grep -qx 'between sweeps: no sd from 1 ratio (3 or more needed)' "$TMP/out" &&
-	ok "... one ratio: no sd, no bound" || not_ok "sweep-drift on one ratio" "$(cat "$TMP/out")"
-printf '1 1.01\n2 1.01\n3 1.01\n4 1.05\n' >"$TMP/ties"
-expect_exit 0 "--ratios with most ratios equal" "$SD" --ratios "$TMP/ties"
-grep -qx 'between sweeps: no sd from 4 ratios (half of them equal: MAD 0)' "$TMP/out" &&
-	ok "... a MAD of 0: no sd, not a bound of 100%" || not_ok "sweep-drift on tied ratios" "$(cat "$TMP/out")"
+bound_case even '1 1.00\n2 1.02\n3 1.04\n4 1.10\n' '^between sweeps: sd 2.9% .* in at most 51% of pairs;' \
+	"an even count: the median of the middle two"
+bound_case one '1 1.02\n' '^between sweeps: no sd from 1 ratio (3 or more needed)$' \
+	"one ratio: no sd, no bound"
+bound_case ties '1 1.01\n2 1.01\n3 1.01\n4 1.05\n' \
+	'^between sweeps: no sd from 4 ratios (half of them equal: MAD 0)$' "a MAD of 0: no sd, not a bound of 100%"
 (cd "$TMP" && "$SD" --ratios known) >"$TMP/rel" 2>&1 &&
 	grep -q '^A/A: 3 points' "$TMP/rel" &&
 	ok "--ratios FILE relative to where it is run" || not_ok "--ratios with a relative path" "$(cat "$TMP/rel")"
