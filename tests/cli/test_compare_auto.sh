@@ -212,6 +212,44 @@ expect_exit 1 "2 CPUs, one sweep a side, a store of 7 earlier sweeps within 1%: 
 	"$VSB" compare "$TMP/s2b.csv" "$TMP/s2n.csv" --db "$TMP/s2.db" -o "$TMP/s2st"
 grep -q ',slower,1,5,5,[0-9.e+-]*,store$' "$TMP/s2st/compare.csv" && ok "... by the store" ||
 	not_ok "one-sweep with a store" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/s2st/compare.csv")"
+# One CPU, one sweep a side, judged by its runs: a store of earlier
+# sweeps of the point floors the verdict at what sweeps differ by.  NEW
+# 10% slower in every process: within 1% (sweeps 9.2 .. 9.35), still a
+# regression; sweeps 8 .. 11 apart (robust CV 1.4826 x 0.075 = 11.2%),
+# the floor z(0.01) x sqrt 2 x CV = 2.576 x 1.414 x 11.2% = 40.7%:
+# no-change, exit 0
+N10="10.2 10.3 10.25 10.35 10.3 10.2 10.4 10.3 10.25 10.3"
+mksweep "$TMP/s1n10.csv" s1-n10 0 none $N10
+mkdir -p "$TMP/s1tight" "$TMP/s1wide"
+i=0
+for c in 9.2 9.3 9.25 9.35 9.2 9.3 9.28; do
+	i=$((i + 1))
+	mksweep "$TMP/s1tight/r$i.csv" s1t-$i 0 none $c $c $c $c $c $c $c $c $c $c
+done
+i=0
+for c in 8.0 9.3 10.5 8.6 9.9 11.0 9.0; do
+	i=$((i + 1))
+	mksweep "$TMP/s1wide/r$i.csv" s1w-$i 0 none $c $c $c $c $c $c $c $c $c $c
+done
+"$VSB" db import --db "$TMP/s1t.db" "$TMP/s1tight" >/dev/null 2>&1
+"$VSB" db import --db "$TMP/s1w.db" "$TMP/s1wide" >/dev/null 2>&1
+expect_exit 1 "1 CPU, one sweep a side, +10%, a store of sweeps within 1%: a regression" \
+	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv" --db "$TMP/s1t.db" -o "$TMP/s1t"
+grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store$' "$TMP/s1t/compare.csv" &&
+	grep -q '1 by runs floored by how far the store.s sweeps of them differ' "$TMP/out" &&
+	grep -q '| runs: 5 + 5, CV .*; sweeps (store): CV .* over 7 |' "$TMP/s1t/summary.md" &&
+	ok "... by runs, floored by the store (test runs+store), said in the table and summary.md" ||
+	not_ok "runs+store, tight store" "$(cat "$TMP/out")" "$(tail -1 "$TMP/s1t/compare.csv")"
+expect_exit 0 "the same pair, a store of sweeps 8 to 11 apart: within what sweeps differ by" \
+	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv" --db "$TMP/s1w.db" -o "$TMP/s1w"
+floor=$(awk -F, '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
+	{ print $c["noise_pct"], $c["between_cv_pct"], $c["test"], $c["verdict"] }' "$TMP/s1w/compare.csv")
+awk -v f="$floor" 'BEGIN { split(f, a, " "); exit !(a[3] == "runs+store" && a[4] == "no-change" &&
+	a[1] > 40 && a[1] < 41.5 && a[2] > 11 && a[2] < 11.5) }' &&
+	ok "... no-change, the floor 40.7% from the store's CV of 11.2% ($floor)" ||
+	not_ok "runs+store, wide store" "$floor" "$(cat "$TMP/out")"
+expect_exit 1 "without --db, the same pair: its runs alone, a regression" \
+	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv"
 expect_exit 0 "--runs-only: the two files are one run a side (few-runs), the rule not asked" \
 	"$VSB" compare "$TMP/s2b.csv" "$TMP/s2n.csv" --runs-only
 grep -q ' few-runs$' "$TMP/out" && ok "... few-runs" || not_ok "runs-only one-sweep" "$(cat "$TMP/out")"

@@ -82,7 +82,9 @@ struct vsb_cmp_verdict {
 	/*
 	 * The noise model the verdict used (VSB_CMP_MODEL_AUTO decides per
 	 * point): "runs" (the rank test on per-run medians, the floor from
-	 * the between-run CV), "store" (the repetitions' rank test, the
+	 * the between-run CV), "runs+store" (the same where a side's runs
+	 * are one sweep's worker processes, the floor raised to what the
+	 * store's earlier sweeps of the point differ by), "store" (the repetitions' rank test, the
 	 * floor from the store's between-run CV of this point on this
 	 * machine), "reps" (repetitions trusted: the library's plain
 	 * judgement, --noise-model reps), "none" (not judged).
@@ -142,6 +144,7 @@ struct vsb_compare {
 	size_t moved;		/* pairs not judged: the CPUs' distance changed */
 	/* filled by vsb_cmp_judge(): how many pairs each model judged */
 	size_t by_runs, by_store, by_reps;
+	size_t runs_store;	/* of by_runs, floored by the store (runs+store) */
 	size_t no_model;	/* AUTO: not judged, one run a side, no store */
 	size_t all_disturbed;	/* not judged: a side's every repetition disturbed */
 	size_t ndisturbed;	/* repetitions left out, both sides */

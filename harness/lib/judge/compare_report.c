@@ -53,11 +53,13 @@ static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 	 * test names the noise model (# noise_model: says what each means).
 	 */
 	fprintf(f, ",%zu,%zu,", v->rb, v->rn);
-	if (!strcmp(v->model ? v->model : "", "store"))
+	if (!strcmp(v->model ? v->model : "", "store") ||
+	    !strcmp(v->model ? v->model : "", "runs+store"))
 		fprintf(f, "%.3g", 100 * v->model_cv);
 	else if (!isnan(v->between))	/* empty: unknown, one run a side */
 		fprintf(f, "%.3g", 100 * v->between);
-	fprintf(f, ",%s\n", !v->b || !v->n ? "" : v->by_runs ? "runs" :
+	fprintf(f, ",%s\n", !v->b || !v->n ? "" :
+		!strcmp(v->model, "runs+store") ? "runs+store" : v->by_runs ? "runs" :
 		!strcmp(v->model, "store") ? "store" :
 		!strcmp(v->verdict, "no-model") || !strcmp(v->verdict, "one-sweep") ||
 		(!strcmp(v->verdict, "few-runs") && !c->runs_only) ? "none" : "pooled");
@@ -137,7 +139,9 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 	fprintf(csv.f, "# common_shift_shown: %s\n",
 		vsb_cmp_shift_shown(c, o) ? "yes" : "no");
 	fprintf(csv.f, "# noise_model: %s; per row, test: runs (the rank test on "
-		"per-run medians, floor from their between-run CV), store (the "
+		"per-run medians, floor from their between-run CV), runs+store (the "
+		"same, a side's runs one sweep's processes, the floor at least what "
+		"the store's sweeps of the point differ by: between_cv_pct), store (the "
 		"repetitions' rank test, floor from the store's between-run CV of "
 		"the point: between_cv_pct), pooled (repetitions trusted: only "
 		"with --noise-model reps, else the verdict says why not judged)\n"
@@ -265,6 +269,9 @@ static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 			       "rank test on per-run medians, %zu+ runs a side), %zu by "
 			       "the store's between-run noise", judged, pairs, c->by_runs,
 			       runs_needed(o->alpha), c->by_store);
+	if (c->runs_store && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "; %zu by runs floored by "
+					"how far the store's sweeps of them differ", c->runs_store);
 	if (c->by_reps && off < len)
 		off += (size_t)snprintf(buf + off, len - off, ", %zu on repetitions "
 					"(--noise-model reps)", c->by_reps);
@@ -286,6 +293,10 @@ static void model_cell(const struct vsb_cmp_verdict *v, char *buf, size_t len)
 	else if (!strcmp(m, "runs"))
 		snprintf(buf, len, "runs: %zu + %zu, CV %.2g%%", v->rb, v->rn,
 			 100 * v->between);
+	else if (!strcmp(m, "runs+store"))
+		snprintf(buf, len, "runs: %zu + %zu, CV %.2g%%; sweeps (store): CV %.2g%% "
+			 "over %zu", v->rb, v->rn, 100 * v->between, 100 * v->model_cv,
+			 v->model_n);
 	else if (!strcmp(m, "reps"))
 		snprintf(buf, len, "repetitions");
 	else
