@@ -215,9 +215,11 @@ grep -q ',slower,1,5,5,[0-9.e+-]*,store$' "$TMP/s2st/compare.csv" && ok "... by 
 # One CPU, one sweep a side, judged by its runs: a store of earlier
 # sweeps of the point floors the verdict at what sweeps differ by.  NEW
 # 10% slower in every process: within 1% (sweeps 9.2 .. 9.35), still a
-# regression; sweeps 8 .. 11 apart (robust CV 1.4826 x 0.075 = 11.2%),
-# the floor z(0.01) x sqrt 2 x CV = 2.576 x 1.414 x 11.2% = 40.7%:
-# no-change, exit 0
+# regression; sweeps 8 .. 11 apart, each from the one before by
+# ln-steps whose MAD is 0.1825 (CV 1.4826 x 0.1825 / sqrt 2 = 19.1%),
+# the floor z(0.01) x sqrt 2 x CV = 2.576 x 1.414 x 19.1% = 69.6%:
+# no-change, exit 0.  A store that holds an earlier real change (four
+# sweeps at 9.0, four at 10.0) counts its step once: +10% is still found
 N10="10.2 10.3 10.25 10.35 10.3 10.2 10.4 10.3 10.25 10.3"
 mksweep "$TMP/s1n10.csv" s1-n10 0 none $N10
 mkdir -p "$TMP/s1tight" "$TMP/s1wide"
@@ -227,7 +229,7 @@ for c in 9.2 9.3 9.25 9.35 9.2 9.3 9.28; do
 	mksweep "$TMP/s1tight/r$i.csv" s1t-$i 0 none $c $c $c $c $c $c $c $c $c $c
 done
 i=0
-for c in 8.0 9.3 10.5 8.6 9.9 11.0 9.0; do
+for c in 9.3 8.0 10.6 9.0 11.0 8.4 10.2; do
 	i=$((i + 1))
 	mksweep "$TMP/s1wide/r$i.csv" s1w-$i 0 none $c $c $c $c $c $c $c $c $c $c
 done
@@ -245,9 +247,20 @@ expect_exit 0 "the same pair, a store of sweeps 8 to 11 apart: within what sweep
 floor=$(awk -F, '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
 	{ print $c["noise_pct"], $c["between_cv_pct"], $c["test"], $c["verdict"] }' "$TMP/s1w/compare.csv")
 awk -v f="$floor" 'BEGIN { split(f, a, " "); exit !(a[3] == "runs+store" && a[4] == "no-change" &&
-	a[1] > 40 && a[1] < 41.5 && a[2] > 11 && a[2] < 11.5) }' &&
-	ok "... no-change, the floor 40.7% from the store's CV of 11.2% ($floor)" ||
+	a[1] > 69 && a[1] < 70.5 && a[2] > 18.8 && a[2] < 19.4) }' &&
+	ok "... no-change, the floor 69.6% from the store's CV of 19.1% ($floor)" ||
 	not_ok "runs+store, wide store" "$floor" "$(cat "$TMP/out")"
+mkdir -p "$TMP/s1step"
+i=0
+for c in 9.0 9.01 8.99 9.0 10.0 10.01 9.99 10.0; do
+	i=$((i + 1))
+	mksweep "$TMP/s1step/r$i.csv" s1p-$i 0 none $c $c $c $c $c $c $c $c $c $c
+done
+"$VSB" db import --db "$TMP/s1p.db" "$TMP/s1step" >/dev/null 2>&1
+expect_exit 1 "a store with an earlier +11% step in it: its step counts once, +10% a regression" \
+	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv" --db "$TMP/s1p.db" -o "$TMP/s1p"
+grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store$' "$TMP/s1p/compare.csv" && ok "... by runs+store" ||
+	not_ok "a store with a step" "$(tail -1 "$TMP/s1p/compare.csv")"
 expect_exit 1 "without --db, the same pair: its runs alone, a regression" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv"
 expect_exit 0 "--runs-only: the two files are one run a side (few-runs), the rule not asked" \

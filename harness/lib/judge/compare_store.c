@@ -34,18 +34,34 @@ static int side_has_run(const struct vsb_cmp_side *s, const char *run_id)
 	return 0;
 }
 
-/* 1.4826 x the median of |m / median - 1|: robust, as the between-run CV */
+/*
+ * How far one run differs from the next, from @n run medians in the
+ * order they were made: 1.4826 x the median of |d - median d| over the
+ * steps d = ln(m[i] / m[i - 1]), over sqrt 2 (a step spans two runs'
+ * noise).  Taken from successive runs, not about the series' median,
+ * because a store holds history: an earlier real change (a patch that
+ * landed, a new kernel) is one step among many here, where about the
+ * median it would count as noise in every run after it, and the floor
+ * built on it would hide the next regression (a store of four sweeps at
+ * 9.0 and four at 10.0 floored a +20% change away).
+ */
 static double robust_cv(double *m, size_t n)
 {
-	double med = vsb_median(m, n), cv;
-	size_t i;
+	double *d, med;
+	size_t i, k = 0;
 
-	if (!(med > 0))
+	if (n < 2)
 		return NAN;
-	for (i = 0; i < n; i++)
-		m[i] = fabs(m[i] / med - 1);
-	cv = 1.4826 * vsb_median(m, n);
-	return cv;
+	d = vsb_zalloc(n * sizeof(*d));
+	for (i = 1; i < n; i++)
+		if (m[i] > 0 && m[i - 1] > 0)
+			d[k++] = log(m[i] / m[i - 1]);
+	med = k ? vsb_median(d, k) : NAN;
+	for (i = 0; i < k; i++)
+		d[i] = fabs(d[i] - med);
+	med = k ? 1.4826 * vsb_median(d, k) / M_SQRT2 : NAN;
+	free(d);
+	return med;
 }
 
 /* BASE's point @p: the stored runs of it on its machine, newest last. */
