@@ -150,6 +150,15 @@ if command -v gnuplot >/dev/null; then
 		[ ! -e "$TMP/alld-cmp/regression.png" ] &&
 		ok "... compare.csv and summary.md written, no regression.png" ||
 		not_ok "every point disturbed: compare's files" "$(cat "$TMP/err")" "$(ls "$TMP/alld-cmp" 2>&1)"
+	# a folder that held an earlier comparison's chart: that chart goes,
+	# and summary.md links none
+	"$VSB" compare "$TMP/db" "$TMP/dn" -o "$TMP/stale" >/dev/null 2>&1
+	[ -f "$TMP/stale/regression.png" ] && grep -q 'regression.png' "$TMP/stale/summary.md" &&
+		"$VSB" compare "$TMP/b.csv" "$TMP/alld.csv" --noise-model reps -o "$TMP/stale" >/dev/null 2>&1 &&
+		[ ! -e "$TMP/stale/regression.png" ] && [ ! -e "$TMP/stale/regression.svg" ] &&
+		! grep -q 'regression.png' "$TMP/stale/summary.md" &&
+		ok "... into a folder with an earlier chart: the old chart removed, summary.md links none" ||
+		not_ok "an earlier comparison's chart left behind" "$(ls "$TMP/stale")"
 	expect_usage_error "plot of it: refused, nothing drawn" 'no point has a ratio to draw' \
 		"$VSB" plot "$TMP/alld-cmp" -o "$TMP/alld-plot"
 	[ ! -e "$TMP/alld-plot" ] && ok "... and no OUTDIR created" || not_ok "plot created $TMP/alld-plot"

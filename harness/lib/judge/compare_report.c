@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "c2c_rule.h"
 #include "charts.h"
@@ -305,7 +306,7 @@ static void model_cell(const struct vsb_cmp_verdict *v, char *buf, size_t len)
 
 /* DIR/summary.md: the verdicts as a markdown table, for a CI page */
 static int write_md(const char *dir, const struct vsb_compare *c,
-		    const struct vsb_cmp_opts *o)
+		    const struct vsb_cmp_opts *o, int chart)
 {
 	size_t i, nslow = count_verdict(c, "slower"),
 	       nfast = count_verdict(c, "faster"), nreg = c->nreg,
@@ -360,7 +361,7 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 			v->hi, v->p, v->verdict, v->regression ? " **REGRESSION**" : "",
 			model);
 	}
-	if (vsb_have_gnuplot())
+	if (chart)
 		fprintf(md.f, "\n![regression chart](regression.png)\n");
 	return vsb_outfile_commit(&md);
 }
@@ -401,11 +402,39 @@ static int outdir_refusal(const char *dir)
 	return 0;
 }
 
-/* compare.csv, summary.md and the chart; the first error is kept */
+/*
+ * The chart of DIR/compare.csv, as `plot DIR` draws it later; 1 when it
+ * was drawn.  A chart of an earlier comparison in the folder goes first:
+ * left there, it would pass for this one's.  A chart that fails is said,
+ * not returned: the verdicts, their exit code and the files that hold
+ * them stand without it.
+ */
+static int draw_chart(const char *dir)
+{
+	static const char *const charts[] = { "regression.png", "regression.svg" };
+	char path[4096 + 32];
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, charts[i]);
+		unlink(path);
+	}
+	if (!vsb_have_gnuplot()) {
+		vsb_warn("gnuplot not found: no regression chart (apt-get install gnuplot-nox)");
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/compare.csv", dir);
+	if (vsb_chart_compare(path, dir))
+		vsb_warn("no regression chart in %s: compare.csv and summary.md hold the "
+			 "verdicts", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, charts[0]);
+	return access(path, F_OK) == 0;
+}
+
+/* compare.csv, the chart, summary.md (which links the chart if drawn) */
 static int write_outputs(const char *dir, const struct vsb_compare *c,
 			 const struct vsb_cmp_opts *o)
 {
-	char path[4096 + 32];
 	int r;
 
 	if (vsb_mkdir_p(dir, 0755)) {
@@ -413,22 +442,7 @@ static int write_outputs(const char *dir, const struct vsb_compare *c,
 		return VSB_EXIT_ERROR;
 	}
 	r = write_csv(dir, c, o);
-	r = r ?: write_md(dir, c, o);
-	if (r)
-		return r;
-	if (!vsb_have_gnuplot()) {
-		vsb_warn("gnuplot not found: no regression chart (apt-get install gnuplot-nox)");
-		return 0;
-	}
-	/*
-	 * Drawn from compare.csv, as `plot DIR` draws it later.  A chart that
-	 * fails is said, not returned: the verdicts, their exit code and the
-	 * files that hold them stand without it.
-	 */
-	snprintf(path, sizeof(path), "%s/compare.csv", dir);
-	if (vsb_chart_compare(path, dir))
-		vsb_warn("no regression chart in %s: compare.csv and summary.md are written", dir);
-	return 0;
+	return r ?: write_md(dir, c, o, draw_chart(dir));
 }
 
 /*
