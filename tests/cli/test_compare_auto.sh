@@ -249,7 +249,9 @@ expect_exit 1 "1 CPU, one sweep a side, +10%, a store of sweeps within 1%: a reg
 grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store$' "$TMP/s1t/compare.csv" &&
 	grep -q '1 by runs floored by how far the store.s sweeps of them differ' "$TMP/out" &&
 	grep -q '| runs: 5 + 5, CV .*; sweeps (store): CV .* over 7 |' "$TMP/s1t/summary.md" &&
-	ok "... by runs, floored by the store (test runs+store), said in the table and summary.md" ||
+	grep -q '^# noise_models: 1 runs, 0 store, 0 pooled, 0 not judged; of the runs, 1 runs+store$' "$TMP/s1t/compare.csv" &&
+	grep -q "noise floor max(2%, CV, 2 x between-run CV, z(alpha) x sqrt 2 x the store's CV)" "$TMP/out" &&
+	ok "... by runs, floored by the store (test runs+store), said in the table, compare.csv and summary.md" ||
 	not_ok "runs+store, tight store" "$(cat "$TMP/out")" "$(tail -1 "$TMP/s1t/compare.csv")"
 expect_exit 0 "the same pair, a store of sweeps 8 to 11 apart: within what sweeps differ by" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv" --db "$TMP/s1w.db" -o "$TMP/s1w"

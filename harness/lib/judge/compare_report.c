@@ -146,11 +146,12 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		"repetitions' rank test, floor from the store's between-run CV of "
 		"the point: between_cv_pct), pooled (repetitions trusted: only "
 		"with --noise-model reps, else the verdict says why not judged)\n"
-		"# noise_models: %zu runs, %zu store, %zu pooled, %zu not judged\n"
+		"# noise_models: %zu runs, %zu store, %zu pooled, %zu not judged; "
+		"of the runs, %zu runs+store\n"
 		"# store: %s\n# disturbed_repetitions: %s, %zu left out\n",
 		model_name(o), c->by_runs, c->by_store, c->by_reps,
 		c->nv - c->unmatched - c->by_runs - c->by_store - c->by_reps,
-		c->store_url ? c->store_url : "none",
+		c->runs_store, c->store_url ? c->store_url : "none",
 		o->drop_disturbed ? "left out" : "kept", c->ndisturbed);
 	fputs("index,label", csv.f);
 	for (k = 0; k < c->ncols; k++)
@@ -534,7 +535,7 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 {
 	/* no row at all: two empty files */
 	const char *unit = c->nv ? vsb_cmp_any(&c->vs[0])->unit : "";
-	char runs[48] = "";
+	char runs[96] = "";
 	size_t i;
 
 	printf("%-44s %10s %10s %22s %9s  %s\n", "point", "base", "new",
@@ -554,6 +555,9 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 	}
 	if (c->one_run < c->nv - c->unmatched || c->by_store)
 		snprintf(runs, sizeof(runs), ", %d x between-run CV", VSB_CMP_BETWEEN_K);
+	if (c->by_store || c->runs_store)
+		snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs),
+			 ", z(alpha) x sqrt 2 x the store's CV");
 	printf("(cost per op in %s; %zu regression%s beyond %g%%; alpha %g; noise floor "
 	       "max(%g%%, CV%s)%s)\n", unit, c->nreg, c->nreg == 1 ? "" : "s",
 	       o->max_regression_pct, o->alpha, o->noise_pct,
