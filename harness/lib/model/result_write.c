@@ -39,22 +39,21 @@ static const struct vsb_param_col *param_columns(size_t *n)
 }
 
 static void param_value(const struct vsb_result *r, const struct vsb_param_col *col,
-			char sep, char *buf, size_t len)
+			char *buf, size_t len)
 {
 	if (!col->opt)				/* nthreads */
 		snprintf(buf, len, "%d", r->nthreads);
 	else if (!strcmp(col->opt->name, "cpus"))	/* as run, not as given */
-		vsb_cpulist_format(&r->opts.cpus, buf, len, sep);
+		vsb_cpulist_format(&r->opts.cpus, buf, len, ',');
 	else
 		vsb_opt_format(&r->opts, col->opt, buf, len);
 }
 
 /*
  * A cell never holds a comma: every reader of these files, the harness's
- * and the ci/ scripts' awk -F, alike, would split it.  CPU lists use ';'
- * (param_value), and so does any other value with a comma in it, which
- * only a guest command line has (isolcpus=1,3); the command line as
- * booted is in the kernel_cmdline metadata.
+ * and the ci/ scripts' awk -F, alike, would split it.  A comma in a value
+ * is written ';': a CPU list's (0;2), a guest command line's
+ * (isolcpus=1;3; the line as booted is in the kernel_cmdline metadata).
  */
 static void write_params_csv(const struct vsb_result *r, FILE *f)
 {
@@ -64,7 +63,7 @@ static void write_params_csv(const struct vsb_result *r, FILE *f)
 
 	cols = param_columns(&n);
 	for (i = 0; i < n; i++) {
-		param_value(r, &cols[i], ';', v, sizeof(v));
+		param_value(r, &cols[i], v, sizeof(v));
 		for (c = strchr(v, ','); c; c = strchr(c, ','))
 			*c = ';';
 		fprintf(f, "%s,", v);
@@ -339,7 +338,7 @@ static int write_json(const struct vsb_result *r, FILE *f)
 	fputs("},\n\"params\":{", f);
 	cols = param_columns(&ncols);
 	for (i = 0; i < ncols; i++) {
-		param_value(r, &cols[i], ',', v, sizeof(v));
+		param_value(r, &cols[i], v, sizeof(v));
 		fprintf(f, "%s\"%s\":", i ? "," : "", cols[i].name);
 		json_str(f, v);
 	}
