@@ -164,14 +164,19 @@ static int one_sweep(const struct vsb_cmp_point *p)
 }
 
 /*
- * The store's noise model holds for @v: AUTO, runs too few for their
- * own rank test, and the store's runs of BASE's point say how far runs
- * of it differ on this machine.
+ * AUTO, and the store's runs of BASE's point say how far runs of it
+ * differ on this machine (compare_store.c).
  */
+static int store_knows(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
+{
+	return o->model == VSB_CMP_MODEL_AUTO && !o->runs_only &&
+	       v->b->store_runs >= VSB_CMP_STORE_MIN_RUNS && isfinite(v->b->store_cv);
+}
+
+/* The store's noise model holds for @v: runs too few for their own rank test. */
 static int store_model(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 {
-	return o->model == VSB_CMP_MODEL_AUTO && !o->runs_only && !v->by_runs &&
-	       v->b->store_runs >= VSB_CMP_STORE_MIN_RUNS && isfinite(v->b->store_cv);
+	return !v->by_runs && store_knows(v, o);
 }
 
 /*
@@ -180,13 +185,11 @@ static int store_model(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opt
  * runs' spread is that of seconds; two sweeps apart differ by more (on
  * the development VM an sd of 2.6 to 4.3% between sweeps 0.3 s apart,
  * docs/trust.md), which the rank test cannot see.  The store's earlier
- * sweeps of the point have measured it: their medians' robust CV.
+ * sweeps of the point have measured it, one from the next.
  */
 static int sweep_store_floor(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 {
-	return o->model == VSB_CMP_MODEL_AUTO && !o->runs_only && v->by_runs &&
-	       (sweep_runs(v->b) || sweep_runs(v->n)) &&
-	       v->b->store_runs >= VSB_CMP_STORE_MIN_RUNS && isfinite(v->b->store_cv);
+	return v->by_runs && (sweep_runs(v->b) || sweep_runs(v->n)) && store_knows(v, o);
 }
 
 /*

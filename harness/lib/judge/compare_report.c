@@ -54,8 +54,7 @@ static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 	 * test names the noise model (# noise_model: says what each means).
 	 */
 	fprintf(f, ",%zu,%zu,", v->rb, v->rn);
-	if (!strcmp(v->model ? v->model : "", "store") ||
-	    !strcmp(v->model ? v->model : "", "runs+store"))
+	if (v->model && strstr(v->model, "store"))	/* store, runs+store */
 		fprintf(f, "%.3g", 100 * v->model_cv);
 	else if (!isnan(v->between))	/* empty: unknown, one run a side */
 		fprintf(f, "%.3g", 100 * v->between);
