@@ -3,8 +3,9 @@
  * A reader for the harness's own CSV files.  The writer never quotes
  * (a comma inside a value is written ';': CPU lists, a guest command
  * line), so a cell is whatever lies between commas; a quoted cell is
- * still accepted in case a file went through a spreadsheet.  Every row must have as many cells as the header: a
- * truncated or hand-edited file is an error, never half-read.
+ * still accepted in case a file went through a spreadsheet.  Every row
+ * must have as many cells as the header: a truncated or hand-edited file
+ * is an error, never half-read.
  */
 #include <errno.h>
 #include <math.h>

@@ -84,10 +84,11 @@ struct vsb_cmp_verdict {
 	 * point): "runs" (the rank test on per-run medians, the floor from
 	 * the between-run CV), "runs+store" (the same where a side's runs
 	 * are one sweep's worker processes, the floor raised to what the
-	 * store's earlier sweeps of the point differ by), "store" (the repetitions' rank test, the
-	 * floor from the store's between-run CV of this point on this
-	 * machine), "reps" (repetitions trusted: the library's plain
-	 * judgement, --noise-model reps), "none" (not judged).
+	 * store's earlier sweeps of the point differ by), "store" (the
+	 * repetitions' rank test, the floor from the store's between-run CV
+	 * of this point on this machine), "reps" (repetitions trusted: the
+	 * library's plain judgement, --noise-model reps), "none" (not
+	 * judged).
 	 */
 	const char *model;
 	double model_cv;	/* the between-run CV behind the floor; NAN: none */

@@ -5,8 +5,8 @@
  * kernel a number came from and whether it should have been trusted.
  *
  * Collecting it reads /proc and sysfs only (plus the kernel config,
- * gzip-compressed in /proc/config.gz), never during a timed sample: cmd_run calls
- * vsb_meta_collect() after the workers are joined.  Conditions that make
+ * gzip-compressed in /proc/config.gz), never during a timed sample:
+ * cmd_run calls vsb_meta_collect() after the workers are joined.  Conditions that make
  * numbers noisy are warned about on stderr, once per process, and never
  * fail a run.
  */
