@@ -33,6 +33,10 @@ colour(v) = (v eq 'slower') ? 0xd62728 : (v eq 'faster') ? 0x2ca02c : \
 	    (v eq 'few-runs' || v eq 'no-model') ? 0x9ecae1 : \
 	    (v eq 'one-sweep') ? 0xfdae6b : 0x999999
 
+# a row with no ratio to draw (a side disturbed, or on one side only)
+# says why beside its label, or it reads as a point left out
+rowlabel(l, v) = (v eq 'disturbed' || v eq 'only-base' || v eq 'only-new') ? l.' ('.v.')' : l
+
 # x range from the data: the CIs plus some room, always showing 1
 stats datafile using (column('ratio_ci_lo')) name 'LO' nooutput
 stats datafile using (column('ratio_ci_hi')) name 'HI' nooutput
@@ -75,7 +79,7 @@ if (exists("shift") && shift > xlo && shift < xhi) {
 	shiftkey = ''
 }
 
-plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):(column('ratio_ci_hi')):(colour(strcol('verdict'))):ytic(strcol('label')) \
+plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):(column('ratio_ci_hi')):(colour(strcol('verdict'))):ytic(rowlabel(strcol('label'), strcol('verdict'))) \
 	with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \
      NaN with points lc rgb '#d62728' pt 7 ps 1.3 title 'slower', \
      NaN with points lc rgb '#999999' pt 7 ps 1.3 title 'no significant change', \

@@ -148,7 +148,8 @@ if command -v gnuplot >/dev/null; then
 	expect_exit 0 "plot of a compare folder with an only-base point (median_new nan)" \
 		"$VSB" plot "$TMP/sh/cmp-three" -o "$TMP/sh/plot-three"
 	grep -q ',only-base,' "$TMP/sh/cmp-three/compare.csv" && grep -q '<svg' "$TMP/sh/plot-three/regression.svg" &&
-		ok "... drawn, as compare drew it" ||
+		grep -q 'thr=8 (only-base)' "$TMP/sh/plot-three/regression.svg" &&
+		ok "... drawn, as compare drew it, the point without a ratio labelled why" ||
 		not_ok "plot of a compare folder with an only-base point" "$(cat "$TMP/err")"
 	mkdir -p "$TMP/sh/inf"
 	awk -F, -v OFS=, '/^#/ { print; next } !h { for (i = 1; i <= NF; i++) if ($i == "ratio") c = i; h = 1; print; next }
