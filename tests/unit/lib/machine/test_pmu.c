@@ -184,11 +184,15 @@ static void test_real_software(void)
 	       (unsigned long long)cs);
 
 	/*
-	 * A busy thread's task-clock is the CPU time the kernel accounts to
-	 * it (CLOCK_THREAD_CPUTIME_ID), within 5%, and never more than the
-	 * wall time.  Wall time alone is no reference on a loaded machine:
-	 * a preempted thread's task-clock stops while the wall clock runs,
-	 * which is exactly what the event is for.
+	 * A busy thread's task-clock is at least the CPU time the kernel
+	 * accounts to it (CLOCK_THREAD_CPUTIME_ID, less 5%) and never more
+	 * than the wall time.  Wall time alone is no reference on a loaded
+	 * machine: a preempted thread's task-clock stops while the wall clock
+	 * runs, which is exactly what the event is for.  Nor is the CPU time
+	 * a ceiling: with CONFIG_PARAVIRT_TIME_ACCOUNTING (this VM's kernel)
+	 * the scheduler's clock_task leaves out the time the host stole, and
+	 * perf's task-clock, on local_clock(), does not (a clean-clone make
+	 * test: 29.8 ms of task-clock against 28.1 ms of CPU time in 30 ms).
 	 */
 	{
 		struct timespec c0, c1;
@@ -201,7 +205,7 @@ static void test_real_software(void)
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 		tc = vsb_pmu_scale_delta(&a, &b, 0, &scale, &mux);
 		cpu = (double)(c1.tv_sec - c0.tv_sec) * 1e9 + (double)(c1.tv_nsec - c0.tv_nsec);
-		TAP_OK(tc > cpu * 0.95 && tc < cpu * 1.05 && tc < wall * 1.05,
+		TAP_OK(tc > cpu * 0.95 && tc < wall * 1.05,
 		       "real: task-clock %llu ns vs thread CPU time %.0f ns (wall %llu ns)",
 		       (unsigned long long)tc, cpu, (unsigned long long)wall);
 	}
