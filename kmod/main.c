@@ -52,7 +52,7 @@ static long vsb_ioc_version(void __user *up)
 	v.version = VSB_ABI_VERSION;
 	v.nr_cpu_ids = nr_cpu_ids;
 	v.caps = VSB_CAP_IRQ_DISABLE | VSB_CAP_PERCPU_COUNTER | VSB_CAP_DISTURB |
-		 VSB_CAP_KSTAT;
+		 VSB_CAP_KSTAT | VSB_CAP_EXACT;
 	v.loops_max = VSB_ABI_LOOPS_MAX;
 	v.kstat_ops = vsb_kstat_ops_mask();
 	if (copy_to_user(up, &v, sizeof(v)))

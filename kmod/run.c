@@ -48,6 +48,21 @@
 #include <linux/vmalloc.h>
 
 #include "vsb_kmod.h"
+#include "uapi/vsb_exact.h"
+
+/*
+ * Exact mode's window markers (uapi/vsb_exact.h): 8-byte NOPs whose
+ * displacement, VSB_EXACT_MARK_START or _STOP, the TCG plugin looks for.
+ * Written as bytes so that no assembler picks another NOP encoding.
+ */
+#define VSB_EXACT_MARK(d0, d1, d2, d3) \
+	asm volatile(".byte 0x0f,0x1f,0x84,0x00," #d0 "," #d1 "," #d2 "," #d3 \
+		     ::: "memory")
+#define vsb_exact_start()	VSB_EXACT_MARK(0x56, 0x53, 0x42, 0x2b)
+#define vsb_exact_stop()	VSB_EXACT_MARK(0x56, 0x53, 0x42, 0x2d)
+
+/* windows opened on each CPU since load; the plugin counts them from boot */
+static DEFINE_PER_CPU(u64, vsb_exact_windows);
 
 void vsb_abort(struct vsb_ctl *c, int err)
 {
@@ -219,7 +234,8 @@ static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 	struct vsb_dist_snap da, db;
 	unsigned long irqflags = 0;
 	u64 deadline = c->deadline, folds0 = w->cw.folds, ops = 0;
-	u64 t0, t1, n0, n1;
+	u64 t0, t1, n0, n1, window = 0;
+	bool exact = (fl & VSB_RUN_EXACT) && r >= c->req.warmup;
 	int ret;
 
 	/* a quiet worker (nohz_full CPU) neither updates nor ends the window */
@@ -241,9 +257,15 @@ static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 		local_irq_save(irqflags);
 	else if (fl & VSB_RUN_PREEMPT_OFF)
 		preempt_disable();
+	if (exact)
+		window = this_cpu_inc_return(vsb_exact_windows) - 1;
 	n0 = ktime_get_ns();
 	t0 = get_cycles();
+	if (exact)
+		vsb_exact_start();
 	ret = c->ops->sample(w, c->req.loops, deadline, &ops);
+	if (exact)
+		vsb_exact_stop();
 	t1 = get_cycles();
 	n1 = ktime_get_ns();
 	if (fl & VSB_RUN_IRQS_OFF)
@@ -270,6 +292,10 @@ static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 		s->ns = n1 - n0;
 		s->folds = w->cw.folds - folds0;
 		vsb_dist_fill(s, &da, &db);
+		if (exact) {
+			s->exact_window = window;
+			s->flags |= VSB_SAMPLE_EXACT;
+		}
 		if (raw_smp_processor_id() != w->cpu)
 			s->flags |= VSB_SAMPLE_MIGRATED;
 		if (w->ev_cycles) {

@@ -97,6 +97,12 @@ struct vsb_ioc_version {
  * bump: the request's words for it were reserved (zero) before.
  */
 #define VSB_CAP_KSTAT		(1U << 3)
+/*
+ * VSB_RUN_EXACT: marker NOPs around every timed batch, for the QEMU
+ * plugin of exact mode (vsb_exact.h), and each sample's window number.
+ * No version bump: the flag was refused before, the sample's word reserved.
+ */
+#define VSB_CAP_EXACT		(1U << 4)
 
 /* ---- VSB_IOC_RUN: one benchmark point ---- */
 
@@ -118,7 +124,9 @@ struct vsb_ioc_version {
  * For the test that shows the lost updates; nothing else should set it.
  */
 #define VSB_RUN_UNSAFE_FOLD	(1U << 4)
-#define VSB_RUN_FLAGS_ALL	0x1fU
+/* exact mode (VSB_CAP_EXACT): mark each timed batch for the TCG plugin */
+#define VSB_RUN_EXACT		(1U << 5)
+#define VSB_RUN_FLAGS_ALL	0x3fU
 #define VSB_RUN_FLAGS_V1	0x7U		/* what ABI 1 requests may set */
 
 /* fold (in), counter only: who else folds the per-CPU diffs */
@@ -213,6 +221,7 @@ struct vsb_ioc_run {
 #define VSB_SAMPLE_MIGRATED	(1U << 0)
 #define VSB_SAMPLE_MULTIPLEXED	(1U << 1)
 #define VSB_SAMPLE_RUN_DELAY	(1U << 2)	/* run_delay_ns is valid (CONFIG_SCHED_INFO) */
+#define VSB_SAMPLE_EXACT	(1U << 3)	/* exact_window is valid (VSB_RUN_EXACT) */
 
 /* The sample as ABI 2 first wrote it: up to pmu_running. */
 #define VSB_IOC_SAMPLE_V2_SIZE	80
@@ -246,7 +255,13 @@ struct vsb_ioc_sample {
 	__u64 run_delay_ns;	/* the worker runnable, not running (sched_info) */
 	__u64 steal_ns;		/* kcpustat CPUTIME_STEAL of its CPU */
 	__u64 irqs;		/* interrupts on its CPU: kstat irqs_sum + x86 APIC/IPI counts */
-	__u64 reserved[2];	/* zero */
+	/*
+	 * VSB_RUN_EXACT (was reserved[0]): the batch's window on its CPU,
+	 * numbered from 0 since the module was loaded, as the plugin numbers
+	 * them from boot; the harness checks the two agree (vsb_exact.h).
+	 */
+	__u64 exact_window;
+	__u64 reserved[1];	/* zero */
 };
 
 #define VSB_IOC_MAGIC	0xB5

@@ -91,7 +91,8 @@ _Static_assert(VSB_IOC_RUN_V1_SIZE == 224, "ABI 1 request size");
 /* flag and fold numbers are ABI too */
 _Static_assert(VSB_RUN_IRQS_OFF == 2 && VSB_RUN_NO_PMU == 4 &&
 	       VSB_RUN_DRIFT == 8 && VSB_RUN_UNSAFE_FOLD == 16 &&
-	       VSB_RUN_FLAGS_ALL == 0x1f && VSB_RUN_FLAGS_V1 == 0x7,
+	       VSB_RUN_EXACT == 32 &&
+	       VSB_RUN_FLAGS_ALL == 0x3f && VSB_RUN_FLAGS_V1 == 0x7,
 	       "run flags");
 _Static_assert(VSB_FOLD_POLICY_NONE == 0 && VSB_FOLD_POLICY_LOCAL == 1 &&
 	       VSB_FOLD_POLICY_REMOTE == 2 && VSB_FOLD_POLICY_NR == 3, "fold policies");
@@ -118,7 +119,8 @@ PIN(vsb_ioc_sample, nivcsw, 80);
 PIN(vsb_ioc_sample, run_delay_ns, 88);
 PIN(vsb_ioc_sample, steal_ns, 96);
 PIN(vsb_ioc_sample, irqs, 104);
-PIN(vsb_ioc_sample, reserved, 112);
+PIN(vsb_ioc_sample, exact_window, 112);	/* was reserved[0] */
+PIN(vsb_ioc_sample, reserved, 120);
 
 /* 8-byte multiples: identical for i386 and x86_64 callers (compat) */
 _Static_assert(sizeof(struct vsb_ioc_run) % 8 == 0, "run padding");
