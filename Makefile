@@ -111,7 +111,17 @@ KMOD_DEPS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h bench/*.h) kmod/Kbuild
 KMOD_TEST_SRCS := $(wildcard tests/kmod/*.c)
 KMOD_TEST_BINS := $(patsubst tests/kmod/%.c,$(O)/tests-kmod/%,$(KMOD_TEST_SRCS))
 
-all: $(O)/vmstat-bench unit-tests $(KMOD_TEST_BINS)
+all: $(O)/vmstat-bench unit-tests $(KMOD_TEST_BINS) $(O)/qemu-plugin/vsb-insn.so
+
+# Exact mode's QEMU TCG plugin (qemu-plugin/, docs/exact.md).  Its own
+# flags, not CFLAGS: `make check`'s sanitizers have no runtime inside
+# QEMU, which loads it.
+PLUGIN_SRCS := qemu-plugin/vsb_insn.c qemu-plugin/classify.c
+PLUGIN_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden -I.
+$(O)/qemu-plugin/vsb-insn.so: $(PLUGIN_SRCS) $(wildcard qemu-plugin/*.h) kmod/uapi/vsb_exact.h
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $(PLUGIN_SRCS)
 
 # -MMD -MP: each object depends on the headers it includes, no more
 DEPFLAGS = -MMD -MP
@@ -198,7 +208,7 @@ $(O)/vmstat-bench: $(O)/obj/main.o $(CMD_OBJS) $(HARNESS_LIBS)
 # tests/unit/abi/ and tests/unit/bench/ no harness at all (the module's
 # ABI header, bench/'s algorithm on its user-space primitives).  The
 # binaries all go to $(O)/tests/, where tests/run.sh finds them.
-UNIT_DIRS := abi bench $(addprefix lib/,$(LIB_LAYERS)) sweep
+UNIT_DIRS := abi bench plugin $(addprefix lib/,$(LIB_LAYERS)) sweep
 ifneq ($(wildcard tests/unit/*.c),)
 $(error $(wildcard tests/unit/*.c): a unit test lives in its layer's folder: tests/unit/lib/LAYER/, sweep/, abi/ or bench/)
 endif
@@ -207,6 +217,10 @@ UNIT_INC_abi := -I.
 UNIT_INC_bench := -I.
 UNIT_LINK_abi := $(LDLIBS)
 UNIT_LINK_bench := $(LDLIBS)
+# tests/unit/plugin/: the TCG plugin's sources, compiled into each test
+# with a stand-in for QEMU's side of the API
+UNIT_INC_plugin := -I. -Iqemu-plugin
+UNIT_LINK_plugin := $(LDLIBS)
 UNIT_INC_sweep := $(INC_SWEEP)
 UNIT_LINK_sweep := $(LINK_HARNESS) $(LDLIBS) $(VSB_LIBS) $(UNIT_PFM)
 # lib/LAYER: the archives of the layers up to LAYER, highest first; the
