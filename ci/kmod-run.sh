@@ -19,8 +19,12 @@
 #	$VSB	the vmstat-bench binary
 #	$OUT	the folder whose files come back (host: --out itself)
 #
+# --exact boots the guest for exact mode (ci/vm-run.sh --exact, always the
+# VM path: on the host no emulator counts instructions); the commands
+# then pass --exact to `run` or `sweep` themselves.
+#
 # Usage:
-#   ci/kmod-run.sh [--vm] [--out DIR] [--smp N] [--mem MB] [--timeout S]
+#   ci/kmod-run.sh [--vm] [--exact] [--out DIR] [--smp N] [--mem MB] [--timeout S]
 #                  [--kernel BZIMAGE --kdir BUILD_DIR] -- COMMANDS
 # Example:
 #   ci/kmod-run.sh --out results/vm -- '$VSB run --bench page-alloc \
@@ -45,6 +49,7 @@ FORCE_VM=0 OUT='' KERNEL='' UKDIR='' VMARGS=()
 while (($#)); do
 	case $1 in
 	--vm)      FORCE_VM=1; shift ;;
+	--exact)   FORCE_VM=1; VMARGS+=(--exact); shift ;;
 	--out)     OUT=${2:?}; shift 2 ;;
 	--smp|--mem|--timeout)
 		   VMARGS+=("$1" "${2:?}"); shift 2 ;;

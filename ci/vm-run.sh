@@ -26,7 +26,7 @@
 # Usage:
 #   ci/vm-run.sh [--kernel BZIMAGE] [--kdir BUILD_DIR] [--smp N] [--maxcpus M]
 #                [--mem MB] [--numa NODES] [--timeout S] [--add HOST[:GUEST]]...
-#                [--out HOST_DIR] [--append 'kernel args'] -- COMMAND...
+#                [--out HOST_DIR] [--append 'kernel args'] [--exact] -- COMMAND...
 # COMMAND words are joined with spaces (as ssh does) and run by busybox sh.
 #
 # The guest's shape: --smp vCPUs online, --maxcpus possible CPUs (the
@@ -79,7 +79,7 @@ usage() {
 skip() { log "SKIP: $*"; exit 4; }
 
 KERNEL='' KDIR='' SMP=2 MAXCPUS=0 MEM=512 NUMA=0 TIMEOUT=120 OUTDIR='' APPEND=''
-ADDS=()
+ADDS=() EXACT=0 EXACT_ARGS=()
 while (($#)); do
 	case $1 in
 	--kernel)  KERNEL=${2:?}; shift 2 ;;
@@ -92,6 +92,7 @@ while (($#)); do
 	--add)     ADDS+=("${2:?}"); shift 2 ;;
 	--out)     OUTDIR=${2:?}; shift 2 ;;
 	--append)  APPEND=${2?}; shift 2 ;;
+	--exact)   EXACT=1; shift ;;	# ci/vm-exact.bash
 	--)        shift; break ;;
 	-h|--help) usage 0 ;;
 	*)         log "unknown option: $1"; usage ;;
@@ -244,6 +245,8 @@ mkdir -p "$OUTDIR"
 # finished under it; the verdict is cached per host kernel, QEMU and guest
 # kernel.  The probe is this script itself with VSB_VM_ACCEL=kvm.
 ACCEL=${VSB_VM_ACCEL:-}
+. "$REPO/ci/vm-exact.bash"
+((EXACT)) && exact_setup "$W"
 if [[ -z $ACCEL ]]; then
 	ACCEL=tcg
 	if [[ -r /dev/kvm && -w /dev/kvm ]]; then
@@ -266,9 +269,10 @@ if [[ -z $ACCEL ]]; then
 		ACCEL=$verdict
 	fi
 fi
-case $ACCEL in
-kvm) ACCEL_ARGS=(-accel kvm -cpu host) ;;
-tcg) ACCEL_ARGS=(-accel tcg -cpu max) ;;
+case $ACCEL$EXACT in
+tcg1) ;;	# exact_setup's
+kvm0) ACCEL_ARGS=(-accel kvm -cpu host) ;;
+tcg0) ACCEL_ARGS=(-accel tcg -cpu max) ;;
 *)   log "VSB_VM_ACCEL must be kvm or tcg"; exit 2 ;;
 esac
 
@@ -517,6 +521,7 @@ CMDLINE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 rdinit=/init"
 ((MAXCPUS == SMP)) || CMDLINE+=" maxcpus=$SMP"
 # what vmstat-bench in the guest records as guest_shape (lib/machine/guest.c)
 CMDLINE+=" vsb.shape=smp:$SMP,maxcpus:$MAXCPUS,numa:$NUMA,mem:$MEM"
+((EXACT)) && CMDLINE+=" vsb.exact=1"
 
 # One boot, until QEMU exits; qrc: its status.  A guest that has not
 # reached /init (VSB_START on the control port) after BOOT_STALL seconds
@@ -563,13 +568,13 @@ boot() {
 	for f in console ctl stdout stderr; do : >"$W/$f"; done
 	timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
 		"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
-		-d cpu_reset,guest_errors -D "$W/qemu-debug.log" -pidfile "$W/qemu.pid" \
+		-d cpu_reset,guest_errors${EXACT_ARGS[0]+,plugin} -D "$W/qemu-debug.log" -pidfile "$W/qemu.pid" \
 		-smp "$SMP_ARG" -m "$MEM" ${NUMA_ARGS[@]+"${NUMA_ARGS[@]}"} \
 		-kernel "$KERNEL" -initrd "$W/initrd" -append "$CMDLINE" \
 		-serial "file:$W/console" -serial "file:$W/ctl" \
 		-serial "file:$W/stdout" -serial "file:$W/stderr" \
 		-drive "file=$W/out.img,if=none,format=raw,id=vsbout" \
-		-device nvme,drive=vsbout,serial=vsbout \
+		-device nvme,drive=vsbout,serial=vsbout ${EXACT_ARGS[@]+"${EXACT_ARGS[@]}"} \
 		</dev/null >"$W/qemu.log" 2>&1 &
 	QPID=$!
 	# Live copies of the command's output; tail exits once QEMU is gone
@@ -606,6 +611,7 @@ boot() {
 }
 T0=$(date +%s.%N)	# both boots count when a stalled one is retried
 boot
+((EXACT)) && exact_check_loaded "$W/qemu.log"
 if ((STALLED)); then
 	last=$(tail -n 1 "$W/console" | tr -d '\r' | cut -c1-80)
 	log "the guest did not reach /init in $BOOT_STALL s (a stalled boot; console:" \
@@ -696,5 +702,6 @@ fi
 numa_note=
 ((NUMA > 0)) && numa_note=", $NUMA NUMA nodes"
 ((MAXCPUS > SMP)) && numa_note+=", $MAXCPUS possible"
-log "exit $rc after $ELAPSED s ($ACCEL, $SMP cpu, $MEM MB$numa_note)"
+((EXACT)) && exact_report "$W/qemu-debug.log"
+log "exit $rc after $ELAPSED s ($ACCEL$( ((EXACT)) && echo ', exact'), $SMP cpu, $MEM MB$numa_note)"
 exit "$rc"

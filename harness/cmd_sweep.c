@@ -31,6 +31,7 @@
 
 #include "cmd_sweep.h"
 #include "cmds.h"
+#include "kmod_exact.h"
 #include "monitor.h"
 #include "store.h"
 #include "sweep.h"
@@ -72,6 +73,8 @@ static void usage(FILE *f)
 "      --db URL            import DIR into a store when done: an SQLite file,\n"
 "                          postgresql://..., or `default` ($VSB_DB, else\n"
 "                          results/vmstat-bench.db)\n"
+"      --exact             every point counts instructions, not time (module\n"
+"                          points in a guest booted for it; docs/exact.md)\n"
 "  -h, --help              this text\n"
 "\n"
 "DIR gets per point <id>.csv (raw samples) and <id>.summary.csv, and\n"
@@ -160,6 +163,27 @@ static int parse_opt(int c, const char *optarg, struct sweep_args *a)
 	case 'n':
 		a->dry = 1;
 		return 0;
+	case 'X':
+		a->exact = 1;
+		return 0;
+	}
+	return 0;
+}
+
+/* --exact: every point counts, each checked as `run --exact` would be. */
+static int exact_points(struct vsb_sweep *sw)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sw->npoints; i++) {
+		sw->points[i].opts.exact = 1;
+		ret = vsb_kmod_exact_check(&sw->points[i].opts);
+		if (ret) {
+			vsb_err("%s:%d: point %s: refused in exact mode", sw->path,
+				sw->points[i].line, sw->points[i].id);
+			return ret;
+		}
 	}
 	return 0;
 }
@@ -181,6 +205,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		{ "run-min-ms", required_argument, NULL, 'm' },
 		{ "worker", required_argument, NULL, 'W' },
 		{ "worker-start", required_argument, NULL, 'T' },
+		{ "exact", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -298,6 +323,8 @@ int vsb_cmd_sweep(int argc, char **argv)
 		return ret < 0 ? VSB_EXIT_OK : ret;
 	file = argv[optind];
 	ret = vsb_sweep_parse_file(&sw, file);
+	if (!ret && a.exact)
+		ret = exact_points(&sw);
 	if (ret)
 		goto out;
 	if (!a.ro.dir[0])

@@ -20,6 +20,7 @@ struct sweep_args {
 	char run_min[24];	/* --run-min-ms as in force, for the same */
 	const char *db;		/* --db: the store DIR is imported into */
 	long procs;		/* --procs; 0: not given (VSB_SWEEP_PROCS) */
+	int exact;		/* --exact: every point counts instructions */
 };
 
 int sweep_runs(const struct sweep_args *a, const char *file);

@@ -116,6 +116,8 @@ static int run_one(const struct sweep_args *a, const char *file, long k)
 	}
 	if (a->ro.resume)
 		av[n++] = "--resume";
+	if (a->exact)
+		av[n++] = "--exact";
 	if (a->force)
 		av[n++] = "--force";
 	if (a->ro.monitor[0]) {
@@ -330,6 +332,8 @@ static int run_worker(const struct sweep_args *a, const char *file, long k, long
 	}
 	av[n++] = "--run-min-ms";
 	av[n++] = a->run_min;
+	if (a->exact)
+		av[n++] = "--exact";
 	if (a->ro.resume && k == 1)
 		av[n++] = "--resume";
 	if (a->ro.monitor[0]) {

@@ -12,6 +12,7 @@
 
 #include "opts.h"
 #include "benches.h"
+#include "kmod_exact.h"
 #include "guest.h"
 #include "pmu.h"
 #include "topo.h"
@@ -195,5 +196,8 @@ int vsb_run_opts_finish(struct vsb_run_opts *o)
 		strcpy(o->format, dot && !strcmp(dot, ".csv") ? "csv" :
 				  dot && !strcmp(dot, ".json") ? "json" : "text");
 	}
-	return guest_shape_here(o, vsb_bench_check(b, o));
+	ret = vsb_bench_check(b, o);
+	if (!ret)
+		ret = vsb_kmod_exact_check(o);
+	return guest_shape_here(o, ret);
 }

@@ -42,6 +42,7 @@
 #include "benches.h"
 #include "drift.h"
 #include "kmod_client.h"
+#include "kmod_exact.h"
 #include "window.h"
 #include "kmod_abi.h"
 
@@ -174,9 +175,10 @@ static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
 			strerror(-req->pmu_error));
 }
 
-/* One module sample as the harness's, judged when @dist. */
+/* One module sample as the harness's, judged when @dist; @w: exact mode's. */
 static void conv_sample(const struct vsb_result *r, const struct vsb_ioc_sample *k,
-			int dist, struct vsb_sample *s)
+			const struct vsb_exact_window *w, int dist,
+			struct vsb_sample *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->thread = k->thread;
@@ -200,6 +202,8 @@ static void conv_sample(const struct vsb_result *r, const struct vsb_ioc_sample 
 	}
 	s->elapsed = !strcmp(r->unit, "cycles") ? s->pmu[0] :
 		     !strcmp(r->unit, "tsc") ? k->cycles : k->ns;
+	if (w)
+		vsb_kmod_exact_sample(w, s);
 	if (!dist)
 		return;
 	s->dist_valid = VSB_DIST_SWITCH | VSB_DIST_MIGRATED | VSB_DIST_STEAL |
@@ -228,7 +232,8 @@ struct pending {
  * ones stay owed in @p.
  */
 static void settle_samples(struct vsb_result *r, const struct vsb_ioc_run *req,
-			   const struct vsb_ioc_sample *ks, struct pending *p)
+			   const struct vsb_ioc_sample *ks,
+			   const struct vsb_exact_window *xw, struct pending *p)
 {
 	unsigned int nw = req->ncpus - req->quiet_workers - req->busy_workers;
 	unsigned int n = p->n, m = 0, k, i;
@@ -239,9 +244,10 @@ static void settle_samples(struct vsb_result *r, const struct vsb_ioc_run *req,
 		unsigned int nd = 0;
 
 		for (i = 0; i < nw; i++) {
-			const struct vsb_ioc_sample *q = &ks[(size_t)i * req->repeat + k];
+			size_t at = (size_t)i * req->repeat + k;
+			const struct vsb_ioc_sample *q = &ks[at];
 
-			conv_sample(r, q, !!req->sample_size, &s[i]);
+			conv_sample(r, q, xw ? &xw[at] : NULL, !!req->sample_size, &s[i]);
 			if (q->flags & VSB_SAMPLE_MIGRATED)
 				r->migrated = 1;
 			if (r->dist.on)
@@ -417,7 +423,7 @@ static void kmod_disturb_setup(const struct vsb_run_opts *o, struct vsb_result *
  */
 static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
 		       int fd, unsigned int caps, struct vsb_ioc_run *req,
-		       const struct vsb_kmod_hooks *h)
+		       struct vsb_kmod_exact *x, const struct vsb_kmod_hooks *h)
 {
 	struct pending p = { .n = req->repeat };
 	struct vsb_ioc_sample *ks;
@@ -442,12 +448,17 @@ static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
 			ret = run_error(o, errno);
 			break;
 		}
+		ret = vsb_kmod_exact_fetch(x, ks, (size_t)q.ncpus * q.repeat);
+		if (ret)
+			break;
 		if (!round) {
 			r->nthreads = (int)(q.ncpus - q.quiet_workers - q.busy_workers);
 			set_unit(o, r, &q);
+			if (x->win)
+				vsb_kmod_exact_unit(r);
 			set_drift(o, r, &q);
 		}
-		settle_samples(r, &q, ks, &p);
+		settle_samples(r, &q, ks, x->win, &p);
 		/* the first failed round's sanity text stays; every round counts */
 		if (ok) {
 			set_sanity(r, &q, h);
@@ -481,6 +492,7 @@ int vsb_kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	int pages = bench == VSB_BENCH_PAGE_ALLOC || bench == VSB_BENCH_PAGE_ALLOC_PARALLEL;
 	struct vsb_ioc_version v;
 	struct vsb_ioc_run req;
+	struct vsb_kmod_exact x;
 	uint32_t *cpus;
 	int fd, ret, i;
 
@@ -522,18 +534,18 @@ int vsb_kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 	ret = vsb_kmod_open(&fd, &v);
 	if (ret)
 		return ret;
-	if (h && h->have) {
-		ret = h->have(o, &v);
-		if (ret) {
-			close(fd);
-			return ret;
-		}
+	ret = h && h->have ? h->have(o, &v) : 0;
+	if (!ret)
+		ret = vsb_kmod_exact_begin(o, v.caps, &req, &x);
+	if (ret) {
+		close(fd);
+		return ret;
 	}
 	cpus = vsb_zalloc(req.ncpus * sizeof(*cpus));
 	for (i = 0; i < o->cpus.n; i++)
 		cpus[i] = (uint32_t)o->cpus.cpu[i];
 	req.cpus_ptr = (uint64_t)(uintptr_t)cpus;
-	ret = kmod_rounds(o, r, fd, v.caps, &req, h);
+	ret = kmod_rounds(o, r, fd, v.caps, &req, &x, h);
 	if (!ret) {
 		vsb_result_meta(r, "kmod_abi", "%d", VSB_ABI_VERSION);
 		vsb_result_meta(r, "kmod_timed_loop", "preempt %s, irqs %s%s%s",
@@ -543,6 +555,7 @@ int vsb_kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		vsb_result_meta(r, "kmod_window", "common stop: the first worker to finish "
 				"--loops ends every worker's sample; ops per sample vary");
 	}
+	vsb_kmod_exact_end(&x);
 	free(cpus);
 	close(fd);
 	return ret;

@@ -178,6 +178,11 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	{ "dirty-pages", 0, VSB_OPT_LONG, OFF(dirty_pages), 0, 0, 262144, "64", NULL, "N",
 	  "stat-refresh, isolated: pages each CPU of --cpus faults in (dirtying its "
 	  "vmstat diffs) before each sample", VSB_OPTF_SWEEP, 33 },
+	/* exact mode (benches/kmod_exact.c, docs/exact.md): no column, the unit says */
+	{ "exact", 0, VSB_OPT_FLAG, OFF(exact), 0, 0, 1, NULL, NULL, "",
+	  "module benches in a QEMU TCG guest booted for it (ci/kmod-run.sh --exact, ab): "
+	  "count the instructions of each op and their mix (unit insn), do not time them",
+	  VSB_OPTF_SWEEP, 0 },
 	/* the guest a point needs (guest_shape.h); ab boots one per shape */
 	{ "guest-cpus", 0, VSB_OPT_LONG, OFF(guest_cpus), 0, 0, VSB_GUEST_CPUS_MAX, "0",
 	  NULL, "N", "the guest's vCPUs this point needs (ab boots such a guest; "

@@ -92,6 +92,7 @@ struct vsb_run_opts {
 	long memcg_count;
 	long gap_ns;
 	long dirty_pages;	/* stat-refresh: pages each CPU dirties first */
+	long exact;		/* count instructions (a TCG guest), not time */
 
 	/* derived by vsb_run_opts_finish() */
 	struct vsb_cpulist cpus;

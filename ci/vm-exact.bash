@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Exact mode for ci/vm-run.sh (sourced by it): the QEMU arguments that
+# make a guest count its instructions (docs/exact.md).
+#
+#   -accel tcg,thread=single   one host thread runs every vCPU: the
+#                              plugin's global counters are race-free,
+#                              and a vCPU switch falls between blocks
+#   -icount shift=0,sleep=off,align=off
+#                              the guest's clocks advance by instructions,
+#                              so its timer interrupts land at the same
+#                              instruction in every boot (deterministic)
+#   -plugin vsb-insn.so,out=W/exact.img
+#                              the counting (qemu-plugin/vsb_insn.c)
+#   an NVMe disk, serial vsbexact, on the same file, read-only: where the
+#   harness in the guest reads each window's counts back
+#   vsb.exact=1 on the kernel command line: what `run --exact` checks
+#
+# KVM runs the guest's instructions on the host CPU, where no plugin sees
+# them: exact mode with VSB_VM_ACCEL=kvm is refused.
+
+# exact_setup WORKDIR: sets ACCEL, ACCEL_ARGS, EXACT_ARGS, appends to
+# CMDLINE later (exact_cmdline); exits 2 on what cannot be.
+exact_setup() {
+	local w=$1 build=${VSB_BUILD_DIR:-build}
+
+	if [[ ${VSB_VM_ACCEL:-} == kvm ]]; then
+		log "--exact counts instructions under TCG; VSB_VM_ACCEL=kvm asks for KVM, where no plugin sees them"
+		exit 2
+	fi
+	PLUGIN=$REPO/$build/qemu-plugin/vsb-insn.so
+	if [[ ! -f $PLUGIN ]]; then
+		log "--exact: no TCG plugin at $PLUGIN: \`make\` builds it (it needs only gcc)"
+		exit 2
+	fi
+	ACCEL=tcg
+	ACCEL_ARGS=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off,align=off
+		-plugin "$PLUGIN,out=$w/exact.img")
+	# sparse: 64 vCPUs x 4096 windows x 128 bytes, written as windows close
+	truncate -s 32M "$w/exact.img"
+	EXACT_ARGS=(-drive "file=$w/exact.img,if=none,format=raw,id=vsbexact,readonly=on"
+		-device nvme,drive=vsbexact,serial=vsbexact)
+}
+
+# A plugin QEMU would not load is bad input (exit 2), said with QEMU's words.
+exact_check_loaded() {
+	local qlog=$1
+
+	if grep -qi 'plugin' "$qlog" 2>/dev/null &&
+		grep -qiE 'could not load|failed|error' "$qlog" 2>/dev/null; then
+		log "--exact: QEMU did not load the TCG plugin $PLUGIN: $(grep -i -m1 'plugin' "$qlog")"
+		log "rebuild it with \`make\` (QEMU 7.2's plugin API, version 1)"
+		exit 2
+	fi
+}
+
+# The plugin's closing line (windows written, ...), from QEMU's log.
+exact_report() {
+	local dlog=$1 line
+
+	line=$(grep -m1 '^vsb-insn:' "$dlog" 2>/dev/null || true)
+	[[ -n $line ]] && log "exact: ${line#vsb-insn: }"
+	return 0
+}
