@@ -19,20 +19,24 @@
 # KVM runs the guest's instructions on the host CPU, where no plugin sees
 # them: exact mode with VSB_VM_ACCEL=kvm is refused.
 
-# exact_setup WORKDIR: sets ACCEL, ACCEL_ARGS, EXACT_ARGS, appends to
-# CMDLINE later (exact_cmdline); exits 2 on what cannot be.
-exact_setup() {
-	local w=$1 build=${VSB_BUILD_DIR:-build}
-
+# exact_refusals: what exact mode cannot be given, before anything is
+# made: one line, exit 2.  Sets PLUGIN.
+exact_refusals() {
 	if [[ ${VSB_VM_ACCEL:-} == kvm ]]; then
 		log "--exact counts instructions under TCG; VSB_VM_ACCEL=kvm asks for KVM, where no plugin sees them"
 		exit 2
 	fi
-	PLUGIN=$REPO/$build/qemu-plugin/vsb-insn.so
+	PLUGIN=$REPO/${VSB_BUILD_DIR:-build}/qemu-plugin/vsb-insn.so
 	if [[ ! -f $PLUGIN ]]; then
 		log "--exact: no TCG plugin at $PLUGIN: \`make\` builds it (it needs only gcc)"
 		exit 2
 	fi
+}
+
+# exact_setup WORKDIR: sets ACCEL, ACCEL_ARGS and EXACT_ARGS.
+exact_setup() {
+	local w=$1
+
 	ACCEL=tcg
 	ACCEL_ARGS=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off,align=off
 		-plugin "$PLUGIN,out=$w/exact.img")

@@ -106,6 +106,8 @@ done
 ((SMP >= 1 && MEM >= 128)) || { log "--smp >= 1 and --mem >= 128 needed"; exit 2; }
 ((MAXCPUS)) || MAXCPUS=$SMP
 refuse() { log "$*"; exit 2; }
+. "$REPO/ci/vm-exact.bash"
+((EXACT)) && exact_refusals
 ((MAXCPUS >= SMP)) || refuse "--maxcpus $MAXCPUS: fewer possible CPUs than the $SMP vCPUs"
 ((MAXCPUS <= 255)) || refuse "--maxcpus $MAXCPUS: QEMU's pc machine has 255 CPUs at most"
 ((NUMA <= SMP)) ||
@@ -245,7 +247,6 @@ mkdir -p "$OUTDIR"
 # finished under it; the verdict is cached per host kernel, QEMU and guest
 # kernel.  The probe is this script itself with VSB_VM_ACCEL=kvm.
 ACCEL=${VSB_VM_ACCEL:-}
-. "$REPO/ci/vm-exact.bash"
 ((EXACT)) && exact_setup "$W"
 if [[ -z $ACCEL ]]; then
 	ACCEL=tcg

@@ -179,11 +179,8 @@ static int exact_points(struct vsb_sweep *sw)
 	for (i = 0; i < sw->npoints; i++) {
 		sw->points[i].opts.exact = 1;
 		ret = vsb_kmod_exact_check(&sw->points[i].opts);
-		if (ret) {
-			vsb_err("%s:%d: point %s: refused in exact mode", sw->path,
-				sw->points[i].line, sw->points[i].id);
+		if (ret)
 			return ret;
-		}
 	}
 	return 0;
 }

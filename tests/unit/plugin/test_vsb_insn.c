@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The TCG plugin of exact mode without QEMU: its classifier on the
+ * encodings the kernel's statistics code uses, and its counting through
+ * a stand-in for QEMU's side of the API that "executes" translation
+ * blocks the way TCG runs instrumented code (block callback, then per
+ * instruction its call, its inline additions and its memory accesses).
+ * Two vCPUs interleave inside one window: each must get its own
+ * instructions only, and the window its exact count and mix.
+ *
+ * The plugin's sources are compiled in (no dlopen): the stand-in
+ * functions below are what QEMU exports to a loaded plugin.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "../../../qemu-plugin/classify.c"
+#include "../../../qemu-plugin/vsb_insn.c"
+
+/* ---- the stand-in for QEMU ---- */
+struct qemu_plugin_insn {
+	uint8_t bytes[16];
+	size_t len;
+	int loads, stores;	/* accesses it makes when executed */
+	uint64_t *inl[8];
+	uint64_t imm[8];
+	int ninl;
+	qemu_plugin_vcpu_udata_cb_t cb;
+	void *cb_udata;
+	qemu_plugin_vcpu_mem_cb_t mem_cb;
+};
+
+struct qemu_plugin_tb {
+	struct qemu_plugin_insn insn[16];
+	size_t n;
+	qemu_plugin_vcpu_udata_cb_t cb;
+};
+
+static qemu_plugin_vcpu_tb_trans_cb_t trans_cb;
+static qemu_plugin_udata_cb_t exit_cb;
+static char outs[1024];
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
+					   qemu_plugin_vcpu_tb_trans_cb_t cb)
+{
+	(void)id;
+	trans_cb = cb;
+}
+
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags, void *userdata)
+{
+	(void)flags;
+	(void)userdata;
+	tb->cb = cb;
+}
+
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
+					    qemu_plugin_vcpu_udata_cb_t cb,
+					    enum qemu_plugin_cb_flags flags, void *userdata)
+{
+	(void)flags;
+	insn->cb = cb;
+	insn->cb_udata = userdata;
+}
+
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
+						enum qemu_plugin_op op, void *ptr,
+						uint64_t imm)
+{
+	(void)op;
+	insn->inl[insn->ninl] = ptr;
+	insn->imm[insn->ninl++] = imm;
+}
+
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
+				      qemu_plugin_vcpu_mem_cb_t cb,
+				      enum qemu_plugin_cb_flags flags,
+				      enum qemu_plugin_mem_rw rw, void *userdata)
+{
+	(void)flags;
+	(void)rw;
+	(void)userdata;
+	insn->mem_cb = cb;
+}
+
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info)
+{
+	return info == 1;
+}
+
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
+				    qemu_plugin_udata_cb_t cb, void *userdata)
+{
+	(void)id;
+	(void)userdata;
+	exit_cb = cb;
+}
+
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb)
+{
+	return tb->n;
+}
+
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
+						 size_t idx)
+{
+	return (struct qemu_plugin_insn *)&tb->insn[idx];
+}
+
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn)
+{
+	return insn->bytes;
+}
+
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn)
+{
+	return insn->len;
+}
+
+void qemu_plugin_outs(const char *string)
+{
+	snprintf(outs, sizeof(outs), "%s", string);
+}
+
+/* ---- blocks of guest code ---- */
+#define MARK(d) { 0x0f, 0x1f, 0x84, 0x00, 0x56, 0x53, 0x42, d }
+static const uint8_t m_start[] = MARK(0x2b), m_stop[] = MARK(0x2d);
+static const uint8_t nop[] = { 0x90 };
+static const uint8_t lock_cmpxchg[] = { 0xf0, 0x48, 0x0f, 0xb1, 0x17 };
+static const uint8_t pushf[] = { 0x9c }, popf[] = { 0x9d }, cli[] = { 0xfa };
+static const uint8_t mov_load[] = { 0x48, 0x8b, 0x07 };
+
+static void put(struct qemu_plugin_tb *tb, const uint8_t *b, size_t len,
+		int loads, int stores)
+{
+	struct qemu_plugin_insn *i = &tb->insn[tb->n++];
+
+	memcpy(i->bytes, b, len);
+	i->len = len;
+	i->loads = loads;
+	i->stores = stores;
+}
+
+static void run_tb(struct qemu_plugin_tb *tb, unsigned int vcpu)
+{
+	size_t i;
+	int k;
+
+	tb->cb(vcpu, NULL);
+	for (i = 0; i < tb->n; i++) {
+		struct qemu_plugin_insn *in = &tb->insn[i];
+
+		if (in->cb)
+			in->cb(vcpu, in->cb_udata);
+		for (k = 0; k < in->ninl; k++)
+			*in->inl[k] += in->imm[k];
+		for (k = 0; k < in->loads; k++)
+			in->mem_cb(vcpu, 0, 0, NULL);
+		for (k = 0; k < in->stores; k++)
+			in->mem_cb(vcpu, 1, 0, NULL);
+	}
+}
+
+static int read_window(const char *file, unsigned int vcpu, uint64_t seq,
+		       struct vsb_exact_window *w)
+{
+	FILE *f = fopen(file, "rb");
+	long at = (long)((vcpu * VSB_EXACT_RING + seq) * VSB_EXACT_REC_SIZE);
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = !fseek(f, at, SEEK_SET) && fread(w, sizeof(*w), 1, f) == 1;
+	fclose(f);
+	return ok && w->magic == VSB_EXACT_MAGIC;
+}
+
+static void test_classify(void)
+{
+	static const struct { uint8_t b[10]; size_t len; unsigned int cls; const char *what; } t[] = {
+		{ { 0xf0, 0x48, 0x0f, 0xb1, 0x17 }, 5, VSB_CLS_LOCK | VSB_CLS_CMPXCHG, "lock cmpxchg" },
+		{ { 0x65, 0x48, 0x0f, 0xb1, 0x11 }, 5, VSB_CLS_CMPXCHG, "%gs cmpxchg (this_cpu_cmpxchg): no lock" },
+		{ { 0x65, 0x0f, 0xb0, 0x11 }, 4, VSB_CLS_CMPXCHG, "%gs cmpxchg byte" },
+		{ { 0x0f, 0xc7, 0x0f }, 3, VSB_CLS_CMPXCHG, "cmpxchg8b (%rdi)" },
+		{ { 0x0f, 0xc7, 0xf0 }, 3, 0, "rdrand: group 9, register form" },
+		{ { 0x48, 0x87, 0x07 }, 3, VSB_CLS_LOCK, "xchg with memory is locked" },
+		{ { 0x48, 0x87, 0xc0 }, 3, 0, "xchg of registers is not" },
+		{ { 0xf0, 0x48, 0x01, 0x07 }, 4, VSB_CLS_LOCK, "lock add" },
+		{ { 0x9c }, 1, VSB_CLS_IRQ | VSB_CLS_PUSHF, "pushf" },
+		{ { 0x9d }, 1, VSB_CLS_IRQ | VSB_CLS_POPF, "popf" },
+		{ { 0xfa }, 1, VSB_CLS_IRQ, "cli" },
+		{ { 0xfb }, 1, VSB_CLS_IRQ, "sti" },
+		{ { 0x0f, 0xae, 0xe8 }, 3, VSB_CLS_SERIAL, "lfence" },
+		{ { 0x0f, 0xae, 0xf0 }, 3, VSB_CLS_SERIAL, "mfence" },
+		{ { 0x0f, 0xa2 }, 2, VSB_CLS_SERIAL, "cpuid" },
+		{ { 0x48, 0xcf }, 2, VSB_CLS_SERIAL, "iretq" },
+		{ { 0x0f, 0x1f, 0x84, 0x00, 0x56, 0x53, 0x42, 0x2b }, 8, VSB_CLS_MARK_START, "start marker" },
+		{ { 0x0f, 0x1f, 0x84, 0x00, 0x56, 0x53, 0x42, 0x2d }, 8, VSB_CLS_MARK_STOP, "stop marker" },
+		{ { 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 }, 8, 0, "an ordinary 8-byte nop" },
+		{ { 0x48, 0x8b, 0x07 }, 3, 0, "a load" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		TAP_OK(vsb_classify_insn(t[i].b, t[i].len) == t[i].cls, "classify: %s",
+		       t[i].what);
+}
+
+int main(void)
+{
+	struct qemu_plugin_tb *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct qemu_plugin_tb *other = calloc(1, sizeof(*other));
+	struct qemu_plugin_tb *c = calloc(1, sizeof(*c)), *stray = calloc(1, sizeof(*stray));
+	char file[] = "/tmp/vsb-insn-test.XXXXXX", arg[64], *argv[1];
+	qemu_info_t info = { .target_name = "x86_64", .system_emulation = true };
+	struct vsb_exact_window w;
+	int fd, i;
+
+	test_classify();
+
+	fd = mkstemp(file);
+	TAP_OK(fd >= 0 && !ftruncate(fd, 32 << 20), "window file made");
+	close(fd);
+	info.system.max_vcpus = 2;
+	snprintf(arg, sizeof(arg), "out=%s", file);
+	argv[0] = arg;
+	TAP_OK(qemu_plugin_install(1, &info, 1, argv) == 0, "installs with out=FILE");
+
+	/* vCPU 0: a window across two blocks; vCPU 1 runs in between */
+	put(a, nop, 1, 0, 0);
+	put(a, m_start, 8, 0, 0);
+	put(a, lock_cmpxchg, 5, 1, 1);
+	put(a, pushf, 1, 0, 1);
+	put(b, popf, 1, 1, 0);
+	put(b, cli, 1, 0, 0);
+	put(b, m_stop, 8, 0, 0);
+	put(b, nop, 1, 0, 0);
+	for (i = 0; i < 5; i++)
+		put(other, mov_load, 3, 2, 0);
+	put(c, m_start, 8, 0, 0);
+	put(c, nop, 1, 0, 0);
+	put(c, m_stop, 8, 0, 0);
+	put(stray, m_stop, 8, 0, 0);
+	trans_cb(1, a);
+	trans_cb(1, b);
+	trans_cb(1, other);
+	trans_cb(1, c);
+	trans_cb(1, stray);
+
+	run_tb(a, 0);
+	run_tb(other, 1);
+	run_tb(other, 1);
+	run_tb(b, 0);
+	run_tb(c, 1);
+	run_tb(stray, 0);
+
+	TAP_OK(read_window(file, 0, 0, &w), "vCPU 0's window 0 written");
+	TAP_OK(w.vcpu == 0 && w.seq == 0, "it says vCPU 0, window 0");
+	/* the start marker, lock cmpxchg, pushf, popf, cli: not vCPU 1's 10 */
+	TAP_OK(w.count[VSB_EXACT_INSN] == 5, "instructions: 5 (got %llu), none of vCPU 1's",
+	       (unsigned long long)w.count[VSB_EXACT_INSN]);
+	TAP_OK(w.count[VSB_EXACT_LOCK] == 1 && w.count[VSB_EXACT_CMPXCHG] == 1,
+	       "one locked cmpxchg");
+	TAP_OK(w.count[VSB_EXACT_IRQ] == 3 && w.count[VSB_EXACT_PUSHF] == 1 &&
+	       w.count[VSB_EXACT_POPF] == 1, "irq: pushf, popf, cli");
+	TAP_OK(w.count[VSB_EXACT_LOADS] == 2 && w.count[VSB_EXACT_STORES] == 2,
+	       "loads 2, stores 2 (got %llu, %llu): vCPU 1's 20 loads are its own",
+	       (unsigned long long)w.count[VSB_EXACT_LOADS],
+	       (unsigned long long)w.count[VSB_EXACT_STORES]);
+	TAP_OK(read_window(file, 1, 0, &w) && w.count[VSB_EXACT_INSN] == 2,
+	       "vCPU 1 numbers its own windows from 0: start marker + nop");
+	TAP_OK(!read_window(file, 0, 1, &w), "a stop with no open window writes nothing");
+	exit_cb(1, NULL);
+	TAP_OK(strstr(outs, "2 windows written, 1 stray stops, 0 write errors") != NULL,
+	       "closing line counts windows and stray stops: %s", outs);
+	unlink(file);
+	free(a);
+	free(b);
+	free(other);
+	free(c);
+	free(stray);
+	return tap_done();
+}

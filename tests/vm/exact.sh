@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Exact mode (docs/exact.md): the refusals, one line and exit 2 before
+# anything boots or runs (--exact on the host, for a user-space bench,
+# in a sweep of one, under a forced KVM, without the plugin), then two
+# boots of Debian's 6.12 guest in exact mode, each counting two kstat
+# ops on both vCPUs at once: the counts carry unit insn and say how
+# they were counted, every op's count repeats to 0.1% from one boot to
+# the next, the mix is the ops' own (mod-zone's this_cpu_cmpxchg, none
+# in vm-event), and the plugin wrote exactly the windows the samples
+# read.  About a minute under TCG.  Exits 4 (skip) when QEMU or the
+# kernel cannot be had here.
+. "$(dirname "$0")/../lib.sh"
+cd "$VSB_ROOT"
+export TMPDIR=$TMP
+
+# --- refusals ---------------------------------------------------------------
+expect_usage_error "run --exact on the host: not an exact guest, says what to use" \
+	'--exact: not a guest booted for exact mode .*ab.s timed mode.*PMU' \
+	"$VSB" run --bench kstat --op mod-zone --cpus 0 --exact
+expect_usage_error "run --exact of a user-space bench" \
+	'--exact counts the module.s windows; --bench counter runs in user space' \
+	"$VSB" run --bench counter --backend user --cpus 0 --exact
+printf 'name u\nbench counter\nbackend user\ncpus 0\n' >"$TMP/u.sweep"
+expect_usage_error "sweep --exact of a user-space point" '--exact counts the module.s windows; --bench counter runs in user space' \
+	"$VSB" sweep "$TMP/u.sweep" --exact -o "$TMP/o-u"
+[ ! -e "$TMP/o-u" ] && ok "sweep --exact refused: no folder written" ||
+	not_ok "sweep --exact refused: no folder written"
+expect_usage_error "vm-run --exact under a forced KVM" 'VSB_VM_ACCEL=kvm asks for KVM' \
+	env VSB_VM_ACCEL=kvm ci/vm-run.sh --exact -- true
+expect_usage_error "vm-run --exact without the plugin: says make builds it" \
+	'no TCG plugin at .*: `make` builds it' \
+	env VSB_BUILD_DIR=no-such-build ci/vm-run.sh --exact -- true
+
+# --- two boots of 6.12, two ops on two vCPUs at once ---------------------------
+abi=${VSB_KERNEL_6_12:-$(awk '$1 == "6.12" { print $2 }' ci/kernels)}
+if ! kc=$(VSB_KERNEL_ABI=$abi ci/kernel-cache.sh 2>"$TMP/kc.err"); then
+	echo "# SKIP: no 6.12 guest kernel: $(tail -n1 "$TMP/kc.err")"
+	echo "1..$TAP_N"
+	exit 4
+fi
+eval "$kc"
+# shellcheck disable=SC2016  # expanded in the guest
+CMDS='for op in mod-zone vm-event; do
+$VSB run --bench kstat --op $op --cpus 0-1 --loops 4000 --repeat 3 --exact -o $OUT/$op.csv || exit $?
+done'
+for boot in 1 2; do
+	rc=0
+	ci/kmod-run.sh --exact --smp 2 --timeout 240 --kernel "$KERNEL" --kdir "$KDIR" \
+		--out "$TMP/b$boot" -- "$CMDS" >"$TMP/b$boot.log" 2>&1 || rc=$?
+	if [ "$rc" = 4 ]; then
+		echo "# SKIP: $(grep -m1 SKIP "$TMP/b$boot.log")"
+		echo "1..$TAP_N"
+		exit 4
+	fi
+	[ "$rc" = 0 ] && ok "boot $boot: exact-mode run exits 0" ||
+		not_ok "boot $boot: exact-mode run exits 0" "exit $rc" "$(tail -5 "$TMP/b$boot.log")"
+done
+
+# a column of the summary's "all" row, by name
+col() {	# col FILE NAME
+	awk -F, -v n="$2" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		$c["thread"] == "all" { print $c[n]; exit }' "$1"
+}
+# the per-op median of one class from pmu_events / pmu_per_op
+cls() {	# cls FILE CLASS
+	awk -F, -v k="tcg:$2" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		$c["thread"] == "all" { n = split($c["pmu_events"], e, ";"); split($c["pmu_per_op"], v, ";")
+			for (i = 1; i <= n; i++) if (e[i] == k) print v[i]; exit }' "$1"
+}
+for op in mod-zone vm-event; do
+	s1=$TMP/b1/$op.summary.csv s2=$TMP/b2/$op.summary.csv
+	[ "$(col "$s1" unit)" = insn ] && ok "$op: unit insn" || not_ok "$op: unit insn" "$(col "$s1" unit)"
+	grep -q '^# counted_by: exact mode: QEMU TCG plugin vsb-insn, per vCPU' "$s1" &&
+		ok "$op: says how it was counted" || not_ok "$op: says how it was counted"
+	units=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		{ print $c["unit"] }' "$TMP/b1/$op.csv" | sort -u)
+	[ "$units" = insn ] &&
+		ok "$op: no sample calls the count tsc, ns or cycles" ||
+		not_ok "$op: no sample calls the count tsc, ns or cycles"
+	m1=$(col "$s1" median) m2=$(col "$s2" median)
+	awk -v a="$m1" -v b="$m2" 'BEGIN { exit !(a > 5 && b > 5 && (a - b < 0 ? b - a : a - b) <= 0.001 * a) }' &&
+		ok "$op: insn per op repeats across boots to 0.1% ($m1, $m2)" ||
+		not_ok "$op: insn per op repeats across boots to 0.1%" "$m1 vs $m2"
+done
+cx=$(cls "$TMP/b1/mod-zone.summary.csv" cmpxchg) cv=$(cls "$TMP/b1/vm-event.summary.csv" cmpxchg)
+awk -v a="$cx" -v b="$cv" 'BEGIN { exit !(a >= 0.99 && a <= 1.2 && b < 0.01) }' &&
+	ok "mix: mod-zone does one this_cpu_cmpxchg per op ($cx), vm-event none ($cv)" ||
+	not_ok "mix: mod-zone one cmpxchg per op, vm-event none" "$cx, $cv"
+lk=$(cls "$TMP/b1/mod-zone.summary.csv" lock)
+awk -v a="$lk" 'BEGIN { exit !(a < 0.5) }' &&
+	ok "mix: mod-zone's cmpxchg is not LOCK-prefixed (lock per op $lk, the folds only)" ||
+	not_ok "mix: mod-zone's cmpxchg is not LOCK-prefixed" "$lk"
+# 2 ops x 2 workers x 3 samples (+ any retried) windows, and none missing
+w=$(sed -n 's/.*exact: \([0-9]*\) windows written, \([0-9]*\) stray.*/\1 \2/p' "$TMP/b1.log")
+n=$(cat "$TMP/b1"/mod-zone.csv "$TMP/b1"/vm-event.csv | grep -v '^#' | grep -c ',insn,')
+[ "${w% *}" = "$n" ] && [ "${w#* }" = 0 ] && [ "$n" -ge 12 ] &&
+	ok "the plugin wrote a window for every sample (${w% *} windows, $n samples, 0 stray)" ||
+	not_ok "the plugin wrote a window for every sample" "windows/stray: $w, samples: $n"
+echo "1..$TAP_N"
