@@ -275,8 +275,13 @@ static int vsb_one_sample(struct vsb_worker *w, unsigned int r)
 	vsb_pmu_read(w, &pb);
 	vsb_dist_snap(w, &db);
 
-	/* first one done ends everybody's window */
-	if (!READ_ONCE(c->stop))
+	/*
+	 * First one done ends everybody's window; in exact mode nobody's:
+	 * where the others stop would set where their next batch starts in
+	 * the op's cycle of folds, and so its count, by which CPU the
+	 * emulator happened to run first.  Counts see no contention anyway.
+	 */
+	if (!(fl & VSB_RUN_EXACT) && !READ_ONCE(c->stop))
 		WRITE_ONCE(c->stop, 1);
 	w->total_ops += ops;
 	if (ret < 0)

@@ -552,8 +552,13 @@ int vsb_kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 				req.flags & VSB_RUN_PREEMPT_OFF ? "off" : "on",
 				req.flags & VSB_RUN_IRQS_OFF ? "off" : "on",
 				pages ? ", gfp " : "", pages ? r->opts.gfp : "");
-		vsb_result_meta(r, "kmod_window", "common stop: the first worker to finish "
-				"--loops ends every worker's sample; ops per sample vary");
+		if (req.flags & VSB_RUN_EXACT)
+			vsb_result_meta(r, "kmod_window", "exact mode: every worker runs "
+					"all --loops (no common stop)");
+		else
+			vsb_result_meta(r, "kmod_window", "common stop: the first worker "
+					"to finish --loops ends every worker's sample; ops per "
+					"sample vary");
 	}
 	vsb_kmod_exact_end(&x);
 	free(cpus);

@@ -96,9 +96,10 @@ void vsb_kmod_exact_unit(struct vsb_result *r)
 	int k;
 
 	snprintf(r->unit, sizeof(r->unit), "insn");
+	/* a CSV cell of every sample row: no comma */
 	snprintf(r->event, sizeof(r->event),
-		 "instructions executed by the worker's vCPU between the module's "
-		 "markers (QEMU TCG plugin vsb-insn, -icount)");
+		 "instructions of the worker's vCPU between the module's markers "
+		 "(QEMU TCG plugin vsb-insn)");
 	snprintf(r->plm, sizeof(r->plm), "k");
 	r->npmu = VSB_EXACT_RESULT_CLASSES;
 	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)

@@ -124,7 +124,10 @@ struct vsb_ioc_version {
  * For the test that shows the lost updates; nothing else should set it.
  */
 #define VSB_RUN_UNSAFE_FOLD	(1U << 4)
-/* exact mode (VSB_CAP_EXACT): mark each timed batch for the TCG plugin */
+/*
+ * exact mode (VSB_CAP_EXACT): mark each timed batch for the TCG plugin,
+ * and let every worker run all its loops (no common stop)
+ */
 #define VSB_RUN_EXACT		(1U << 5)
 #define VSB_RUN_FLAGS_ALL	0x3fU
 #define VSB_RUN_FLAGS_V1	0x7U		/* what ABI 1 requests may set */
