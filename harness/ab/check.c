@@ -127,35 +127,6 @@ static size_t known_abis(const char *abi, char *buf, size_t len)
 	return n;
 }
 
-/*
- * The kernel cache: one per machine, in ci/cache.bash's order, so that
- * what is found here is what ci/kernel-cache.sh would find: VSB_VM_CACHE,
- * $XDG_CACHE_HOME/vmstat-bench/vm, ~/.cache/vmstat-bench/vm, and without
- * a writable home the checkout's .cache/vm.
- */
-static void cache_dir(const struct vsb_ab *ab, char *buf, size_t len)
-{
-	const char *env = getenv("VSB_VM_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char root[4096];
-	struct stat st;
-
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-	} else if (xdg && *xdg) {
-		snprintf(buf, len, "%s/vmstat-bench/vm", xdg);
-	} else if (home && *home && stat(home, &st) == 0 && S_ISDIR(st.st_mode) &&
-		   access(home, W_OK) == 0) {
-		snprintf(buf, len, "%s/.cache/vmstat-bench/vm", home);
-	} else {
-		snprintf(root, sizeof(root), "%s", ab->script);
-		*strrchr(root, '/') = '\0';		/* .../ci */
-		*strrchr(root, '/') = '\0';		/* the checkout */
-		snprintf(buf, len, "%s/.cache/vm", root);
-	}
-}
-
 /* debian:ABI: cached already, or known to the package lists (apt-cache). */
 static int check_debian(const struct vsb_ab *ab, struct vsb_ab_kernel *k,
 			const char *opt)
@@ -173,7 +144,7 @@ static int check_debian(const struct vsb_ab *ab, struct vsb_ab_kernel *k,
 		return VSB_EXIT_USAGE;
 	}
 	snprintf(k->release, sizeof(k->release), "%s-" VSB_AB_FLAVOUR, abi);
-	cache_dir(ab, cache, sizeof(cache));
+	vsb_ab_cache_dir(ab, cache, sizeof(cache));
 	/* unpacked already (kernel-cache.sh checks the rest itself) */
 	snprintf(path, sizeof(path), "%s/%s/boot/vmlinuz-%s", cache, k->release,
 		 k->release);
@@ -376,15 +347,15 @@ static int check_sweep(struct vsb_ab *ab)
 /* An existing DIR: empty, or an ab of this very question, to continue. */
 static int check_same(struct vsb_ab *ab)
 {
-	char want[10][4096], have[4096];
-	static const char *const keys[10] = {
+	char want[11][4096], have[4096];
+	static const char *const keys[11] = {
 		"base", "new", "sweep_hash", "boots", "smp", "mem", "monitor",
-		"possible", "nodes", "cmdline",
+		"possible", "nodes", "cmdline", "mode",
 	};
 	/* what a folder from before the key has: the default */
-	static const char *const was[10] = {
+	static const char *const was[11] = {
 		"(none)", "(none)", "(none)", "(none)", "(none)", "(none)", "none",
-		"0", "0", "none",
+		"0", "0", "none", "timed",
 	};
 	size_t i;
 
@@ -398,7 +369,8 @@ static int check_same(struct vsb_ab *ab)
 	snprintf(want[7], sizeof(want[7]), "%ld", ab->possible);
 	snprintf(want[8], sizeof(want[8]), "%ld", ab->nodes);
 	snprintf(want[9], sizeof(want[9]), "%s", ab->cmdline[0] ? ab->cmdline : "none");
-	for (i = 0; i < 10; i++) {
+	snprintf(want[10], sizeof(want[10]), "%s", ab->exact ? "exact" : "timed");
+	for (i = 0; i < 11; i++) {
 		if (vsb_ab_state_get(ab->dir, keys[i], have, sizeof(have)))
 			snprintf(have, sizeof(have), "%s", was[i]);
 		if (strcmp(have, want[i])) {
@@ -517,6 +489,8 @@ int vsb_ab_check(struct vsb_ab *ab)
 		ret = check_kernel(ab, &ab->k[VSB_AB_NEW], "--new");
 	if (!ret)
 		ret = check_sweep(ab);
+	if (!ret)
+		ret = vsb_ab_mode(ab);
 	if (!ret)
 		ret = check_outdir(ab);
 	if (ret)
