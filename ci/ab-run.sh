@@ -32,6 +32,7 @@
 # VSB_AB_PIN (host CPUs for the vCPU threads, comma-separated, one per
 # vCPU; empty: no pinning) and VSB_AB_PIN_WHY (why not, for the record),
 # VSB_AB_MONITOR (the guest sweep's --monitor, empty for none),
+# VSB_AB_EXACT (1: exact mode, ci/vm-run.sh --exact and sweep --exact),
 # VSB_AB_SHAPES ("SMP MAXCPUS NODES MEM CMDLINE" a line, CMDLINE "none"
 # for no extra parameters; empty: one guest of VSB_AB_SMP and VSB_AB_MEM),
 # plus what ci/vm-run.sh and ci/kernel-cache.sh read.
@@ -194,8 +195,13 @@ boot() {
 	# ("IO-APIC + timer doesn't work!"); it tests the emulator, not
 	# anything measured here.
 	# --monitor as `vmstat-bench ab` checked it (letters, digits, ',', ':', '.')
-	local mon=
+	local mon= exact= vmexact=()
 	[[ -z ${VSB_AB_MONITOR:-} ]] || mon=" --monitor '$VSB_AB_MONITOR'"
+	# exact mode: the guest counts instructions (ci/vm-exact.bash)
+	# exact mode: the guest counts instructions (ci/vm-exact.bash); its
+	# counts repeat, so one process a boot (--procs 1): the noise between
+	# worker processes that --procs measures is not there to measure
+	[[ -z ${VSB_AB_EXACT:-} ]] || { exact=" --exact --procs 1"; vmexact=(--exact); }
 	# kstat_set_threshold=1: a throwaway guest may let a kstat sweep set
 	# the kernel's per-CPU thresholds (the 001 curve on this kernel)
 	local guest resume=
@@ -207,7 +213,7 @@ boot() {
 		guest='insmod kmod/vmstat_bench.ko kstat_set_threshold=1 || exit 1
 rc=0
 '"${resume:+cp -a prev/. /out/ || exit 1}"'
-bin/vmstat-bench sweep ab/'"${sweep##*/}"' -o /out --run-min-ms 0'"$mon$resume"' || rc=$?
+bin/vmstat-bench sweep ab/'"${sweep##*/}"' -o /out --run-min-ms 0'"$mon$resume$exact"' || rc=$?
 rmmod vmstat_bench || { echo "ab-run: rmmod failed" >&2; rc=1; }
 exit $rc'
 	}
@@ -224,7 +230,7 @@ exit $rc'
 		PATH=$work/bin:$PATH "$REPO/ci/vm-run.sh" --kernel "$KERNEL" --kdir "$KDIR" \
 			--smp "$1" --maxcpus "$2" --numa "$3" --mem "$4" \
 			--timeout "${VSB_AB_TIMEOUT:-1800}" --out "$tmp" \
-			--append "no_timer_check${5:+ $5}" \
+			--append "no_timer_check${5:+ $5}" ${vmexact[@]+"${vmexact[@]}"} \
 			--add "$dir/vmstat_bench.ko:kmod/vmstat_bench.ko" \
 			--add "$BIN:bin/vmstat-bench" --add "$sweep:ab/${sweep##*/}" \
 			${prev[@]+"${prev[@]}"} -- "$guest" </dev/null 2>"$work/err" || rc=$?

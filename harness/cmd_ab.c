@@ -24,7 +24,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: vmstat-bench ab --base KERNEL --new KERNEL [--boots N] [--smp N]\n"
 "                       [--mem MB] [--possible N] [--nodes N] [--cmdline ARGS]\n"
-"                       [--max-regression PCT] [--timeout S]\n"
+"                       [--max-regression PCT] [--timeout S] [--exact | --timed]\n"
 "                       [--monitor LIST[:INTERVAL]] [--dry-run] SWEEP [-o DIR]\n"
 "\n"
 "A/B test of two kernels: the module is built for each, the kernels are\n"
@@ -41,8 +41,9 @@ static void usage(FILE *f)
 "options:\n"
 "      --base KERNEL         the kernel to compare against\n"
 "      --new KERNEL          the kernel under test\n"
-"  -b, --boots N             boots per kernel (1..%d) [%d]: with fewer than 5\n"
-"                            no rank test over boots can reach p < 0.01\n"
+"  -b, --boots N             boots per kernel (1..%d) [%d; exact mode 1]: timed,\n"
+"                            with fewer than 5 no rank test over boots can\n"
+"                            reach p < 0.01\n"
 "      --smp N               guest CPUs [%d]; pinned one per host CPU when\n"
 "                            the host has that many\n"
 "      --mem MB              guest memory [%d]\n"
@@ -52,6 +53,10 @@ static void usage(FILE *f)
 "      --cmdline ARGS        extra guest kernel parameters, e.g.\n"
 "                            'isolcpus=1 nohz_full=1'\n"
 "  -m, --max-regression PCT  exit 1 when a point is slower by more [5]\n"
+"      --exact               count each op's instructions and their mix in\n"
+"                            the guest (QEMU TCG with vsb-insn; module\n"
+"                            points only): the default unless KVM works here\n"
+"      --timed               time the ops (the default under KVM)\n"
 "      --timeout S           limit of one boot, in seconds [%d]\n"
 "      --monitor LIST[:INT]  sample the guest during every point, as sweep\n"
 "                            --monitor does (vmstat,interrupts,stat,...):\n"
@@ -69,7 +74,8 @@ static void usage(FILE *f)
 "DIR gets base/boot-K/ and new/boot-K/ (each a sweep folder, its result\n"
 "files marked with # ab_kernel, ab_side, ab_boot), ab.txt (the state),\n"
 "compare/ (compare.csv, summary.md, regression.png/.svg) and summary.md.\n"
-"Under TCG (no usable KVM) the timings are emulated: compare shapes.\n"
+"Under TCG (no usable KVM) timings are emulated, so exact mode is the\n"
+"default there (docs/exact.md); timed TCG runs compare shapes only.\n"
 "\n"
 "example:\n"
 "  vmstat-bench ab --base debian:6.1.0-57 --new debian:6.12.117+deb12 \\\n"
@@ -105,7 +111,7 @@ static int parse_spec(struct vsb_ab_kernel *k, const char *opt, const char *s)
 }
 
 enum { OPT_BASE = 256, OPT_NEW, OPT_SMP, OPT_MEM, OPT_TIMEOUT, OPT_MONITOR,
-       OPT_POSSIBLE, OPT_NODES, OPT_CMDLINE };
+       OPT_POSSIBLE, OPT_NODES, OPT_CMDLINE, OPT_EXACT, OPT_TIMED };
 
 /* --cmdline: its syntax is --guest-cmdline's (guest_shape.c) */
 static int parse_cmdline(struct vsb_ab *ab, const char *arg)
@@ -130,6 +136,7 @@ static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 	case OPT_NEW:
 		return parse_spec(&ab->k[VSB_AB_NEW], "--new", arg);
 	case 'b':
+		ab->boots_given = 1;
 		return vsb_parse_long_range("--boots", arg, 1, VSB_AB_BOOTS_MAX,
 					    &ab->boots);
 	case OPT_SMP:
@@ -169,6 +176,15 @@ static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 	case 'n':
 		*dry = 1;
 		return 0;
+	case OPT_EXACT:
+	case OPT_TIMED:
+		if (ab->mode_given && ab->exact != (c == OPT_EXACT)) {
+			vsb_err("--exact and --timed: one or the other");
+			return VSB_EXIT_USAGE;
+		}
+		ab->mode_given = 1;
+		ab->exact = c == OPT_EXACT;
+		return 0;
 	}
 	return VSB_EXIT_USAGE;
 }
@@ -190,6 +206,8 @@ static int parse_args(struct vsb_ab *ab, int argc, char **argv, int *dry)
 		{ "max-regression", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "exact", no_argument, NULL, OPT_EXACT },
+		{ "timed", no_argument, NULL, OPT_TIMED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -242,6 +260,8 @@ static void print_plan(const struct vsb_ab *ab)
 		printf("shape %ld %s\n", i + 1, buf);
 	}
 	printf("monitor %s\n", ab->monitor[0] ? ab->monitor : "none");
+	printf("mode %s\n", ab->exact ? "exact (instructions per op, their mix)" :
+	       "timed");
 	printf("output %s%s\n", ab->dir, ab->resume ? " (continues the ab run there)" : "");
 }
 
@@ -277,7 +297,7 @@ int vsb_cmd_ab(int argc, char **argv)
 	if (ret)
 		goto out;
 	ab.progress = isatty(STDERR_FILENO);
-	if (ab.boots < VSB_AB_BOOTS_VERDICT)
+	if (ab.boots < VSB_AB_BOOTS_VERDICT && !ab.exact)
 		vsb_note("ab: with %ld boots a side, a rank test over boots (runs) "
 			 "cannot reach p < 0.01: no regression can be called (see "
 			 "--boots in ab --help)", ab.boots);

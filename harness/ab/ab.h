@@ -55,6 +55,9 @@ struct vsb_ab {
 	char pin_why[256];
 	size_t module_points;	/* the sweep's points that run on the module */
 	int resume;		/* DIR holds this ab, some boots done */
+	int exact;		/* count instructions (exact mode), not time */
+	int mode_given;		/* --exact or --timed said so; else vsb_ab_mode() */
+	int boots_given;	/* --boots said how many; else by the mode */
 	int progress;		/* stderr is a terminal */
 	int lockfd;
 };
@@ -109,5 +112,17 @@ int vsb_ab_compare(const struct vsb_ab_run *r);
 int vsb_ab_summary(const struct vsb_ab_run *r, int rc);
 /* "no regression beyond 5%", or why not, from compare's exit status @rc */
 void vsb_ab_verdict_text(const struct vsb_ab *ab, int rc, char *buf, size_t len);
+
+/* check.c: the kernel cache folder, in ci/cache.bash's order */
+void vsb_ab_cache_dir(const struct vsb_ab *ab, char *buf, size_t len);
+/*
+ * mode.c: exact or timed, from --exact/--timed or the default (exact
+ * unless the guests will run under KVM); VSB_EXIT_USAGE after one line
+ * for --exact where KVM is forced.
+ */
+int vsb_ab_mode(struct vsb_ab *ab);
+
+/* mix.c: exact mode's DIR/mix.csv (none when no point counted insn) */
+int vsb_ab_mix(const struct vsb_ab *ab);
 
 #endif /* VSB_AB_H */

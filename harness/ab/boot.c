@@ -121,6 +121,7 @@ static int write_state(struct vsb_ab_run *r, const char *state)
 	vsb_ab_order_str(ab, buf, sizeof(buf));
 	fprintf(of.f, "boots: %ld\nsmp: %ld\nmem: %ld\nmonitor: %s\norder: %s\n", ab->boots,
 		ab->smp, ab->mem, ab->monitor[0] ? ab->monitor : "none", buf);
+	fprintf(of.f, "mode: %s\n", ab->exact ? "exact" : "timed");
 	fprintf(of.f, "possible: %ld\nnodes: %ld\ncmdline: %s\nshapes: %zu\n", ab->possible,
 		ab->nodes, ab->cmdline[0] ? ab->cmdline : "none", ab->nshapes);
 	for (i = 0; i < (long)ab->nshapes; i++) {
@@ -192,6 +193,7 @@ static void child_env(const struct vsb_ab *ab)
 	setenv("VSB_AB_PIN", ab->pin, 1);
 	setenv("VSB_AB_PIN_WHY", ab->pin_why, 1);
 	setenv("VSB_AB_MONITOR", ab->monitor, 1);
+	setenv("VSB_AB_EXACT", ab->exact ? "1" : "", 1);
 	vsb_ab_shapes_env(ab, shapes, sizeof(shapes));
 	setenv("VSB_AB_SHAPES", shapes, 1);
 }
@@ -345,8 +347,13 @@ static void say_tcg(struct vsb_ab_run *r, const struct vsb_ab_boot *b)
 	if (r->tcg_said || strcmp(b->accel, "tcg"))
 		return;
 	r->tcg_said = 1;
-	vsb_note("ab: the guests run under TCG (no usable KVM here): the timings "
-		 "are emulated; compare shapes, not values");
+	if (r->ab->exact)
+		vsb_note("ab: exact mode: instructions per op and their mix, counted "
+			 "under QEMU TCG (docs/exact.md); nothing is timed");
+	else
+		vsb_note("ab: the guests run under TCG (no usable KVM here): the "
+			 "timings are emulated; compare shapes, not values (exact "
+			 "mode, the default under TCG, counts instructions)");
 }
 
 static int one_boot(struct vsb_ab_run *r, long i)
@@ -477,6 +484,8 @@ int vsb_ab_run(struct vsb_ab *ab)
 		say_tcg(&r, &r.b[i]);
 	}
 	ret = vsb_ab_compare(&r);
+	if (ab->exact && vsb_ab_mix(ab))
+		return VSB_EXIT_ERROR;
 	if (vsb_ab_summary(&r, ret) || write_state(&r, ret <= 1 ? "done" : "compare failed"))
 		return VSB_EXIT_ERROR;
 	vsb_ab_verdict_text(ab, ret, verdict, sizeof(verdict));

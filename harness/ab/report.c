@@ -103,8 +103,13 @@ int vsb_ab_summary(const struct vsb_ab_run *r, int rc)
 		return VSB_EXIT_ERROR;
 	f = of.f;
 	fprintf(f, "# A/B: %s vs %s\n\n", ab->k[0].spec, ab->k[1].spec);
-	if (r->tcg_said)
-		fprintf(f, "**The guests ran under TCG (no usable KVM on this host): "
+	if (ab->exact)
+		fprintf(f, "**Mode: exact.** Each op's instructions were counted "
+			"under QEMU TCG (the vsb-insn plugin), per vCPU; nothing was "
+			"timed. mix.csv has the mix and a cycle estimate from a "
+			"model (docs/exact.md).\n\n");
+	else if (r->tcg_said)
+		fprintf(f, "**Mode: timed, under TCG (no usable KVM on this host): "
 			"the timings are emulated.** Compare shapes (which points "
 			"move, and which way), not values.\n\n");
 	vsb_ab_verdict_text(ab, rc, buf, sizeof(buf));

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mode.c - whether `ab` counts instructions (exact mode) or times.
+ *
+ * Under TCG a guest's timings are the emulator's: boot-to-boot spread of
+ * 10-31% on the kstat ops, enough to call a real patch "no change".  Its
+ * instruction counts repeat to a few hundredths of a percent (docs/
+ * exact.md).  So where the guests run under TCG, exact mode is the
+ * default; under KVM times are real and timed mode is.  Whether KVM
+ * works is what ci/vm-run.sh's probe found and cached for each guest
+ * kernel (kvm.verdict in the kernel cache), or what VSB_VM_ACCEL forces.
+ * With no verdict yet the guests are taken to run under TCG: exact mode
+ * then forces TCG, slower under a working KVM but never wrong; --timed
+ * says otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vsb.h"
+#include "ab.h"
+
+/* 1 when kvm.verdict holds "... RELEASE => kvm" for @release */
+static int kvm_verdict(const struct vsb_ab *ab, const char *release)
+{
+	char path[4096 + 32], line[1024], want[512];
+	int kvm = 0;
+	FILE *f;
+
+	vsb_ab_cache_dir(ab, path, sizeof(path) - 16);
+	strcat(path, "/kvm.verdict");
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	snprintf(want, sizeof(want), " %s => kvm", release);
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\n"), w = strlen(want);
+
+		line[n] = '\0';
+		if (n >= w && !strcmp(line + n - w, want))
+			kvm = 1;
+	}
+	fclose(f);
+	return kvm;
+}
+
+/*
+ * An exact count repeats from boot to boot (to 0.03% on the kstat ops),
+ * so one boot a side answers; more are for a user who wants to see that.
+ */
+static void mode_boots(struct vsb_ab *ab)
+{
+	if (ab->exact && !ab->boots_given)
+		ab->boots = 1;
+}
+
+int vsb_ab_mode(struct vsb_ab *ab)
+{
+	const char *accel = getenv("VSB_VM_ACCEL");
+	int kvm_forced = accel && !strcmp(accel, "kvm");
+
+	if (ab->mode_given) {
+		if (ab->exact && kvm_forced) {
+			vsb_err("--exact counts instructions under TCG; VSB_VM_ACCEL=kvm "
+				"asks for KVM, where no plugin sees them: use --timed");
+			return VSB_EXIT_USAGE;
+		}
+		mode_boots(ab);
+		return 0;
+	}
+	if (kvm_forced)
+		ab->exact = 0;
+	else if (accel && !strcmp(accel, "tcg"))
+		ab->exact = 1;
+	else
+		ab->exact = !kvm_verdict(ab, ab->k[VSB_AB_BASE].release) &&
+			    !kvm_verdict(ab, ab->k[VSB_AB_NEW].release);
+	mode_boots(ab);
+	return 0;
+}
