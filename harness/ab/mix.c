@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mix.c - exact mode's instruction mix of an `ab`: DIR/mix.csv, one row
+ * per point and side, and its table in summary.md.
+ *
+ * Each boot folder's raw results are read through the one loader
+ * (lib/model/result_load.c); a point's mix is the median per op of each
+ * class over its samples (lib/model/insn_mix.c), and over the boots of a
+ * side the median of those.  Counts repeat from boot to boot, so with
+ * one boot a side (exact mode's default) that is the boot's own.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vsb.h"
+#include "ab.h"
+#include "insn_mix.h"
+#include "stats.h"
+
+#define MIX_POINTS_MAX	512
+#define MIX_BOOTS_MAX	VSB_AB_BOOTS_MAX
+
+struct mix_point {
+	char key[1024];			/* the loader's canonical point key */
+	char label[256];
+	struct vsb_mix boot[2][MIX_BOOTS_MAX];
+	size_t nboot[2];
+};
+
+struct mix_table {
+	struct mix_point *p;
+	size_t n;
+};
+
+/* "kstat mod-zone cpus=0": what runs, and where */
+static void point_label(const struct vsb_rl_file *f, size_t row, char *buf, size_t len)
+{
+	static const char *const cols[] = { "bench", "op", "variant", "cpus" };
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	size_t i, off = 0;
+	char bench[64] = "";
+
+	vsb_rl_cells(f, row, cells);
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]) && off < len; i++) {
+		int c = vsb_rl_col(f, cols[i]);
+
+		if (c < 0 || !cells[c].len)
+			continue;
+		if (i == 0)
+			snprintf(bench, sizeof(bench), "%.*s", (int)cells[c].len, cells[c].s);
+		/* the op for kstat, the variant for the counter */
+		if ((i == 1 && strcmp(bench, "kstat")) || (i == 2 && strcmp(bench, "counter")))
+			continue;
+		off += snprintf(buf + off, len - off, "%s%s%.*s", off ? " " : "",
+				i == 3 ? "cpus=" : "", (int)cells[c].len, cells[c].s);
+	}
+}
+
+static struct mix_point *find_point(struct mix_table *t, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->p[i].key, key))
+			return &t->p[i];
+	if (t->n == MIX_POINTS_MAX)
+		return NULL;
+	snprintf(t->p[t->n].key, sizeof(t->p[t->n].key), "%s", key);
+	return &t->p[t->n++];
+}
+
+static void add_file(struct mix_table *t, int side, const char *path)
+{
+	struct vsb_rl_file f;
+	size_t pt, row;
+
+	if (vsb_rl_read(path, 0, &f))
+		return;
+	for (pt = 0; pt < f.npoints; pt++) {
+		struct vsb_mix m;
+		struct mix_point *p;
+
+		if (vsb_mix_of_point(&f, pt, &m) || !(p = find_point(t, f.points[pt].key)) ||
+		    p->nboot[side] == MIX_BOOTS_MAX)
+			continue;
+		for (row = 0; row < f.nrows && f.row_point[row] != pt; row++)
+			;
+		point_label(&f, row, p->label, sizeof(p->label));
+		p->boot[side][p->nboot[side]++] = m;
+	}
+	vsb_rl_free(&f);
+}
+
+static void add_boot(struct mix_table *t, int side, const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	char path[4096 + 512];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n < 5 || strcmp(e->d_name + n - 4, ".csv") ||
+		    vsb_rl_is_derived_name(e->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		add_file(t, side, path);
+	}
+	closedir(d);
+}
+
+/* the median over a side's boots, class by class */
+static void side_mix(const struct mix_point *p, int side, struct vsb_mix *m)
+{
+	double v[MIX_BOOTS_MAX];
+	size_t b;
+	int k;
+
+	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++) {
+		for (b = 0; b < p->nboot[side]; b++)
+			v[b] = p->boot[side][b].c[k];
+		m->c[k] = vsb_median(v, p->nboot[side]);
+	}
+}
+
+static int write_mix(const struct vsb_ab *ab, const struct mix_table *t)
+{
+	static const char *const side_name[2] = { "base", "new" };
+	char path[4096 + 16];
+	struct vsb_outfile of;
+	struct vsb_mix m;
+	size_t i;
+	int s;
+
+	snprintf(path, sizeof(path), "%s/mix.csv", ab->dir);
+	if (vsb_outfile_open(&of, path, "-o"))
+		return VSB_EXIT_ERROR;
+	fprintf(of.f, "# exact mode: instructions per op and their mix, median over "
+		"samples and boots; est_cycles_*: a model (docs/exact.md), not a "
+		"measurement\n");
+	vsb_mix_csv_header(of.f);
+	for (i = 0; i < t->n; i++)
+		for (s = 0; s < 2; s++) {
+			if (!t->p[i].nboot[s])
+				continue;
+			side_mix(&t->p[i], s, &m);
+			vsb_mix_csv_row(of.f, t->p[i].label, side_name[s], &m);
+		}
+	return vsb_outfile_commit(&of) ? VSB_EXIT_ERROR : 0;
+}
+
+int vsb_ab_mix(const struct vsb_ab *ab)
+{
+	struct mix_table t = { .p = vsb_zalloc(MIX_POINTS_MAX * sizeof(struct mix_point)) };
+	char dir[4096 + 64];
+	long b;
+	int s, ret;
+
+	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++)
+		for (b = 1; b <= ab->boots; b++) {
+			snprintf(dir, sizeof(dir), "%s/%s/boot-%ld", ab->dir,
+				 vsb_ab_side_name[s], b);
+			add_boot(&t, s, dir);
+		}
+	ret = t.n ? write_mix(ab, &t) : 0;
+	free(t.p);
+	return ret;
+}

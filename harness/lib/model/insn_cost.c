@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * insn_cost.c - exact mode's cycle estimate: a model, labelled as one.
+ *
+ * An instruction count says that code changed and by how much, not
+ * which way the cycles go: the irqsave patch to mod_node_page_state runs
+ * fewer instructions than the this_cpu_cmpxchg loop it replaces, and is
+ * slower on hardware, because pushf/popf/cli cost more than a cmpxchg
+ * without LOCK.  The estimate charges
+ *
+ *	max(insn / width, loads / load ports, stores / store ports)
+ *	+ lock * LOCK + max(0, cmpxchg - lock) * CMPXCHG
+ *	+ (irq - popf) * IRQ + popf * POPF + serializing * SERIAL
+ *
+ * cycles per op: the plain code at the core's throughput bound, plus
+ * each special instruction's cost in full, as if nothing overlapped it.
+ * A locked cmpxchg is charged once, as LOCK.  What it misses: dependency
+ * chains and branch mispredictions in the plain code, cache misses and
+ * contention between CPUs (the counts cannot see them), and the overlap
+ * a real core finds around cheap special instructions.  docs/exact.md
+ * gives the sources of every cost and checks the model against the
+ * seeds' measurements on hardware.
+ */
+#include <math.h>
+
+#include "insn_mix.h"
+
+/*
+ * Reciprocal throughputs in cycles, from Agner Fog's instruction tables
+ * and uops.info's measurements (docs/exact.md cites each); IRQ is cli,
+ * sti and pushf taken alike.
+ */
+const struct vsb_uarch_cost vsb_uarch_costs[] = {
+	{ .name = "skl", .what = "Intel Skylake (client and server)",
+	  .width = 4, .loads = 2, .stores = 1,
+	  .lock = 18, .cmpxchg = 6, .irq = 3, .popf = 20, .serializing = 30 },
+	{ .name = "zen3", .what = "AMD Zen 3",
+	  .width = 4, .loads = 3, .stores = 2,
+	  .lock = 8, .cmpxchg = 3, .irq = 3, .popf = 13, .serializing = 30 },
+};
+const size_t vsb_uarch_ncosts = sizeof(vsb_uarch_costs) / sizeof(vsb_uarch_costs[0]);
+
+double vsb_mix_estimate(const struct vsb_mix *m, const struct vsb_uarch_cost *u)
+{
+	const double *c = m->c;	/* insn, lock, cmpxchg, irq, popf, serializing, loads, stores */
+	double plain = fmax(c[0] / u->width, fmax(c[6] / u->loads, c[7] / u->stores));
+	double unlocked = fmax(0, c[2] - c[1]);
+
+	return plain + c[1] * u->lock + unlocked * u->cmpxchg +
+	       fmax(0, c[3] - c[4]) * u->irq + c[4] * u->popf +
+	       c[5] * u->serializing;
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * insn_mix.c - the instruction mix of exact-mode results (insn_mix.h):
+ * reading it from a raw result's rows and writing mix.csv.
+ *
+ * A row's pmu_events names its classes (tcg:insn;tcg:lock;...) and
+ * pmu_values holds the window's counts in the same order; a class per op
+ * is its count over the row's ops, and a point's figure the median over
+ * its rows, as the summary's per-op medians are.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vsb.h"
+#include "stats.h"
+#include "insn_mix.h"
+
+/* the class index of event @name ("tcg:lock"), -1 if none */
+static int class_of(const char *name, size_t len)
+{
+	int k;
+
+	if (len < 4 || strncmp(name, "tcg:", 4))
+		return -1;
+	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
+		if (strlen(vsb_exact_classes[k].name) == len - 4 &&
+		    !strncmp(name + 4, vsb_exact_classes[k].name, len - 4))
+			return k;
+	return -1;
+}
+
+/* Row @i's counts per op into @per_op; 0, or -1 where it has not all. */
+static int row_mix(const struct vsb_rl_file *f, size_t i, double *per_op)
+{
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	const struct vsb_csv_span *ev, *val;
+	size_t a = 0, b = 0, ne, nv;
+	unsigned int seen = 0;
+	double ops;
+	int k;
+
+	vsb_rl_cells(f, i, cells);
+	ev = &cells[f->c_pmu_events];
+	val = &cells[f->c_pmu_values];
+	ops = strtod(cells[f->c_ops].s, NULL);
+	if (!(ops > 0))
+		return -1;
+	while (a < ev->len && b < val->len) {
+		ne = strcspn(ev->s + a, ";,");
+		nv = strcspn(val->s + b, ";,");
+		if (ne > ev->len - a)
+			ne = ev->len - a;
+		if (nv > val->len - b)
+			nv = val->len - b;
+		k = class_of(ev->s + a, ne);
+		if (k >= 0) {
+			per_op[k] = strtod(val->s + b, NULL) / ops;
+			seen |= 1u << k;
+		}
+		a += ne + 1;
+		b += nv + 1;
+	}
+	return seen == (1u << VSB_EXACT_RESULT_CLASSES) - 1 ? 0 : -1;
+}
+
+int vsb_mix_of_point(const struct vsb_rl_file *f, size_t pt, struct vsb_mix *m)
+{
+	double *v[VSB_EXACT_RESULT_CLASSES], row[VSB_EXACT_RESULT_CLASSES];
+	size_t i, n = 0, cap = f->points[pt].nsamples;
+	int k, ret = -1;
+
+	if (strcmp(f->points[pt].unit, "insn") || f->c_pmu_events < 0 ||
+	    f->c_pmu_values < 0 || !cap)
+		return -1;
+	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
+		v[k] = vsb_zalloc(cap * sizeof(double));
+	for (i = 0; i < f->nrows; i++) {
+		if (f->row_point[i] != pt || n == cap || row_mix(f, i, row))
+			continue;
+		for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
+			v[k][n] = row[k];
+		n++;
+	}
+	if (n) {
+		for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
+			m->c[k] = vsb_median(v[k], n);
+		ret = 0;
+	}
+	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
+		free(v[k]);
+	return ret;
+}
+
+void vsb_mix_csv_header(FILE *f)
+{
+	size_t u;
+	int k;
+
+	fputs("label,side,insn_per_op", f);
+	for (k = 1; k < VSB_EXACT_RESULT_CLASSES; k++)
+		fprintf(f, ",%s", vsb_exact_classes[k].name);
+	for (u = 0; u < vsb_uarch_ncosts; u++)
+		fprintf(f, ",est_cycles_%s", vsb_uarch_costs[u].name);
+	fputc('\n', f);
+}
+
+void vsb_mix_csv_row(FILE *f, const char *label, const char *side,
+		     const struct vsb_mix *m)
+{
+	size_t u;
+	int k;
+
+	/* a label's commas would split it: ';' as the CSVs write them */
+	for (; *label; label++)
+		fputc(*label == ',' ? ';' : *label, f);
+	fprintf(f, ",%s", side);
+	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
+		fprintf(f, ",%.4f", m->c[k]);
+	for (u = 0; u < vsb_uarch_ncosts; u++)
+		fprintf(f, ",%.2f", vsb_mix_estimate(m, &vsb_uarch_costs[u]));
+	fputc('\n', f);
+}
