@@ -37,6 +37,10 @@
 __attribute__((visibility("default")))
 int qemu_plugin_version = VSB_QEMU_PLUGIN_API_VERSION;
 
+/* the harness reads records at fixed places: their size is the contract */
+_Static_assert(sizeof(struct vsb_exact_window) == VSB_EXACT_REC_SIZE,
+	       "vsb_exact_window is VSB_EXACT_REC_SIZE bytes");
+
 /* added to by the translated code, all vCPUs alike */
 static uint64_t global[VSB_EXACT_NCLASS];
 /* global[] as last handed out, and to whom (-1: nobody yet) */

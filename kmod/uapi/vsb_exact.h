@@ -64,7 +64,7 @@ struct vsb_exact_window {
 	__u32 vcpu;
 	__u64 seq;		/* the window's number on its vCPU, from 0 */
 	__u64 count[VSB_EXACT_NCLASS];
-	__u64 reserved[3];	/* zero; 128 bytes in all */
+	__u64 reserved[5];	/* zero; 128 bytes in all */
 };
 
 #define VSB_EXACT_REC_SIZE	128

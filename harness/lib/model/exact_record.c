@@ -14,14 +14,14 @@
 #include "exact_record.h"
 
 const struct vsb_exact_class vsb_exact_classes[VSB_EXACT_RESULT_CLASSES] = {
-	{ VSB_EXACT_INSN, "insn" },
-	{ VSB_EXACT_LOCK, "lock" },
-	{ VSB_EXACT_CMPXCHG, "cmpxchg" },
-	{ VSB_EXACT_IRQ, "irq" },
-	{ VSB_EXACT_POPF, "popf" },
-	{ VSB_EXACT_SERIAL_INSN, "serializing" },
-	{ VSB_EXACT_LOADS, "loads" },
-	{ VSB_EXACT_STORES, "stores" },
+	[VSB_MIX_INSN] = { VSB_EXACT_INSN, "insn" },
+	[VSB_MIX_LOCK] = { VSB_EXACT_LOCK, "lock" },
+	[VSB_MIX_CMPXCHG] = { VSB_EXACT_CMPXCHG, "cmpxchg" },
+	[VSB_MIX_IRQ] = { VSB_EXACT_IRQ, "irq" },
+	[VSB_MIX_POPF] = { VSB_EXACT_POPF, "popf" },
+	[VSB_MIX_SERIAL] = { VSB_EXACT_SERIAL_INSN, "serializing" },
+	[VSB_MIX_LOADS] = { VSB_EXACT_LOADS, "loads" },
+	[VSB_MIX_STORES] = { VSB_EXACT_STORES, "stores" },
 };
 
 uint64_t vsb_exact_offset(unsigned int cpu, uint64_t seq)

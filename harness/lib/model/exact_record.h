@@ -17,6 +17,9 @@
  * record class and column name, instructions first.
  */
 #define VSB_EXACT_RESULT_CLASSES	8
+/* their places in a result (vsb_exact_classes[] lists them in this order) */
+enum { VSB_MIX_INSN, VSB_MIX_LOCK, VSB_MIX_CMPXCHG, VSB_MIX_IRQ, VSB_MIX_POPF,
+       VSB_MIX_SERIAL, VSB_MIX_LOADS, VSB_MIX_STORES };
 struct vsb_exact_class {
 	int rec;		/* VSB_EXACT_* index into the record */
 	const char *name;	/* column and event name: insn, lock, ... */

@@ -42,11 +42,12 @@ const size_t vsb_uarch_ncosts = sizeof(vsb_uarch_costs) / sizeof(vsb_uarch_costs
 
 double vsb_mix_estimate(const struct vsb_mix *m, const struct vsb_uarch_cost *u)
 {
-	const double *c = m->c;	/* insn, lock, cmpxchg, irq, popf, serializing, loads, stores */
-	double plain = fmax(c[0] / u->width, fmax(c[6] / u->loads, c[7] / u->stores));
-	double unlocked = fmax(0, c[2] - c[1]);
+	const double *c = m->c;
+	double plain = fmax(c[VSB_MIX_INSN] / u->width,
+			    fmax(c[VSB_MIX_LOADS] / u->loads, c[VSB_MIX_STORES] / u->stores));
+	double unlocked = fmax(0, c[VSB_MIX_CMPXCHG] - c[VSB_MIX_LOCK]);
 
-	return plain + c[1] * u->lock + unlocked * u->cmpxchg +
-	       fmax(0, c[3] - c[4]) * u->irq + c[4] * u->popf +
-	       c[5] * u->serializing;
+	return plain + c[VSB_MIX_LOCK] * u->lock + unlocked * u->cmpxchg +
+	       fmax(0, c[VSB_MIX_IRQ] - c[VSB_MIX_POPF]) * u->irq +
+	       c[VSB_MIX_POPF] * u->popf + c[VSB_MIX_SERIAL] * u->serializing;
 }

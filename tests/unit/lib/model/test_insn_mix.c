@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exact mode's formats in lib/model: a result in unit insn with its mix
+ * in the tcg:* PMU columns, written by the result writer and read back
+ * by the one loader into a mix per op (the median over samples); the
+ * cycle model on a mix worked out by hand; mix.csv's header and row; and
+ * the window record: the one asked for is taken, an empty slot or
+ * another window's record is refused.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exact_record.h"
+#include "insn_mix.h"
+#include "opts.h"
+#include "result.h"
+#include "result_load.h"
+#include "tap.h"
+
+static struct vsb_run_opts opts;
+
+/* a kstat point in insn: 3 samples of 1000 ops, one with an interrupt */
+static void write_exact_result(const char *path)
+{
+	static const uint64_t insn[3] = { 37522, 37522, 39000 };
+	struct vsb_result r;
+	FILE *f;
+	int k;
+	unsigned int i;
+
+	vsb_result_init(&r, &opts);
+	snprintf(r.unit, sizeof(r.unit), "insn");
+	snprintf(r.event, sizeof(r.event), "instructions (test)");
+	snprintf(r.plm, sizeof(r.plm), "k");
+	r.npmu = VSB_EXACT_RESULT_CLASSES;
+	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
+		snprintf(r.pmu_event[k], sizeof(r.pmu_event[k]), "tcg:%s",
+			 vsb_exact_classes[k].name);
+	r.pmu_instr = 0;
+	for (i = 0; i < 3; i++) {
+		struct vsb_sample s = { .thread = 0, .cpu = 0, .rep = i, .ops = 1000,
+					.elapsed = insn[i], .ns = insn[i], .pmu_scale = 1 };
+
+		s.pmu[VSB_MIX_INSN] = insn[i];
+		s.pmu[VSB_MIX_LOCK] = 110;
+		s.pmu[VSB_MIX_CMPXCHG] = 1000;
+		s.pmu[VSB_MIX_IRQ] = i == 2 ? 4 : 0;
+		s.pmu[VSB_MIX_POPF] = i == 2 ? 1 : 0;
+		s.pmu[VSB_MIX_SERIAL] = 0;
+		s.pmu[VSB_MIX_LOADS] = 8504;
+		s.pmu[VSB_MIX_STORES] = 4278;
+		vsb_result_add(&r, &s);
+	}
+	r.sanity_ok = 1;
+	f = fopen(path, "w");
+	TAP_OK(f && !vsb_result_write(&r, f, "csv"), "an insn result is written");
+	if (f)
+		fclose(f);
+	vsb_result_free(&r);
+}
+
+static void test_round_trip(void)
+{
+	char path[] = "/tmp/vsb-mix-XXXXXX.csv";
+	struct vsb_rl_file f;
+	struct vsb_mix m;
+	int fd = mkstemps(path, 4);
+
+	close(fd);
+	write_exact_result(path);
+	TAP_OK(vsb_rl_read(path, 0, &f) == 0 && f.npoints == 1, "the loader reads it: one point");
+	TAP_OK(!strcmp(f.points[0].unit, "insn"), "in unit insn");
+	TAP_OK(vsb_mix_of_point(&f, 0, &m) == 0, "its mix is there");
+	TAP_NEAR(m.c[VSB_MIX_INSN], 37.522, 1e-9, "insn per op: the median, not the "
+		 "interrupted sample's 39.0 (%g)", m.c[VSB_MIX_INSN]);
+	TAP_NEAR(m.c[VSB_MIX_CMPXCHG], 1.0, 1e-9, "cmpxchg per op 1");
+	TAP_NEAR(m.c[VSB_MIX_LOCK], 0.11, 1e-9, "lock per op 0.11");
+	TAP_NEAR(m.c[VSB_MIX_LOADS], 8.504, 1e-9, "loads per op");
+	TAP_NEAR(m.c[VSB_MIX_STORES], 4.278, 1e-9, "stores per op");
+	TAP_NEAR(m.c[VSB_MIX_IRQ], 0, 1e-9, "irq per op: the median 0");
+	vsb_rl_free(&f);
+	unlink(path);
+}
+
+static void test_estimate(void)
+{
+	const struct vsb_uarch_cost u = { .name = "t", .width = 4, .loads = 2, .stores = 1,
+					  .lock = 18, .cmpxchg = 6, .irq = 3, .popf = 20,
+					  .serializing = 30 };
+	struct vsb_mix cx = { .c = { [VSB_MIX_INSN] = 40, [VSB_MIX_CMPXCHG] = 1,
+				     [VSB_MIX_LOADS] = 8, [VSB_MIX_STORES] = 4 } };
+	struct vsb_mix lk = cx, irq = { .c = { [VSB_MIX_INSN] = 36, [VSB_MIX_IRQ] = 3,
+					       [VSB_MIX_POPF] = 1, [VSB_MIX_LOADS] = 8,
+					       [VSB_MIX_STORES] = 12 } };
+
+	lk.c[VSB_MIX_LOCK] = 1;
+	/* 40 / 4 = 10 beats 8 / 2 and 4 / 1; one unlocked cmpxchg: 6 */
+	TAP_NEAR(vsb_mix_estimate(&cx, &u), 16, 1e-9, "this_cpu_cmpxchg: 10 + 6");
+	/* the same cmpxchg locked: charged once, as LOCK */
+	TAP_NEAR(vsb_mix_estimate(&lk, &u), 28, 1e-9, "LOCK cmpxchg: 10 + 18, not + 6 more");
+	/* 12 stores at 1 a cycle bind; pushf and cli 3 each, popf 20 */
+	TAP_NEAR(vsb_mix_estimate(&irq, &u), 12 + 6 + 20, 1e-9,
+		 "irqsave: stores bind (12), + 2 x 3 + popf 20");
+	TAP_OK(vsb_uarch_ncosts >= 2 && !strcmp(vsb_uarch_costs[0].name, "skl") &&
+	       !strcmp(vsb_uarch_costs[1].name, "zen3"), "two microarchitectures: skl, zen3");
+}
+
+static void test_mix_csv(void)
+{
+	struct vsb_mix m = { .c = { [VSB_MIX_INSN] = 37.5 } };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	vsb_mix_csv_header(f);
+	vsb_mix_csv_row(f, "kstat mod-zone cpus=0,1", "base", &m);
+	fclose(f);
+	static const char head[] = "label,side,insn_per_op,lock,cmpxchg,irq,popf,"
+		"serializing,loads,stores,est_cycles_skl,est_cycles_zen3\n";
+
+	TAP_OK(len >= sizeof(head) - 1 && !strncmp(buf, head, sizeof(head) - 1),
+	       "mix.csv's header: label, side, insn_per_op, the classes, est_cycles_*");
+	TAP_OK(strstr(buf, "\nkstat mod-zone cpus=0;1,base,37.5000,") != NULL,
+	       "a label's comma is written ';': one cell");
+	free(buf);
+}
+
+static void test_record(void)
+{
+	struct vsb_exact_window w = { .magic = VSB_EXACT_MAGIC, .vcpu = 1, .seq = 7 }, out;
+	char blank[VSB_EXACT_REC_SIZE] = { 0 };
+
+	w.count[VSB_EXACT_INSN] = 12345;
+	TAP_OK(vsb_exact_offset(1, 7) == (VSB_EXACT_RING + 7) * VSB_EXACT_REC_SIZE,
+	       "window 7 of CPU 1 sits after CPU 0's ring");
+	TAP_OK(vsb_exact_offset(0, VSB_EXACT_RING + 3) == 3 * VSB_EXACT_REC_SIZE,
+	       "the ring wraps");
+	TAP_OK(vsb_exact_record_take(&w, 1, 7, &out) == 0 && out.count[VSB_EXACT_INSN] == 12345,
+	       "the record asked for is taken");
+	fprintf(stderr, "# expected: two refusals below\n");
+	TAP_OK(vsb_exact_record_take(blank, 1, 7, &out) != 0, "an empty slot is refused");
+	TAP_OK(vsb_exact_record_take(&w, 1, 7 + VSB_EXACT_RING, &out) != 0,
+	       "another window in the slot (the ring wrapped) is refused");
+	TAP_OK(sizeof(struct vsb_exact_window) == VSB_EXACT_REC_SIZE, "a record is 128 bytes");
+}
+
+int main(void)
+{
+	vsb_run_opts_defaults(&opts);
+	test_round_trip();
+	test_estimate();
+	test_mix_csv();
+	test_record();
+	return tap_done();
+}
