@@ -41,9 +41,25 @@ if ! kc=$(VSB_KERNEL_ABI=$abi ci/kernel-cache.sh 2>"$TMP/kc.err"); then
 	exit 4
 fi
 eval "$kc"
+K=debian:$abi
+expect_usage_error "ab --exact under a forced KVM" 'VSB_VM_ACCEL=kvm asks for KVM.*--timed' \
+	env VSB_VM_ACCEL=kvm "$VSB" ab --base "$K" --new "$K" --exact configs/ab-exact.sweep \
+	-o "$TMP/o-ab" --dry-run
+expect_usage_error "ab --exact --timed" '--exact and --timed: one or the other' \
+	"$VSB" ab --base "$K" --new "$K" --exact --timed configs/ab-exact.sweep -o "$TMP/o-ab"
+[ ! -e "$TMP/o-ab" ] && ok "ab refusals: no folder written" || not_ok "ab refusals: no folder written"
+plan=$(VSB_VM_ACCEL=tcg "$VSB" ab --base "$K" --new "$K" configs/ab-exact.sweep \
+	-o "$TMP/o-ab" --dry-run 2>/dev/null)
+grep -q '^mode exact' <<<"$plan" && grep -q '^order A1 B1$' <<<"$plan" &&
+	ok "ab under TCG: exact mode by default, one boot a side" ||
+	not_ok "ab under TCG: exact mode by default, one boot a side" "$plan"
+plan=$(VSB_VM_ACCEL=kvm "$VSB" ab --base "$K" --new "$K" configs/ab-exact.sweep \
+	-o "$TMP/o-ab" --dry-run 2>/dev/null)
+grep -q '^mode timed' <<<"$plan" && ok "ab under a forced KVM: timed by default" ||
+	not_ok "ab under a forced KVM: timed by default" "$plan"
 # shellcheck disable=SC2016  # expanded in the guest
 CMDS='for op in mod-zone vm-event; do
-$VSB run --bench kstat --op $op --cpus 0-1 --loops 4000 --repeat 3 --exact -o $OUT/$op.csv || exit $?
+$VSB run --bench kstat --op $op --cpus 0-1 --loops 4000 --repeat 3 --disturbed keep --exact -o $OUT/$op.csv || exit $?
 done'
 for boot in 1 2; do
 	rc=0
@@ -92,7 +108,7 @@ lk=$(cls "$TMP/b1/mod-zone.summary.csv" lock)
 awk -v a="$lk" 'BEGIN { exit !(a < 0.5) }' &&
 	ok "mix: mod-zone's cmpxchg is not LOCK-prefixed (lock per op $lk, the folds only)" ||
 	not_ok "mix: mod-zone's cmpxchg is not LOCK-prefixed" "$lk"
-# 2 ops x 2 workers x 3 samples (+ any retried) windows, and none missing
+# 2 ops x 2 workers x 3 samples (--disturbed keep: no retries), none missing
 w=$(sed -n 's/.*exact: \([0-9]*\) windows written, \([0-9]*\) stray.*/\1 \2/p' "$TMP/b1.log")
 n=$(cat "$TMP/b1"/mod-zone.csv "$TMP/b1"/vm-event.csv | grep -v '^#' | grep -c ',insn,')
 [ "${w% *}" = "$n" ] && [ "${w#* }" = 0 ] && [ "$n" -ge 12 ] &&
