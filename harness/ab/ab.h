@@ -79,6 +79,7 @@ struct vsb_ab_run {
 	double secs_this;	/* their wall time */
 	int tcg_said;
 	const char *state;
+	char *mix_md;		/* exact mode: mix.c's table for summary.md */
 };
 
 /*
@@ -122,7 +123,10 @@ void vsb_ab_cache_dir(const struct vsb_ab *ab, char *buf, size_t len);
  */
 int vsb_ab_mode(struct vsb_ab *ab);
 
-/* mix.c: exact mode's DIR/mix.csv (none when no point counted insn) */
-int vsb_ab_mix(const struct vsb_ab *ab);
+/*
+ * mix.c: exact mode's DIR/mix.csv (none when no point counted insn),
+ * and its table for summary.md into r->mix_md (the caller frees it)
+ */
+int vsb_ab_mix(struct vsb_ab_run *r);
 
 #endif /* VSB_AB_H */

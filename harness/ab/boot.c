@@ -455,7 +455,7 @@ static int setup_dir(struct vsb_ab_run *r)
 int vsb_ab_run(struct vsb_ab *ab)
 {
 	static struct vsb_ab_run r;
-	int ret, untrusted = 0;
+	int ret, untrusted = 0, summary;
 	char verdict[256];
 	long i;
 
@@ -484,9 +484,12 @@ int vsb_ab_run(struct vsb_ab *ab)
 		say_tcg(&r, &r.b[i]);
 	}
 	ret = vsb_ab_compare(&r);
-	if (ab->exact && vsb_ab_mix(ab))
+	if (ab->exact && vsb_ab_mix(&r))
 		return VSB_EXIT_ERROR;
-	if (vsb_ab_summary(&r, ret) || write_state(&r, ret <= 1 ? "done" : "compare failed"))
+	summary = vsb_ab_summary(&r, ret);
+	free(r.mix_md);
+	r.mix_md = NULL;
+	if (summary || write_state(&r, ret <= 1 ? "done" : "compare failed"))
 		return VSB_EXIT_ERROR;
 	vsb_ab_verdict_text(ab, ret, verdict, sizeof(verdict));
 	fprintf(stderr, "ab: %s; %s/summary.md\n", verdict, ab->dir);

@@ -11,6 +11,8 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,8 +156,57 @@ static int write_mix(const struct vsb_ab *ab, const struct mix_table *t)
 	return vsb_outfile_commit(&of) ? VSB_EXIT_ERROR : 0;
 }
 
-int vsb_ab_mix(const struct vsb_ab *ab)
+/* "37.52 -> 40.52" for a class per op, or the one figure when equal */
+static void md_pair(FILE *f, double b, double n)
 {
+	if (fabs(n - b) <= 0.0005 * fmax(fabs(b), 1e-9))
+		fprintf(f, " %.2f |", b);
+	else
+		fprintf(f, " %.2f -> %.2f |", b, n);
+}
+
+/* summary.md's table: base against new per op, points on both sides */
+static char *mix_md(const struct mix_table *t)
+{
+	static const int cls[] = { VSB_MIX_INSN, VSB_MIX_LOCK, VSB_MIX_CMPXCHG,
+				   VSB_MIX_IRQ, VSB_MIX_LOADS, VSB_MIX_STORES };
+	char *buf = NULL;
+	size_t len = 0, i, k, u;
+	FILE *f = open_memstream(&buf, &len);
+
+	fprintf(f, "## Instructions per op and their mix (exact mode)\n\n"
+		"Base -> new where they differ. est: cycles per op from a model "
+		"(docs/exact.md), not measured.\n\n| point | insn | lock | cmpxchg | irq "
+		"| loads | stores |");
+	for (u = 0; u < vsb_uarch_ncosts; u++)
+		fprintf(f, " est %s |", vsb_uarch_costs[u].name);
+	fprintf(f, "\n|---|");
+	for (k = 0; k < sizeof(cls) / sizeof(cls[0]) + vsb_uarch_ncosts; k++)
+		fprintf(f, "---|");
+	fputc('\n', f);
+	for (i = 0; i < t->n; i++) {
+		struct vsb_mix b, n;
+
+		if (!t->p[i].nboot[0] || !t->p[i].nboot[1])
+			continue;
+		side_mix(&t->p[i], 0, &b);
+		side_mix(&t->p[i], 1, &n);
+		fprintf(f, "| %s |", t->p[i].label);
+		for (k = 0; k < sizeof(cls) / sizeof(cls[0]); k++)
+			md_pair(f, b.c[cls[k]], n.c[cls[k]]);
+		for (u = 0; u < vsb_uarch_ncosts; u++)
+			md_pair(f, vsb_mix_estimate(&b, &vsb_uarch_costs[u]),
+				vsb_mix_estimate(&n, &vsb_uarch_costs[u]));
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+	fclose(f);
+	return buf;
+}
+
+int vsb_ab_mix(struct vsb_ab_run *r)
+{
+	const struct vsb_ab *ab = r->ab;
 	struct mix_table t = { .p = vsb_zalloc(MIX_POINTS_MAX * sizeof(struct mix_point)) };
 	char dir[4096 + 64];
 	long b;
@@ -168,6 +219,8 @@ int vsb_ab_mix(const struct vsb_ab *ab)
 			add_boot(&t, s, dir);
 		}
 	ret = t.n ? write_mix(ab, &t) : 0;
+	if (!ret && t.n)
+		r->mix_md = mix_md(&t);
 	free(t.p);
 	return ret;
 }

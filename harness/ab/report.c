@@ -128,6 +128,8 @@ int vsb_ab_summary(const struct vsb_ab_run *r, int rc)
 		"%s/new`.\n\n", ab->dir, ab->dir);
 	summary_boots(r, f);
 	fprintf(f, "\n![regression chart](compare/regression.png)\n\n## compare\n\n");
+	if (r->mix_md)
+		fputs(r->mix_md, f);
 	snprintf(path, sizeof(path), "%s/compare/summary.md", ab->dir);
 	embed(path, f);
 	return vsb_outfile_commit(&of) ? VSB_EXIT_ERROR : 0;
