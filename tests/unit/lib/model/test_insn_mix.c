@@ -105,8 +105,9 @@ static void test_estimate(void)
 	/* 12 stores at 1 a cycle bind; pushf and cli 3 each, popf 20 */
 	TAP_NEAR(vsb_mix_estimate(&irq, &u), 12 + 6 + 20, 1e-9,
 		 "irqsave: stores bind (12), + 2 x 3 + popf 20");
-	TAP_OK(vsb_uarch_ncosts >= 2 && !strcmp(vsb_uarch_costs[0].name, "skl") &&
-	       !strcmp(vsb_uarch_costs[1].name, "zen3"), "two microarchitectures: skl, zen3");
+	TAP_OK(vsb_uarch_ncosts == 3 && !strcmp(vsb_uarch_costs[0].name, "skl") &&
+	       !strcmp(vsb_uarch_costs[1].name, "zen3") && !strcmp(vsb_uarch_costs[2].name, "icl"),
+	       "three microarchitectures: skl, zen3, icl");
 }
 
 static void test_mix_csv(void)
@@ -120,7 +121,7 @@ static void test_mix_csv(void)
 	vsb_mix_csv_row(f, "kstat mod-zone cpus=0,1", "base", &m);
 	fclose(f);
 	static const char head[] = "label,side,insn_per_op,lock,cmpxchg,irq,popf,"
-		"serializing,loads,stores,est_cycles_skl,est_cycles_zen3\n";
+		"serializing,loads,stores,est_cycles_skl,est_cycles_zen3,est_cycles_icl\n";
 
 	TAP_OK(len >= sizeof(head) - 1 && !strncmp(buf, head, sizeof(head) - 1),
 	       "mix.csv's header: label, side, insn_per_op, the classes, est_cycles_*");
