@@ -286,13 +286,16 @@ int sweep_runs(const struct sweep_args *a, const char *file)
 /* ---- --procs: one sweep's repetitions over worker processes ---- */
 
 /*
- * How many worker processes: --procs (or VSB_SWEEP_PROCS), at most the
- * most repetitions a point wants (a process with no repetition to run
- * would be a run of nothing); 1 when no point is left to run.
+ * How many worker processes: --procs (or VSB_SWEEP_PROCS; one with --runs,
+ * and one in exact mode: the spread measures the noise between processes,
+ * and counts have none), at most the most repetitions a point wants (a
+ * process with no repetition to run would be a run of nothing); 1 when
+ * no point is left to run.
  */
 long spread_procs(const struct sweep_args *a, const struct vsb_sweep *sw)
 {
-	long w = a->procs ? a->procs : a->runs ? 1 : VSB_SWEEP_PROCS, most = 0;
+	long w = a->procs ? a->procs : a->runs || a->exact ? 1 : VSB_SWEEP_PROCS;
+	long most = 0;
 	size_t i;
 
 	for (i = 0; i < sw->npoints; i++) {
