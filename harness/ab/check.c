@@ -496,6 +496,10 @@ int vsb_ab_check(struct vsb_ab *ab)
 	if (ret)
 		return ret;
 	ab->module_points = module_points;
-	plan_pinning(ab);
+	if (ab->exact)
+		snprintf(ab->pin_why, sizeof(ab->pin_why), "exact mode: one host thread "
+			 "runs every vCPU, and counts do not depend on where it runs");
+	else
+		plan_pinning(ab);
 	return 0;
 }
