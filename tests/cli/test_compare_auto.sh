@@ -8,6 +8,7 @@
 #     run (tests/fixtures/compare/ten), and a real one measured here
 #     (percpu_counter batch 1 against 1024 on one CPU, 2x and more);
 #   - an A/A pair is clean: 5 runs a side whose centres spread by 4.3%
+#     are inconclusive (exit 5), never a regression
 #     (tests/fixtures/compare/shift: pooled repetitions call it slower);
 #   - a one-run point without a noise model is not judged: +83% in one
 #     file a side is `no-model`, exit 0, never REGRESSION; with a store
@@ -228,8 +229,9 @@ grep -q ',slower,1,5,5,[0-9.e+-]*,store,[0-9.inf]*$' "$TMP/s2st/compare.csv" && 
 # regression; sweeps 8 .. 11 apart, each from the one before by
 # ln-steps whose MAD is 0.1825 (CV 1.4826 x 0.1825 / sqrt 2 = 19.1%),
 # the floor z(0.01) x sqrt 2 x CV = 2.576 x 1.414 x 19.1% = 69.6%:
-# no-change, exit 0.  A store that holds an earlier real change (four
-# sweeps at 9.0, four at 10.0) counts its step once: +10% is still found
+# inconclusive (the store too thin to decide), exit 5.  A store that
+# holds an earlier real change (four sweeps at 9.0, four at 10.0) counts
+# its step once: +10% is still found
 N10="10.2 10.3 10.25 10.35 10.3 10.2 10.4 10.3 10.25 10.3"
 mksweep "$TMP/s1n10.csv" s1-n10 0 none $N10
 mkdir -p "$TMP/s1tight" "$TMP/s1wide"
