@@ -450,19 +450,23 @@ static int setup_dir(struct vsb_ab_run *r)
 }
 
 /*
- * The boots a previous run of this folder reached: --boots, or more where
- * it added ABBA pairs (a pair half done counts: its other half runs).
+ * The boots a side a previous run of this folder had reached (ab.txt's
+ * boots_now: it adds ABBA pairs past --boots while points are
+ * undecided), at least --boots, at most --max-boots; and the boots of
+ * those found done.  Folders past it are not counted: they are read as
+ * a look reaches them.
  */
 static void boots_reached(struct vsb_ab_run *r)
 {
 	struct vsb_ab *ab = r->ab;
-	long i;
+	char val[32];
+	long i, bn = 0;
 
-	for (i = 0; i < 2 * ab->max_boots; i++)
+	if (!vsb_ab_state_get(ab->dir, "boots_now", val, sizeof(val)))
+		bn = atol(val);
+	ab->now = bn > ab->max_boots ? ab->max_boots : bn > ab->boots ? bn : ab->boots;
+	for (i = 0; i < 2 * ab->now; i++)
 		boot_load(r, i);
-	for (ab->now = ab->boots; ab->now < ab->max_boots; ab->now++)
-		if (!r->b[2 * ab->now].done && !r->b[2 * ab->now + 1].done)
-			break;
 }
 
 /*
@@ -496,6 +500,8 @@ static int boots_and_looks(struct vsb_ab_run *r)
 			return ret;
 		}
 		ab->now++;
+		boot_load(r, 2 * ab->now - 2);	/* a pair an earlier run left */
+		boot_load(r, 2 * ab->now - 1);
 		vsb_note("ab: %zu point%s undecided after %ld boots a side: one more "
 			 "ABBA pair (up to %ld)", r->undecided, r->undecided == 1 ? "" : "s",
 			 ab->now - 1, ab->max_boots);
