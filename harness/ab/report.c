@@ -32,14 +32,6 @@ static void embed(const char *path, FILE *to)
 	fclose(f);
 }
 
-/*
- * compare BASE NEW --runs-only --max-regression P -o DIR/compare, each
- * boot a run: a verdict needs boots enough for the rank test over them
- * (`--boots` in cmd_ab.c), never repetitions pooled across too few boots,
- * which under one boot's cache layout understate the spread between boots.
- * DIR/base and DIR/new hold one sweep folder per boot, which compare
- * reads as one run each.
- */
 /* Points compare could not decide: inconclusive, or too few boots to judge. */
 static size_t undecided(const struct vsb_compare *c)
 {
@@ -50,11 +42,41 @@ static size_t undecided(const struct vsb_compare *c)
 	return n;
 }
 
+/*
+ * Side @s's boot folders 1..now: a look judges the boots it has reached,
+ * never a folder past them (a hand-made one, or a later pair's).
+ */
+struct boot_paths {
+	char buf[VSB_AB_BOOTS_MAX][4096 + 32];
+	char *p[VSB_AB_BOOTS_MAX];
+};
+
+static void boot_paths(const struct vsb_ab *ab, int s, struct boot_paths *bp)
+{
+	long k;
+
+	for (k = 0; k < ab->now && k < VSB_AB_BOOTS_MAX; k++) {
+		snprintf(bp->buf[k], sizeof(bp->buf[k]), "%s/%s/boot-%ld", ab->dir,
+			 vsb_ab_side_name[s], k + 1);
+		bp->p[k] = bp->buf[k];
+	}
+}
+
+/*
+ * compare BASE NEW --runs-only --max-regression P -o DIR/compare over
+ * the boots 1..now of each side, each boot a run: a verdict needs boots
+ * enough for the rank test over them (`--boots` in cmd_ab.c), never
+ * repetitions pooled across too few boots, which under one boot's cache
+ * layout understate the spread between boots.  DIR/base and DIR/new
+ * hold one sweep folder per boot, which compare reads as one run each;
+ * the look's alpha is its share (vsb_cmp_look_alpha).
+ */
 int vsb_ab_compare(struct vsb_ab_run *r)
 {
 	const struct vsb_ab *ab = r->ab;
 	struct vsb_cmp_opts o = { .alpha = 0.01, .noise_pct = 2, .runs_only = 1 };
 	char base[4096 + 8], new[4096 + 8], out[4096 + 16];
+	static struct boot_paths bp, np;
 	struct vsb_compare c;
 	int rc;
 
@@ -66,8 +88,12 @@ int vsb_ab_compare(struct vsb_ab_run *r)
 	snprintf(base, sizeof(base), "%s/base", ab->dir);
 	snprintf(new, sizeof(new), "%s/new", ab->dir);
 	snprintf(out, sizeof(out), "%s/compare", ab->dir);
+	boot_paths(ab, VSB_AB_BASE, &bp);
+	boot_paths(ab, VSB_AB_NEW, &np);
 	vsb_cmp_init(&c);
-	rc = vsb_compare_report(&c, &o, base, new, out);
+	rc = vsb_compare_report_paths(&c, &o, base, (const char *const *)bp.p,
+				      (size_t)ab->now, new, (const char *const *)np.p,
+				      (size_t)ab->now, out);
 	r->undecided = undecided(&c);
 	r->judged = c.nslow + c.nfast + c.nsame + c.ninconc;
 	vsb_cmp_headline(&c, &o, r->headline, sizeof(r->headline));

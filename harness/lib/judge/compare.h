@@ -250,6 +250,16 @@ int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 			  const char *db);
 
 /*
+ * The same over several paths a side, their repetitions added up (ab: the
+ * boots a look reaches, not every boot folder there), the sides named
+ * @bname and @nname in the outputs; no store.
+ */
+int vsb_compare_report_paths(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			     const char *bname, const char *const *base, size_t nb,
+			     const char *nname, const char *const *new, size_t nn,
+			     const char *outdir);
+
+/*
  * c->shift, the median NEW/BASE over the judged points (compare_shift.c;
  * NAN when none was), and c->nshift, how many; vsb_cmp_judge() sets them.
  * Shown (a note, a line of summary.md) when over at least

@@ -598,21 +598,12 @@ int vsb_compare_report(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 	return vsb_compare_report_db(c, o, base, new, outdir, NULL);
 }
 
-int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
-			  const char *base, const char *new, const char *outdir,
-			  const char *db)
+/* Loaded sides to the outputs: match, judge, say, write; the status. */
+static int judge_report(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			const char *outdir, int db)
 {
-	int ret = outdir ? outdir_refusal(outdir) : 0;
+	int ret = vsb_cmp_match(c);
 
-	/* the store must be there before anything is read */
-	c->store_url = db ? vsb_store_url(vsb_store_arg(db)) : NULL;
-	if (!ret && db)
-		ret = vsb_store_check(c->store_url, VSB_STORE_READ);
-	c->runs_only = o->runs_only;
-	c->drop_disturbed = o->drop_disturbed;
-	ret = ret ?: vsb_cmp_load(c, &c->base, base);
-	ret = ret ?: vsb_cmp_load(c, &c->new, new);
-	ret = ret ?: vsb_cmp_match(c);
 	if (!ret && db)
 		ret = vsb_cmp_store_noise(c, c->store_url);
 	if (ret)
@@ -628,4 +619,42 @@ int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 	if (outdir)
 		ret = write_outputs(outdir, c, o);
 	return ret ?: vsb_cmp_status(c);
+}
+
+int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			  const char *base, const char *new, const char *outdir,
+			  const char *db)
+{
+	int ret = outdir ? outdir_refusal(outdir) : 0;
+
+	/* the store must be there before anything is read */
+	c->store_url = db ? vsb_store_url(vsb_store_arg(db)) : NULL;
+	if (!ret && db)
+		ret = vsb_store_check(c->store_url, VSB_STORE_READ);
+	c->runs_only = o->runs_only;
+	c->drop_disturbed = o->drop_disturbed;
+	ret = ret ?: vsb_cmp_load(c, &c->base, base);
+	ret = ret ?: vsb_cmp_load(c, &c->new, new);
+	return ret ?: judge_report(c, o, outdir, db != NULL);
+}
+
+int vsb_compare_report_paths(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			     const char *bname, const char *const *base, size_t nb,
+			     const char *nname, const char *const *new, size_t nn,
+			     const char *outdir)
+{
+	int ret = outdir ? outdir_refusal(outdir) : 0;
+	size_t i;
+
+	c->store_url = NULL;
+	c->runs_only = o->runs_only;
+	c->drop_disturbed = o->drop_disturbed;
+	for (i = 0; i < nb && !ret; i++)
+		ret = vsb_cmp_load(c, &c->base, base[i]);
+	for (i = 0; i < nn && !ret; i++)
+		ret = vsb_cmp_load(c, &c->new, new[i]);
+	/* the outputs name the sides, not their last path */
+	c->base.path = bname;
+	c->new.path = nname;
+	return ret ?: judge_report(c, o, outdir, 0);
 }
