@@ -22,9 +22,10 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: vmstat-bench ab --base KERNEL --new KERNEL [--boots N] [--smp N]\n"
-"                       [--mem MB] [--possible N] [--nodes N] [--cmdline ARGS]\n"
-"                       [--max-regression PCT] [--timeout S] [--exact | --timed]\n"
+"usage: vmstat-bench ab --base KERNEL --new KERNEL [--boots N] [--max-boots M]\n"
+"                       [--smp N] [--mem MB] [--possible N] [--nodes N]\n"
+"                       [--cmdline ARGS] [--exact | --timed]\n"
+"                       [--max-regression PCT] [--timeout S]\n"
 "                       [--monitor LIST[:INTERVAL]] [--dry-run] SWEEP [-o DIR]\n"
 "\n"
 "A/B test of two kernels: the module is built for each, the kernels are\n"
@@ -44,6 +45,11 @@ static void usage(FILE *f)
 "  -b, --boots N             boots per kernel (1..%d) [%d; exact mode 1]: timed,\n"
 "                            with fewer than 5 no rank test over boots can\n"
 "                            reach p < 0.01\n"
+"      --max-boots M         while a point is undecided (inconclusive, or\n"
+"                            too few boots), add ABBA pairs up to M boots a\n"
+"                            side (N..%d) [%d, or N when larger; exact mode\n"
+"                            N]; each look tests at its share of alpha 0.01\n"
+"                            (the first half of it, the later looks the rest)\n"
 "      --smp N               guest CPUs [%d]; pinned one per host CPU when\n"
 "                            the host has that many\n"
 "      --mem MB              guest memory [%d]\n"
@@ -83,8 +89,10 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 no regression, 1 a regression beyond --max-regression (or\n"
 "a boot failed), 2 bad input, 3 a boot failed a sanity check, 4 QEMU, a\n"
-"kernel or the package lists cannot be had here.\n",
-		VSB_AB_BOOTS_MAX, VSB_AB_BOOTS_DEFAULT, VSB_AB_SMP_DEFAULT,
+"kernel or the package lists cannot be had here, 5 no regression but a\n"
+"point still inconclusive at --max-boots.\n",
+		VSB_AB_BOOTS_MAX, VSB_AB_BOOTS_DEFAULT, VSB_AB_BOOTS_MAX,
+		VSB_AB_MAX_BOOTS_DEFAULT, VSB_AB_SMP_DEFAULT,
 		VSB_AB_MEM_DEFAULT, VSB_AB_TIMEOUT_DEFAULT);
 }
 
@@ -111,7 +119,7 @@ static int parse_spec(struct vsb_ab_kernel *k, const char *opt, const char *s)
 }
 
 enum { OPT_BASE = 256, OPT_NEW, OPT_SMP, OPT_MEM, OPT_TIMEOUT, OPT_MONITOR,
-       OPT_POSSIBLE, OPT_NODES, OPT_CMDLINE, OPT_EXACT, OPT_TIMED };
+       OPT_POSSIBLE, OPT_NODES, OPT_CMDLINE, OPT_MAX_BOOTS, OPT_EXACT, OPT_TIMED };
 
 /* --cmdline: its syntax is --guest-cmdline's (guest_shape.c) */
 static int parse_cmdline(struct vsb_ab *ab, const char *arg)
@@ -139,6 +147,10 @@ static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 		ab->boots_given = 1;
 		return vsb_parse_long_range("--boots", arg, 1, VSB_AB_BOOTS_MAX,
 					    &ab->boots);
+	case OPT_MAX_BOOTS:
+		ab->max_boots_given = 1;
+		return vsb_parse_long_range("--max-boots", arg, 1, VSB_AB_BOOTS_MAX,
+					    &ab->max_boots);
 	case OPT_SMP:
 		return vsb_parse_long_range("--smp", arg, 1, 64, &ab->smp);
 	case OPT_MEM:
@@ -196,6 +208,7 @@ static int parse_args(struct vsb_ab *ab, int argc, char **argv, int *dry)
 		{ "base", required_argument, NULL, OPT_BASE },
 		{ "new", required_argument, NULL, OPT_NEW },
 		{ "boots", required_argument, NULL, 'b' },
+		{ "max-boots", required_argument, NULL, OPT_MAX_BOOTS },
 		{ "smp", required_argument, NULL, OPT_SMP },
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -262,6 +275,8 @@ static void print_plan(const struct vsb_ab *ab)
 	printf("monitor %s\n", ab->monitor[0] ? ab->monitor : "none");
 	printf("mode %s\n", ab->exact ? "exact (instructions per op, their mix)" :
 	       "timed");
+	printf("boots %ld a side, up to %ld while a point is undecided\n", ab->boots,
+	       ab->max_boots);
 	printf("output %s%s\n", ab->dir, ab->resume ? " (continues the ab run there)" : "");
 }
 
@@ -278,6 +293,24 @@ static void print_plan(const struct vsb_ab *ab)
  * lands).  6 is the smallest even n (ABBA balanced in whole ABBA
  * blocks) that tolerates a boot out of line, at 12 boots in all.
  */
+/*
+ * --max-boots: never below --boots; by default 10, or --boots when more
+ * (exact mode, decided later, starts at one boot and stays: ab/mode.c).
+ */
+static int max_boots(struct vsb_ab *ab)
+{
+	if (ab->max_boots && ab->max_boots < ab->boots) {
+		vsb_err("--max-boots %ld is below --boots %ld: it is the most boots a "
+			"side may grow to", ab->max_boots, ab->boots);
+		return VSB_EXIT_USAGE;
+	}
+	if (!ab->max_boots)
+		ab->max_boots = ab->boots > VSB_AB_MAX_BOOTS_DEFAULT ? ab->boots :
+				VSB_AB_MAX_BOOTS_DEFAULT;
+	ab->now = ab->boots;
+	return 0;
+}
+
 int vsb_cmd_ab(int argc, char **argv)
 {
 	static struct vsb_ab ab;
@@ -291,16 +324,17 @@ int vsb_cmd_ab(int argc, char **argv)
 	ab.lockfd = -1;
 	strcpy(ab.max_regression, "5");
 	ret = parse_args(&ab, argc, argv, &dry);
+	ret = ret ?: max_boots(&ab);
 	if (ret)
 		return ret < 0 ? VSB_EXIT_OK : ret;
 	ret = vsb_ab_check(&ab);
 	if (ret)
 		goto out;
 	ab.progress = isatty(STDERR_FILENO);
-	if (ab.boots < VSB_AB_BOOTS_VERDICT && !ab.exact)
+	if (ab.max_boots < VSB_AB_BOOTS_VERDICT && !ab.exact)
 		vsb_note("ab: with %ld boots a side, a rank test over boots (runs) "
 			 "cannot reach p < 0.01: no regression can be called (see "
-			 "--boots in ab --help)", ab.boots);
+			 "--boots in ab --help)", ab.max_boots);
 	if (dry)
 		print_plan(&ab);
 	else

@@ -32,9 +32,14 @@ static void usage(FILE *f)
 "\n"
 "Per point: median cost NEW/BASE with a bootstrap 95%% CI, a two-sided\n"
 "Mann-Whitney U p-value over the repetitions, and a verdict: slower or\n"
-"faster when p < alpha AND the change exceeds the noise floor, else\n"
-"no-change.  The noise floor is the larger of --noise and the coefficient\n"
-"of variation of either side's repetitions.\n"
+"faster when p < alpha AND the change exceeds the noise floor; same when\n"
+"the 95%% CI of NEW/BASE lies inside 1 +- --max-regression and the floor is\n"
+"no wider; else inconclusive, with the row's MDE (mde_pct: the smallest\n"
+"change its spread and counts would call, at 80%% power).  The noise floor\n"
+"is the larger of --noise and the coefficient of variation of either\n"
+"side's repetitions.  Rows in unit insn (exact instruction counts) are\n"
+"slower or faster when the per-op medians differ by more than max(0.1%%\n"
+"of BASE, 0.05 insn), else same; never inconclusive.\n"
 "\n"
 "Runs: a side may hold several runs (separate processes or boots: `sweep\n"
 "--runs N` folders, or files with different `# run_id:` lines; else one\n"
@@ -81,8 +86,10 @@ static void usage(FILE *f)
 "  vmstat-bench compare results/base results/patched\n"
 "  vmstat-bench compare base.csv new.csv --max-regression 2 -o cmp/\n"
 "\n"
-"exit status: 0 no regression, 1 a point regressed beyond the limit (or an\n"
-"error), 2 bad input (also: units differ), 4 no point matched.\n",
+"exit status: 0 no regression and every judged point decided, 1 a point\n"
+"regressed beyond the limit (or an error), 2 bad input (also: units differ),\n"
+"4 no point matched, 5 no regression but a point inconclusive (the run\n"
+"could not tell: not a pass).\n",
 		VSB_CMP_BETWEEN_K, VSB_CMP_STORE_MIN_RUNS);
 }
 

@@ -43,7 +43,10 @@ static void usage(FILE *f)
 "                      6.1.0-57 < 6.12.100), revision (by first run; date within)\n"
 "  -c, --check         exit 1 when the newest entry of a series is a significant\n"
 "                      regression against the segment before it (p < %g, over\n"
-"                      %g%% and 3 standard errors), naming each\n"
+"                      %g%% and 3 standard errors), naming each; else each\n"
+"                      newest entry is same (the 95%% CI of its ratio to the\n"
+"                      baseline within +-that %%) or inconclusive (a series too\n"
+"                      short or too noisy), exit 5 when one is\n"
 "  -o, --output DIR    write index.html, summary.md, summary.csv and, per series,\n"
 "                      NN-POINT/history.csv, .png and .svg (needed without --check)\n"
 "  -h, --help          this text\n"
@@ -55,7 +58,8 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 ok, 1 error or (--check) a regression, 2 bad usage or input\n"
 "(unknown --by or --where key, no such machine, empty store, mixed units on a\n"
-"point), 4 this build lacks the store's library.\n",
+"point), 4 this build lacks the store's library, 5 (--check) no regression\n"
+"but a series inconclusive.\n",
 		VSB_HIST_CP_ALPHA, 100 * VSB_HIST_CP_MIN_REL, VSB_STORE_DEFAULT,
 		VSB_CP_CHECK_ALPHA, 100 * VSB_CP_THRESHOLD);
 }
@@ -584,6 +588,49 @@ static void report(const struct vsb_hist_out *os, size_t n, enum vsb_hist_by by)
 	}
 }
 
+/*
+ * The gate's one line: "no regression" only when every judged series'
+ * newest entry is the same; the counts; the largest margin among the
+ * inconclusive ones (the smallest step this store could have called).
+ * Exit 1 for a regression, VSB_EXIT_INCONCLUSIVE when none but a series
+ * could not tell, else 0 (moved and one-build series are not judged).
+ */
+static int gate_line(const struct vsb_hist_out *os, size_t n, size_t nreg)
+{
+	size_t i, nsame = 0, nfast = 0, ninc = 0, nnot = 0;
+	char why[96] = "";
+	double mde = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct vsb_hist_series *hs = os[i].hs;
+
+		nsame += !strcmp(hs->check, "same");
+		nfast += !strcmp(hs->check, "faster");
+		nnot += hs->moved || hs->one_build_newest;
+		if (!strcmp(hs->check, "inconclusive")) {
+			ninc++;
+			/* no baseline yet: nothing could be called */
+			mde = fmax(mde, hs->verdict.rule == VSB_CP_RULE_NONE ? INFINITY :
+				   hs->verdict.margin);
+		}
+	}
+	if (!nreg && !ninc && !nfast) {
+		printf("history --check: no regression: every judged series' newest entry "
+		       "the same within +-%g%% (%zu same, %zu not judged)\n",
+		       100 * VSB_CP_THRESHOLD, nsame, nnot);
+		return VSB_EXIT_OK;
+	}
+	if (ninc && isinf(mde))
+		snprintf(why, sizeof(why), "; a series too short to have a baseline");
+	else if (ninc)
+		snprintf(why, sizeof(why), "; this store could not tell steps below %.1f%%",
+			 100 * mde);
+	printf("history --check: %s%zu series: %zu slower, %zu faster, %zu same, "
+	       "%zu inconclusive, %zu not judged%s\n", nreg ? "REGRESSION; " :
+	       ninc ? "inconclusive; " : "", n, nreg, nfast, nsame, ninc, nnot, why);
+	return nreg ? VSB_EXIT_ERROR : ninc ? VSB_EXIT_INCONCLUSIVE : VSB_EXIT_OK;
+}
+
 static int gate(const struct vsb_hist_out *os, size_t n)
 {
 	size_t i, nreg = 0;
@@ -612,9 +659,7 @@ static int gate(const struct vsb_hist_out *os, size_t n)
 			os[i].hs->unit, v->rule == VSB_CP_RULE_SEGMENT ? "segment" : "tail",
 			v->p_value, v->new_start);
 	}
-	if (!nreg)
-		printf("history --check: no regression in %zu series\n", n);
-	return nreg ? VSB_EXIT_ERROR : VSB_EXIT_OK;
+	return gate_line(os, n, nreg);
 }
 
 int vsb_cmd_history(int argc, char **argv)

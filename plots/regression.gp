@@ -2,7 +2,8 @@
 #
 # Regression chart of a `vmstat-bench compare -o DIR`: per point the
 # NEW/BASE ratio of median costs with its bootstrap 95% CI, red when the
-# verdict is slower, green when faster, grey when no significant change,
+# verdict is slower, green when faster, grey when the same (the CI inside
+# the regression threshold), gold when inconclusive (it could not tell),
 # light grey, light blue or light orange when not judged (moved or
 # disturbed; few-runs or no-model; one-sweep).
 # Right of the dashed line at 1 is slower.  Reads compare.csv.
@@ -13,9 +14,9 @@
 # reads against the whole sweep's move as well as against 1.
 
 if (!exists("npoints")) npoints = 10
-# at least the key's seven lines tall: shorter, gnuplot breaks it into
+# at least the key's eight lines tall: shorter, gnuplot breaks it into
 # columns over the plot (a one-point comparison, as ci/power-ab's)
-height = 200 + 28 * (npoints > 7 ? npoints : 7)
+height = 200 + 28 * (npoints > 8 ? npoints : 8)
 # the labels (48 characters) and the key take 900 pixels; what is left
 # is the plot's, where a 5% move must still be seen
 width = 1400
@@ -23,7 +24,7 @@ if (!exists("plotsdir")) plotsdir = 'plots'
 load plotsdir.'/common.gp'
 
 # Not judged, each kind its own colour, never the grey of a judged
-# no-change: moved (the CPUs' distance changed between the sides) and
+# same: moved (the CPUs' distance changed between the sides) and
 # disturbed (every repetition of a side), light grey; few-runs and
 # no-model (no noise model: too few runs a side, one run and no store),
 # light blue; one-sweep (a multi-CPU point's runs one sweep's processes),
@@ -31,7 +32,7 @@ load plotsdir.'/common.gp'
 colour(v) = (v eq 'slower') ? 0xd62728 : (v eq 'faster') ? 0x2ca02c : \
 	    (v eq 'moved' || v eq 'disturbed') ? 0xcccccc : \
 	    (v eq 'few-runs' || v eq 'no-model') ? 0x9ecae1 : \
-	    (v eq 'one-sweep') ? 0xfdae6b : 0x999999
+	    (v eq 'one-sweep') ? 0xfdae6b : (v eq 'inconclusive') ? 0xd4a017 : 0x999999
 
 # a row with no ratio to draw (a side disturbed, or on one side only)
 # says why beside its label, or it reads as a point left out
@@ -82,7 +83,8 @@ if (exists("shift") && shift > xlo && shift < xhi) {
 plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):(column('ratio_ci_hi')):(colour(strcol('verdict'))):ytic(rowlabel(strcol('label'), strcol('verdict'))) \
 	with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \
      NaN with points lc rgb '#d62728' pt 7 ps 1.3 title 'slower', \
-     NaN with points lc rgb '#999999' pt 7 ps 1.3 title 'no significant change', \
+     NaN with points lc rgb '#999999' pt 7 ps 1.3 title 'same (CI within the threshold)', \
+     NaN with points lc rgb '#d4a017' pt 7 ps 1.3 title 'inconclusive: could not tell', \
      NaN with points lc rgb '#2ca02c' pt 7 ps 1.3 title 'faster', \
      NaN with points lc rgb '#cccccc' pt 7 ps 1.3 title 'not judged: the CPUs moved, or disturbed', \
      NaN with points lc rgb '#9ecae1' pt 7 ps 1.3 title 'not judged: too few runs, no noise model', \

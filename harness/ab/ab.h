@@ -19,6 +19,8 @@ struct vsb_run_opts;
 #define VSB_AB_BOOTS_MAX	50	/* per side */
 #define VSB_AB_BOOTS_DEFAULT	6	/* per side; cmd_ab.c says why */
 #define VSB_AB_BOOTS_VERDICT	5	/* fewest a side for a verdict at 0.01 */
+/* --max-boots: ABBA pairs are added up to this while a point is undecided */
+#define VSB_AB_MAX_BOOTS_DEFAULT	10
 #define VSB_AB_SMP_DEFAULT	2
 #define VSB_AB_MEM_DEFAULT	1024	/* MB: the page benches hold pages */
 #define VSB_AB_TIMEOUT_DEFAULT	1800	/* seconds per boot, TCG included */
@@ -41,6 +43,8 @@ struct vsb_ab {
 	size_t sweep_len;
 	uint64_t sweep_hash;
 	long boots, smp, mem, timeout;
+	long max_boots;		/* --max-boots: boots a side it may grow to */
+	long now;		/* boots a side this run has reached (boot.c) */
 	long possible, nodes;	/* the guest's shape beside --smp and --mem, 0 for none */
 	char cmdline[VSB_GUEST_CMDLINE_MAX];	/* extra kernel parameters, "" none */
 	/* the distinct guests the sweep's points need, in the sweep's order */
@@ -58,6 +62,7 @@ struct vsb_ab {
 	int exact;		/* count instructions (exact mode), not time */
 	int mode_given;		/* --exact or --timed said so; else vsb_ab_mode() */
 	int boots_given;	/* --boots said how many; else by the mode */
+	int max_boots_given;	/* --max-boots said; else by the mode */
 	int progress;		/* stderr is a terminal */
 	int lockfd;
 };
@@ -80,6 +85,12 @@ struct vsb_ab_run {
 	int tcg_said;
 	const char *state;
 	char *mix_md;		/* exact mode: mix.c's table for summary.md */
+	int prepared[2];	/* a side's kernel and module made ready */
+	/* the last look's verdict (report.c): its alpha, points undecided */
+	double alpha;
+	size_t undecided, judged;
+	const char *stop;	/* why no boot was added: "decided", "max boots" */
+	char headline[512];
 };
 
 /*
@@ -108,11 +119,11 @@ long vsb_ab_side_boot(long i);
 /* DIR/ab.txt's "key: value"; 0 and @val, or -1 */
 int vsb_ab_state_get(const char *dir, const char *key, char *val, size_t len);
 
-/* report.c: compare's exit status */
-int vsb_ab_compare(const struct vsb_ab_run *r);
+/* report.c: compare's exit status; the look's numbers into @r */
+int vsb_ab_compare(struct vsb_ab_run *r);
 int vsb_ab_summary(const struct vsb_ab_run *r, int rc);
-/* "no regression beyond 5%", or why not, from compare's exit status @rc */
-void vsb_ab_verdict_text(const struct vsb_ab *ab, int rc, char *buf, size_t len);
+/* compare's headline, or why there is none, from its exit status @rc */
+void vsb_ab_verdict_text(const struct vsb_ab_run *r, int rc, char *buf, size_t len);
 
 /* check.c: the kernel cache folder, in ci/cache.bash's order */
 void vsb_ab_cache_dir(const struct vsb_ab *ab, char *buf, size_t len);

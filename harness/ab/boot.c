@@ -130,8 +130,11 @@ static int write_state(struct vsb_ab_run *r, const char *state)
 	}
 	vsb_ab_pin_str(ab, buf, sizeof(buf));
 	fprintf(of.f, "pinning: %s\nstate: %s\ndone: %ld of %ld\n", buf, state,
-		r->ndone, 2 * ab->boots);
-	for (i = 0; i < 2 * ab->boots; i++)
+		r->ndone, 2 * ab->now);
+	/* the boots a side reached, and the most it may add (report.c) */
+	fprintf(of.f, "max_boots: %ld\nboots_now: %ld\nstopped: %s\n", ab->max_boots,
+		ab->now, r->stop ? r->stop : "not yet");
+	for (i = 0; i < 2 * ab->now; i++)
 		if (r->b[i].done)
 			fprintf(of.f, "boot %ld: %s %ld, %s, guest %s s, sweep exit %d\n",
 				i + 1, vsb_ab_side_name[vsb_ab_side(i)], vsb_ab_side_boot(i),
@@ -152,7 +155,7 @@ static void fmt_dur(double s, char *buf, size_t len)
 /* One line, redrawn in place: what runs, for how long, the ETA of all. */
 static void progress(const struct vsb_ab_run *r, const char *what, double t0)
 {
-	double el = now_s() - t0, left = 2 * r->ab->boots - r->ndone;
+	double el = now_s() - t0, left = 2 * r->ab->now - r->ndone;
 	char e[32], eta[48];
 
 	if (!r->ab->progress)
@@ -289,7 +292,7 @@ static int step_failed(struct vsb_ab_run *r, const char *what, const char *log, 
 	if (vsb_interrupted || rc == 130 || rc == 143) {
 		vsb_err("ab: interrupted during %s; %ld of %ld boots kept in %s "
 			"(the same command continues)", what, r->ndone,
-			2 * r->ab->boots, r->ab->dir);
+			2 * r->ab->now, r->ab->dir);
 		write_state(r, "interrupted");
 		return VSB_EXIT_ERROR;
 	}
@@ -304,7 +307,7 @@ static int side_missing(const struct vsb_ab_run *r, int s)
 {
 	long i;
 
-	for (i = 0; i < 2 * r->ab->boots; i++)
+	for (i = 0; i < 2 * r->ab->now; i++)
 		if (!r->b[i].done && vsb_ab_side(i) == s)
 			return 1;
 	return 0;
@@ -323,7 +326,7 @@ static int prepare(struct vsb_ab_run *r)
 	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++) {
 		char *args[] = { "prepare", r->ab->k[s].spec, sdir, NULL };
 
-		if (!side_missing(r, s))
+		if (!side_missing(r, s) || r->prepared[s])
 			continue;
 
 		snprintf(sdir, sizeof(sdir), "%s/%s", r->ab->dir, vsb_ab_side_name[s]);
@@ -338,6 +341,7 @@ static int prepare(struct vsb_ab_run *r)
 		rc = run_script(r, args, log, what);
 		if (rc)
 			return step_failed(r, what, log, rc);
+		r->prepared[s] = 1;
 	}
 	return 0;
 }
@@ -367,10 +371,10 @@ static int one_boot(struct vsb_ab_run *r, long i)
 
 	snprintf(sdir, sizeof(sdir), "%s/%s", ab->dir, vsb_ab_side_name[vsb_ab_side(i)]);
 	snprintf(k, sizeof(k), "%ld", vsb_ab_side_boot(i));
-	snprintf(pos, sizeof(pos), "%ld of %ld", i + 1, 2 * ab->boots);
+	snprintf(pos, sizeof(pos), "%ld of %ld", i + 1, 2 * ab->now);
 	snprintf(sweep, sizeof(sweep), "%s/%s", ab->dir, ab->sweep_base);
 	snprintf(log, sizeof(log), "%s/boot-%s.log", sdir, k);
-	snprintf(what, sizeof(what), "boot %ld/%ld (%s %s, %s)", i + 1, 2 * ab->boots,
+	snprintf(what, sizeof(what), "boot %ld/%ld (%s %s, %s)", i + 1, 2 * ab->now,
 		 vsb_ab_side_name[vsb_ab_side(i)], k, ab->k[vsb_ab_side(i)].release);
 	rc = run_script(r, args, log, what);
 	if (rc == VSB_EXIT_ERROR && !vsb_interrupted) {
@@ -400,7 +404,7 @@ static int one_boot(struct vsb_ab_run *r, long i)
 	r->b[i].secs = now_s() - t0;
 	if (!r->ab->progress)
 		fprintf(stderr, "ab: %s done in %.0f s (%ld of %ld)\n", what,
-			r->b[i].secs, r->ndone, 2 * ab->boots);
+			r->b[i].secs, r->ndone, 2 * ab->now);
 	if (rc)
 		vsb_warn("ab: %s: a point failed its sanity check (kept, marked; "
 			 "see %s)", what, log);
@@ -413,7 +417,7 @@ static int boots(struct vsb_ab_run *r)
 	long i;
 	int ret;
 
-	for (i = 0; i < 2 * r->ab->boots; i++) {
+	for (i = 0; i < 2 * r->ab->now; i++) {
 		if (r->b[i].done)
 			continue;
 		if (vsb_interrupted)
@@ -452,11 +456,70 @@ static int setup_dir(struct vsb_ab_run *r)
 	return vsb_outfile_commit(&of) ? VSB_EXIT_ERROR : 0;
 }
 
+/*
+ * The boots a side a previous run of this folder had reached (ab.txt's
+ * boots_now: it adds ABBA pairs past --boots while points are
+ * undecided), at least --boots, at most --max-boots; and the boots of
+ * those found done.  Folders past it are not counted: they are read as
+ * a look reaches them.
+ */
+static void boots_reached(struct vsb_ab_run *r)
+{
+	struct vsb_ab *ab = r->ab;
+	char val[32];
+	long i, bn = 0;
+
+	if (!vsb_ab_state_get(ab->dir, "boots_now", val, sizeof(val)))
+		bn = atol(val);
+	ab->now = bn > ab->max_boots ? ab->max_boots : bn > ab->boots ? bn : ab->boots;
+	for (i = 0; i < 2 * ab->now; i++)
+		boot_load(r, i);
+}
+
+/*
+ * The boots, then compare's verdict; while a point is undecided
+ * (inconclusive, or too few boots to judge) and --max-boots allows, one
+ * more ABBA pair and another look.  Each look's alpha is its share of
+ * 0.01 (vsb_cmp_look_alpha), so all the looks together keep an A/A's
+ * false alarms at 0.01 a point.  0, or the verdict's compare status.
+ */
+static int boots_and_looks(struct vsb_ab_run *r)
+{
+	struct vsb_ab *ab = r->ab;
+	int ret;
+
+	for (;;) {
+		ret = prepare(r);
+		ret = ret ?: write_state(r, "running");
+		ret = ret ?: boots(r);
+		if (ret)
+			return -ret;
+		ret = vsb_ab_compare(r);
+		if (ret > 1 && ret != VSB_EXIT_INCONCLUSIVE)
+			return ret;
+		/* a regression ends it: a later look could only lose it */
+		if (!r->undecided || ret == VSB_EXIT_ERROR) {
+			r->stop = "decided";
+			return ret;
+		}
+		if (ab->now >= ab->max_boots) {
+			r->stop = "max boots";
+			return ret;
+		}
+		ab->now++;
+		boot_load(r, 2 * ab->now - 2);	/* a pair an earlier run left */
+		boot_load(r, 2 * ab->now - 1);
+		vsb_note("ab: %zu point%s undecided after %ld boots a side: one more "
+			 "ABBA pair (up to %ld)", r->undecided, r->undecided == 1 ? "" : "s",
+			 ab->now - 1, ab->max_boots);
+	}
+}
+
 int vsb_ab_run(struct vsb_ab *ab)
 {
 	static struct vsb_ab_run r;
 	int ret, untrusted = 0, summary;
-	char verdict[256];
+	char verdict[1024];
 	long i;
 
 	memset(&r, 0, sizeof(r));
@@ -465,35 +528,29 @@ int vsb_ab_run(struct vsb_ab *ab)
 	ret = setup_dir(&r);
 	if (ret)
 		return ret;
-	for (i = 0; i < 2 * ab->boots; i++)
-		boot_load(&r, i);
+	boots_reached(&r);
 	if (r.ndone)
 		vsb_note("ab: %s: continuing, %ld of %ld boots done already", ab->dir,
-			 r.ndone, 2 * ab->boots);
+			 r.ndone, 2 * ab->now);
 	ret = write_state(&r, "preparing");
-	if (!ret)
-		ret = prepare(&r);
-	if (!ret)
-		ret = write_state(&r, "running");
-	if (!ret)
-		ret = boots(&r);
-	if (ret)
-		return ret;
-	for (i = 0; i < 2 * ab->boots; i++) {
+	ret = ret ? -ret : boots_and_looks(&r);
+	if (ret < 0)
+		return -ret;	/* a boot or a write failed, said already */
+	for (i = 0; i < 2 * ab->now; i++) {
 		untrusted |= r.b[i].status == VSB_EXIT_UNTRUSTED;
 		say_tcg(&r, &r.b[i]);
 	}
-	ret = vsb_ab_compare(&r);
 	if (ab->exact && vsb_ab_mix(&r))
 		return VSB_EXIT_ERROR;
 	summary = vsb_ab_summary(&r, ret);
 	free(r.mix_md);
 	r.mix_md = NULL;
-	if (summary || write_state(&r, ret <= 1 ? "done" : "compare failed"))
+	if (summary || write_state(&r, ret <= 1 || ret == VSB_EXIT_INCONCLUSIVE ? "done" :
+				   "compare failed"))
 		return VSB_EXIT_ERROR;
-	vsb_ab_verdict_text(ab, ret, verdict, sizeof(verdict));
+	vsb_ab_verdict_text(&r, ret, verdict, sizeof(verdict));
 	fprintf(stderr, "ab: %s; %s/summary.md\n", verdict, ab->dir);
-	if (ret > 1)
+	if (ret > 1 && ret != VSB_EXIT_INCONCLUSIVE)
 		return VSB_EXIT_ERROR;
 	return ret ? ret : untrusted ? VSB_EXIT_UNTRUSTED : 0;
 }

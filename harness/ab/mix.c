@@ -213,7 +213,7 @@ int vsb_ab_mix(struct vsb_ab_run *r)
 	int s, ret;
 
 	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++)
-		for (b = 1; b <= ab->boots; b++) {
+		for (b = 1; b <= ab->now; b++) {
 			snprintf(dir, sizeof(dir), "%s/%s/boot-%ld", ab->dir,
 				 vsb_ab_side_name[s], b);
 			add_boot(&t, s, dir);

@@ -45,13 +45,19 @@ static int kvm_verdict(const struct vsb_ab *ab, const char *release)
 }
 
 /*
- * An exact count repeats from boot to boot (to 0.03% on the kstat ops),
- * so one boot a side answers; more are for a user who wants to see that.
+ * An exact count repeats from boot to boot (every kstat op to the last
+ * digit here), so one boot a side answers and no look adds more (an
+ * insn row is never inconclusive); more are for a user who wants to see.
  */
 static void mode_boots(struct vsb_ab *ab)
 {
-	if (ab->exact && !ab->boots_given)
+	if (!ab->exact)
+		return;
+	if (!ab->boots_given)
 		ab->boots = 1;
+	if (!ab->max_boots_given || ab->max_boots < ab->boots)
+		ab->max_boots = ab->boots;
+	ab->now = ab->boots;
 }
 
 int vsb_ab_mode(struct vsb_ab *ab)

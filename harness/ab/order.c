@@ -31,7 +31,7 @@ void vsb_ab_order_str(const struct vsb_ab *ab, char *buf, size_t len)
 	long i;
 
 	buf[0] = '\0';
-	for (i = 0; i < 2 * ab->boots; i++)
+	for (i = 0; i < 2 * ab->now; i++)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s%ld", i ? " " : "",
 			 vsb_ab_side(i) == VSB_AB_BASE ? "A" : "B", vsb_ab_side_boot(i));
 }

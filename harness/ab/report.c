@@ -13,6 +13,7 @@
 
 #include "ab.h"
 #include "compare.h"
+#include "stats.h"
 #include "vsb.h"
 
 /* compare's summary.md under ours: without its title and its chart link
@@ -31,44 +32,98 @@ static void embed(const char *path, FILE *to)
 	fclose(f);
 }
 
+/* Points compare could not decide: inconclusive, or too few boots to judge. */
+static size_t undecided(const struct vsb_compare *c)
+{
+	size_t i, n = c->ninconc;
+
+	for (i = 0; i < c->nv; i++)
+		n += !strcmp(c->vs[i].verdict, "few-runs");
+	return n;
+}
+
 /*
- * compare BASE NEW --runs-only --max-regression P -o DIR/compare, each
- * boot a run: a verdict needs boots enough for the rank test over them
- * (`--boots` in cmd_ab.c), never repetitions pooled across too few boots,
- * which under one boot's cache layout understate the spread between boots.
- * DIR/base and DIR/new hold one sweep folder per boot, which compare
- * reads as one run each.
+ * Side @s's boot folders 1..now: a look judges the boots it has reached,
+ * never a folder past them (a hand-made one, or a later pair's).
  */
-int vsb_ab_compare(const struct vsb_ab_run *r)
+struct boot_paths {
+	char buf[VSB_AB_BOOTS_MAX][4096 + 32];
+	char *p[VSB_AB_BOOTS_MAX];
+};
+
+static void boot_paths(const struct vsb_ab *ab, int s, struct boot_paths *bp)
+{
+	long k;
+
+	for (k = 0; k < ab->now && k < VSB_AB_BOOTS_MAX; k++) {
+		snprintf(bp->buf[k], sizeof(bp->buf[k]), "%s/%s/boot-%ld", ab->dir,
+			 vsb_ab_side_name[s], k + 1);
+		bp->p[k] = bp->buf[k];
+	}
+}
+
+/*
+ * compare BASE NEW --runs-only --max-regression P -o DIR/compare over
+ * the boots 1..now of each side, each boot a run: a verdict needs boots
+ * enough for the rank test over them (`--boots` in cmd_ab.c), never
+ * repetitions pooled across too few boots, which under one boot's cache
+ * layout understate the spread between boots.  DIR/base and DIR/new
+ * hold one sweep folder per boot, which compare reads as one run each;
+ * the look's alpha is its share (vsb_cmp_look_alpha).
+ */
+int vsb_ab_compare(struct vsb_ab_run *r)
 {
 	const struct vsb_ab *ab = r->ab;
 	struct vsb_cmp_opts o = { .alpha = 0.01, .noise_pct = 2, .runs_only = 1 };
 	char base[4096 + 8], new[4096 + 8], out[4096 + 16];
+	static struct boot_paths bp, np;
 	struct vsb_compare c;
 	int rc;
 
 	/* checked when the command line was (cmd_ab.c parse_max_regression) */
 	vsb_parse_real(ab->max_regression, &o.max_regression_pct);
+	/* this look's share of alpha (compare_verdict.c: the looks sum to it) */
+	o.alpha = vsb_cmp_look_alpha(o.alpha, ab->boots, ab->max_boots, ab->now);
+	r->alpha = o.alpha;
 	snprintf(base, sizeof(base), "%s/base", ab->dir);
 	snprintf(new, sizeof(new), "%s/new", ab->dir);
 	snprintf(out, sizeof(out), "%s/compare", ab->dir);
+	boot_paths(ab, VSB_AB_BASE, &bp);
+	boot_paths(ab, VSB_AB_NEW, &np);
 	vsb_cmp_init(&c);
-	rc = vsb_compare_report(&c, &o, base, new, out);
+	rc = vsb_compare_report_paths(&c, &o, base, (const char *const *)bp.p,
+				      (size_t)ab->now, new, (const char *const *)np.p,
+				      (size_t)ab->now, out);
+	r->undecided = undecided(&c);
+	r->judged = c.nslow + c.nfast + c.nsame + c.ninconc;
+	vsb_cmp_headline(&c, &o, r->headline, sizeof(r->headline));
 	vsb_cmp_free(&c);
 	return rc;
 }
 
-void vsb_ab_verdict_text(const struct vsb_ab *ab, int rc, char *buf, size_t len)
+/* The fewest boots a side for the rank test over boots to reach @alpha */
+static long boots_needed(double alpha)
 {
-	if (rc == 0 && ab->boots < VSB_AB_BOOTS_VERDICT)
+	long n;
+
+	for (n = 2; n < VSB_AB_BOOTS_MAX && vsb_mwu_min_p(n, n) >= alpha; n++)
+		;
+	return n;
+}
+
+void vsb_ab_verdict_text(const struct vsb_ab_run *r, int rc, char *buf, size_t len)
+{
+	const struct vsb_ab *ab = r->ab;
+	long n = ab->now;
+
+	if (rc == 0 && !r->judged)
 		/* compare --runs-only judged nothing: not a pass */
-		snprintf(buf, len, "not judged: %ld boot%s a side, a verdict needs %d "
+		snprintf(buf, len, "not judged: %ld boot%s a side, a verdict needs %ld "
 			 "(every point few-runs; no regression can be called)",
-			 ab->boots, ab->boots == 1 ? "" : "s", VSB_AB_BOOTS_VERDICT);
-	else if (rc == 0)
-		snprintf(buf, len, "no regression beyond %s%%", ab->max_regression);
-	else if (rc == 1)
-		snprintf(buf, len, "REGRESSION beyond %s%%", ab->max_regression);
+			 n, n == 1 ? "" : "s", boots_needed(r->alpha));
+	else if (rc == 0 || rc == 1 || rc == VSB_EXIT_INCONCLUSIVE)
+		snprintf(buf, len, "%s; %ld boots a side (stopped: %s)", r->headline, n,
+			 r->stop ? r->stop : "?");
 	else
 		snprintf(buf, len, "compare failed (its message is on stderr, exit %d); "
 			 "limit %s%%", rc, ab->max_regression);
@@ -80,7 +135,7 @@ static void summary_boots(const struct vsb_ab_run *r, FILE *f)
 
 	fprintf(f, "| # | side | boot | kernel | guest s | accel | vCPUs | sweep exit |\n"
 		"|---|---|---|---|---|---|---|---|\n");
-	for (i = 0; i < 2 * r->ab->boots; i++) {
+	for (i = 0; i < 2 * r->ab->now; i++) {
 		const struct vsb_ab_boot *b = &r->b[i];
 
 		fprintf(f, "| %ld | %s | %ld | %s | %s | %s | %s | %d |\n", i + 1,
@@ -112,12 +167,18 @@ int vsb_ab_summary(const struct vsb_ab_run *r, int rc)
 		fprintf(f, "**Mode: timed, under TCG (no usable KVM on this host): "
 			"the timings are emulated.** Compare shapes (which points "
 			"move, and which way), not values.\n\n");
-	vsb_ab_verdict_text(ab, rc, buf, sizeof(buf));
+	vsb_ab_verdict_text(r, rc, buf, sizeof(buf));
 	fprintf(f, "**Verdict:** %s (compare exit %d).\n\n", buf, rc);
+	fprintf(f, "**Boots:** %ld a side (BASE %ld, NEW %ld), from --boots %ld up to "
+		"--max-boots %ld, one ABBA pair added while a point was undecided; "
+		"stopped: %s.  This look's alpha %.3g: the looks' alphas sum to 0.01 "
+		"(the first half of it, the rest shared), so an A/A raises a false "
+		"alarm at a point with probability 0.01 at most.\n\n", ab->now, ab->now,
+		ab->now, ab->boots, ab->max_boots, r->stop ? r->stop : "?", r->alpha);
 	fprintf(f, "| side | KERNEL | release | boots |\n|---|---|---|---|\n");
 	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++)
 		fprintf(f, "| %s | `%s` | %s | %ld |\n", vsb_ab_side_name[s], ab->k[s].spec,
-			ab->k[s].release, ab->boots);
+			ab->k[s].release, ab->now);
 	vsb_ab_order_str(ab, buf, sizeof(buf));
 	fprintf(f, "\nSweep `%s` (copy in this folder), %ld vCPUs and %ld MB per "
 		"guest, the module built for each kernel; boots in ABBA order: %s.\n",

@@ -37,15 +37,26 @@ if grep -q 'slower (+83.3%)  REGRESSION' "$TMP/out" && grep -q '0.0079' "$TMP/ou
 else
 	not_ok "verdict slower, +83.3%, exact p 0.0079 printed" "$(cat "$TMP/out")"
 fi
-expect_exit 0 "the same change with --alpha 0.005 (> p = 0.0079): no verdict" \
+expect_exit 5 "the same change with --alpha 0.005 (> p = 0.0079): inconclusive (exit 5)" \
 	"$VSB" compare --noise-model reps "$TMP/base.csv" "$TMP/slow.csv" --alpha 0.005
-grep -q 'no-change' "$TMP/out" && ok "alpha gate: no-change" || not_ok "alpha gate: no-change" "$(cat "$TMP/out")"
-expect_exit 0 "identical files: no regression" "$VSB" compare --noise-model reps "$TMP/base.csv" "$TMP/same.csv"
-grep -q 'no-change' "$TMP/out" && ok "A/A: no-change" || not_ok "A/A: no-change"
+grep -q 'inconclusive (MDE ' "$TMP/out" && grep -q '^verdict: inconclusive: 1 of 1' "$TMP/out" &&
+	ok "alpha gate: inconclusive with its MDE, never no-change" ||
+	not_ok "alpha gate: inconclusive" "$(cat "$TMP/out")"
+# identical files whose repetitions spread 10..14: the floor (13%) is
+# wider than 5%, so the run cannot say they are the same within 5%
+expect_exit 5 "identical files, repetitions 13% apart: inconclusive (exit 5)" \
+	"$VSB" compare --noise-model reps "$TMP/base.csv" "$TMP/same.csv"
+grep -q ' inconclusive (MDE ' "$TMP/out" && ! grep -q 'no regression' "$TMP/out" &&
+	ok "A/A, wide: inconclusive, the headline never says no regression" ||
+	not_ok "A/A wide: inconclusive" "$(cat "$TMP/out")"
+expect_exit 0 "identical narrow files: exit 0" "$VSB" compare --noise-model reps "$TMP/b100.csv" "$TMP/b100.csv"
+grep -q ' same$' "$TMP/out" && grep -q '^verdict: no regression beyond 5%: every judged point the same within +-5%: 0 slower, 0 faster, 1 same, 0 inconclusive$' "$TMP/out" &&
+	ok "A/A, narrow: same, and the headline says so with the counts" ||
+	not_ok "A/A narrow: same" "$(cat "$TMP/out")"
 
 expect_exit 0 "a significant 1% change stays under the 2% noise floor" \
 	"$VSB" compare --noise-model reps "$TMP/b100.csv" "$TMP/n101.csv"
-grep -q 'no-change' "$TMP/out" && ok "noise gate: no-change" || not_ok "noise gate: no-change"
+grep -q ' same$' "$TMP/out" && ok "noise gate: same (CI inside +-5%)" || not_ok "noise gate: same" "$(cat "$TMP/out")"
 expect_exit 0 "--noise 0.5: slower, but within --max-regression 5" \
 	"$VSB" compare --noise-model reps "$TMP/b100.csv" "$TMP/n101.csv" --noise 0.5
 grep -q 'slower (+1.0%)$' "$TMP/out" && ok "noise 0.5: verdict slower (+1.0%)" ||
@@ -79,7 +90,7 @@ expect_usage_error "a truncated file" "fewer cells" "$VSB" compare "$TMP/trunc.c
 
 expect_exit 1 "-o DIR: written even when exiting 1" \
 	"$VSB" compare --noise-model reps "$TMP/base.csv" "$TMP/slow.csv" -o "$TMP/cmp"
-if grep -q ',slower,1,1,1,,pooled$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSION' "$TMP/cmp/summary.md"; then
+if grep -q ',slower,1,1,1,,pooled,[0-9.]*$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSION' "$TMP/cmp/summary.md"; then
 	ok "compare.csv and summary.md carry the verdict"
 else
 	not_ok "compare.csv and summary.md carry the verdict"
@@ -219,7 +230,7 @@ expect_exit 1 "-o in folders not there yet: made, the outputs written" \
 [ -s "$TMP/deep/er/cmp/compare.csv" ] && [ -s "$TMP/deep/er/cmp/summary.md" ] &&
 	ok "... compare.csv and summary.md in the new folders" ||
 	not_ok "-o nested" "$(cat "$TMP/err")"
-grep -q '^- verdicts: 0 slower, 0 faster, 0 no change, 1 not judged (moved, few-runs); \*\*0 regressions\*\*' \
+grep -q '^- \*\*verdict: not judged: no point could be judged: 0 slower, 0 faster, 0 same, 0 inconclusive, 1 not judged\*\*' \
 	"$TMP/ro/summary.md" && ok "summary.md counts it not judged, not as no change" ||
 	not_ok "summary.md verdict counts" "$(grep verdicts "$TMP/ro/summary.md")"
 "$VSB" compare "$TMP/base.csv" "$TMP/few.csv" --runs-only >"$TMP/out" 2>"$TMP/err"

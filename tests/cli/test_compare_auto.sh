@@ -8,6 +8,7 @@
 #     run (tests/fixtures/compare/ten), and a real one measured here
 #     (percpu_counter batch 1 against 1024 on one CPU, 2x and more);
 #   - an A/A pair is clean: 5 runs a side whose centres spread by 4.3%
+#     are inconclusive (exit 5), never a regression
 #     (tests/fixtures/compare/shift: pooled repetitions call it slower);
 #   - a one-run point without a noise model is not judged: +83% in one
 #     file a side is `no-model`, exit 0, never REGRESSION; with a store
@@ -50,17 +51,17 @@ mkrun() {
 expect_exit 1 "5 runs a side, NEW 10% slower in each: a regression by default (exit 1)" \
 	"$VSB" compare "$FX/ten/base" "$FX/ten/new" -o "$TMP/ten"
 grep -q 'slower (+10.0%)  REGRESSION' "$TMP/out" &&
-	grep -q ',slower,1,5,5,[0-9.]*,runs$' "$TMP/ten/compare.csv" &&
+	grep -q ',slower,1,5,5,[0-9.]*,runs,[0-9.inf]*$' "$TMP/ten/compare.csv" &&
 	grep -q '^# noise_model: auto' "$TMP/ten/compare.csv" &&
 	grep -q '^# noise_models: 1 runs, 0 store, 0 pooled, 0 not judged' "$TMP/ten/compare.csv" &&
 	grep -q 'noise model `auto`: judged 1 of 1 points: 1 by runs' "$TMP/ten/summary.md" &&
-	grep -q '| slower \*\*REGRESSION\*\* | runs: 5 + 5' "$TMP/ten/summary.md" &&
+	grep -q '| slower \*\*REGRESSION\*\* | [0-9.]*% | runs: 5 + 5' "$TMP/ten/summary.md" &&
 	ok "... slower +10%, test runs, compare.csv and summary.md name the noise model" ||
 	not_ok "known slowdown by runs" "$(cat "$TMP/out" "$TMP/err")" "$(tail -2 "$TMP/ten/compare.csv")"
-expect_exit 0 "5 runs a side spread 4.3% between runs, NEW's 6% higher: A/A clean" \
+expect_exit 5 "5 runs a side spread 4.3% between runs, NEW's 6% higher: A/A clean, inconclusive (exit 5)" \
 	"$VSB" compare "$FX/shift/base" "$FX/shift/new"
-grep -q ' no-change$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
-	ok "... no-change (the same files called slower with the repetitions pooled)" ||
+grep -q ' inconclusive (MDE [0-9.]*%)$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
+	ok "... inconclusive, CI past +-5% (the same files called slower with the repetitions pooled)" ||
 	not_ok "A/A by runs" "$(cat "$TMP/out")"
 
 # ---- one run a side: not judged without a noise model ----
@@ -71,9 +72,9 @@ expect_exit 0 "one run a side, +83%: not judged by default (exit 0)" \
 if grep -q '1.833 \[.* no-model$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
 	grep -q '1 point not judged (verdict `no-model`): one run a side, and no store' "$TMP/err" &&
 	grep -q 'judged 0 of 1 points' "$TMP/out" &&
-	grep -q ',no-model,0,1,1,,none$' "$TMP/one/compare.csv" &&
-	grep -q '1 not judged (moved, few-runs, no-model, one-sweep, disturbed); \*\*0 regressions' "$TMP/one/summary.md" &&
-	grep -q '| no-model | none |' "$TMP/one/summary.md"; then
+	grep -q ',no-model,0,1,1,,none,[0-9.inf]*$' "$TMP/one/compare.csv" &&
+	grep -q '\*\*verdict: not judged: no point could be judged: 0 slower, 0 faster, 0 same, 0 inconclusive, 1 not judged\*\*' "$TMP/one/summary.md" &&
+	grep -q '| no-model | | none |' "$TMP/one/summary.md"; then
 	ok "... verdict no-model, the ratio shown, stderr says why, compare.csv test none"
 else
 	not_ok "one run a side: no-model" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/one/compare.csv")"
@@ -103,16 +104,17 @@ expect_exit 1 "one run a side, a store whose runs differ by 1%: +83% judged, a r
 	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" --db "$TMP/tight.db" -o "$TMP/st"
 if grep -q 'slower (+83.3%)  REGRESSION' "$TMP/out" &&
 	grep -q 'judged 1 of 1 points: 0 by runs .*, 1 by the store' "$TMP/out" &&
-	grep -q ',slower,1,1,1,[0-9.]*,store$' "$TMP/st/compare.csv" &&
+	grep -q ',slower,1,1,1,[0-9.]*,store,[0-9.inf]*$' "$TMP/st/compare.csv" &&
 	grep -q "^# store: $TMP/tight.db" "$TMP/st/compare.csv" &&
 	grep -q '| store: CV .* over 7 runs |' "$TMP/st/summary.md"; then
 	ok "... by the store (7 runs: the compared one, stored too, left out), in the metadata"
 else
 	not_ok "store model" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/st/compare.csv")"
 fi
-expect_exit 0 "a store whose runs differ by 40%: +83% is within what runs differ by" \
+expect_exit 5 "a store whose runs differ by 40%: +83% is within what runs differ by, inconclusive" \
 	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" --db "$TMP/wide.db"
-grep -q ' no-change$' "$TMP/out" && ok "... no-change" || not_ok "wide store" "$(cat "$TMP/out")"
+grep -q ' inconclusive (MDE [0-9.]*%)$' "$TMP/out" && ok "... inconclusive: the store too thin to decide says so" ||
+	not_ok "wide store" "$(cat "$TMP/out")"
 expect_usage_error "--db a store that is not there: refused before any work" "no store" \
 	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" --db "$TMP/none.db"
 expect_exit 0 "a store that lacks the point: not judged" \
@@ -129,7 +131,7 @@ for k in 1 2 3 4 5; do
 done
 expect_exit 0 "two disturbed repetitions 3x slower in every NEW run: left out, no change" \
 	"$VSB" compare "$TMP/db" "$TMP/dn" -o "$TMP/dist"
-grep -q ' no-change$' "$TMP/out" && grep -q '10 repetitions left out' "$TMP/err" &&
+grep -q ' same$' "$TMP/out" && grep -q '10 repetitions left out' "$TMP/err" &&
 	grep -q '^# disturbed_repetitions: left out, 10 left out' "$TMP/dist/compare.csv" &&
 	ok "... stderr and compare.csv count them" || not_ok "disturbed left out" "$(cat "$TMP/out" "$TMP/err")"
 expect_exit 1 "--keep-disturbed judges them: a regression" \
@@ -198,7 +200,7 @@ expect_exit 0 "2 CPUs, one sweep a side, NEW 30% slower in every process: not ju
 if grep -q ' one-sweep$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
 	grep -q '1 multi-CPU point not judged (verdict `one-sweep`)' "$TMP/err" &&
 	grep -q 'not judged: 0 no-model, 0 few-runs, 1 one-sweep' "$TMP/err" &&
-	grep -q ',one-sweep,0,5,5,[0-9.e+-]*,none$' "$TMP/s2/compare.csv" &&
+	grep -q ',one-sweep,0,5,5,[0-9.e+-]*,none,[0-9.inf]*$' "$TMP/s2/compare.csv" &&
 	grep -q '^# noise_models: 0 runs, 0 store, 0 pooled, 1 not judged' "$TMP/s2/compare.csv"; then
 	ok "... one-sweep: the warning says why, compare.csv's test is none"
 else
@@ -208,7 +210,7 @@ mksweep "$TMP/s1b.csv" s1-b 0 none $B2
 mksweep "$TMP/s1n.csv" s1-n 0 none $N2
 expect_exit 1 "the same numbers on one CPU: judged by its 5 worker processes, a regression" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n.csv" -o "$TMP/s1c"
-grep -q ',slower,1,5,5,[0-9.e+-]*,runs$' "$TMP/s1c/compare.csv" && ok "... by runs" ||
+grep -q ',slower,1,5,5,[0-9.e+-]*,runs,[0-9.inf]*$' "$TMP/s1c/compare.csv" && ok "... by runs" ||
 	not_ok "one CPU by runs" "$(tail -1 "$TMP/s1c/compare.csv")"
 mkdir -p "$TMP/s2store"
 i=0
@@ -219,7 +221,7 @@ done
 "$VSB" db import --db "$TMP/s2.db" "$TMP/s2store" >/dev/null 2>&1
 expect_exit 1 "2 CPUs, one sweep a side, a store of 7 earlier sweeps within 1%: judged, a regression" \
 	"$VSB" compare "$TMP/s2b.csv" "$TMP/s2n.csv" --db "$TMP/s2.db" -o "$TMP/s2st"
-grep -q ',slower,1,5,5,[0-9.e+-]*,store$' "$TMP/s2st/compare.csv" && ok "... by the store" ||
+grep -q ',slower,1,5,5,[0-9.e+-]*,store,[0-9.inf]*$' "$TMP/s2st/compare.csv" && ok "... by the store" ||
 	not_ok "one-sweep with a store" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/s2st/compare.csv")"
 # One CPU, one sweep a side, judged by its runs: a store of earlier
 # sweeps of the point floors the verdict at what sweeps differ by.  NEW
@@ -227,8 +229,9 @@ grep -q ',slower,1,5,5,[0-9.e+-]*,store$' "$TMP/s2st/compare.csv" && ok "... by 
 # regression; sweeps 8 .. 11 apart, each from the one before by
 # ln-steps whose MAD is 0.1825 (CV 1.4826 x 0.1825 / sqrt 2 = 19.1%),
 # the floor z(0.01) x sqrt 2 x CV = 2.576 x 1.414 x 19.1% = 69.6%:
-# no-change, exit 0.  A store that holds an earlier real change (four
-# sweeps at 9.0, four at 10.0) counts its step once: +10% is still found
+# inconclusive (the store too thin to decide), exit 5.  A store that
+# holds an earlier real change (four sweeps at 9.0, four at 10.0) counts
+# its step once: +10% is still found
 N10="10.2 10.3 10.25 10.35 10.3 10.2 10.4 10.3 10.25 10.3"
 mksweep "$TMP/s1n10.csv" s1-n10 0 none $N10
 mkdir -p "$TMP/s1tight" "$TMP/s1wide"
@@ -246,20 +249,20 @@ done
 "$VSB" db import --db "$TMP/s1w.db" "$TMP/s1wide" >/dev/null 2>&1
 expect_exit 1 "1 CPU, one sweep a side, +10%, a store of sweeps within 1%: a regression" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv" --db "$TMP/s1t.db" -o "$TMP/s1t"
-grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store$' "$TMP/s1t/compare.csv" &&
+grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store,[0-9.inf]*$' "$TMP/s1t/compare.csv" &&
 	grep -q '1 by runs floored by how far the store.s sweeps of them differ' "$TMP/out" &&
 	grep -q '| runs: 5 + 5, CV .*; sweeps (store): CV .* over 7 |' "$TMP/s1t/summary.md" &&
 	grep -q '^# noise_models: 1 runs, 0 store, 0 pooled, 0 not judged; of the runs, 1 runs+store$' "$TMP/s1t/compare.csv" &&
 	grep -q "noise floor max(2%, CV, 2 x between-run CV, z(alpha) x sqrt 2 x the store's CV)" "$TMP/out" &&
 	ok "... by runs, floored by the store (test runs+store), said in the table, compare.csv and summary.md" ||
 	not_ok "runs+store, tight store" "$(cat "$TMP/out")" "$(tail -1 "$TMP/s1t/compare.csv")"
-expect_exit 0 "the same pair, a store of sweeps 8 to 11 apart: within what sweeps differ by" \
+expect_exit 5 "the same pair, a store of sweeps 8 to 11 apart: within what sweeps differ by (exit 5)" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv" --db "$TMP/s1w.db" -o "$TMP/s1w"
 floor=$(awk -F, '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
 	{ print $c["noise_pct"], $c["between_cv_pct"], $c["test"], $c["verdict"] }' "$TMP/s1w/compare.csv")
-awk -v f="$floor" 'BEGIN { split(f, a, " "); exit !(a[3] == "runs+store" && a[4] == "no-change" &&
+awk -v f="$floor" 'BEGIN { split(f, a, " "); exit !(a[3] == "runs+store" && a[4] == "inconclusive" &&
 	a[1] > 69 && a[1] < 70.5 && a[2] > 18.8 && a[2] < 19.4) }' &&
-	ok "... no-change, the floor 69.6% from the store's CV of 19.1% ($floor)" ||
+	ok "... inconclusive, the floor 69.6% from the store's CV of 19.1% ($floor)" ||
 	not_ok "runs+store, wide store" "$floor" "$(cat "$TMP/out")"
 mkdir -p "$TMP/s1step"
 i=0
@@ -270,7 +273,7 @@ done
 "$VSB" db import --db "$TMP/s1p.db" "$TMP/s1step" >/dev/null 2>&1
 expect_exit 1 "a store with an earlier +11% step in it: its step counts once, +10% a regression" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv" --db "$TMP/s1p.db" -o "$TMP/s1p"
-grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store$' "$TMP/s1p/compare.csv" && ok "... by runs+store" ||
+grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store,[0-9.inf]*$' "$TMP/s1p/compare.csv" && ok "... by runs+store" ||
 	not_ok "a store with a step" "$(tail -1 "$TMP/s1p/compare.csv")"
 expect_exit 1 "without --db, the same pair: its runs alone, a regression" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv"
@@ -315,7 +318,7 @@ expect_exit 0 "sweep --procs 1: one process, as before" \
 expect_exit 1 "one default sweep a side, batch 1 against 1024 (one CPU): slower, exit 1" \
 	"$VSB" compare "$TMP/sb" "$TMP/sn" --ignore batch --keep-disturbed -o "$TMP/pcc"
 grep -q 'slower (+[0-9.]*%)  REGRESSION' "$TMP/out" &&
-	grep -q ',slower,1,10,10,[0-9.]*,runs$' "$TMP/pcc/compare.csv" &&
+	grep -q ',slower,1,10,10,[0-9.]*,runs,[0-9.inf]*$' "$TMP/pcc/compare.csv" &&
 	ok "... judged by runs: 10 worker processes a side" ||
 	not_ok "real slowdown by runs" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/pcc/compare.csv")"
 expect_exit 0 "the same sweeps with --procs 1 a side: not judged (one run a side)" \

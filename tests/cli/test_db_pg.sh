@@ -133,8 +133,13 @@ grep -q 'not judged: .* its CPUs moved (c2c 80 -> 200 ns)' "$TMP/err" &&
 	ok "... c2c_ns read from the stored metadata (80 -> 200 ns)" ||
 	not_ok "c2c over PostgreSQL" "$(cat "$TMP/out" "$TMP/err")"
 # --where reads the points' parameters with PostgreSQL's json_each_text
-expect_exit 0 "history --where over PostgreSQL: a stored parameter selects" \
+# exit 5: the counter points imported first are one or a few runs each,
+# too short a series for --check to call the same (inconclusive)
+expect_exit 5 "history --where over PostgreSQL: a stored parameter selects" \
 	"$VSB" history --db "$URL" --check --where bench=counter
+grep -q '^history --check: inconclusive; .* a series too short to have a baseline' "$TMP/out" &&
+	ok "... the short series said too short, not no regression" ||
+	not_ok "history --where over PostgreSQL: the gate's line" "$(cat "$TMP/out")"
 expect_usage_error "history --where over PostgreSQL: a parameter no point has" \
 	"no stored point has a parameter 'nosuch'" \
 	"$VSB" history --db "$URL" --check --where nosuch=1

@@ -177,6 +177,32 @@ expect_exit 0 "flat: history --by kernel --check exits 0" \
 	"$VSB" history --db "$TMP/flat.db" --by kernel --check -o "$TMP/out-flat"
 [ "$(rows "$TMP/out-flat/summary.csv" | wc -l)" -eq 0 ] && ok "flat: no change point" ||
 	not_ok "flat: no change point" "$(cat "$TMP/out-flat/summary.csv")"
+grep -q 'newest entry: same (' "$TMP/out" &&
+	grep -q "^history --check: no regression: every judged series' newest entry the same within" "$TMP/out" &&
+	ok "flat: the newest entry the same, its CI within +-2%" || not_ok "flat: same" "$(cat "$TMP/out")"
+
+# ---- too short, too noisy: inconclusive, exit 5, never "no regression" ----
+mkdir -p "$TMP/short" "$TMP/noisy"
+cp "$TMP"/flat/f[0-4].csv "$TMP/short/"
+for i in $(seq 0 15); do
+	wob=$(awk -v i="$i" 'BEGIN { print 1 + 0.08 * ((i * 37) % 7 - 3) }')
+	craft "$TMP/noisy/n$i.csv" "noisy-$i" "$(printf '2026-02-%02dT10:00:00Z' $((i + 1)))" \
+		"${K[0]}" rev0 "$wob"
+done
+check "import the short and the noisy histories" eval '"$VSB" db import --db "$TMP/short.db" "$TMP/short" &&
+	"$VSB" db import --db "$TMP/noisy.db" "$TMP/noisy"'
+expect_exit 5 "short: 5 entries, --check: inconclusive (exit 5)" \
+	"$VSB" history --db "$TMP/short.db" --check
+grep -q 'newest entry: inconclusive (5 entries: no baseline' "$TMP/out" &&
+	grep -q '^history --check: inconclusive; 1 series: .* 1 inconclusive, 0 not judged; a series too short' "$TMP/out" &&
+	! grep -q 'no regression' "$TMP/out" &&
+	ok "short: said too short to judge, not no regression" || not_ok "short" "$(cat "$TMP/out")"
+expect_exit 5 "noisy: entries 24% apart, --check: inconclusive (exit 5)" \
+	"$VSB" history --db "$TMP/noisy.db" --check
+grep -q 'newest entry: inconclusive (.*could not tell changes below [0-9.]*%)' "$TMP/out" &&
+	grep -q 'this store could not tell steps below [0-9.]*%' "$TMP/out" &&
+	ok "noisy: inconclusive, with the smallest step it could have called" ||
+	not_ok "noisy" "$(cat "$TMP/out")"
 
 # ---- outputs ----
 if command -v python3 >/dev/null; then

@@ -94,7 +94,9 @@ command -v qemu-system-x86_64 >/dev/null || {
 # only the boots that are missing (one folder for both: two boots fewer)
 D=$TMP/aa
 MON=vmstat,interrupts
-AA=(ab --base "$K" --new "$K" --boots 2 --monitor $MON "$SWEEP" -o "$D")
+# --max-boots 2: a fixed 2 boots a side (by default ab would add ABBA
+# pairs up to 10 while its points are few-runs)
+AA=(ab --base "$K" --new "$K" --boots 2 --max-boots 2 --monitor $MON "$SWEEP" -o "$D")
 "$VSB" "${AA[@]}" >/dev/null 2>"$TMP/int.err" &
 pid=$!
 for _ in $(seq 1 600); do
@@ -200,7 +202,7 @@ fi
 
 # the same command on a finished folder: nothing booted again
 t0=$(date +%s)
-"$VSB" ab --base "$K" --new "$K" --boots 2 --monitor $MON "$SWEEP" -o "$D" >/dev/null 2>"$TMP/again.err"
+"$VSB" "${AA[@]}" >/dev/null 2>"$TMP/again.err"
 rc=$?
 [ $rc -eq 0 ] && grep -q 'continuing, 4 of 4 boots done already' "$TMP/again.err" &&
 	! grep -q 'ab: boot' "$TMP/again.err" &&
@@ -237,7 +239,8 @@ for s in base new; do
 		done
 	done
 done
-"$VSB" ab --base "$K" --new "$K" --boots 5 --monitor $MON "$SWEEP" -o "$R" >"$TMP/reg.out" 2>"$TMP/reg.err"
+"$VSB" ab --base "$K" --new "$K" --boots 5 --max-boots 5 --monitor $MON "$SWEEP" -o "$R" \
+	>"$TMP/reg.out" 2>"$TMP/reg.err"
 rc=$?
 rows=$(grep -v '^#' "$R/compare/compare.csv" 2>/dev/null | tail -n +2 | wc -l)
 reg=$(grep -c ',slower,1,5,5,' "$R/compare/compare.csv" 2>/dev/null)
@@ -250,5 +253,43 @@ else
 	not_ok "5 boots a side, NEW 2x: a regression, exit 1" "exit $rc, $reg of $rows" \
 		"$(tail -n 5 "$TMP/reg.err")" \
 		"$(grep -v '^#' "$R/compare/compare.csv" 2>&1 | cut -d, -f2,35-)"
+fi
+
+# --- the looks, on boots made by hand as above (nothing booted): NEW's
+# costs as BASE's but 30% apart from boot to boot, so every point is
+# inconclusive; the folder holds 7 boots a side.  --boots 5 --max-boots 7:
+# the look at 5 (alpha 0.005, which 5 boots cannot reach) leaves them
+# few-runs, ab adds a pair (found done) and looks again, up to 7, and
+# stops at max boots with exit 5 (inconclusive), never a regression
+S=$TMP/seq
+cp -r "$R" "$S"
+for s in base new; do
+	for k in 6 7; do
+		cp -r "$S/$s/boot-$(( k - 5 ))" "$S/$s/boot-$k"
+	done
+	for k in 1 2 3 4 5 6 7; do
+		for f in "$S/$s/boot-$k"/*.csv; do
+			case $f in *.summary.csv | */sweep.csv | *.monitor.csv) continue ;; esac
+			awk -F, -v OFS=, -v k=$k -v s=$s '
+				/^# run_id:/ { print "# run_id: " s "-boot-" k; next }
+				/^#/ { print; next }
+				!h { for (i = 1; i <= NF; i++) if ($i == "per_op") p = i; h = 1; print; next }
+				{ $p = 10 * (1 + 0.3 * ((k * 7 + (s == "new") * 3) % 5 - 2) / 2); print }' \
+				"$f" >"$f.new" && mv "$f.new" "$f"
+		done
+	done
+done
+"$VSB" ab --base "$K" --new "$K" --boots 5 --max-boots 7 --monitor $MON "$SWEEP" -o "$S" \
+	>"$TMP/seq.out" 2>"$TMP/seq.err"
+rc=$?
+if [ $rc -eq 5 ] && ! grep -q 'ab: boot' "$TMP/seq.err" &&
+   grep -q 'undecided after 5 boots a side: one more ABBA pair (up to 7)' "$TMP/seq.err" &&
+   grep -q 'undecided after 6 boots a side' "$TMP/seq.err" &&
+   grep -q '^ab: inconclusive: .*7 boots a side (stopped: max boots)' "$TMP/seq.err" &&
+   grep -q '^\*\*Boots:\*\* 7 a side .*stopped: max boots' "$S/summary.md" &&
+   grep -q '^boots_now: 7$' "$S/ab.txt" && grep -q '^stopped: max boots$' "$S/ab.txt"; then
+	ok "looks: undecided at 5 and 6 boots a side, a pair added each time, stopped at --max-boots 7, exit 5"
+else
+	not_ok "ab looks up to --max-boots" "exit $rc" "$(tail -n 6 "$TMP/seq.err")"
 fi
 done_testing

@@ -27,6 +27,8 @@ enum {
 	VSB_EXIT_USAGE = 2,
 	VSB_EXIT_UNTRUSTED = 3,
 	VSB_EXIT_SKIP = 4,
+	/* compare, ab, history --check: no regression, but some point undecided */
+	VSB_EXIT_INCONCLUSIVE = 5,
 };
 
 #define VSB_CACHELINE 64

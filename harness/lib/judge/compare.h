@@ -71,7 +71,15 @@ struct vsb_cmp_verdict {
 	size_t rb, rn;		/* runs on each side */
 	int by_runs;		/* 1: tested per-run medians; 0: repetitions pooled */
 	int exact;
-	const char *verdict;	/* slower, faster, no-change, only-base, only-new,
+	/*
+	 * mde: the minimum detectable effect, |NEW/BASE - 1| this pair's own
+	 * spread and counts would call at alpha (compare_verdict.c);
+	 * INFINITY where the test cannot reach alpha at all; NAN: not judged.
+	 */
+	double mde;
+	const char *verdict;	/* slower, faster, same (the CI inside
+				 * +-max_regression_pct), inconclusive (neither),
+				 * only-base, only-new,
 				 * moved (the CPUs' distance changed: not judged),
 				 * few-runs (runs_only, too few runs: not judged),
 				 * one-sweep (a multi-CPU point's runs all worker
@@ -150,6 +158,10 @@ struct vsb_compare {
 	size_t all_disturbed;	/* not judged: a side's every repetition disturbed */
 	size_t ndisturbed;	/* repetitions left out, both sides */
 	size_t runs_split;	/* files whose repetitions name worker processes */
+	/* filled by vsb_cmp_judge(): the judged pairs by verdict */
+	size_t nslow, nfast, nsame, ninconc;
+	size_t by_exact;	/* of them, judged by the exact rule (unit insn) */
+	double mde_lo, mde_hi;	/* over the inconclusive ones; NAN: none */
 	double shift;		/* median NEW/BASE of the judged pairs; NAN: none */
 	size_t nshift;		/* the judged pairs it is over */
 	/* set before loading (vsb_compare_report does, from its options) */
@@ -222,8 +234,9 @@ vsb_cmp_any(const struct vsb_cmp_verdict *v)
  * `vmstat-bench compare` does it (@c initialised, --ignore applied):
  * the -o DIR refusals first, then loading, matching, judging, the
  * warnings on stderr, the table on stdout and, with @outdir, its files.
- * 0, VSB_EXIT_ERROR when a point regressed, VSB_EXIT_SKIP when no point
- * matched, or the error's code.  @c is the caller's to free.
+ * 0, VSB_EXIT_ERROR when a point regressed, VSB_EXIT_INCONCLUSIVE when
+ * none did but one is inconclusive, VSB_EXIT_SKIP when no point matched,
+ * or the error's code.  @c is the caller's to free.
  */
 int vsb_compare_report(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 		       const char *base, const char *new, const char *outdir);
@@ -237,6 +250,16 @@ int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 			  const char *db);
 
 /*
+ * The same over several paths a side, their repetitions added up (ab: the
+ * boots a look reaches, not every boot folder there), the sides named
+ * @bname and @nname in the outputs; no store.
+ */
+int vsb_compare_report_paths(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			     const char *bname, const char *const *base, size_t nb,
+			     const char *nname, const char *const *new, size_t nn,
+			     const char *outdir);
+
+/*
  * c->shift, the median NEW/BASE over the judged points (compare_shift.c;
  * NAN when none was), and c->nshift, how many; vsb_cmp_judge() sets them.
  * Shown (a note, a line of summary.md) when over at least
@@ -245,5 +268,41 @@ int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 #define VSB_CMP_SHIFT_MIN_POINTS	4
 void vsb_cmp_common_shift(struct vsb_compare *c);
 int vsb_cmp_shift_shown(const struct vsb_compare *c, const struct vsb_cmp_opts *o);
+
+/*
+ * compare_verdict.c: the three-way rule.  slower / faster: p < alpha and
+ * a change beyond the noise floor; same: the 95% CI of NEW/BASE inside
+ * 1 +- max_regression_pct and the floor no wider than that; else
+ * inconclusive.  Rows in VSB_CMP_EXACT_UNIT (instruction counts, which
+ * repeat to ~0.03%) are judged by vsb_cmp_judge_exact() instead.
+ */
+#define VSB_CMP_EXACT_UNIT	"insn"
+#define VSB_CMP_EXACT_REL	0.001	/* 0.1% of BASE's median ... */
+#define VSB_CMP_EXACT_ABS	0.05	/* ... or 0.05 instruction per op */
+#define VSB_CMP_MDE_POWER_Z	0.8416	/* z of 80% power, the usual MDE */
+double vsb_cmp_z(double alpha);		/* Phi^-1(1 - alpha / 2) */
+int vsb_cmp_exact_unit(const char *unit);
+void vsb_cmp_judge_exact(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o);
+const char *vsb_cmp_three_way(const struct vsb_cmp_verdict *v,
+			      const struct vsb_cmp_opts *o);
+/* the MDE of @v from the values the test saw: @b[0..nb), @n[0..nn) */
+double vsb_cmp_mde(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
+		   const double *b, size_t nb, const double *n, size_t nn);
+/*
+ * The headline: the counts of slower / faster / same / inconclusive,
+ * "no regression" only where every judged pair is the same, and the MDE
+ * of the inconclusive ones.
+ */
+void vsb_cmp_headline(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
+		      char *buf, size_t len);
+/* The exit status: 1 a regression, VSB_EXIT_INCONCLUSIVE, else 0. */
+int vsb_cmp_status(const struct vsb_compare *c);
+
+/*
+ * ab's looks: alpha for the look at @n boots a side of a run that starts
+ * at @first and may add boots up to @max (compare_verdict.c says the
+ * rule).  The alphas of all the looks sum to @alpha.
+ */
+double vsb_cmp_look_alpha(double alpha, long first, long max, long n);
 
 #endif /* VSB_COMPARE_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The verdict of one matched point: ratio of medians with a bootstrap
- * CI, a Mann-Whitney p, the noise floor, slower / faster / no-change.
+ * CI, a Mann-Whitney p, the noise floor, and the three-way verdict of
+ * compare_verdict.c: slower / faster, same, inconclusive.
  *
  * Runs are the unit when runs differ.  Repetitions inside one process
  * share that process's state (where the host put the vCPUs, the boot's
@@ -125,22 +126,6 @@ static int cpus_moved(struct vsb_cmp_verdict *v)
 	return vsb_c2c_moved(v->c2c_b, v->c2c_n);
 }
 
-/* z of the two-sided normal test at @alpha: Phi^-1(1 - alpha / 2) */
-static double z_two_sided(double alpha)
-{
-	double lo = 0, hi = 40, mid = 0;
-	int i;
-
-	for (i = 0; i < 80; i++) {
-		mid = (lo + hi) / 2;
-		if (erfc(mid / M_SQRT2) > alpha)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return mid;
-}
-
 /*
  * A multi-CPU point whose runs on @p's side are all worker processes of
  * one sweep.  They ran seconds apart under one placement of the vCPUs and
@@ -207,7 +192,7 @@ static void floor_by_store(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts 
 		v->model = "runs+store";
 	v->model_cv = v->b->store_cv;
 	v->model_n = v->b->store_runs;
-	v->noise = fmax(v->noise, z_two_sided(o->alpha) * M_SQRT2 * v->b->store_cv);
+	v->noise = fmax(v->noise, vsb_cmp_z(o->alpha) * M_SQRT2 * v->b->store_cv);
 }
 
 /* Why @v is not judged, or NULL when it is; the checks in their order. */
@@ -225,6 +210,25 @@ static const char *not_judged(struct vsb_cmp_verdict *v, const struct vsb_cmp_op
 	return NULL;
 }
 
+/* The MDE from what the test compared: run medians, or repetitions */
+static void mde_of(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
+		   const struct grouped *b, const struct grouped *n)
+{
+	double *mb, *mn;
+
+	if (!v->by_runs) {
+		v->mde = vsb_cmp_mde(v, o, v->b->v, v->b->n, v->n->v, v->n->n);
+		return;
+	}
+	mb = vsb_zalloc(b->r.nruns * sizeof(*mb));
+	mn = vsb_zalloc(n->r.nruns * sizeof(*mn));
+	vsb_runs_medians(&b->r, mb);
+	vsb_runs_medians(&n->r, mn);
+	v->mde = vsb_cmp_mde(v, o, mb, b->r.nruns, mn, n->r.nruns);
+	free(mb);
+	free(mn);
+}
+
 static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 {
 	struct grouped gb, gn;
@@ -233,6 +237,11 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	double change;
 	int by_store;
 
+	if (vsb_cmp_exact_unit(v->b->unit)) {
+		/* no noise model to want: the count is what ran (compare_verdict.c) */
+		vsb_cmp_judge_exact(v, o);
+		return;
+	}
 	group_runs(v->b, &gb);
 	group_runs(v->n, &gn);
 	v->rb = gb.r.nruns;
@@ -269,10 +278,8 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	if (by_store || sweep_store_floor(v, o))
 		floor_by_store(v, o, by_store);
 	change = v->ratio - 1;
-	if (v->p < o->alpha && fabs(change) > v->noise)
-		v->verdict = change > 0 ? "slower" : "faster";
-	else
-		v->verdict = "no-change";
+	mde_of(v, o, &gb, &gn);
+	v->verdict = vsb_cmp_three_way(v, o);
 	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
 			100 * change > o->max_regression_pct;
 	why = not_judged(v, o, by_store);
@@ -280,6 +287,7 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 		v->verdict = why;
 		v->regression = 0;
 		v->model = "none";
+		v->mde = NAN;
 	}
 	grouped_free(&gb);
 	grouped_free(&gn);
@@ -309,6 +317,18 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 	c->by_store += !strcmp(v->model, "store");
 	c->by_reps += !strcmp(v->model, "reps");
 	c->no_model += !strcmp(v->verdict, "no-model");
+	c->nslow += !strcmp(v->verdict, "slower");
+	c->nfast += !strcmp(v->verdict, "faster");
+	c->nsame += !strcmp(v->verdict, "same");
+	if (!strcmp(v->verdict, "inconclusive")) {
+		c->ninconc++;
+		c->mde_lo = isnan(c->mde_lo) ? v->mde : fmin(c->mde_lo, v->mde);
+		c->mde_hi = isnan(c->mde_hi) ? v->mde : fmax(c->mde_hi, v->mde);
+	}
+	if (!strcmp(v->model, "exact")) {
+		c->by_exact++;
+		return;	/* no runs, floors or repetitions' count to warn of */
+	}
 	if (!strcmp(v->verdict, "disturbed")) {
 		c->all_disturbed++;
 		return;
@@ -337,6 +357,8 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 	c->nreg = c->unmatched = c->one_run = c->few_runs = c->moved = 0;
 	c->by_runs = c->by_store = c->by_reps = c->no_model = c->runs_store = 0;
 	c->all_disturbed = c->ndisturbed = 0;
+	c->nslow = c->nfast = c->nsame = c->ninconc = c->by_exact = 0;
+	c->mde_lo = c->mde_hi = NAN;
 	c->fewest = c->fewest_runs = (size_t)-1;
 	for (i = 0; i < c->nv; i++) {
 		struct vsb_cmp_verdict *v = &c->vs[i];
@@ -350,6 +372,7 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 		v->model = "none";
 		v->model_cv = NAN;
 		v->model_n = 0;
+		v->mde = NAN;
 		if (!v->b || !v->n) {
 			v->verdict = v->b ? "only-base" : "only-new";
 			c->unmatched++;

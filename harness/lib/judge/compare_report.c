@@ -58,11 +58,17 @@ static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 		fprintf(f, "%.3g", 100 * v->model_cv);
 	else if (!isnan(v->between))	/* empty: unknown, one run a side */
 		fprintf(f, "%.3g", 100 * v->between);
-	fprintf(f, ",%s\n", !v->b || !v->n ? "" :
+	fprintf(f, ",%s", !v->b || !v->n ? "" :
+		!strcmp(v->model, "exact") ? "exact" :
 		!strcmp(v->model, "runs+store") ? "runs+store" : v->by_runs ? "runs" :
 		!strcmp(v->model, "store") ? "store" :
 		!strcmp(v->verdict, "no-model") || !strcmp(v->verdict, "one-sweep") ||
 		(!strcmp(v->verdict, "few-runs") && !c->runs_only) ? "none" : "pooled");
+	/* mde_pct: empty where not judged, inf where no test could call any */
+	if (isnan(v->mde))
+		fputs(",\n", f);
+	else
+		fprintf(f, ",%.3g\n", 100 * v->mde);
 }
 
 static const char *model_name(const struct vsb_cmp_opts *o)
@@ -118,7 +124,7 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 {
 	const struct vsb_cmp_side *bs = &c->base, *ns = &c->new;
 	struct vsb_outfile csv;
-	char path[4096 + 32];
+	char path[4096 + 32], line[512];
 	size_t i, k;
 	int r;
 
@@ -147,17 +153,23 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		"with --noise-model reps, else the verdict says why not judged)\n"
 		"# noise_models: %zu runs, %zu store, %zu pooled, %zu not judged; "
 		"of the runs, %zu runs+store\n"
-		"# store: %s\n# disturbed_repetitions: %s, %zu left out\n",
+		"# store: %s\n# disturbed_repetitions: %s, %zu left out\n"
+		"# verdicts: same needs the 95%% CI inside 1 +- max_regression_pct "
+		"and the noise floor no wider; else inconclusive; test exact (unit "
+		"insn): changed beyond max(0.1%% of base, 0.05 insn) per op; mde_pct: "
+		"the smallest change the row could call (80%% power at alpha)\n",
 		model_name(o), c->by_runs, c->by_store, c->by_reps,
-		c->nv - c->unmatched - c->by_runs - c->by_store - c->by_reps,
+		c->nv - c->unmatched - c->by_runs - c->by_store - c->by_reps - c->by_exact,
 		c->runs_store, c->store_url ? c->store_url : "none",
 		o->drop_disturbed ? "left out" : "kept", c->ndisturbed);
+	vsb_cmp_headline(c, o, line, sizeof(line));
+	fprintf(csv.f, "# headline: %s\n", line);
 	fputs("index,label", csv.f);
 	for (k = 0; k < c->ncols; k++)
 		fprintf(csv.f, ",%s", c->cols[k]);
 	fputs(",unit,n_base,n_new,median_base,median_new,ratio,ratio_ci_lo,"
 	      "ratio_ci_hi,p,exact,noise_pct,verdict,regression,runs_base,"
-	      "runs_new,between_cv_pct,test\n", csv.f);
+	      "runs_new,between_cv_pct,test,mde_pct\n", csv.f);
 	for (i = 0; i < c->nv; i++)
 		write_csv_row(csv.f, c, i);
 	return vsb_outfile_commit(&csv);
@@ -261,7 +273,8 @@ static size_t count_verdict(const struct vsb_compare *c, const char *what)
 static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 		      char *buf, size_t len)
 {
-	size_t pairs = c->nv - c->unmatched, judged = c->by_runs + c->by_store + c->by_reps;
+	size_t pairs = c->nv - c->unmatched,
+	       judged = c->by_runs + c->by_store + c->by_reps + c->by_exact;
 	size_t nomodel = count_verdict(c, "no-model"), few = count_verdict(c, "few-runs");
 	size_t sweep1 = count_verdict(c, "one-sweep");
 	size_t off;
@@ -273,6 +286,9 @@ static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 	if (c->runs_store && off < len)
 		off += (size_t)snprintf(buf + off, len - off, "; %zu by runs floored by "
 					"how far the store's sweeps of them differ", c->runs_store);
+	if (c->by_exact && off < len)
+		off += (size_t)snprintf(buf + off, len - off, ", %zu by the exact rule "
+					"(instruction counts)", c->by_exact);
 	if (c->by_reps && off < len)
 		off += (size_t)snprintf(buf + off, len - off, ", %zu on repetitions "
 					"(--noise-model reps)", c->by_reps);
@@ -300,6 +316,8 @@ static void model_cell(const struct vsb_cmp_verdict *v, char *buf, size_t len)
 			 v->model_n);
 	else if (!strcmp(m, "reps"))
 		snprintf(buf, len, "repetitions");
+	else if (!strcmp(m, "exact"))
+		snprintf(buf, len, "exact: instruction counts");
 	else
 		snprintf(buf, len, "none");
 }
@@ -308,25 +326,13 @@ static void model_cell(const struct vsb_cmp_verdict *v, char *buf, size_t len)
 static int write_md(const char *dir, const struct vsb_compare *c,
 		    const struct vsb_cmp_opts *o, int chart)
 {
-	size_t i, nslow = count_verdict(c, "slower"),
-	       nfast = count_verdict(c, "faster"), nreg = c->nreg,
-	       nsame = count_verdict(c, "no-change"),
-	       nnot = count_verdict(c, "moved") + count_verdict(c, "few-runs"),
-	       nmore = count_verdict(c, "no-model") + count_verdict(c, "disturbed") +
-		       count_verdict(c, "one-sweep");
 	struct vsb_outfile md;
-	char path[4096 + 32], runs[512], basis[512], rest[160] = "", line[512];
+	char path[4096 + 32], runs[512], basis[512], line[512];
+	size_t i;
 	int r;
 
 	runs_line(c, o, runs, sizeof(runs));
 	basis_line(c, o, basis, sizeof(basis));
-	/* not judged and one-side points are neither a change nor none */
-	if (nnot + nmore)
-		snprintf(rest, sizeof(rest), ", %zu not judged (moved, few-runs%s)",
-			 nnot + nmore, nmore ? ", no-model, one-sweep, disturbed" : "");
-	if (c->unmatched)
-		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest),
-			 ", %zu on one side only", c->unmatched);
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	r = vsb_outfile_open(&md, path, "-o");
 	if (r)
@@ -334,13 +340,16 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	fprintf(md.f, "# vmstat-bench compare\n\n- base: `%s`\n- new: `%s`\n",
 		c->base.path, c->new.path);
 	sides_md(md.f, c);
-	fprintf(md.f, "- verdicts: %zu slower, %zu faster, "
-		"%zu no change%s; **%zu regression%s** beyond %g%%\n"
+	vsb_cmp_headline(c, o, line, sizeof(line));
+	fprintf(md.f, "- **verdict: %s**%s\n"
 		"- rule: slower/faster needs Mann-Whitney p < %g and a change beyond "
-		"the noise floor (max of %g%% and either side's CV)\n- %s\n"
-		"- noise model `%s`: %s\n",
-		nslow, nfast, nsame, rest, nreg, nreg == 1 ? "" : "s",
-		o->max_regression_pct, o->alpha, o->noise_pct, runs, model_name(o), basis);
+		"the noise floor (max of %g%% and either side's CV); same needs the "
+		"95%% CI of NEW/BASE inside 1 +- %g%% and the floor no wider; else "
+		"inconclusive, with its MDE (the smallest change the row could call); "
+		"unit insn: changed beyond max(0.1%% of base, 0.05 insn) per op, "
+		"else same\n- %s\n- noise model `%s`: %s\n",
+		line, c->unmatched ? " (points on one side only are listed below)" : "",
+		o->alpha, o->noise_pct, o->max_regression_pct, runs, model_name(o), basis);
 	if (c->store_url)
 		fprintf(md.f, "- store: `%s`\n", c->store_url);
 	if (shift_line(c, o, line, sizeof(line)))
@@ -349,17 +358,21 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 		fprintf(md.f, "- %zu repetition%s left out: another task disturbed them "
 			"(their `disturbed` column)\n", c->ndisturbed,
 			c->ndisturbed == 1 ? "" : "s");
-	fprintf(md.f, "\n| point | base | new | NEW/BASE [95%% CI] | p | verdict | "
-		"noise model |\n|---|---:|---:|---|---:|---|---|\n");
+	fprintf(md.f, "\n| point | base | new | NEW/BASE [95%% CI] | p | verdict | MDE | "
+		"noise model |\n|---|---:|---:|---|---:|---|---:|---|\n");
 	for (i = 0; i < c->nv; i++) {
 		const struct vsb_cmp_verdict *v = &c->vs[i];
 		char model[96];
 
 		model_cell(v, model, sizeof(model));
-		fprintf(md.f, "| %s | %.4g %s | %.4g | %.3f [%.3f, %.3f] | %.3g | %s%s | %s |\n",
+		fprintf(md.f, "| %s | %.4g %s | %.4g | %.3f [%.3f, %.3f] | %.3g | %s%s | ",
 			v->label, v->mb, vsb_cmp_any(v)->unit, v->mn, v->ratio, v->lo,
-			v->hi, v->p, v->verdict, v->regression ? " **REGRESSION**" : "",
-			model);
+			v->hi, v->p, v->verdict, v->regression ? " **REGRESSION**" : "");
+		if (isnan(v->mde))
+			fputs("|", md.f);
+		else
+			fprintf(md.f, "%.3g%% |", 100 * v->mde);
+		fprintf(md.f, " %s |\n", model);
 	}
 	if (chart)
 		fprintf(md.f, "\n![regression chart](regression.png)\n");
@@ -550,6 +563,8 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 			printf(" (%+.1f%%)", 100 * (v->ratio - 1));
 		if (!strcmp(v->verdict, "moved"))
 			printf(" (c2c %.0f -> %.0f ns)", v->c2c_b, v->c2c_n);
+		if (!strcmp(v->verdict, "inconclusive"))
+			printf(" (MDE %.3g%%)", 100 * v->mde);
 		printf("%s\n", v->regression ? "  REGRESSION" : "");
 	}
 	if (c->one_run < c->nv - c->unmatched || c->by_store)
@@ -568,6 +583,12 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 		basis_line(c, o, basis, sizeof(basis));
 		printf("(%s)\n", basis);
 	}
+	if (c->nv > c->unmatched) {
+		char line[512];
+
+		vsb_cmp_headline(c, o, line, sizeof(line));
+		printf("verdict: %s\n", line);
+	}
 	fflush(stdout);
 }
 
@@ -575,6 +596,29 @@ int vsb_compare_report(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 		       const char *base, const char *new, const char *outdir)
 {
 	return vsb_compare_report_db(c, o, base, new, outdir, NULL);
+}
+
+/* Loaded sides to the outputs: match, judge, say, write; the status. */
+static int judge_report(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			const char *outdir, int db)
+{
+	int ret = vsb_cmp_match(c);
+
+	if (!ret && db)
+		ret = vsb_cmp_store_noise(c, c->store_url);
+	if (ret)
+		return ret;
+	vsb_cmp_judge(c, o);
+	warn_verdicts(c, o);
+	print_table(c, o);
+	/* nothing to judge: said before any file is written */
+	if (c->nv == c->unmatched) {
+		vsb_err("no point of %s matches one of %s", c->base.path, c->new.path);
+		return VSB_EXIT_SKIP;
+	}
+	if (outdir)
+		ret = write_outputs(outdir, c, o);
+	return ret ?: vsb_cmp_status(c);
 }
 
 int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
@@ -591,20 +635,26 @@ int vsb_compare_report_db(struct vsb_compare *c, const struct vsb_cmp_opts *o,
 	c->drop_disturbed = o->drop_disturbed;
 	ret = ret ?: vsb_cmp_load(c, &c->base, base);
 	ret = ret ?: vsb_cmp_load(c, &c->new, new);
-	ret = ret ?: vsb_cmp_match(c);
-	if (!ret && db)
-		ret = vsb_cmp_store_noise(c, c->store_url);
-	if (ret)
-		return ret;
-	vsb_cmp_judge(c, o);
-	warn_verdicts(c, o);
-	print_table(c, o);
-	/* nothing to judge: said before any file is written */
-	if (c->nv == c->unmatched) {
-		vsb_err("no point of %s matches one of %s", c->base.path, c->new.path);
-		return VSB_EXIT_SKIP;
-	}
-	if (outdir)
-		ret = write_outputs(outdir, c, o);
-	return !ret && c->nreg ? VSB_EXIT_ERROR : ret;
+	return ret ?: judge_report(c, o, outdir, db != NULL);
+}
+
+int vsb_compare_report_paths(struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			     const char *bname, const char *const *base, size_t nb,
+			     const char *nname, const char *const *new, size_t nn,
+			     const char *outdir)
+{
+	int ret = outdir ? outdir_refusal(outdir) : 0;
+	size_t i;
+
+	c->store_url = NULL;
+	c->runs_only = o->runs_only;
+	c->drop_disturbed = o->drop_disturbed;
+	for (i = 0; i < nb && !ret; i++)
+		ret = vsb_cmp_load(c, &c->base, base[i]);
+	for (i = 0; i < nn && !ret; i++)
+		ret = vsb_cmp_load(c, &c->new, new[i]);
+	/* the outputs name the sides, not their last path */
+	c->base.path = bname;
+	c->new.path = nname;
+	return ret ?: judge_report(c, o, outdir, 0);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The shift the judged points share: the median NEW/BASE over every point
- * compare judged (slower, faster, no-change).  On the development VM the
+ * compare judged (slower, faster, same, inconclusive).  On the development VM the
  * host moves a whole sweep at once, by 5 to 10% between two sweeps a
  * minute apart (docs/trust.md), and a point's verdict then says as much
  * about the machine as about the code.  compare does not divide it out,

@@ -306,6 +306,34 @@ static void keep_steps(struct vsb_hist_series *hs, const double *med)
 	}
 }
 
+/*
+ * A newest entry that is not a regression is not thereby the same: the
+ * same only when the 95% CI of its median over the baseline's (entries
+ * are runs, so the CI is over runs, the spread that matters) lies inside
+ * 1 +- VSB_CP_THRESHOLD; a store too short to have a baseline, or too
+ * noisy for that, is inconclusive and says so, with the rule's margin
+ * (the smallest step it would call) as what it could not tell.
+ */
+static void judge_check(struct vsb_hist_series *hs, const double *med)
+{
+	const struct vsb_cp_verdict *v = &hs->verdict;
+	double thr = VSB_CP_THRESHOLD;
+
+	hs->check_lo = hs->check_hi = NAN;
+	hs->check = v->regression ? "slower" : hs->moved ? "moved" :
+		    hs->one_build_newest ? "one-build" : "inconclusive";
+	if (v->regression || hs->moved || hs->one_build_newest ||
+	    v->rule == VSB_CP_RULE_NONE || !(v->base > 0))
+		return;
+	vsb_ratio_ci(med + v->base_start, v->base_end - v->base_start,
+		     med + v->new_start, hs->n - v->new_start, VSB_BOOT_SEED,
+		     &hs->check_lo, &hs->check_hi);
+	if (v->rel_change < -v->margin && hs->check_hi < 1)
+		hs->check = "faster";
+	else if (hs->check_lo >= 1 - thr && hs->check_hi <= 1 + thr)
+		hs->check = "same";
+}
+
 int vsb_hist_analyse(struct vsb_hist_series *hs)
 {
 	double *med = vsb_zalloc((hs->n ?: 1) * sizeof(*med));
@@ -341,6 +369,8 @@ int vsb_hist_analyse(struct vsb_hist_series *hs)
 	hs->one_build_newest = 0;
 	if (!ret && hs->n)
 		apply_one_build(hs);
+	if (!ret)
+		judge_check(hs, med);
 	free(med);
 	return ret;
 }

@@ -89,6 +89,16 @@ struct vsb_hist_series {
 	 */
 	unsigned char cp_one_build[VSB_HIST_MAX_CP];
 	int one_build_newest;
+	/*
+	 * --check in three words, as compare decides (history.c's
+	 * judge_check()): "slower" (the regression above), "faster", "same"
+	 * (the 95% CI of newest / baseline inside 1 +- VSB_CP_THRESHOLD),
+	 * "inconclusive" (anything else, a series too
+	 * short to have a baseline included); "moved" and "one-build" are
+	 * not judged.  check_lo/hi: that CI, NAN where none.
+	 */
+	const char *check;
+	double check_lo, check_hi;
 };
 /* 1 when change point @k of @hs came with moved CPUs */
 int vsb_hist_cp_moved(const struct vsb_hist_series *hs, size_t k);

@@ -162,10 +162,17 @@ void vsb_hist_verdict_line(const struct vsb_hist_series *hs, char *buf, size_t l
 			 "but all of one build (the machine moved, not the code)",
 			 100 * v->rel_change, v->base_start, v->base_end - 1);
 	else if (v->rule == VSB_CP_RULE_NONE)
-		snprintf(buf, len, "newest entry: no regression (nothing to compare yet)");
+		snprintf(buf, len, "newest entry: inconclusive (%zu entries: no baseline "
+			 "to judge it against yet)", hs->n);
+	else if (!strcmp(hs->check, "same"))
+		snprintf(buf, len, "newest entry: same (%+.1f%%, 95%% CI [%.3f, %.3f] "
+			 "within +-%g%%)", 100 * v->rel_change, hs->check_lo, hs->check_hi,
+			 100 * VSB_CP_THRESHOLD);
 	else
-		snprintf(buf, len, "newest entry: no regression (%+.1f%%, margin %.1f%%)",
-			 100 * v->rel_change, 100 * v->margin);
+		/* the margin is the smallest step the rule would call: its MDE */
+		snprintf(buf, len, "newest entry: %s (%+.1f%%, 95%% CI [%.3f, %.3f]; "
+			 "could not tell changes below %.1f%%)", hs->check,
+			 100 * v->rel_change, hs->check_lo, hs->check_hi, 100 * v->margin);
 }
 
 int vsb_hist_chart(const char *outdir, const struct vsb_hist_out *os, enum vsb_hist_by by)

@@ -125,8 +125,11 @@ static void test_regression(void)
 		       v->label);
 	}
 	tie = find(&c, "cmpxchg-local");
-	TAP_OK(tie && !strcmp(tie->verdict, "no-change") && !tie->regression,
-	       "identical samples: no-change");
+	/* ratio 1, CI [1, 1], but its 5 repetitions spread 20..24: a floor of 7% */
+	TAP_OK(tie && !strcmp(tie->verdict, "inconclusive") && !tie->regression &&
+	       tie->noise > 0.05 && tie->mde >= tie->noise,
+	       "identical samples, but a floor (%.1f%%) wider than 5%%: inconclusive, "
+	       "MDE %.1f%%", tie ? 100 * tie->noise : NAN, tie ? 100 * tie->mde : NAN);
 	if (tie) {
 		TAP_NEAR(tie->ratio, 1, 1e-12, "tie: ratio 1");
 		TAP_OK(tie->p > 0.5, "tie: p %g, nowhere near alpha", tie->p);
@@ -178,7 +181,8 @@ static void test_missing(void)
 		TAP_NEAR(on->mn, 32, 1e-12, "only-new keeps its median");
 	}
 	TAP_OK(c.nv && &c.vs[c.nv - 1] == on, "NEW's extra point comes last");
-	TAP_OK(both && !strcmp(both->verdict, "no-change"), "the common point is judged");
+	TAP_OK(both && (!strcmp(both->verdict, "same") ||
+			!strcmp(both->verdict, "inconclusive")), "the common point is judged");
 	vsb_cmp_free(&c);
 }
 
@@ -236,7 +240,9 @@ static void test_runs(void)
 	if (v && v->b && v->n) {
 		TAP_NEAR(v->mb, 12.5, 1e-12, "base median over both runs: 12.5");
 		TAP_NEAR(v->mn, 12, 1e-12, "new median 12");
-		TAP_OK(!strcmp(v->verdict, "no-change"), "no-change");
+		TAP_OK(!strcmp(v->verdict, "inconclusive") && v->mde > 0.05,
+		       "not different, but 3 and 3 repetitions cannot show the same "
+		       "within 5%%: inconclusive (MDE %.0f%%)", 100 * v->mde);
 	} else {
 		TAP_OK(0, "this-cpu-add matched across the folders");
 	}
@@ -413,8 +419,11 @@ static void test_runs_compare(void)
 		TAP_OK(v->p > 0.1, "per run it is not (p %.3f)", v->p);
 		TAP_NEAR(v->noise, 2 * v->between, 1e-12,
 			 "floor 2 x between-run CV (%.1f%%)", 100 * v->noise);
-		TAP_OK(!strcmp(v->verdict, "no-change") && !v->regression,
-		       "a between-run shift is noise, not a regression");
+		TAP_OK(!strcmp(v->verdict, "inconclusive") && !v->regression &&
+		       v->mde >= v->noise && !(v->lo >= 0.95 && v->hi <= 1.05),
+		       "a between-run shift is noise, not a regression, nor the same: "
+		       "inconclusive, CI [%.3f, %.3f], MDE %.1f%%", v->lo, v->hi,
+		       100 * v->mde);
 	}
 	TAP_OK(c.nreg == 0 && c.one_run == 0 && c.few_runs == 0, "no warning to give");
 	vsb_cmp_free(&c);
@@ -441,8 +450,8 @@ static void test_runs_compare(void)
 		TAP_OK(v->noise >= 2 * v->between && v->between > 0.06,
 		       "the floor still takes in the between-run spread (%.1f%%)",
 		       100 * v->noise);
-		TAP_OK(!strcmp(v->verdict, "no-change"), "+4%% across runs 10%% apart: "
-		       "no-change");
+		TAP_OK(!strcmp(v->verdict, "inconclusive"), "+4%% across runs 10%% apart: "
+		       "inconclusive");
 	}
 	vsb_cmp_free(&c);
 
@@ -514,8 +523,8 @@ static void test_auto(void)
 
 	TAP_OK(run_opts(&c, fx("shift/base"), fx("shift/new"), &ao) == 0, "auto: shift loads");
 	v = c.nv == 1 ? &c.vs[0] : NULL;
-	TAP_OK(v && !strcmp(v->verdict, "no-change") && !v->regression &&
-	       !strcmp(v->model, "runs"), "A/A spread between runs: no-change, model runs");
+	TAP_OK(v && !strcmp(v->verdict, "inconclusive") && !v->regression &&
+	       !strcmp(v->model, "runs"), "A/A spread between runs: inconclusive, model runs");
 	vsb_cmp_free(&c);
 
 	TAP_OK(run_opts(&c, fx("base.csv"), fx("slower.csv"), &ao) == 0,

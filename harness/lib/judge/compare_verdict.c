@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a judged pair's numbers say, in three words, and what the whole
+ * comparison says in one sentence and one exit status.
+ *
+ * A verdict of "no change" from a run that could not have seen a 40%
+ * change is the most damaging answer a benchmark can give: the patch
+ * goes in.  So compare decides three ways, as Chromium's Pinpoint does:
+ * slower or faster (the rank test below alpha and a change beyond the
+ * noise floor), same (the 95% CI of NEW/BASE lies inside +- the
+ * regression threshold, and the floor is no wider: the run could have
+ * seen a change that large), and inconclusive (anything else).  Each
+ * pair carries its minimum detectable effect (MDE), the smallest change
+ * its own spread and counts would call, so an inconclusive row says how
+ * much it could not see.  Instruction counts (unit insn) are exact, and
+ * judged by a tolerance instead (vsb_cmp_judge_exact).
+ *
+ * ab adds boots while points are undecided and looks again each time;
+ * vsb_cmp_look_alpha() splits alpha over those looks so that an A/A
+ * still raises a false alarm with probability alpha at most.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "stats.h"
+#include "vsb.h"
+
+double vsb_cmp_z(double alpha)
+{
+	double lo = 0, hi = 40, mid = 0;
+	int i;
+
+	for (i = 0; i < 80; i++) {
+		mid = (lo + hi) / 2;
+		if (erfc(mid / M_SQRT2) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return mid;
+}
+
+int vsb_cmp_exact_unit(const char *unit)
+{
+	return unit && !strcmp(unit, VSB_CMP_EXACT_UNIT);
+}
+
+/*
+ * The exact rule, for instruction counts from the TCG plugin: one sample
+ * per window, repeating to ~0.03% (what differs is interrupts and the
+ * odd page fault inside a window, not the code).  A rank test over such
+ * samples would call a 0.01% difference significant, and a CI would be
+ * all but zero wide, so neither is used: the per-op medians differ by
+ * more than max(0.1% of BASE, 0.05 instruction) -> slower (more
+ * instructions per op) or faster, else same.  Never inconclusive: the
+ * count is what ran.  The tolerance is the row's noise floor and MDE.
+ */
+void vsb_cmp_judge_exact(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
+{
+	double tol, diff;
+
+	v->mb = vsb_median(v->b->v, v->b->n);
+	v->mn = vsb_median(v->n->v, v->n->n);
+	v->ratio = v->mn / v->mb;
+	v->lo = v->hi = v->ratio;	/* no sampling error to draw */
+	v->p = NAN;
+	v->exact = 0;
+	v->model = "exact";
+	tol = fmax(VSB_CMP_EXACT_REL * fabs(v->mb), VSB_CMP_EXACT_ABS);
+	diff = v->mn - v->mb;
+	v->noise = v->mde = v->mb > 0 ? tol / v->mb : INFINITY;
+	v->verdict = diff > tol ? "slower" : diff < -tol ? "faster" : "same";
+	v->regression = diff > tol && 100 * (v->ratio - 1) > o->max_regression_pct;
+}
+
+const char *vsb_cmp_three_way(const struct vsb_cmp_verdict *v,
+			      const struct vsb_cmp_opts *o)
+{
+	double change = v->ratio - 1, thr = o->max_regression_pct / 100;
+
+	if (v->p < o->alpha && fabs(change) > v->noise)
+		return change > 0 ? "slower" : "faster";
+	/*
+	 * Not different is not the same: only a CI inside the threshold
+	 * says a change that large is ruled out, and only a floor no wider
+	 * says the run could have called one (a store whose sweeps of the
+	 * point differ by 20% cannot vouch for 5%).  A NAN CI fails both.
+	 */
+	if (v->lo >= 1 - thr && v->hi <= 1 + thr && v->noise <= thr)
+		return "same";
+	return "inconclusive";
+}
+
+/* 1.4826 x MAD / median: a robust CV of what the test compared */
+static double rel_spread(const double *x, size_t n)
+{
+	double m = vsb_median(x, n);
+
+	return n < 2 || !(m > 0) ? 0 : 1.4826 * vsb_mad(x, n) / m;
+}
+
+/*
+ * The usual MDE of a two-sample test at level alpha and 80% power,
+ * (z(alpha/2) + z(0.8)) x the standard error of the relative change,
+ * with each side's robust CV over its count, widened by sqrt(pi / 3)
+ * for the rank test's efficiency against a t test (3/pi under
+ * normality).  An approximation (the exact test is discrete), but of
+ * the right size; never below the noise floor, which blocks smaller
+ * changes whatever p says; infinite where even complete separation
+ * cannot reach alpha at these counts.
+ */
+double vsb_cmp_mde(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
+		   const double *b, size_t nb, const double *n, size_t nn)
+{
+	double sb = rel_spread(b, nb), sn = rel_spread(n, nn), se;
+
+	if (!nb || !nn || vsb_mwu_min_p(nb, nn) >= o->alpha)
+		return INFINITY;
+	se = sqrt(sb * sb / (double)nb + sn * sn / (double)nn) * sqrt(M_PI / 3);
+	return fmax(v->noise, (vsb_cmp_z(o->alpha) + VSB_CMP_MDE_POWER_Z) * se);
+}
+
+/* "below 41%" (or the range) of the inconclusive pairs' MDE */
+static void mde_words(const struct vsb_compare *c, char *buf, size_t len)
+{
+	if (isinf(c->mde_lo))
+		snprintf(buf, len, "no change at all could be called at these counts");
+	else if (isinf(c->mde_hi))
+		snprintf(buf, len, "this run could not tell changes below %.0f%% "
+			 "(some points none at all at these counts)", 100 * c->mde_lo);
+	else if (c->mde_hi - c->mde_lo < 0.005)
+		snprintf(buf, len, "this run could not tell changes below %.0f%%",
+			 100 * c->mde_hi);
+	else
+		snprintf(buf, len, "this run could not tell changes below %.0f%% to "
+			 "%.0f%% (their MDE)", 100 * c->mde_lo, 100 * c->mde_hi);
+}
+
+void vsb_cmp_headline(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
+		      char *buf, size_t len)
+{
+	size_t judged = c->nslow + c->nfast + c->nsame + c->ninconc;
+	size_t notj = c->nv - c->unmatched - judged;
+	char counts[256], mde[160];
+	double thr = o->max_regression_pct;
+
+	snprintf(counts, sizeof(counts), "%zu slower, %zu faster, %zu same, %zu "
+		 "inconclusive", c->nslow, c->nfast, c->nsame, c->ninconc);
+	if (notj)
+		snprintf(counts + strlen(counts), sizeof(counts) - strlen(counts),
+			 ", %zu not judged", notj);
+	if (c->nreg) {
+		snprintf(buf, len, "REGRESSION beyond %g%% at %zu point%s: %s", thr,
+			 c->nreg, c->nreg == 1 ? "" : "s", counts);
+	} else if (c->ninconc) {
+		mde_words(c, mde, sizeof(mde));
+		snprintf(buf, len, "inconclusive: %zu of %zu judged points could not "
+			 "tell, %s: %s", c->ninconc, judged, mde, counts);
+	} else if (!judged) {
+		snprintf(buf, len, "not judged: no point could be judged: %s", counts);
+	} else if (c->nsame == judged) {
+		snprintf(buf, len, "no regression beyond %g%%: every judged point the "
+			 "same within +-%g%%: %s", thr, thr, counts);
+	} else {
+		snprintf(buf, len, "no point slower beyond %g%%: %s", thr, counts);
+	}
+}
+
+int vsb_cmp_status(const struct vsb_compare *c)
+{
+	if (c->nreg)
+		return VSB_EXIT_ERROR;
+	return c->ninconc ? VSB_EXIT_INCONCLUSIVE : VSB_EXIT_OK;
+}
+
+/*
+ * ab looks at the verdict after its first --boots N a side, and again
+ * after each ABBA pair it adds, up to --max-boots M: K = M - N + 1
+ * looks.  Each look is a test at its own alpha_k, and an A/A raises a
+ * false alarm if any look does, which the union bound holds below the
+ * sum of the alpha_k (Bonferroni): so they sum to alpha.  The first look
+ * keeps half (at N = 6, 0.005 still lets one boot out of line reach it:
+ * p 0.0043), and the later looks share the other half alike (at 7 boots
+ * a side 0.00125 is reachable with one inversion, p 0.0012).  Stopping
+ * once every point is decided only drops looks, which cannot raise the
+ * rate.  tests/unit/lib/judge/test_looks.c measures it on simulated A/As.
+ */
+double vsb_cmp_look_alpha(double alpha, long first, long max, long n)
+{
+	long k = max - first + 1;
+
+	if (k <= 1)
+		return alpha;
+	if (n <= first)
+		return alpha / 2;
+	return alpha / (2 * (double)(k - 1));
+}
