@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "benches.h"
+#include "clock.h"
 #include "cmds.h"
 #include "bpf/trace.h"
 #include "vmstat.h"

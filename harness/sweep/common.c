@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "result_load.h"
 #include "hash.h"
 #include "sweep_int.h"

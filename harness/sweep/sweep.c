@@ -24,6 +24,7 @@
 
 #include "benches.h"
 #include "bpf/trace.h"
+#include "clock.h"
 #include "csvread.h"
 #include "monitor.h"
 #include "sweep_int.h"

@@ -194,27 +194,4 @@ int vsb_cpu_first_allowed(void);
 void vsb_cpulist_spare(const struct vsb_cpulist *busy, struct vsb_cpulist *spare);
 void vsb_cpulist_pin_attr(const struct vsb_cpulist *cl, pthread_attr_t *attr);
 
-/* ---- clock.c ---- */
-uint64_t vsb_now_ns(void);
-double vsb_tsc_hz(void);		/* calibrated once, cached */
-const char *vsb_tsc_flags(void);	/* "constant_tsc nonstop_tsc" or "" */
-
-static inline uint64_t vsb_rdtscp(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	uint32_t lo, hi, aux;
-
-	/*
-	 * rdtscp waits for earlier instructions to finish; the lfence
-	 * keeps later ones from starting before the read.  Batches are
-	 * long, so the read's own ~30 cycles do not matter.
-	 */
-	__asm__ __volatile__("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux)
-			     :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-#else
-	return vsb_now_ns();
-#endif
-}
-
 #endif /* VSB_HARNESS_H */

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "kmod/uapi/vmstat_bench.h"
 #include "damon.h"
 #include "env.h"
