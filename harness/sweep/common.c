@@ -181,27 +181,3 @@ void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
 	fflush(stderr);
 	progress_shown = 1;
 }
-
-/* `sweep --dry-run`: the points, one a line, and how they would run. */
-void vsb_sweep_print_plan(const struct vsb_sweep *sw, long runs, long procs)
-{
-	size_t i;
-
-	for (i = 0; i < sw->npoints; i++) {
-		const struct vsb_sweep_point *p = &sw->points[i];
-
-		printf("%s\t%s", p->id, p->params);
-		if (p->state == VSB_PT_SKIPPED)
-			printf("\tSKIP: %s", p->err);
-		putchar('\n');
-	}
-	printf("# %zu points, %zu left out (more CPUs than online), %ld "
-	       "repetitions each unless --repeat\n", sw->npoints, sw->ndropped,
-	       sw->npoints ? sw->points[0].reps : 0L);
-	if (runs)
-		printf("# %ld runs, each in its own process: run-1 .. run-%ld\n",
-		       runs, runs);
-	if (procs > 1)
-		printf("# %sthe repetitions spread over %ld worker processes\n",
-		       runs ? "in each run, " : "", procs);
-}

@@ -9,7 +9,7 @@
 #define VSB_SWEEP_INT_H
 
 #include "benches.h"
-#include "sweep.h"
+#include "sweep_opts.h"
 
 /* common.c */
 int vsb_sweep_path_join(char *buf, size_t len, const char *dir,
@@ -41,7 +41,14 @@ void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
 int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path,
 			   char *why, size_t wlen);
 
-/* procs.c: what worker process K hands on to K + 1 (DIR/procs.txt) */
+/* procs.c */
+/*
+ * The repetitions of @p that worker processes 1..@k of @procs run
+ * between them: (k * reps) / procs, all of them for a --trace point
+ * (which keeps no partial to hand on: worker 1 runs it whole).
+ */
+long vsb_sweep_chunk_end(const struct vsb_sweep_point *p, long procs, long k);
+/* What worker process K hands on to K + 1 (DIR/procs.txt) */
 int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
 			    const struct vsb_sweep_run_opts *ro,
 			    const unsigned char *kept);
