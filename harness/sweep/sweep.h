@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sweep runner: every point of a sweep file (lib/sweepfile.h)
- * checked by the benches, run in interleaved rounds, written to DIR.
+ * The sweep runner's entry points: every point of a sweep file
+ * (lib/model/sweepfile.h) checked by the benches, run in interleaved
+ * rounds, written to DIR.  Entry points only: the options they take are
+ * sweep_opts.h's, and what the runner's own files share is sweep_int.h's,
+ * which nothing outside harness/sweep/ includes.
  */
 #ifndef VSB_SWEEP_H
 #define VSB_SWEEP_H

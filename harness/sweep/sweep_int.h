@@ -2,8 +2,10 @@
 /*
  * What the sweep runner's files share among themselves (sweep.c runs,
  * partial.c keeps unfinished points, kept.c checks finished ones,
- * write.c writes the sweep's own files); nothing outside harness/sweep/
- * includes this.
+ * write.c writes the sweep's own files, procs.c hands on between worker
+ * processes, common.c holds their paths and progress line); nothing
+ * outside harness/sweep/ includes this.  It includes sweep_opts.h, not
+ * the public sweep.h, so no helper depends on the runner it serves.
  */
 #ifndef VSB_SWEEP_INT_H
 #define VSB_SWEEP_INT_H
