@@ -72,7 +72,7 @@ rc=$?
 set -e
 grep -E '^kmod-run: ' "$out/kmod/kmod-run.log" | sed 's/^/   /' || true
 if [ $rc -eq 0 ]; then
-	header "kmod bench/variant"
+	header "kmod bench, variant"
 	for v in irqsave cmpxchg-local cmpxchg-locked percpu-counter; do
 		summary_line "$out/kmod/counter-$v.summary.csv" "counter $v" "all"
 	done

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sweeps: check every point of a sweep file (parsed by lib/sweepfile.c)
+ * Sweeps: check every point of a sweep file (parsed by lib/model/sweepfile.c)
  * before anything runs, then run them with their repetitions interleaved
  * and write one result pair per point plus sweep.csv, points.txt,
  * meta.txt and failed.txt (write.c); partial points are partial.c's.

@@ -40,7 +40,7 @@ enum {
 #define VSB_DELTA_MAX	100L
 #define VSB_BATCH_MAX	(1L << 30)
 
-/* ---- util.c ---- */
+/* ---- errlog.c: one line on stderr ---- */
 void vsb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vsb_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -81,7 +81,7 @@ int vsb_real_units(double v, double scale, long long min, long long max,
 		   long long *out);
 int vsb_read_file_str(const char *path, char *buf, size_t len);
 int vsb_read_file_long(const char *path, long *out);
-/* Files the user names: regular files only, size-capped (util.c) */
+/* Files the user names: regular files only, size-capped (readfile.c) */
 #define VSB_READ_MAX	(256u << 20)	/* no input is larger */
 #define VSB_ENOTREG	0x10000		/* + (st_mode & S_IFMT) >> 12 */
 struct stat;
