@@ -73,16 +73,22 @@ static int dist_read(const struct vsb_csv *c, struct vsb_result *r)
  * file, whose rounds and shuffles the partial's repetitions took part in.
  */
 static long partial_procs = 1;
+static long partial_run_min_ms;
 
 /*
  * And the worker processes its repetitions are spread over: a partial
  * of a sweep spread another way would be continued under a wrong map of
  * which process ran which repetition (`# sweep_procs:`, compare's runs).
+ * Spread, also the --run-min-ms the run factor was chosen under: a
+ * partial whose factor (5, say) the resuming run's options would not
+ * choose (--run-min-ms 0 runs each repetition once) would give the point
+ * a factor nobody asked for now, so it starts over and chooses anew.
  * One process (today's, and every older partial) adds nothing.
  */
-void vsb_sweep_partial_procs(long procs)
+void vsb_sweep_partial_procs(long procs, long run_min_ms)
 {
 	partial_procs = procs > 1 ? procs : 1;
+	partial_run_min_ms = run_min_ms;
 }
 
 static void partial_match(const struct vsb_sweep_point *p, char *buf, size_t len)
@@ -91,8 +97,9 @@ static void partial_match(const struct vsb_sweep_point *p, char *buf, size_t len
 
 	vsb_sweep_point_match(p, m, sizeof(m));
 	if (partial_procs > 1 && !p->opts.trace)
-		snprintf(buf, len, "file=%016llx %s procs=%ld",
-			 (unsigned long long)p->file_hash, m, partial_procs);
+		snprintf(buf, len, "file=%016llx %s procs=%ld run_min_ms=%ld",
+			 (unsigned long long)p->file_hash, m, partial_procs,
+			 partial_run_min_ms);
 	else
 		snprintf(buf, len, "file=%016llx %s", (unsigned long long)p->file_hash, m);
 }
@@ -446,7 +453,8 @@ static const char *partial_head(const struct vsb_csv *c,
 	if (!v || strncmp(v, match, 22))
 		return "it was made from another sweep file, or another version of this one";
 	if (strcmp(v, match))
-		return "it was made with other options or another --repeat";
+		return "it was made with other options, another --repeat, "
+			"--procs or --run-min-ms";
 	v = vsb_csv_meta(c, "sweep_partial_rounds");
 	if (!v || sscanf(v, "%ld of %ld", k, reps) != 2 || *k < 1)
 		return "no valid sweep_partial_rounds line";

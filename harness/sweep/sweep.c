@@ -538,7 +538,7 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	ret = vsb_sweep_open_dir(sw, ro);
 	if (ret)
 		return ret;
-	vsb_sweep_partial_procs(ro->procs);
+	vsb_sweep_partial_procs(ro->procs, ro->run_min_ms);
 	kept = vsb_zalloc(sw->npoints + 1);
 	ret = prepare_all(sw, ro, kept, &n);
 	if (!ret) {

@@ -33,8 +33,11 @@ void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
 int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 			  const struct vsb_sweep_run_opts *ro);
 
-/* partial.c: DIR/<id>.csv.partial; @procs: what this sweep spreads over */
-void vsb_sweep_partial_procs(long procs);
+/*
+ * partial.c: DIR/<id>.csv.partial; @procs: what this sweep spreads over,
+ * @run_min_ms: the --run-min-ms its run factors are chosen under
+ */
+void vsb_sweep_partial_procs(long procs, long run_min_ms);
 void vsb_sweep_partial_remove(const struct vsb_sweep_run_opts *ro,
 			      const struct vsb_sweep_point *p);
 void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
