@@ -16,17 +16,27 @@
 #include "result.h"
 #include "vsb.h"
 
-static int cell_ull(const struct vsb_csv *c, size_t row, int col,
-		    unsigned long long *v)
+/*
+ * A count as the writer writes it (%llu): digits only, and no leading
+ * zero but "0" itself, the suite's one integer syntax (numbers.c says
+ * why: 010 is refused, never read as 10 or guessed at as octal), over
+ * the whole 64 bits the writer may write.  0, or -1 on anything else.
+ */
+static int scan_count(const char *s, unsigned long long *v)
 {
-	const char *s = vsb_csv_cell(c, row, col);
 	char *end;
 
-	if (*s < '0' || *s > '9')
+	if (*s < '0' || *s > '9' || (s[0] == '0' && s[1]))
 		return -1;
 	errno = 0;
 	*v = strtoull(s, &end, 10);
 	return *end || errno ? -1 : 0;
+}
+
+static int cell_ull(const struct vsb_csv *c, size_t row, int col,
+		    unsigned long long *v)
+{
+	return scan_count(vsb_csv_cell(c, row, col), v);
 }
 
 /* Up to @max ';'-separated fields of @s into @out (modified); the count. */
@@ -163,12 +173,9 @@ const char *vsb_result_read_samples(const struct vsb_csv *c, struct vsb_result *
 		if (split_semi(buf, f, VSB_PMU_MAX + 1) != r->npmu)
 			return "a row's PMU values do not match its events";
 		for (k = 0; k < r->npmu; k++) {
-			char *end;
-
-			errno = 0;
-			s.pmu[k] = strtoull(f[k], &end, 10);
-			if (*end || errno || !*f[k])
+			if (scan_count(f[k], &v))
 				return "a bad PMU value";
+			s.pmu[k] = v;
 		}
 		if (dist_cells(c, i, col + NIVCSW, &s))
 			return "a bad disturbance cell";
