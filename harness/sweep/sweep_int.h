@@ -11,6 +11,7 @@
 #define VSB_SWEEP_INT_H
 
 #include "benches.h"
+#include "point_match.h"
 #include "sweep_opts.h"
 
 /* common.c */
@@ -21,8 +22,6 @@ int vsb_sweep_mkdir_p(const char *dir);
 /* 0, or VSB_EXIT_USAGE after one line: a name the sweep writes is taken */
 int vsb_sweep_check_targets(const struct vsb_sweep *sw,
 			    const struct vsb_sweep_run_opts *ro);
-/* "options=HASH repeat=R": what @p's reused files must have been made with */
-void vsb_sweep_point_match(const struct vsb_sweep_point *p, char *buf, size_t len);
 void vsb_sweep_warn_redo(const struct vsb_sweep_point *p, const char *what,
 			 const char *path, const char *why, const char *then);
 void vsb_sweep_progress_clear(void);
