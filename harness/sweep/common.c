@@ -3,8 +3,7 @@
  * What the runner's files share (sweep.c runs, partial.c keeps
  * unfinished points, kept.c checks finished ones, write.c writes): the
  * result folder's paths, the check of every name the sweep writes there,
- * what a point's files must have been made with to be reused, and the
- * one progress line on stderr, which every message first clears.
+ * and the one progress line on stderr, which every message first clears.
  */
 #define _GNU_SOURCE
 #include <errno.h>

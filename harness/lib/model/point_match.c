@@ -11,6 +11,7 @@
 
 #include "hash.h"
 #include "point_match.h"
+#include "vsb.h"
 
 /*
  * What a point's files must have been made with to be reused by
@@ -41,4 +42,23 @@ void vsb_sweep_point_match(const struct vsb_sweep_point *p, char *buf, size_t le
 	}
 	snprintf(buf, len, "options=%016llx repeat=%ld", (unsigned long long)h,
 		 p->reps);
+}
+
+int vsb_sweep_point_match_read(const char *line, const struct vsb_sweep_point *p,
+			       long *reps)
+{
+	const char *r = strstr(line, " repeat=");
+	char want[96];
+	size_t ol;
+
+	vsb_sweep_point_match(p, want, sizeof(want));
+	if (!strcmp(line, want))
+		return 0;
+	if (strncmp(line, "options=", 8) || !r || vsb_parse_long(r + 8, reps) ||
+	    *reps < 1)
+		return VSB_MATCH_MALFORMED;
+	/* any other hash is other options, however it came to differ */
+	ol = (size_t)(strstr(want, " repeat=") - want);
+	return (size_t)(r - line) == ol && !strncmp(line, want, ol) ?
+		VSB_MATCH_REPEAT : VSB_MATCH_OPTIONS;
 }
