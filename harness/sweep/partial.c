@@ -295,8 +295,8 @@ static const char *partial_head(const struct vsb_csv *c,
 	if (!v || strncmp(v, match, 22))
 		return "it was made from another sweep file, or another version of this one";
 	if (strcmp(v, match))
-		return "it was made with other options, another --repeat, "
-			"--procs or --run-min-ms";
+		return "it was made with other options or another --repeat "
+			"(or --procs, --run-min-ms)";
 	v = vsb_csv_meta(c, "sweep_partial_rounds");
 	if (!v || sscanf(v, "%ld of %ld", k, reps) != 2 || *k < 1)
 		return "no valid sweep_partial_rounds line";

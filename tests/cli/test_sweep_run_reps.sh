@@ -160,7 +160,7 @@ rc=$?
 f=$TMP/int0/$id.csv
 [ $rc -eq 0 ] && [ "$(rows_of "$f")" = "$(want_rows $R)" ] &&
 	[ -z "$(meta_of "$f" sweep_run_reps)" ] && ! grep -q '^# sweep_resumed' "$f" &&
-	grep -q "warning: $id: not continued from its partial file ([^:]*: it was made with other options, another --repeat, --procs or --run-min-ms): it starts over" "$TMP/err" &&
+	grep -q "warning: $id: not continued from its partial file ([^:]*: it was made with other options or another --repeat (or --procs, --run-min-ms)): it starts over" "$TMP/err" &&
 	ok "--resume --run-min-ms 0 does not keep the partial's factor: $R repetitions, once each" ||
 	not_ok "--resume --run-min-ms 0 does not keep the partial's factor" "exit $rc, $(rows_of "$f")" \
 		"$(cat "$TMP/err")"
