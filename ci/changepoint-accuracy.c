@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * How well harness/lib/changepoint.c finds steps, how often it finds
+ * How well harness/lib/stats/changepoint.c finds steps, how often it finds
  * one where there is none, and how long it takes on a long history:
  * the figures behind the defaults of `history` (alpha 5%, 199
  * permutations, min_segment 3).  Synthetic histories only: Gaussian
@@ -10,12 +10,13 @@
  *
  * Not part of `make`; build and run from the repository root:
  *
- *   gcc -O2 -I. -Iharness/lib -o build/changepoint-accuracy \
- *       ci/changepoint-accuracy.c harness/lib/changepoint.c \
- *       harness/lib/stats.c harness/lib/util.c harness/lib/errlog.c -lm
+ *   gcc -O2 -I. -Iharness/lib/base -Iharness/lib/stats \
+ *       -o build/changepoint-accuracy ci/changepoint-accuracy.c \
+ *       harness/lib/stats/changepoint.c harness/lib/stats/stats.c \
+ *       harness/lib/base/errlog.c harness/lib/base/alloc.c -lm
  *   build/changepoint-accuracy
  *
- * (lib/ alone: the detector knows no bench.)
+ * (lib/base and lib/stats alone: the detector knows no bench.)
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 
 #include "vsb.h"
 #include "changepoint.h"
+#include "stats.h"
 
 #define MAXCP 64
 #define CV 0.02

@@ -19,8 +19,8 @@
 # contended 2-CPU point can be 2x slower for seconds at a time, and a
 # little different in every process.  Two sweeps run one after the other
 # can each sit in a different state, so within-sweep repetitions, however
-# many, understate the noise and a rank test cries wolf (ci/false-regression-
-# rate --separate measures how often).  Interleaved rounds expose both sides
+# many, understate the noise and a rank test cries wolf
+# (ci/false-regression-rate --separate measures how often).  Interleaved rounds expose both sides
 # to the same states, and one sample per process makes the samples
 # independent, as the Mann-Whitney test assumes.  A kernel A/B (two boots)
 # cannot be interleaved like this; there, repeat whole sweeps instead.

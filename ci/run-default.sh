@@ -72,13 +72,15 @@ rc=$?
 set -e
 grep -E '^kmod-run: ' "$out/kmod/kmod-run.log" | sed 's/^/   /' || true
 if [ $rc -eq 0 ]; then
-	header "kmod bench/variant"
+	header "kmod bench, variant"
 	for v in irqsave cmpxchg-local cmpxchg-locked percpu-counter; do
 		summary_line "$out/kmod/counter-$v.summary.csv" "counter $v" "all"
 	done
 	summary_line "$out/kmod/page-alloc.summary.csv" "page-alloc order 0" 0
 	summary_line "$out/kmod/page-alloc-parallel.summary.csv" "page-alloc-parallel" "all"
-	grep -h '^# sanity:' "$out"/kmod/*.summary.csv | sort | uniq -c | sed 's/^/   /'
+	# each sanity line as the CSVs hold it, once: a count in front
+	# (uniq -c) read as part of the line
+	grep -h '^# sanity:' "$out"/kmod/*.summary.csv | sort -u | sed 's/^/   /'
 	grep -q 'guest' "$out/kmod/kmod-run.log" &&
 		echo "   (in a QEMU TCG guest: emulated timings, compare shapes, not numbers)"
 elif [ $rc -eq 4 ]; then

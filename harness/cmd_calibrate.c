@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bench/counter.h"
+#include "clock.h"
 #include "cmds.h"
 #include "vsb.h"
 

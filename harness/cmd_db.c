@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `vmstat-bench db import|export|list`: the result store from the
- * command line (harness/lib/store.h).  import takes result files or the
+ * command line (harness/lib/store/store.h).  import takes result files or the
  * folders run and sweep write; export gives one run's raw CSV back;
  * list shows what is stored.  Options are parsed and checked here,
  * before the store is opened.

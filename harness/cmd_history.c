@@ -5,7 +5,7 @@
  * --check the CI gate on the newest entry.  Options are checked before
  * the store is opened; every series is read and checked (mixed units)
  * before anything is written; each file is written whole or not at all.
- * The series themselves are built in harness/lib/history.c.
+ * The series themselves are built in harness/lib/judge/history.c.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  *
  * The options and which file of DIR goes to which chart builder; the
  * builders (what a result supports, the lists each script gets) are
- * harness/lib/charts*.c, the gnuplot driver harness/lib/plot.c.
+ * harness/lib/charts/charts*.c, the gnuplot driver harness/lib/charts/plot.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmd_sweep.h"
 #include "cmds.h"
 #include "sweep.h"

@@ -6,7 +6,7 @@
  * interrupting whatever that CPU was doing: the 002 seed's latency
  * complaint), their duration histogram, and page allocations and frees
  * by order, cross-checked against the /proc/vmstat deltas of the same
- * window.  The counting is done by harness/bpf/vmstat_trace.bpf.c.
+ * window.  The counting is done by harness/lib/machine/bpf/vmstat_trace.bpf.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "benches.h"
+#include "clock.h"
 #include "cmds.h"
 #include "bpf/trace.h"
 #include "vmstat.h"

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "clock.h"
 #include "disturb_src.h"
 #include "pmu.h"
 #include "result.h"

@@ -37,6 +37,7 @@
 #include "bench/counter.h"
 #include "batch.h"
 #include "benches.h"
+#include "clock.h"
 #include "drift.h"
 #include "pmu.h"
 #include "window.h"

@@ -35,6 +35,7 @@
 #include <sys/syscall.h>
 
 #include "benches.h"
+#include "clock.h"
 #include "drift.h"
 
 #define READER_PERIOD_NS	100000L

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "benches.h"
+#include "clock.h"
 #include "live.h"
 #include "scratch.h"
 

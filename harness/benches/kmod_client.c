@@ -18,7 +18,7 @@
  * --quiet-workers and --drift become the request's fold words and flags
  * (VSB_UNSAFE_FOLD=1, which vsb_fold_check() already honoured, becomes
  * VSB_RUN_UNSAFE_FOLD), and the reader's figures the module computes fill
- * the same drift and staleness fields as harness/drift.c does.
+ * the same drift and staleness fields as harness/benches/drift.c does.
  *
  * Disturbances (disturb.h): a module with VSB_CAP_DISTURB fills each
  * sample's switches, run delay, steal and interrupts when the request's
@@ -352,7 +352,7 @@ static void kmod_fold(const struct vsb_run_opts *o, struct vsb_ioc_run *req)
 		req->flags |= VSB_RUN_DRIFT;
 }
 
-/* The folder's and the reader's figures, as harness/drift.c reports them. */
+/* The folder's and the reader's figures, as benches/drift.c reports them. */
 static void set_drift(const struct vsb_run_opts *o, struct vsb_result *r,
 		      const struct vsb_ioc_run *req)
 {

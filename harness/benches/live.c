@@ -30,6 +30,7 @@
 #include "bench/prim-user.h"
 #include "batch.h"
 #include "benches.h"
+#include "clock.h"
 #include "disturb.h"
 #include "live.h"
 #include "pmu.h"

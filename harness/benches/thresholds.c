@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "clock.h"
 #include "thresholds.h"
 #include "vsb.h"
 

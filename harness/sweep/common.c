@@ -3,9 +3,7 @@
  * What the runner's files share (sweep.c runs, partial.c keeps
  * unfinished points, kept.c checks finished ones, write.c writes): the
  * result folder's paths, the check of every name the sweep writes there,
- * what a point's files must have been made with to be reused, and the
- * one progress line on stderr, which every message first clears, and
- * the listing `--dry-run` prints.
+ * and the one progress line on stderr, which every message first clears.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "result_load.h"
-#include "hash.h"
 #include "sweep_int.h"
 
 static int progress_shown;
@@ -45,37 +43,6 @@ int vsb_sweep_mkdir_p(const char *dir)
 		return 0;
 	vsb_err("-o: cannot create %s: %s", dir, strerror(errno));
 	return VSB_EXIT_USAGE;
-}
-
-/*
- * What a point's files must have been made with to be reused by
- * --resume: the point's whole option set (every row of the option table,
- * as checked) and the repetitions it wants (the file's repeat or
- * --repeat: the row is left out of the hash so that either way of asking
- * for R says the same, and a mismatch of R alone can be said as such).
- * A point id hashes only the sweepable options less repeat, so without
- * this a result or a partial of another --repeat would be adopted.
- * Partials add the sweep file's hash (partial.c); a finished point does
- * not need it: its result stands whatever else the file now holds (an
- * axis grown).
- */
-void vsb_sweep_point_match(const struct vsb_sweep_point *p, char *buf, size_t len)
-{
-	uint64_t h = VSB_FNV_INIT;
-	char v[512], kv[600];
-	size_t i;
-
-	for (i = 0; i < vsb_run_opt_count; i++) {
-		const struct vsb_opt *opt = &vsb_run_opt_table[i];
-
-		if (!strcmp(opt->name, "repeat") || !vsb_opt_hashed(&p->opts, opt))
-			continue;
-		vsb_sweep_opt_value(&p->opts, opt, v, sizeof(v));
-		snprintf(kv, sizeof(kv), "%s=%s;", opt->name, v);
-		h = vsb_fnv1a64(kv, strlen(kv), h);
-	}
-	snprintf(buf, len, "options=%016llx repeat=%ld", (unsigned long long)h,
-		 p->reps);
 }
 
 /*
@@ -179,28 +146,4 @@ void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
 		done, total, round + 1, rounds, id, el, (int)eta / 60, (int)eta % 60);
 	fflush(stderr);
 	progress_shown = 1;
-}
-
-/* `sweep --dry-run`: the points, one a line, and how they would run. */
-void vsb_sweep_print_plan(const struct vsb_sweep *sw, long runs, long procs)
-{
-	size_t i;
-
-	for (i = 0; i < sw->npoints; i++) {
-		const struct vsb_sweep_point *p = &sw->points[i];
-
-		printf("%s\t%s", p->id, p->params);
-		if (p->state == VSB_PT_SKIPPED)
-			printf("\tSKIP: %s", p->err);
-		putchar('\n');
-	}
-	printf("# %zu points, %zu left out (more CPUs than online), %ld "
-	       "repetitions each unless --repeat\n", sw->npoints, sw->ndropped,
-	       sw->npoints ? sw->points[0].reps : 0L);
-	if (runs)
-		printf("# %ld runs, each in its own process: run-1 .. run-%ld\n",
-		       runs, runs);
-	if (procs > 1)
-		printf("# %sthe repetitions spread over %ld worker processes\n",
-		       runs ? "in each run, " : "", procs);
 }

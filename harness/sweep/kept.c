@@ -103,24 +103,24 @@ static const char *summary_match(const struct vsb_sweep_point *p,
 				 const struct vsb_csv *c, char *msg, size_t len)
 {
 	const char *v = vsb_csv_meta(c, "sweep_point");
-	char want[96];
-	long reps;
-	size_t ol;
+	long reps = 0;
 
 	if (!v || strcmp(v, p->id))
 		return "it belongs to another point";
-	vsb_sweep_point_match(p, want, sizeof(want));
 	v = vsb_csv_meta(c, "sweep_match");
 	if (!v)
 		return "no sweep_match line: not known to be made as this run asks";
-	if (!strcmp(v, want))
+	switch (vsb_sweep_point_match_read(v, p, &reps)) {
+	case 0:
 		return NULL;
-	ol = (size_t)(strstr(want, " repeat=") - want);
-	if (strncmp(v, want, ol) || sscanf(v + ol, " repeat=%ld", &reps) != 1)
+	case VSB_MATCH_REPEAT:
+		snprintf(msg, len, "it holds %ld repetition(s), this run wants %ld",
+			 reps, p->reps);
+		return msg;
+	case VSB_MATCH_OPTIONS:
 		return "it was made with other options";
-	snprintf(msg, len, "it holds %ld repetition(s), this run wants %ld", reps,
-		 p->reps);
-	return msg;
+	}
+	return "its sweep_match line is not one a sweep writes";
 }
 
 int vsb_sweep_summary_read(const struct vsb_sweep_point *p,

@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,16 +72,22 @@ static int dist_read(const struct vsb_csv *c, struct vsb_result *r)
  * file, whose rounds and shuffles the partial's repetitions took part in.
  */
 static long partial_procs = 1;
+static long partial_run_min_ms;
 
 /*
  * And the worker processes its repetitions are spread over: a partial
  * of a sweep spread another way would be continued under a wrong map of
  * which process ran which repetition (`# sweep_procs:`, compare's runs).
+ * Spread, also the --run-min-ms the run factor was chosen under: a
+ * partial whose factor (5, say) the resuming run's options would not
+ * choose (--run-min-ms 0 runs each repetition once) would give the point
+ * a factor nobody asked for now, so it starts over and chooses anew.
  * One process (today's, and every older partial) adds nothing.
  */
-void vsb_sweep_partial_procs(long procs)
+void vsb_sweep_partial_procs(long procs, long run_min_ms)
 {
 	partial_procs = procs > 1 ? procs : 1;
+	partial_run_min_ms = run_min_ms;
 }
 
 static void partial_match(const struct vsb_sweep_point *p, char *buf, size_t len)
@@ -91,8 +96,9 @@ static void partial_match(const struct vsb_sweep_point *p, char *buf, size_t len
 
 	vsb_sweep_point_match(p, m, sizeof(m));
 	if (partial_procs > 1 && !p->opts.trace)
-		snprintf(buf, len, "file=%016llx %s procs=%ld",
-			 (unsigned long long)p->file_hash, m, partial_procs);
+		snprintf(buf, len, "file=%016llx %s procs=%ld run_min_ms=%ld",
+			 (unsigned long long)p->file_hash, m, partial_procs,
+			 partial_run_min_ms);
 	else
 		snprintf(buf, len, "file=%016llx %s", (unsigned long long)p->file_hash, m);
 }
@@ -191,76 +197,6 @@ void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
 	}
 }
 
-static int cell_ull(const struct vsb_csv *c, size_t row, int col,
-		    unsigned long long *v)
-{
-	const char *s = vsb_csv_cell(c, row, col);
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return *end || errno ? -1 : 0;
-}
-
-/* Up to @max ';'-separated fields of @s into @out (modified); the count. */
-static int split_semi(char *s, char **out, int max)
-{
-	int n = 0;
-
-	if (!*s)
-		return 0;
-	for (;;) {
-		char *semi = strchr(s, ';');
-
-		if (n < max)
-			out[n] = s;
-		n++;
-		if (!semi)
-			return n;
-		*semi = '\0';
-		s = semi + 1;
-	}
-}
-
-/*
- * A sample's disturbance cells (nivcsw, migrations, run_delay_ns,
- * steal_ns, cpu_irqs: empty when not measured; disturbed: the reasons
- * ';'-joined, "no" or empty), as result_write.c writes them.
- */
-static int dist_cells(const struct vsb_csv *c, size_t row, const int *col,
-		      struct vsb_sample *s)
-{
-	uint64_t *val[VSB_DIST_NREASONS] = { &s->nivcsw, &s->migrations,
-		&s->run_delay_ns, &s->steal_ns, &s->irqs };
-	char buf[128], *f[VSB_DIST_NREASONS + 1];
-	unsigned long long v;
-	int k, n, j;
-
-	for (k = 0; k < VSB_DIST_NREASONS; k++) {
-		if (!*vsb_csv_cell(c, row, col[k]))
-			continue;
-		if (cell_ull(c, row, col[k], &v))
-			return -1;
-		*val[k] = v;
-		s->dist_valid |= 1u << k;
-	}
-	snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, row, col[VSB_DIST_NREASONS]));
-	if (!buf[0] || !strcmp(buf, "no"))
-		return 0;
-	n = split_semi(buf, f, VSB_DIST_NREASONS + 1);
-	for (k = 0; k < n; k++) {
-		for (j = 0; j < VSB_DIST_NREASONS &&
-			    strcmp(f[k], vsb_disturb_reason_name(j)); j++)
-			;
-		if (j == VSB_DIST_NREASONS)
-			return -1;
-		s->disturbed |= 1u << j;
-	}
-	return 0;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -321,93 +257,6 @@ static const char *rows_match_rounds(const struct vsb_result *r, long rounds,
 	return bad;
 }
 
-/* Samples of a partial CSV into @r; NULL, or what is wrong. */
-static const char *partial_samples(const struct vsb_csv *c, struct vsb_result *r,
-				   long rounds)
-{
-	enum { THREAD, CPU, REP, OPS, ELAPSED, UNIT, EVENT, PLM, NS, FOLDS, MUX,
-	       SCALE, EVENTS, VALUES, NIVCSW, MIGR, DELAY, STEAL, IRQS, DIST,
-	       NCOLS };
-	static const char *const names[NCOLS] = { "thread", "cpu", "rep", "ops",
-		"elapsed", "unit", "event", "plm", "ns", "folds", "multiplexed",
-		"pmu_scale", "pmu_events", "pmu_values", "nivcsw", "migrations",
-		"run_delay_ns", "steal_ns", "cpu_irqs", "disturbed" };
-	char buf[VSB_PMU_MAX * (VSB_PMU_FSTR_LEN + 1) + 64], *f[VSB_PMU_MAX + 1];
-	int col[NCOLS], k, n;
-	size_t i;
-
-	for (k = 0; k < NCOLS; k++) {
-		col[k] = vsb_csv_col(c, names[k]);
-		if (col[k] < 0)
-			return "a column is missing";
-	}
-	if (!c->nrows)
-		return "it holds no samples";
-	snprintf(r->unit, sizeof(r->unit), "%s", vsb_csv_cell(c, 0, col[UNIT]));
-	snprintf(r->event, sizeof(r->event), "%s", vsb_csv_cell(c, 0, col[EVENT]));
-	snprintf(r->plm, sizeof(r->plm), "%s", vsb_csv_cell(c, 0, col[PLM]));
-	snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, 0, col[EVENTS]));
-	n = split_semi(buf, f, VSB_PMU_MAX + 1);
-	if (n != r->npmu)
-		return "its PMU events do not match its state line";
-	for (k = 0; k < n; k++) {
-		if (strlen(f[k]) >= sizeof(r->pmu_event[k]))
-			return "a PMU event name is too long";
-		strcpy(r->pmu_event[k], f[k]);
-	}
-	for (i = 0; i < c->nrows; i++) {
-		struct vsb_sample s;
-		unsigned long long v;
-		long l;
-		double d;
-
-		memset(&s, 0, sizeof(s));
-		if (cell_ull(c, i, col[THREAD], &v) || v > VSB_MAX_CPUS)
-			return "a bad thread cell";
-		s.thread = (unsigned int)v;
-		if (vsb_parse_long(vsb_csv_cell(c, i, col[CPU]), &l) || l < -1 ||
-		    l >= VSB_MAX_CPUS)
-			return "a bad cpu cell";
-		s.cpu = (int)l;
-		if (cell_ull(c, i, col[REP], &v) || v >= (unsigned long long)rounds)
-			return "a repetition number beyond its rounds";
-		s.rep = (unsigned int)v;
-		if (cell_ull(c, i, col[OPS], &v) || !v)
-			return "a bad ops cell";
-		s.ops = v;
-		if (cell_ull(c, i, col[ELAPSED], &v))
-			return "a bad elapsed cell";
-		s.elapsed = v;
-		d = vsb_csv_num(c, i, col[NS]);
-		if (!isfinite(d) || d < 0)
-			return "a bad ns cell";
-		s.ns = d;
-		if (cell_ull(c, i, col[FOLDS], &v))
-			return "a bad folds cell";
-		s.folds = v;
-		if (cell_ull(c, i, col[MUX], &v) || v > 1)
-			return "a bad multiplexed cell";
-		s.multiplexed = (int)v;
-		d = vsb_csv_num(c, i, col[SCALE]);
-		s.pmu_scale = isfinite(d) ? d : 1.0;
-		snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, i, col[VALUES]));
-		if (split_semi(buf, f, VSB_PMU_MAX + 1) != r->npmu)
-			return "a row's PMU values do not match its events";
-		for (k = 0; k < r->npmu; k++) {
-			char *end;
-
-			errno = 0;
-			s.pmu[k] = strtoull(f[k], &end, 10);
-			if (*end || errno || !*f[k])
-				return "a bad PMU value";
-		}
-		if (dist_cells(c, i, col + NIVCSW, &s))
-			return "a bad disturbance cell";
-		vsb_result_add(r, &s);
-	}
-	return NULL;
-}
-
 /* The most run_reps a sweep chooses: a short point's, only when spread. */
 static long most_run_reps(void)
 {
@@ -446,7 +295,8 @@ static const char *partial_head(const struct vsb_csv *c,
 	if (!v || strncmp(v, match, 22))
 		return "it was made from another sweep file, or another version of this one";
 	if (strcmp(v, match))
-		return "it was made with other options or another --repeat";
+		return "it was made with other options or another --repeat "
+			"(or --procs, --run-min-ms)";
 	v = vsb_csv_meta(c, "sweep_partial_rounds");
 	if (!v || sscanf(v, "%ld of %ld", k, reps) != 2 || *k < 1)
 		return "no valid sweep_partial_rounds line";
@@ -507,7 +357,7 @@ static const char *partial_rebuild(const struct vsb_csv *c,
 	bad = partial_head(c, p, r, k, reps, msg, len);
 	if (!bad)
 		r->opts.repeat = *reps;
-	bad = bad ?: partial_samples(c, r, *k);
+	bad = bad ?: vsb_result_read_samples(c, r, *k);
 	bad = bad ?: rows_match_rounds(r, *k, msg, len);
 	/* the metadata in file order, less what the writer adds from fields */
 	for (i = 0; !bad && i < c->nmeta; i++) {

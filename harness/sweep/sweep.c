@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sweeps: check every point of a sweep file (parsed by lib/sweepfile.c)
+ * Sweeps: check every point of a sweep file (parsed by lib/model/sweepfile.c)
  * before anything runs, then run them with their repetitions interleaved
  * and write one result pair per point plus sweep.csv, points.txt,
  * meta.txt and failed.txt (write.c); partial points are partial.c's.
@@ -24,8 +24,10 @@
 
 #include "benches.h"
 #include "bpf/trace.h"
+#include "clock.h"
 #include "csvread.h"
 #include "monitor.h"
+#include "sweep.h"
 #include "sweep_int.h"
 #include "sysctl.h"
 #include "stats.h"
@@ -536,7 +538,7 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	ret = vsb_sweep_open_dir(sw, ro);
 	if (ret)
 		return ret;
-	vsb_sweep_partial_procs(ro->procs);
+	vsb_sweep_partial_procs(ro->procs, ro->run_min_ms);
 	kept = vsb_zalloc(sw->npoints + 1);
 	ret = prepare_all(sw, ro, kept, &n);
 	if (!ret) {
@@ -551,4 +553,28 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	}
 	free(kept);
 	return ret;
+}
+
+/* `sweep --dry-run`: the points, one a line, and how they would run. */
+void vsb_sweep_print_plan(const struct vsb_sweep *sw, long runs, long procs)
+{
+	size_t i;
+
+	for (i = 0; i < sw->npoints; i++) {
+		const struct vsb_sweep_point *p = &sw->points[i];
+
+		printf("%s\t%s", p->id, p->params);
+		if (p->state == VSB_PT_SKIPPED)
+			printf("\tSKIP: %s", p->err);
+		putchar('\n');
+	}
+	printf("# %zu points, %zu left out (more CPUs than online), %ld "
+	       "repetitions each unless --repeat\n", sw->npoints, sw->ndropped,
+	       sw->npoints ? sw->points[0].reps : 0L);
+	if (runs)
+		printf("# %ld runs, each in its own process: run-1 .. run-%ld\n",
+		       runs, runs);
+	if (procs > 1)
+		printf("# %sthe repetitions spread over %ld worker processes\n",
+		       runs ? "in each run, " : "", procs);
 }

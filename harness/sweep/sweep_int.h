@@ -2,14 +2,17 @@
 /*
  * What the sweep runner's files share among themselves (sweep.c runs,
  * partial.c keeps unfinished points, kept.c checks finished ones,
- * write.c writes the sweep's own files); nothing outside harness/sweep/
- * includes this.
+ * write.c writes the sweep's own files, procs.c hands on between worker
+ * processes, common.c holds their paths and progress line); nothing
+ * outside harness/sweep/ includes this.  It includes sweep_opts.h, not
+ * the public sweep.h, so no helper depends on the runner it serves.
  */
 #ifndef VSB_SWEEP_INT_H
 #define VSB_SWEEP_INT_H
 
 #include "benches.h"
-#include "sweep.h"
+#include "point_match.h"
+#include "sweep_opts.h"
 
 /* common.c */
 int vsb_sweep_path_join(char *buf, size_t len, const char *dir,
@@ -19,8 +22,6 @@ int vsb_sweep_mkdir_p(const char *dir);
 /* 0, or VSB_EXIT_USAGE after one line: a name the sweep writes is taken */
 int vsb_sweep_check_targets(const struct vsb_sweep *sw,
 			    const struct vsb_sweep_run_opts *ro);
-/* "options=HASH repeat=R": what @p's reused files must have been made with */
-void vsb_sweep_point_match(const struct vsb_sweep_point *p, char *buf, size_t len);
 void vsb_sweep_warn_redo(const struct vsb_sweep_point *p, const char *what,
 			 const char *path, const char *why, const char *then);
 void vsb_sweep_progress_clear(void);
@@ -31,8 +32,11 @@ void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
 int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 			  const struct vsb_sweep_run_opts *ro);
 
-/* partial.c: DIR/<id>.csv.partial; @procs: what this sweep spreads over */
-void vsb_sweep_partial_procs(long procs);
+/*
+ * partial.c: DIR/<id>.csv.partial; @procs: what this sweep spreads over,
+ * @run_min_ms: the --run-min-ms its run factors are chosen under
+ */
+void vsb_sweep_partial_procs(long procs, long run_min_ms);
 void vsb_sweep_partial_remove(const struct vsb_sweep_run_opts *ro,
 			      const struct vsb_sweep_point *p);
 void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
@@ -41,7 +45,14 @@ void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
 int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path,
 			   char *why, size_t wlen);
 
-/* procs.c: what worker process K hands on to K + 1 (DIR/procs.txt) */
+/* procs.c */
+/*
+ * The repetitions of @p that worker processes 1..@k of @procs run
+ * between them: (k * reps) / procs, all of them for a --trace point
+ * (which keeps no partial to hand on: worker 1 runs it whole).
+ */
+long vsb_sweep_chunk_end(const struct vsb_sweep_point *p, long procs, long k);
+/* What worker process K hands on to K + 1 (DIR/procs.txt) */
 int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
 			    const struct vsb_sweep_run_opts *ro,
 			    const unsigned char *kept);

@@ -72,7 +72,7 @@ left=$(cd "$TMP" && ls -A odir; ls -d odir.* newdir* missing* 2>/dev/null)
 expect_usage_error "unknown command" "unknown command 'frobnicate'" "$VSB" frobnicate
 expect_usage_error "list takes no arguments" "list takes no arguments" "$VSB" list extra
 expect_exit 2 "no command: usage on stderr, exit 2" "$VSB"
-# the commands' one option loop (lib/getopt.c): a flag given a value
+# the commands' one option loop (lib/base/getopt.c): a flag given a value
 expect_usage_error "compare --runs-only=1: the flag takes no value" \
 	'^vmstat-bench: --runs-only takes no value \(see compare --help\)$' \
 	"$VSB" compare --runs-only=1 "$TMP/a.csv" "$TMP/b.csv"

@@ -150,6 +150,18 @@ if command -v gnuplot >/dev/null; then
 		ok "... the shared shift a dotted line in the chart where noted (compare and plot), none where not" ||
 		not_ok "the shared shift in the regression chart" \
 			"$(grep -c 'moved together' "$TMP/sh/cmp-all/regression.svg" "$TMP/sh/plot-all/regression.svg" "$TMP/sh/cmp-one/regression.svg" 2>&1)"
+	# a label with a comma, quoted in the CSV, is drawn whole: gnuplot's
+	# strcol() alone would cut it at the comma (plot.c's gp_data_copy)
+	mkdir -p "$TMP/sh/comma"
+	awk -F, -v OFS=, '/^#/ || !h { if (!/^#/) h = 1; print; next }
+		!d { $2 = "\"cpus=0,1 whole\""; d = 1 } { print }' \
+		"$TMP/sh/cmp-all/compare.csv" >"$TMP/sh/comma/compare.csv"
+	"$VSB" plot "$TMP/sh/comma" -o "$TMP/sh/comma-out" >"$TMP/out" 2>&1
+	grep -q 'cpus=0.*1 whole' "$TMP/sh/comma-out/regression.svg" &&
+		[ -z "$(find "$TMP/sh/comma-out" -name '.*')" ] &&
+		ok "a quoted label with a comma is drawn whole, and plot leaves no copy behind" ||
+		not_ok "a quoted label with a comma is drawn whole" "$(cat "$TMP/out")" \
+			"$(grep -o 'cpus=0[^<]*' "$TMP/sh/comma-out/regression.svg")"
 	# a point on one side only: compare writes its other side as nan, and
 	# plot draws the folder as compare did (nan is "not measured"), while
 	# an infinite ratio is still refused

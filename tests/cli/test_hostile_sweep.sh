@@ -230,6 +230,10 @@ resumed "the file's repeat 4 again: both run again, n=4" "$D" "$TMP/t4.sweep" 4 
 	"it holds 1 repetition(s), this run wants 4"
 { cat "$TMP/t4.sweep"; echo "# another comment"; } >"$TMP/t4c.sweep"
 resumed "another version of the file, same points and options: both kept" "$D" "$TMP/t4c.sweep" 4 2 ""
+# the one integer syntax: a repeat of 04 is not read as 4
+sed -i 's/^\(# sweep_match: options=[0-9a-f]* repeat=\)\([0-9]\)$/\10\2/' "$D/$A.summary.csv"
+resumed "a summary whose sweep_match says repeat=04: that point runs again" "$D" "$TMP/t4.sweep" 4 1 \
+	"$A.summary.csv: its sweep_match line is not one a sweep writes"
 sed -i 's/^# sweep_match: options=\([0-9a-f]\)/# sweep_match: options=0\1/' "$D/$A.summary.csv"
 resumed "a summary whose options hash differs: that point runs again" "$D" "$TMP/t4.sweep" 4 1 \
 	"$A.summary.csv: it was made with other options"

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A build without BPF (harness/lib/bpf/bpf.mk: clang missing) still builds,
-# says so in one line, and its `trace` and `run --trace` skip (exit 4)
-# with the reason, before running anything: no traced command, no result
-# file.  The binary only is built (no unit tests, no kmod helpers), into a
+# A build without BPF (harness/lib/machine/bpf/bpf.mk: clang missing)
+# still builds, says so in one line, and its `trace` and `run --trace`
+# skip (exit 4) with the reason, before running anything: no traced
+# command, no result file.  The binary only is built (no unit tests, no kmod helpers), into a
 # temporary folder removed at the end.  Skipped (4) when that build
 # cannot be made here.
 . "$(dirname "$0")/../lib.sh"

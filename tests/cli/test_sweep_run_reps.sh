@@ -7,8 +7,9 @@
 # times as fit in it (at most 5), so each worker's run holds several; a
 # long point, --run-min-ms 0 and one process run as asked.  The factor
 # is worker 1's and travels in the partials: an interrupted sweep
-# resumes with it, and a partial claiming a factor no sweep could have
-# chosen is not trusted.
+# resumes with it under the same --run-min-ms (under another it starts
+# over), and a partial claiming a factor no sweep could have chosen is
+# not trusted.
 . "$(dirname "$0")/../lib.sh"
 
 # rows_of FILE: the rep numbers of FILE's rows as "0x1 1x1 ..." (number x times)
@@ -120,6 +121,7 @@ else
 fi
 id=$(basename "${pf:-none}" .csv.partial)
 id2=$(basename "${pf2:-none}" .csv.partial)
+cp -a "$TMP/int" "$TMP/int0"	# resumed below under other options
 # the other partial claims 7 x R: more than a sweep chooses (whatever
 # factor it had: under the guest lane's load a point's first repetition
 # can last long enough for 1)
@@ -147,5 +149,19 @@ grep -q "warning: $id2: not continued from its partial file ([^:]*: it wants $((
 	! grep -q '^# sweep_resumed' "$TMP/int/$id2.csv" &&
 	ok "a partial claiming 7 x $R is not trusted: it starts over, and chooses again ($f2 x $R)" ||
 	not_ok "a partial claiming 7 x R is not trusted" "factor '$f2'" "$(rows_of "$TMP/int/$id2.csv")" \
+		"$(cat "$TMP/err")"
+
+# resumed with --run-min-ms 0, which runs every repetition once: a
+# factor chosen under --run-min-ms 5 is not this run's to keep, so each
+# point starts over, as asked, rather than go on with the partial's
+"$VSB" sweep "$TMP/long.sweep" -o "$TMP/int0" --resume --procs 2 --run-min-ms 0 \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+f=$TMP/int0/$id.csv
+[ $rc -eq 0 ] && [ "$(rows_of "$f")" = "$(want_rows $R)" ] &&
+	[ -z "$(meta_of "$f" sweep_run_reps)" ] && ! grep -q '^# sweep_resumed' "$f" &&
+	grep -q "warning: $id: not continued from its partial file ([^:]*: it was made with other options or another --repeat (or --procs, --run-min-ms)): it starts over" "$TMP/err" &&
+	ok "--resume --run-min-ms 0 does not keep the partial's factor: $R repetitions, once each" ||
+	not_ok "--resume --run-min-ms 0 does not keep the partial's factor" "exit $rc, $(rows_of "$f")" \
 		"$(cat "$TMP/err")"
 done_testing

@@ -6,7 +6,8 @@
 # such folders uses every run (and says when runs are too few, or when a
 # side is one run); an interrupt stops after the run in progress and
 # --resume finishes the series.  Tiny sweeps (--loops 20000, --repeat 3):
-# this checks the plumbing, not the statistics (tests/unit/test_compare.c),
+# this checks the plumbing, not the statistics
+# (tests/unit/lib/judge/test_compare.c),
 # so the compares here allow any slowdown (--max-regression 1000).  Two
 # of them pin what compare says of repetitions pooled over too few runs
 # (and of one run a side), which only --noise-model reps still judges:

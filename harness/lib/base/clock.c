@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "vsb.h"
 
 uint64_t vsb_now_ns(void)

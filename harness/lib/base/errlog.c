@@ -35,7 +35,7 @@ void vsb_errlog_end(struct vsb_errlog *log)
 		active = log->prev;
 }
 
-/* util.c's printer asks here first: 1 when the message was recorded */
+/* the printer below asks here first: 1 when the message was recorded */
 int vsb_errlog_note(const char *kind, const char *fmt, va_list ap)
 {
 	size_t n;

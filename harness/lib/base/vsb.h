@@ -42,7 +42,7 @@ enum {
 #define VSB_DELTA_MAX	100L
 #define VSB_BATCH_MAX	(1L << 30)
 
-/* ---- util.c ---- */
+/* ---- errlog.c: one line on stderr ---- */
 void vsb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vsb_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -83,7 +83,7 @@ int vsb_real_units(double v, double scale, long long min, long long max,
 		   long long *out);
 int vsb_read_file_str(const char *path, char *buf, size_t len);
 int vsb_read_file_long(const char *path, long *out);
-/* Files the user names: regular files only, size-capped (util.c) */
+/* Files the user names: regular files only, size-capped (readfile.c) */
 #define VSB_READ_MAX	(256u << 20)	/* no input is larger */
 #define VSB_ENOTREG	0x10000		/* + (st_mode & S_IFMT) >> 12 */
 struct stat;
@@ -195,28 +195,5 @@ int vsb_cpu_first_allowed(void);
 /* @spare = the CPUs this process may use that @busy does not list */
 void vsb_cpulist_spare(const struct vsb_cpulist *busy, struct vsb_cpulist *spare);
 void vsb_cpulist_pin_attr(const struct vsb_cpulist *cl, pthread_attr_t *attr);
-
-/* ---- clock.c ---- */
-uint64_t vsb_now_ns(void);
-double vsb_tsc_hz(void);		/* calibrated once, cached */
-const char *vsb_tsc_flags(void);	/* "constant_tsc nonstop_tsc" or "" */
-
-static inline uint64_t vsb_rdtscp(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	uint32_t lo, hi, aux;
-
-	/*
-	 * rdtscp waits for earlier instructions to finish; the lfence
-	 * keeps later ones from starting before the read.  Batches are
-	 * long, so the read's own ~30 cycles do not matter.
-	 */
-	__asm__ __volatile__("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux)
-			     :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-#else
-	return vsb_now_ns();
-#endif
-}
 
 #endif /* VSB_HARNESS_H */

@@ -23,6 +23,7 @@
 
 #include "charts_check.h"
 #include "charts_monitor.h"
+#include "monitor_csv.h"
 #include "plot.h"
 #include "vsb.h"
 
@@ -99,10 +100,10 @@ static void add_row(struct mseries *m, double t, const char *src, const char *ke
 /* capped like every CSV the tool reads (vsb_read_whole's limit) */
 static int read_series(const char *path, struct mseries *m)
 {
-	char line[1024], src[32], key[128];
+	char line[1024];
+	struct vsb_monitor_row row;
 	struct stat st;
-	int cpu, header = 0, fd = vsb_open_regular(path, 0, &st);
-	double t, v;
+	int header = 0, fd = vsb_open_regular(path, 0, &st);
 	FILE *f;
 
 	if (fd >= 0 && (unsigned long long)st.st_size > VSB_READ_MAX) {
@@ -121,18 +122,21 @@ static int read_series(const char *path, struct mseries *m)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#') {
-			if (!m->header[0] && !strncmp(line, "# vmstat-bench monitor: ", 24))
+			const size_t tl = strlen(VSB_MONITOR_CSV_TITLE);
+
+			if (!m->header[0] && !strncmp(line, VSB_MONITOR_CSV_TITLE, tl))
 				snprintf(m->header, sizeof(m->header), "%.*s",
-					 (int)strcspn(line + 24, "\n"), line + 24);
+					 (int)strcspn(line + tl, "\n"), line + tl);
 			continue;
 		}
 		if (!header++) {
-			if (strncmp(line, "time,source,key,cpu,value", 25))
+			if (strncmp(line, VSB_MONITOR_CSV_HEADER,
+				    strlen(VSB_MONITOR_CSV_HEADER)))
 				break;
 			continue;
 		}
-		if (sscanf(line, "%lf,%31[^,],%127[^,],%d,%lf", &t, src, key, &cpu, &v) == 5)
-			add_row(m, t, src, key, cpu, v);
+		if (!vsb_monitor_row_read(line, &row))
+			add_row(m, row.t, row.source, row.key, row.cpu, row.value);
 	}
 	fclose(f);
 	if (header < 1 || !m->n) {

@@ -184,8 +184,60 @@ static int run_gnuplot(const char *expr, const char *script, int efd)
  * the target, which must be absent or a regular file) and renamed over
  * the target only when gnuplot succeeded: a chart is complete or absent.
  */
-int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
-		   const char *title, const char *vars)
+/*
+ * gnuplot 5.4's strcol() ends a quoted cell at its first comma, though
+ * column() counts the cells right: a label such as "cpus=0,1 ..." would
+ * lose its tail in the chart.  Where @csv quotes a comma, gnuplot reads
+ * a copy in @outdir whose quoted commas are U+201A, a low mark drawn as
+ * a comma, so the label reads whole and the cell stays one cell.
+ * 1 and @path: a copy made (the caller removes it); 0: read @csv as it
+ * is (no quoted comma, or unreadable: gnuplot then says so); -1: error.
+ */
+static int gp_data_copy(const char *csv, const char *outdir, const char *chart,
+			char *path, size_t len)
+{
+	char *buf;
+	size_t n, i;
+	int fd, quoted = 0, ret = 0;
+	FILE *f;
+
+	if (vsb_read_whole(csv, VSB_READ_MAX, &buf, &n))
+		return 0;
+	for (i = 0; i < n && !ret; i++) {
+		quoted = buf[i] == '"' ? !quoted : buf[i] == '\n' ? 0 : quoted;
+		ret = quoted && buf[i] == ',';
+	}
+	if (!ret)
+		goto out;
+	snprintf(path, len, "%s/.%s.data.XXXXXX", outdir, chart);
+	fd = mkostemp(path, O_CLOEXEC);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		vsb_err("plot: cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		ret = -1;
+		goto out;
+	}
+	for (i = 0, quoted = 0; i < n; i++) {
+		quoted = buf[i] == '"' ? !quoted : buf[i] == '\n' ? 0 : quoted;
+		if (quoted && buf[i] == ',')
+			fputs("\xe2\x80\x9a", f);
+		else
+			fputc(buf[i], f);
+	}
+	if (fclose(f)) {
+		vsb_err("plot: cannot write %s: %s", path, strerror(errno));
+		unlink(path);
+		ret = -1;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+static int plot_chart(const char *chart, const char *csv, const char *outdir,
+		      const char *title, const char *vars)
 {
 	static const char *const fmts[] = { "png", "svg" };
 	const char *dir = vsb_plots_dir();
@@ -247,5 +299,20 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 	free(expr);
 	if (!ret)
 		printf("wrote %s/%s.png and .svg\n", outdir, chart);
+	return ret;
+}
+
+int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
+		   const char *title, const char *vars)
+{
+	char data[4096 + 64];
+	int copied = gp_data_copy(csv, outdir, chart, data, sizeof(data));
+	int ret;
+
+	if (copied < 0)
+		return VSB_EXIT_ERROR;
+	ret = plot_chart(chart, copied ? data : csv, outdir, title, vars);
+	if (copied)
+		unlink(data);
 	return ret;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "c2c.h"
+#include "clock.h"
 #include "vsb.h"
 
 #define C2C_TRIPS	2000	/* round trips a try: ~0.1-1 ms */

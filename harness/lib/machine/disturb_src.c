@@ -34,6 +34,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "result.h"
 #include "disturb_src.h"
 

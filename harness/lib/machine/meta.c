@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "kmod/uapi/vmstat_bench.h"
 #include "damon.h"
 #include "env.h"
@@ -139,8 +140,8 @@ static void read_or(const char *path, char *buf, size_t len, const char *def)
 
 /*
  * The noise decision: pure, on the values vsb_meta_collect_env() and
- * vsb_meta_collect() read, so tests/unit/test_meta.c can feed it any
- * machine.  A governor nobody could read ("unavailable", or "none (...)"
+ * vsb_meta_collect() read, so tests/unit/lib/machine/test_meta.c can
+ * feed it any machine.  A governor nobody could read ("unavailable", or "none (...)"
  * on every CPU: no cpufreq, as in most VMs) is no warning: there is
  * nothing to fix there.
  */

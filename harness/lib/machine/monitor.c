@@ -30,6 +30,7 @@
 #include <sys/syscall.h>
 
 #include "monitor.h"
+#include "monitor_csv.h"
 #include "result.h"
 #include "window.h"
 #include "bpf/trace.h"
@@ -95,7 +96,7 @@ static void emit(void *ctx, const char *source, const char *key, int cpu, double
 	struct vsb_monitor *m = ctx;
 	struct tick *k = &m->cur;
 
-	fprintf(m->out.f, "%.6f,%s,%s,%d,%.15g\n", k->t, source, key, cpu, v);
+	vsb_monitor_row_write(m->out.f, k->t, source, key, cpu, v);
 	if (source[0] == 'v') {			/* vmstat */
 		if (!strncmp(key, "pgalloc_", 8))
 			k->pgalloc += v;
@@ -382,15 +383,15 @@ int vsb_monitor_start(struct vsb_monitor **mp, const char *spec,
 	open_trace(m);
 	vsb_monitor_format_sources(m->active, src, sizeof(src));
 	m->t0 = vsb_window_now_ns();
-	fprintf(m->out.f, "# vmstat-bench monitor: %s every %ld ms\n"
+	fprintf(m->out.f, VSB_MONITOR_CSV_TITLE "%s every %ld ms\n"
 		"# clock: CLOCK_MONOTONIC, time 0 = %.9f s\n"
 		"# cpu -1: not per CPU (or every CPU together); rows of source "
 		"\"workers\" mark the workers' CPUs, rows of source \"window\" the "
 		"timed windows\n"
-		"time,source,key,cpu,value\n", src, m->spec.interval_ms,
+		VSB_MONITOR_CSV_HEADER "\n", src, m->spec.interval_ms,
 		(double)m->t0 / 1e9);
 	for (i = 0; i < workers->n; i++)
-		fprintf(m->out.f, "0.000000,workers,cpu,%d,1\n", workers->cpu[i]);
+		vsb_monitor_row_write(m->out.f, 0, "workers", "cpu", workers->cpu[i], 1);
 	vsb_window_arm();
 	sample(m);
 	ret = start_thread(m);
@@ -438,8 +439,8 @@ static void write_windows(struct vsb_monitor *m, double *b0, double *e1,
 		} else {
 			continue;	/* an end without a begin: not a window */
 		}
-		fprintf(m->out.f, "%.6f,window,%s,-1,%d\n", t, wm[i].end ? "end" : "begin",
-			*nwin);
+		vsb_monitor_row_write(m->out.f, t, "window", wm[i].end ? "end" : "begin",
+				      -1, *nwin);
 	}
 	if (open_t >= 0)
 		*e1 = m->ticks[m->nticks - 1].t;

@@ -18,6 +18,7 @@
 
 /* the kernel's header first: libpfm's copy steps aside when it sees it */
 #include "pmu.h"
+#include "clock.h"
 #include "result.h"
 #include "vsb.h"
 

@@ -21,7 +21,7 @@ int vsb_place_policy_parse(const char *s, enum vsb_policy *p, int *node)
 	else if (!strcmp(s, "cores-first"))
 		*p = P_CORES_FIRST;
 	else if (!strncmp(s, "node:", 5) && s[5] >= '0' && s[5] <= '9') {
-		/* the one integer syntax (util.c): node:01 is refused */
+		/* the one integer syntax (numbers.c): node:01 is refused */
 		end = vsb_scan_decimal(s + 5, &v);
 		if (!end || *end || v < 0 || v > 65535)
 			return -1;

@@ -99,5 +99,9 @@ void vsb_result_note_workers(struct vsb_result *r, int affinity_bad,
 size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **rows);
 int vsb_result_write(const struct vsb_result *r, FILE *f, const char *format);
 int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f);
+/* result_read.c: a raw CSV's samples back into @r; NULL, or what is wrong */
+struct vsb_csv;
+const char *vsb_result_read_samples(const struct vsb_csv *c, struct vsb_result *r,
+				    long rounds);
 
 #endif /* VSB_RESULT_H */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <linux/types.h>
 
+#include "clock.h"
 #include "result.h"
 #include "trace.h"
 #include "vmstat_trace.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The compare library (harness/lib/compare.c) on the hand-written raw
+ * The compare library (harness/lib/judge/compare.c) on the hand-written raw
  * CSVs of tests/fixtures/compare/, whose answers are known: BASE's
  * this-cpu-add has per-repetition means 10..14 (two workers averaged),
  * a slower NEW 20..24 (x1.8333, completely separated 5 vs 5: exact

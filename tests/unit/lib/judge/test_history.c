@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of harness/lib/history.c on series built by hand, as the
+ * Unit tests of harness/lib/judge/history.c on series built by hand, as the
  * store would return them (no database): kernel version order, the
  * three history orders, per-entry medians and CIs, splitting by
  * machine, mixed units refused, change points at a known step and the

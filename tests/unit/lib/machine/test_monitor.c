@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "monitor.h"
+#include "monitor_csv.h"
 #include "window.h"
 #include "tap.h"
 
@@ -239,6 +240,49 @@ static void test_windows(void)
 	       wm[0].t_ns > 0, "windows: monotonic timestamps");
 }
 
+/*
+ * FILE.monitor.csv's rows through the model's writer and reader: what is
+ * written reads back the same, and a row the writer never makes (a key
+ * too long for its field, a CPU written 03, text after the value) is no
+ * row, where sscanf took a truncated or half-read one.
+ */
+static void test_rows(void)
+{
+	struct vsb_monitor_row r;
+	char *buf = NULL, key[200];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		TAP_OK(0, "monitor rows: a memory stream");
+		return;
+	}
+	vsb_monitor_row_write(f, 1.25, "vmstat", "nr_free_pages", -1, 123456789012345.0);
+	fclose(f);
+	TAP_OK(!vsb_monitor_row_read(buf, &r) && r.t == 1.25 &&
+	       !strcmp(r.source, "vmstat") && !strcmp(r.key, "nr_free_pages") &&
+	       r.cpu == -1 && r.value == 123456789012345.0,
+	       "a monitor row reads back as written: %s", buf);
+	free(buf);
+	TAP_OK(!vsb_monitor_row_read("0.000000,workers,cpu,3,1", &r) && r.cpu == 3,
+	       "a row without its newline reads too");
+	memset(key, 'k', sizeof(key) - 1);
+	key[sizeof(key) - 1] = '\0';
+	f = open_memstream(&buf, &len);
+	if (f) {
+		vsb_monitor_row_write(f, 0, "vmstat", key, 0, 1);
+		fclose(f);
+		TAP_OK(vsb_monitor_row_read(buf, &r), "a key too long for its field is no row");
+		free(buf);
+	}
+	TAP_OK(vsb_monitor_row_read("1.0,vmstat,pgfault,03,5\n", &r),
+	       "a CPU written 03 is no row (the one integer syntax)");
+	TAP_OK(vsb_monitor_row_read("1.0,vmstat,pgfault,0,5x\n", &r),
+	       "text after the value is no row");
+	TAP_OK(vsb_monitor_row_read("1.0\n", &r) && vsb_monitor_row_read("", &r),
+	       "a row cut short is no row");
+}
+
 int main(void)
 {
 	const char *root = getenv("VSB_ROOT");
@@ -252,5 +296,6 @@ int main(void)
 	test_zoneinfo();
 	test_buddy_load();
 	test_windows();
+	test_rows();
 	return tap_done();
 }

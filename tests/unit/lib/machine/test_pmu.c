@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "pmu.h"
 #include "result.h"
 #include "vsb.h"

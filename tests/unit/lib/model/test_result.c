@@ -209,6 +209,73 @@ static void test_comma_in_param(void)
 	snprintf(opts.guest_cmdline, sizeof(opts.guest_cmdline), "none");
 }
 
+/* @path = @r written as a raw CSV; 0, or -1 when it could not be */
+static int write_raw(const struct vsb_result *r, char *path)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f)
+		return -1;
+	vsb_result_write(r, f, "csv");
+	return fclose(f) ? -1 : 0;
+}
+
+/* what vsb_result_read_samples() says of the raw CSV at @path */
+static const char *read_back(const char *path, struct vsb_result *back, long rounds)
+{
+	struct vsb_csv c;
+	const char *bad;
+
+	vsb_result_init(back, &opts);
+	back->npmu = 1;		/* as the partial's state line says */
+	if (vsb_csv_read(path, &c))
+		return "not read";
+	bad = vsb_result_read_samples(&c, back, rounds);
+	vsb_csv_free(&c);
+	return bad;
+}
+
+/*
+ * The raw CSV's reader (result_read.c) gives back the samples the
+ * writer wrote, and refuses a count with a leading zero, as numbers.c's
+ * one integer syntax does, instead of reading 01 as 1.
+ */
+static void test_read_back(void)
+{
+	char path[] = "/tmp/vsb-test-result-XXXXXX", cmd[128];
+	struct vsb_result r, back;
+	const char *bad;
+
+	round_init(&r, 2, 2000, 0);
+	snprintf(r.pmu_event[0], sizeof(r.pmu_event[0]), "cycles");
+	r.samples[1].rep = 1;
+	r.samples[0].elapsed = 5003;	/* a cell no parameter column holds */
+	r.samples[1].pmu[0] = 18446744073709551615ull;	/* the writer's widest */
+	if (write_raw(&r, path)) {
+		TAP_OK(0, "raw CSV: a temporary file");
+		vsb_result_free(&r);
+		return;
+	}
+	bad = read_back(path, &back, 2);
+	TAP_OK(!bad && back.nsamples == 2 && back.samples[1].rep == 1 &&
+	       back.samples[0].ops == 1000 && back.samples[0].elapsed == 5003 &&
+	       back.samples[1].cpu == 1 && back.samples[1].pmu[0] == r.samples[1].pmu[0],
+	       "the reader gives back the samples the writer wrote (%s)", bad ? bad : "read");
+	vsb_result_free(&back);
+	TAP_OK(read_back(path, &back, 1) != NULL,
+	       "a repetition beyond the rounds asked for is refused");
+	vsb_result_free(&back);
+	/* the elapsed cell of the first row: ",5003," -> ",05003," */
+	snprintf(cmd, sizeof(cmd), "sed -i 's/,5003,/,05003,/' %s", path);
+	bad = system(cmd) ? "sed failed" : read_back(path, &back, 2);
+	TAP_OK(bad && !strcmp(bad, "a bad elapsed cell"),
+	       "an elapsed cell with a leading zero is refused: %s", bad ? bad : "taken");
+	vsb_result_free(&back);
+	unlink(path);
+	vsb_result_free(&r);
+}
+
 int main(void)
 {
 	vsb_run_opts_defaults(&opts);
@@ -216,5 +283,6 @@ int main(void)
 	test_multiplexed();
 	test_drift();
 	test_comma_in_param();
+	test_read_back();
 	return tap_done();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of sweep files as lib/ parses them (lib/sweepfile.c),
+ * Unit tests of sweep files as lib/ parses them (lib/model/sweepfile.c),
  * linked against lib/ alone: no bench, no libpfm, no likwid.  The point
  * check is the caller's (here a stand-in), and every message is read
  * back through the error log (errlog.c), not from stderr.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of harness/lib/changepoint.c on synthetic histories with
+ * Unit tests of harness/lib/stats/changepoint.c on synthetic histories with
  * known steps: Gaussian noise of 1-2% CV (Box-Muller from the seeded
  * splitmix64 of stats.c, so every series is the same on every machine)
  * around levels that step at known entries.  A detected step may sit an

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of harness/lib/stats.c against values worked out independently:
+ * Unit tests of harness/lib/stats/stats.c against values worked out
+ * independently:
  * exact Mann-Whitney p-values by brute-force enumeration of every split
  * of the pooled sample (a Python loop over itertools.combinations, kept
  * in the comments), the normal approximation by hand from the textbook
