@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fold.c - fold policies, quiet workers and the drift reader of the
- * counter bench: the module side of harness/drift.c, on real per-CPU
+ * counter bench: the module side of harness/benches/drift.c, on real per-CPU
  * data with real interrupts.
  *
  * local (vmstat_update): each worker arms a pinned hrtimer on its own
@@ -29,7 +29,7 @@
  * The reader kthread samples every 100 us the shared counters' missing
  * part: the sum of every worker CPU's diffs (drift: the error of a reader
  * of the global alone), and per slot how long a nonzero diff has stayed
- * unchanged (staleness), exactly as harness/drift.c's reader_main does.
+ * unchanged (staleness), exactly as harness/benches/drift.c's reader_main does.
  * Its samples go into a bounded buffer; max, p99 and mean are computed
  * here after the run and returned in the request.
  */
@@ -197,7 +197,7 @@ static long vsb_slot_read(const struct vsb_ctl *c, unsigned int cpu,
 }
 
 /*
- * One reader sample, harness/drift.c's reader_main: the writers change
+ * One reader sample, harness/benches/drift.c's reader_main: the writers change
  * the slots meanwhile, so the sum is a snapshot only in the sense a
  * /proc/vmstat reader gets one; READ_ONCE keeps each load whole.
  */

@@ -14,7 +14,7 @@
  * struct starts with `size` and `version`, every reserved field must be
  * zero on input (checked: -EINVAL).  Append, never renumber: a new field
  * goes into reserved space or a new struct with a new ioctl and a new
- * version.  tests/unit/test_abi.c pins every size and offset below.
+ * version.  tests/unit/abi/test_abi.c pins every size and offset below.
  *
  * ABI 2 (fold policies and the drift reader) named reserved words
  * (fold, fold_interval_us, quiet_workers; drift_samples, fold_count,

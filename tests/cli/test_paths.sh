@@ -34,10 +34,6 @@ made_at_run_time() {
 	return 1
 }
 
-# Named by files this change may not edit (other work owns them); each
-# line FILE PATH is reported as a skip until that work fixes it.
-owned_elsewhere='kmod/fold.c harness/drift.c
-kmod/uapi/vmstat_bench.h tests/unit/test_abi.c'
 
 top='bench|kmod|harness|ci|configs|docs|fleet|plots|tests|build|results|\.ci'
 layer='base|stats|model|machine|store|charts|judge'
@@ -93,10 +89,6 @@ n=$(wc -l <"$TMP/named")
 ndead=0
 while IFS=: read -r f line p; do
 	dead "$p" || continue
-	if grep -qxF "$f ${p}" <<<"$owned_elsewhere"; then
-		skip "$f:$line names $p" "gone, in a file other work owns"
-		continue
-	fi
 	not_ok "$f:$line names $p, which does not exist"
 	ndead=$((ndead + 1))
 done <"$TMP/named"
