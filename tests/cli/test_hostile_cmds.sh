@@ -329,5 +329,44 @@ for v in 100ms 0.1 1e-1 0.10 100e-3 0.25s; do
 	rm -rf "$TMP/okm"
 done
 
+# ---- the fourth probe (issue 34): refusals before the work ----
+# [F] a point `run` refuses (exit 2) refuses the whole sweep, with the
+# line: never listed SKIPPED (the dry run said 0, ab booted every guest)
+# swf LINES: the sweep file $TMP/f.sweep, its lines separated by ';'
+swf() { tr ';' '\n' <<<"$1" | sed 's/^ *//' >"$TMP/f.sweep"; }
+while IFS='|' read -r desc pat body; do
+	swf "$body"
+	refused "[F] sweep --dry-run, $desc: refused with the line" ":[0-9]+: .*$pat" \
+		"$VSB" sweep "$TMP/f.sweep" --dry-run
+	refused "[F] sweep -o, $desc: refused before the first point, no folder" "$pat" \
+		"$VSB" sweep "$TMP/f.sweep" -o "$W/fsw"
+done <<'EOF'
+an unknown kstat op|unknown kstat op 'mod-zoen'|bench kstat; op mod-zoen; loops 100; repeat 1
+one unknown op on an axis|unknown kstat op 'nope'|bench kstat; op mod-zone,nope; loops 100; repeat 1
+threshold on vm-event|vm-event has no vmstat threshold|bench kstat; op vm-event; threshold 10; loops 100; repeat 1
+threshold axis on vm-event|vm-event has no vmstat threshold|bench kstat; op vm-event; threshold 2,4; loops 100; repeat 1
+delta 2 on inc-dec-zone|inc-dec-zone updates by one|bench kstat; op inc-dec-zone; delta 2; loops 100; repeat 1
+busy-workers as many as CPUs|--busy-workers: 1 leaves no worker timed|bench kstat; cpus 0; busy-workers 1; loops 100; repeat 1
+fold on kstat|--fold: bench 'kstat' does not take it|bench kstat; fold local; loops 100; repeat 1
+quiet-workers on kstat|--quiet-workers|bench kstat; quiet-workers 1; cpus 0,1; loops 100; repeat 1
+a kstat threshold past s8|--threshold: 126 does not fit|bench kstat; op mod-zone; threshold 126; loops 100; repeat 1
+a kstat threshold of 0|the kernel's s8 diffs take 1..|bench kstat; op mod-zone; threshold 0; loops 100; repeat 1
+module counter, quiet-workers as many as CPUs|--quiet-workers: 1 leaves no worker|bench counter; backend kmod; cpus 0; quiet-workers 1; loops 100; repeat 1
+module counter, threshold past 8 bits|--threshold: 200 does not fit a 8-bit diff|bench counter; backend kmod; diff-bits 8; threshold 200; loops 100; repeat 1
+a bad op in the second block|unknown kstat op 'bogus'|bench kstat; loops 100; repeat 1; [a]; op mod-zone; [b]; op bogus
+EOF
+for v in mod-zone,inc-dec-zone vm-event; do
+	swf "bench kstat; op $v; loops 100; repeat 1"
+	expect_exit 0 "[F] sweep --dry-run of kstat op $v: still checks and lists (guard)" \
+		"$VSB" sweep "$TMP/f.sweep" --dry-run
+done
+for t in "--op mod-zoen|unknown kstat op" "--op vm-event --threshold 10|no vmstat threshold" \
+	 "--op inc-dec-zone --delta 2|updates by one" "--fold local|--fold: bench .kstat. does not take it"; do
+	IFS='|' read -r args pat <<<"$t"
+	# shellcheck disable=SC2086
+	refused "[F] run --bench kstat $args: the same refusal as the sweep's (guard)" "$pat" \
+		"$VSB" run --bench kstat $args --loops 100 --repeat 1 -o "$W/k.csv"
+done
+
 echo "# $TAP_N cases"
 done_testing
