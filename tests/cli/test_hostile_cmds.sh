@@ -353,6 +353,7 @@ a kstat threshold past s8|--threshold: 126 does not fit|bench kstat; op mod-zone
 a kstat threshold of 0|the kernel's s8 diffs take 1..|bench kstat; op mod-zone; threshold 0; loops 100; repeat 1
 module counter, quiet-workers as many as CPUs|--quiet-workers: 1 leaves no worker|bench counter; backend kmod; cpus 0; quiet-workers 1; loops 100; repeat 1
 module counter, threshold past 8 bits|--threshold: 200 does not fit a 8-bit diff|bench counter; backend kmod; diff-bits 8; threshold 200; loops 100; repeat 1
+module page-alloc with --busy-workers|--busy-workers: bench 'page-alloc' does not take it|bench page-alloc; busy-workers 1; loops 100; repeat 1
 a bad op in the second block|unknown kstat op 'bogus'|bench kstat; loops 100; repeat 1; [a]; op mod-zone; [b]; op bogus
 EOF
 for v in mod-zone,inc-dec-zone vm-event; do
@@ -367,6 +368,74 @@ for t in "--op mod-zoen|unknown kstat op" "--op vm-event --threshold 10|no vmsta
 	refused "[F] run --bench kstat $args: the same refusal as the sweep's (guard)" "$pat" \
 		"$VSB" run --bench kstat $args --loops 100 --repeat 1 -o "$W/k.csv"
 done
+
+# [K] an option the bench does not read is refused, from the bench
+# table's own list (it went into the point key: compare could not match)
+while IFS='|' read -r bench args; do
+	o=${args%% *}
+	# shellcheck disable=SC2086
+	refused "[K] run --bench $bench $args: refused naming $o" \
+		"^vmstat-bench: $o: bench '$bench' does not take it" \
+		"$VSB" run --bench "$bench" $args --loops 100 --repeat 1 -o "$W/k.csv"
+done <<'EOF'
+spawn|--memcg-depth 2
+spawn|--memcg-count 4
+spawn|--size 4M
+spawn|--threshold 4
+counter|--op fork
+counter|--memcg-depth 1
+counter|--busy-workers 1
+counter|--size 4M
+counter|--order 2
+counter|--model-cpus 8
+counter|--gap-ns 100
+isolated|--busy-workers 1
+isolated|--op fork
+isolated|--memcg-depth 1
+page-fault|--op fork
+page-fault|--variant plain-fold
+page-fault|--memcg-count 2
+mmap|--memcg-depth 1
+mmap|--dirty-pages 10
+fallocate|--op fork
+fallocate|--tasks thread
+fallocate|--thp always
+stat-refresh|--size 4M
+stat-refresh|--gap-ns 100
+memcg-stat-read|--size 4M
+memcg-stat-read|--delta 2
+threshold-refresh|--threshold 4
+threshold-refresh|--variant plain-fold
+threshold-refresh|--fold local --cpus 0
+kstat|--variant plain-fold
+kstat|--order 2
+kstat|--memcg-count 2
+page-alloc|--op mod-zone
+page-alloc|--threshold 4
+page-alloc-parallel|--size 4M
+EOF
+while IFS='|' read -r bench key; do
+	swf "bench $bench; $key; loops 100; repeat 1"
+	refused "[K] sweep --dry-run, bench $bench with '$key': refused with the line" \
+		":2: .*does not take it" "$VSB" sweep "$TMP/f.sweep" --dry-run
+done <<'EOF'
+spawn|memcg-depth 1,2
+counter|op fork
+isolated|busy-workers 1
+memcg-stat-read|size 4M
+EOF
+while IFS='|' read -r bench key; do
+	swf "bench $bench; $key; loops 100; repeat 1"
+	expect_exit 0 "[K] sweep --dry-run, bench $bench with its own '$key' (guard)" \
+		"$VSB" sweep "$TMP/f.sweep" --dry-run
+done <<'EOF'
+spawn|op fork,posix-spawn
+counter|variant plain-fold
+counter|threshold 4,8
+kstat|op mod-zone
+threshold-refresh|model-cpus 64
+isolated|gap-ns 1000
+EOF
 
 echo "# $TAP_N cases"
 done_testing
