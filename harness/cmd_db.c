@@ -99,6 +99,12 @@ static int parse(int argc, char **argv, struct db_opts *o, const char *sub)
 		vsb_err("db %s: --points belongs to db list", sub);
 		return VSB_EXIT_USAGE;
 	}
+	/* an empty prefix is every run's: never read as "the only one" */
+	if (o->run && !*o->run) {
+		vsb_err("db export: --run: empty run id (a run id or a unique prefix "
+			"of one; no --run: the last imported)");
+		return VSB_EXIT_USAGE;
+	}
 	if (o->url && !*o->url) {
 		vsb_err("db %s: --db: empty URL", sub);
 		return VSB_EXIT_USAGE;

@@ -627,5 +627,16 @@ else
 	skip "[E] unwritable stores as nobody" "nobody cannot run $VSB"
 fi
 
+# [M] an empty --run is refused, not read as the prefix of every run
+for a in "--run=" "--run|" "-R|"; do
+	IFS='|' read -ra av <<<"$a|"	# "--run|": --run and an empty word
+	[ "$a" = "--run=" ] && av=(--run=)
+	refuse "[M] db export ${a%|} '' (one run stored): exit 2, nothing exported" \
+		"--run: empty run id" "$VSB" db export --db "$TMP/good.db" "${av[@]}"
+	refuse "[M] db export ${a%|} '' -o FILE: exit 2, no -o" \
+		"--run: empty run id" "$VSB" db export --db "$TMP/good.db" -o "$W/e.csv" "${av[@]}"
+done
+[ ! -s "$TMP/out" ] && ok "[M] ... and nothing on stdout" || not_ok "[M] db export --run '' printed"
+
 echo "# $TAP_N cases"
 done_testing
