@@ -437,5 +437,41 @@ threshold-refresh|model-cpus 64
 isolated|gap-ns 1000
 EOF
 
+# [L] an -o this user cannot write is refused before the work (compare
+# printed its whole table first, history read the whole store): as
+# nobody, into a folder root owns
+if runuser -u nobody -- test -x "$VSB" 2>/dev/null; then
+	NB=$(mktemp -d); chmod 0755 "$NB"
+	mkdir -p "$NB/ro" "$NB/cb" "$NB/cn"
+	"$VSB" "${RUNQ[@]}" -o "$NB/cb/one.csv" >/dev/null 2>&1
+	cp "$NB/cb/one.csv" "$NB/cn/"
+	"$VSB" db import --db "$NB/s.db" "$NB/cb/one.csv" >/dev/null 2>&1
+	printf 'variant this-cpu-add\ncpus 0\nloops 100\nrepeat 1\n' >"$NB/t.sweep"
+	chmod -R a+rX "$NB"
+	while IFS='|' read -r what args; do
+		read -ra a <<<"${args//@/$NB}"
+		runuser -u nobody -- "$VSB" "${a[@]}" >"$TMP/out" 2>"$TMP/err" </dev/null
+		rc=$?
+		if [ $rc -eq 2 ] && one_line "$TMP/err" && grep -q "cannot be written" "$TMP/err" &&
+		   [ ! -s "$TMP/out" ] && [ -z "$(ls -A "$NB/ro")" ]; then
+			ok "[L] $what into a folder nobody may write, as nobody: exit 2 before the work"
+		else
+			not_ok "[L] $what into an unwritable folder" "exit $rc (want 2)" \
+				"$(head -c 300 "$TMP/err")" "stdout: $(head -c 200 "$TMP/out")"
+		fi
+	done <<'EOF'
+compare -o|compare @/cb @/cn -o @/ro/cmp
+compare -o two folders down|compare @/cb @/cn -o @/ro/a/b
+compare --db -o|compare @/cb @/cn --db @/s.db -o @/ro/cmp
+history -o|history --db @/s.db -o @/ro/h
+history --check -o|history --db @/s.db --check -o @/ro/h
+history -o two folders down|history --db @/s.db -o @/ro/a/b
+sweep -o|sweep @/t.sweep -o @/ro/sw
+EOF
+	rm -rf "$NB"
+else
+	skip "[L] unwritable -o as nobody" "nobody cannot run $VSB"
+fi
+
 echo "# $TAP_N cases"
 done_testing
