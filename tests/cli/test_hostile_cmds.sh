@@ -473,5 +473,106 @@ else
 	skip "[L] unwritable -o as nobody" "nobody cannot run $VSB"
 fi
 
+# [G] ci/kernel-build.sh --out: only what the script wrote there is
+# replaced; everything else, and a folder on the way that cannot hold
+# --out, is refused before the build (exit 2, one line, nothing built).
+# [H] --source (or the cache) with a blank in its path, which kbuild
+# refuses after cache folders were made, is refused first.  A fake tree
+# whose Makefile plays kbuild (as in test_kernel_build.sh): no compiler run.
+KB=$VSB_ROOT/ci/kernel-build.sh
+KC=$W/kcache	# under $W: a cache made is a change refused() sees
+kb_tree() {	# kb_tree DIR: a fake kernel tree
+	mkdir -p "$1/arch/x86" "$1/scripts/kconfig"
+	: >"$1/Kconfig"; : >"$1/arch/x86/Kconfig"
+	cat >"$1/Makefile" <<'EOF'
+VERSION = 6
+PATCHLEVEL = 99
+tinyconfig:
+	@ln -sfn $(CURDIR) $(O)/source; : >$(O)/.config
+olddefconfig:
+	@mkdir -p $(O)/include/config; echo 6.99.0-h34 >$(O)/include/config/kernel.release
+bzImage:
+	@mkdir -p $(O)/arch/x86/boot && echo bz >$(O)/arch/x86/boot/bzImage
+modules:
+	@echo symvers >$(O)/Module.symvers
+EOF
+}
+kb_tree "$TMP/ktree"
+: >"$TMP/kfrag"; echo 'CONFIG_64BIT=y' >"$TMP/kfrag"
+# kb_refused DESC PATTERN OUT [ARGS...]: exit 2, one line matching
+# PATTERN, no cache made, nothing under $W changed, the victim untouched
+kb_refused() {
+	local d=$1 pat=$2 out=$3; shift 3
+	VSB_VM_CACHE=$KC refused "$d" "$pat" "$KB" --source "$TMP/ktree" \
+		--fragment "$TMP/kfrag" --out "$out" "$@"
+	rm -rf "$KC"
+}
+mkdir -p "$W/ko"
+while IFS='|' read -r what name kind pat; do
+	rm -rf "$W/ko"; mkdir -p "$W/ko"
+	case $kind in
+	mine) echo 'my own notes' >"$W/ko/$name" ;;
+	env7) printf 'KERNEL=a\nKDIR=b\nKREL=c\nKEY=d\nSOURCE=e\nPATCHES=f\nEXTRA=g\n' >"$W/ko/$name" ;;
+	foreign) ln -s /boot/vmlinuz-mine "$W/ko/$name" ;;
+	fakebuild) ln -s "$TMP/kbuild/0123456789abcdef/x" "$W/ko/$name" ;;
+	*) plant "$kind" "$W/ko/$name" ;;
+	esac
+	kb_refused "[G] kernel-build --out DIR holding $what: exit 2 before the build, left" \
+		"$pat" "$W/ko"
+done <<'EOF'
+a kernel.env of the user's own|kernel.env|mine|kernel.env is not one this script wrote
+a kernel.env with a seventh line|kernel.env|env7|kernel.env is not one this script wrote
+a FIFO at kernel.env|kernel.env|fifo|kernel.env exists and is not a regular file
+a link to the victim at kernel.env|kernel.env|link|kernel.env exists and is not a regular file
+a dangling link at kernel.env|kernel.env|dangling|kernel.env exists and is not a regular file
+a folder at kernel.env|kernel.env|dir|kernel.env exists and is not a regular file
+a link to /dev/null at kernel.env|kernel.env|null|kernel.env exists and is not a regular file
+a link of the user's own at bzImage|bzImage|foreign|bzImage is a link to /boot/vmlinuz-mine, not one this script made
+a link to the victim at bzImage|bzImage|link|bzImage is a link to .*, not one this script made
+a link of the user's own at build|build|foreign|build is a link to /boot/vmlinuz-mine, not one
+a link into kbuild/ but not to a build folder at build|build|fakebuild|build is a link to .*, not one
+a FIFO at bzImage|bzImage|fifo|bzImage exists and is not a link
+a folder at build|build|dir|build exists and is not a link
+EOF
+rm -rf "$W/ko"
+echo x >"$W/kfile"
+ln -s nowhere "$W/kdangle"
+ln -s kfile "$W/kflink"
+kb_refused "[G] kernel-build --out under a regular file: exit 2 before the build" \
+	"kfile is not a folder" "$W/kfile/o"
+kb_refused "[G] kernel-build --out two folders under a regular file: exit 2 before the build" \
+	"kfile is not a folder" "$W/kfile/a/b"
+kb_refused "[G] kernel-build --out a link to nothing: exit 2 before the build" \
+	"a link to nothing" "$W/kdangle"
+kb_refused "[G] kernel-build --out under a link to nothing: exit 2 before the build" \
+	"kdangle is not a folder" "$W/kdangle/o"
+kb_refused "[G] kernel-build --out a link to a file: exit 2 before the build" \
+	"exists and is not a folder" "$W/kflink"
+rm -f "$W/kfile" "$W/kdangle" "$W/kflink"
+# guard: the script's own --out is written again (its links, its kernel.env)
+KC=$TMP/kcache
+rm -rf "$KC" "$TMP/kout"
+VSB_VM_CACHE=$KC "$KB" --source "$TMP/ktree" --fragment "$TMP/kfrag" --out "$TMP/kout" >/dev/null 2>&1
+VSB_VM_CACHE=$KC expect_exit 0 "[G] kernel-build --out into its own earlier --out: replaced (guard)" \
+	"$KB" --source "$TMP/ktree" --fragment "$TMP/kfrag" --out "$TMP/kout"
+[ -L "$TMP/kout/bzImage" ] && [ -s "$TMP/kout/kernel.env" ] &&
+	ok "[G] ... its links and kernel.env are there (guard)" || not_ok "[G] own --out rewritten"
+rm -rf "$KC" "$TMP/kout"
+KC=$W/kcache
+for sp in "my tree" $'tab\ttree' $'line\nbreak' " lead"; do
+	mkdir -p "$TMP/kt/$sp"
+	kb_tree "$TMP/kt/$sp/linux"
+	q=$(printf %q "$sp")
+	VSB_VM_CACHE=$KC refused "[H] kernel-build --source under a folder named $q: exit 2 before any cache folder" \
+		"--source .*: a path with a blank" "$KB" --source "$TMP/kt/$sp/linux" \
+		--fragment "$TMP/kfrag" --out "$W/kho"
+	rm -rf "$KC" "$W/kho"
+	VSB_VM_CACHE=$KC refused "[H] kernel-build --print-key of a tree under $q: exit 2" \
+		"a path with a blank" "$KB" --source "$TMP/kt/$sp/linux" --fragment "$TMP/kfrag" --print-key
+done
+VSB_VM_CACHE="$W/k cache" refused "[H] kernel-build with a cache path holding a space: exit 2, no cache folder" \
+	"the cache path .* has a blank" "$KB" --source "$TMP/ktree" --fragment "$TMP/kfrag" --out "$W/kho"
+rm -rf "$W/k cache" "$W/kho"
+
 echo "# $TAP_N cases"
 done_testing
