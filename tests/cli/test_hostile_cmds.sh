@@ -574,5 +574,37 @@ VSB_VM_CACHE="$W/k cache" refused "[H] kernel-build with a cache path holding a 
 	"the cache path .* has a blank" "$KB" --source "$TMP/ktree" --fragment "$TMP/kfrag" --out "$W/kho"
 rm -rf "$W/k cache" "$W/kho"
 
+# [I] plot never replaces a file it did not write: a monitor chart was
+# drawn as OUT/monitor.png and .svg and renamed, which deleted a user's
+# own files of those names (or swallowed a FIFO's or a link's place)
+if [ $PLOT = 1 ]; then
+	for what in file dir; do
+		[ $what = file ] && src=$IN/mon/m.monitor.csv || src=$IN/mon
+		for name in monitor.png monitor.svg; do
+			for kind in mine link fifo dir; do
+				rm -rf "$TMP/pi"; mkdir -p "$TMP/pi"
+				if [ $kind = mine ]; then echo 'my own chart' >"$TMP/pi/$name"
+				else plant $kind "$TMP/pi/$name"; fi
+				before=$(tree_snap "$TMP/pi")
+				timeout 20 "$VSB" plot "$src" -o "$TMP/pi" >"$TMP/out" 2>"$TMP/err" </dev/null
+				rc=$?
+				if [ $rc -eq 0 ] && [ -s "$TMP/pi/m.monitor.png" ] && [ -s "$TMP/pi/m.monitor.svg" ] &&
+				   grep -qF "$(grep " $name " <<<"$before" | head -1)" <(tree_snap "$TMP/pi") &&
+				   { [ $kind != mine ] || [ "$(cat "$TMP/pi/$name")" = 'my own chart' ]; } &&
+				   [ "$(cat "$TMP/victim")" = victim ]; then
+					ok "[I] plot $what -o OUT holding a $kind at OUT/$name: drawn, that left as it was"
+				else
+					not_ok "[I] plot $what -o OUT with a $kind at $name kept" "exit $rc" \
+						"$(head -c 300 "$TMP/err")" "$(ls -la "$TMP/pi" | head -8)"
+					echo victim >"$TMP/victim"
+				fi
+			done
+		done
+	done
+	rm -rf "$TMP/pi"
+else
+	skip "[I] plot keeps a user's monitor.png" "no gnuplot, or no monitored run"
+fi
+
 echo "# $TAP_N cases"
 done_testing

@@ -187,9 +187,15 @@ static int run_gnuplot(const char *expr, const char *script, int efd)
 int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 		   const char *title, const char *vars)
 {
+	return vsb_plot_chart_as(chart, chart, csv, outdir, title, vars);
+}
+
+int vsb_plot_chart_as(const char *chart, const char *name, const char *csv,
+		      const char *outdir, const char *title, const char *vars)
+{
 	static const char *const fmts[] = { "png", "svg" };
 	const char *dir = vsb_plots_dir();
-	char script[4096 + 64], out[4096 + 64], err[4096 + 80], qtitle[1024];
+	char script[4096 + 64], out[4096 + 320], err[4096 + 80], qtitle[1024];
 	char qcsv[4 * 4096 + 3], qout[4 * 4096 + 140], qdir[4 * 4096 + 67];
 	char *expr = NULL, line[512];
 	struct vsb_outfile o;
@@ -213,7 +219,7 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 	gp_quoted(qtitle, sizeof(qtitle), title);	/* titles come from files */
 	snprintf(script, sizeof(script), "%s/%s.gp", dir, chart);
 	for (i = 0; i < 2 && !ret; i++) {
-		snprintf(out, sizeof(out), "%s/%s.%s", outdir, chart, fmts[i]);
+		snprintf(out, sizeof(out), "%s/%s.%s", outdir, name, fmts[i]);
 		ret = vsb_outfile_open(&o, out, "-o");
 		if (ret)
 			break;
@@ -246,6 +252,6 @@ int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 	}
 	free(expr);
 	if (!ret)
-		printf("wrote %s/%s.png and .svg\n", outdir, chart);
+		printf("wrote %s/%s.png and .svg\n", outdir, name);
 	return ret;
 }
