@@ -606,5 +606,25 @@ else
 	skip "[I] plot keeps a user's monitor.png" "no gnuplot, or no monitored run"
 fi
 
+# [J] fallocate --size is bounded by the memory there is: every worker's
+# file is charged whole at once (--size 1024G --loops 2 charged 16 GiB
+# on a 23 GiB machine); above half of MemAvailable, exit 2 before the work
+avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+over1=$(( avail / 2 / 1024 + 1 ))M	# one worker, just over half
+over2=$(( avail / 4 / 1024 + 1 ))M	# each of two workers
+for t in "1024G|0" "512G|0" "64G|0" "$over1|0" "$over2|0,1"; do
+	IFS='|' read -r sz cpus <<<"$t"
+	[ "$cpus" = 0,1 ] && [ "$(nproc)" -lt 2 ] && { skip "[J] fallocate --size $sz on 2 CPUs" "1 CPU"; continue; }
+	refused "[J] run --bench fallocate --size $sz --cpus $cpus: exit 2 before the work" \
+		"--size: .* would charge more than half of the .* MiB available" \
+		"$VSB" run --bench fallocate --size "$sz" --cpus "$cpus" --loops 2 --repeat 1 -o "$W/fa.csv"
+done
+swf "bench fallocate; size 1M,1024G; loops 2; repeat 1"
+refused "[J] sweep --dry-run, fallocate size axis 1M,1024G: refused with the line" \
+	":2: .*would charge more than half" "$VSB" sweep "$TMP/f.sweep" --dry-run
+swf "bench fallocate; size 1M,4M; loops 2; repeat 1"
+expect_exit 0 "[J] sweep --dry-run, fallocate size 1M,4M: taken (guard)" \
+	"$VSB" sweep "$TMP/f.sweep" --dry-run
+
 echo "# $TAP_N cases"
 done_testing
