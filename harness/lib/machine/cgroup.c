@@ -318,6 +318,10 @@ int vsb_memcg_enter(struct vsb_memcg *m, int depth)
 	memset(m, 0, sizeof(*m));
 	m->depth = depth;
 	vsb_memcg_sweep_stale();
+	/* held before the chain exists: another run sees it as live */
+	ret = vsb_scratch_hold();
+	if (ret)
+		return enter_fail(m, "cannot hold the run's lock in " VSB_SCRATCH_DIR, -ret);
 	if (!find_root(m)) {
 		ret = mount_own(m);
 		if (ret)

@@ -10,7 +10,7 @@
  * The chain's top is named vmstat-bench.<pid>; a run killed before it
  * could clean up leaves one behind, which the next run's
  * vsb_memcg_sweep_stale() (and `vmstat-bench restore`) removes once no
- * live process of that pid is a vmstat-bench.
+ * process holds that pid's lock (vsb_scratch_hold(), scratch.h).
  */
 #ifndef VSB_CGROUP_H
 #define VSB_CGROUP_H
