@@ -692,5 +692,37 @@ if command -v flock >/dev/null; then
 	rm -f "$SD/live.$sp"
 fi
 
+# [J] the memory cgroup chain hangs below the caller's own cgroup, so
+# its limits bind the run (it was made at the hierarchy's root, outside
+# systemd's MemoryMax and a container's limit): a cgroup with a limit
+# of its own, the run alone in it, on v1 (v2: cgroup.h's rule, in the
+# guests' 0-day tests)
+mroot=$(awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+mine=$(sed -n 's/^[0-9]*:[^:]*memory[^:]*:\(.*\)$/\1/p' /proc/self/cgroup | head -1)
+if [ "$(id -u)" = 0 ] && [ -n "$mroot" ] && [ -n "$mine" ] && mkdir "$mroot${mine%/}/h34j.$$" 2>/dev/null; then
+	CG=$mroot${mine%/}/h34j.$$ rel=${mine%/}/h34j.$$
+	echo $((512 << 20)) >"$CG/memory.limit_in_bytes"
+	for t in "fallocate 0" "fallocate 1" "fallocate 3" "memcg-stat-read 1" "memcg-stat-read 3"; do
+		read -r bench d <<<"$t"
+		rm -f "$TMP/j.csv"
+		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" "$VSB" run --bench "$bench" \
+			--cpus 0 --loops 100 --repeat 1 --warmup 0 --events none --memcg-depth "$d" \
+			-o "$TMP/j.csv" >/dev/null 2>"$TMP/err"
+		rc=$?
+		want="$rel/vmstat-bench\\.[0-9]+"
+		[ "$d" = 0 ] && want="$rel \\("
+		if [ $rc -eq 0 ] && grep -qE "^# (fallocate_memcg|memcg_stat_cgroups): .*$want" "$TMP/j.csv" &&
+		   [ -z "$(ls -d "$CG"/vmstat-bench.* 2>/dev/null)" ]; then
+			ok "[J] $bench --memcg-depth $d in a limited cgroup: the chain below it, then gone"
+		else
+			not_ok "[J] $bench --memcg-depth $d: chain below the caller's cgroup" "exit $rc" \
+				"$(head -c 300 "$TMP/err")" "$(grep -E '^# (fallocate_memcg|memcg_stat_cgroups)' "$TMP/j.csv")"
+		fi
+	done
+	rmdir "$CG" 2>/dev/null
+else
+	skip "[J] the memcg chain below the caller's cgroup" "not root, or no cgroup v1 memory hierarchy here"
+fi
+
 echo "# $TAP_N cases"
 done_testing
