@@ -668,7 +668,12 @@ if kill -0 $cp_pid 2>/dev/null && [ -d "$SD/tmpfs.$cp_pid" ]; then
 		sleep 0.05
 	done
 	kill -KILL $cp_pid; wait $cp_pid 2>/dev/null
-	"$VSB" restore >/dev/null 2>&1
+	# its workers hold the lock until PR_SET_PDEATHSIG has taken them too
+	for _ in $(seq 50); do
+		"$VSB" restore >/dev/null 2>&1
+		[ -e "$SD/tmpfs.$cp_pid" ] || break
+		sleep 0.1
+	done
 	[ ! -e "$SD/tmpfs.$cp_pid" ] && [ ! -e "$SD/live.$cp_pid" ] &&
 		ok "[N] a SIGKILLed copy's tmpfs and lock file: removed by the next run (guard)" ||
 		not_ok "[N] killed copy's leftovers" "$(ls "$SD")"
