@@ -319,7 +319,8 @@ static int pick_backend(const char *url, const struct vsb_store_ops **ops,
  */
 static int read_only_version(const char *url, enum vsb_store_mode mode, int v)
 {
-	if (mode != VSB_STORE_READ || v >= VSB_STORE_SCHEMA)
+	if (mode == VSB_STORE_WRITE || v >= VSB_STORE_SCHEMA ||
+	    (mode == VSB_STORE_READ_EMPTY && !v))
 		return 0;
 	if (!v)
 		vsb_err("%s: an empty database: holds no runs, not a vmstat-bench store "
@@ -394,8 +395,9 @@ int vsb_store_open(const char *url, enum vsb_store_mode mode, struct vsb_store *
 	if (ret)
 		goto err_free;
 	ret = read_version(s, &v) ?: read_only_version(url, mode, v);
-	if (!ret && v < VSB_STORE_SCHEMA)
+	if (!ret && v < VSB_STORE_SCHEMA && mode == VSB_STORE_WRITE)
 		ret = migrate(s);
+	s->empty = !ret && !v;
 	if (ret)
 		goto err_close;
 	*sp = s;
@@ -406,6 +408,11 @@ err_close:
 err_free:
 	free(s);
 	return ret;
+}
+
+int vsb_store_empty(const struct vsb_store *s)
+{
+	return s->empty;
 }
 
 void vsb_store_close(struct vsb_store *s)

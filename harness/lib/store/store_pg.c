@@ -126,7 +126,7 @@ static int pg_open(const char *target, enum vsb_store_mode mode, struct vsb_db *
 	}
 	pq->PQsetNoticeProcessor(d->c, quiet_notice, NULL);
 	/* a read command's session cannot write, whatever it runs */
-	if (mode == VSB_STORE_READ &&
+	if (mode != VSB_STORE_WRITE &&
 	    pg_exec(d, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")) {
 		vsb_err("store: cannot make the session read-only: %s", d->err);
 		pg_close(d);

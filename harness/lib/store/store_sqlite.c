@@ -143,7 +143,7 @@ static int check_absent(const char *target, enum vsb_store_mode mode)
 	struct stat st;
 	int up;
 
-	if (mode == VSB_STORE_READ) {
+	if (mode != VSB_STORE_WRITE) {
 		vsb_err("%s: no store there (`vmstat-bench db import` creates it)", target);
 		return VSB_EXIT_USAGE;
 	}
@@ -404,7 +404,7 @@ static int sq_open(const char *target, enum vsb_store_mode mode, struct vsb_db *
 {
 	int ret;
 
-	if (mode == VSB_STORE_READ) {
+	if (mode != VSB_STORE_WRITE) {
 		ret = sq_connect(target, SQLITE_OPEN_READONLY, read_query(target), dbp);
 		if (!ret)
 			sqlite3_db_config((*dbp)->h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
