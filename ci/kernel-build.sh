@@ -146,17 +146,40 @@ FRAG_LINES=$(sed -e 's/[[:space:]]#.*$//' -e 's/[[:space:]]*$//' -e '/^[[:space:
 bad=$(grep -vE '^CONFIG_[A-Za-z0-9_]+=("[^"]*"|[^"[:space:]]+)$' <<<"$FRAG_LINES" | head -n1 || true)
 [[ -z $bad ]] || refuse "--fragment $FRAG: not a CONFIG_X=VALUE line: $bad"
 [[ -n $FRAG_LINES ]] || refuse "--fragment $FRAG: no CONFIG_ lines"
-if [[ -n $OUT ]]; then
+# --out holds what this script wrote there or nothing: bzImage and build
+# links into a cache's kbuild/<key>, and a kernel.env of its six lines.
+# Anything else there (a user's own kernel.env or link, a FIFO, a folder)
+# is refused before the build, never replaced; so is a folder on the way
+# that is a file, a link to nothing, or one this user cannot write.
+check_out() {
+	local o f t
+	[[ ! -L $OUT || -e $OUT ]] || refuse "--out $OUT: a link to nothing"
 	[[ ! -e $OUT || -d $OUT ]] || refuse "--out $OUT: exists and is not a folder"
 	o=$OUT
-	while [[ ! -e $o ]]; do o=$(dirname "$o"); done
-	[[ -w $o ]] || refuse "--out $OUT: $o is not writable"
+	while [[ ! -e $o && ! -L $o ]]; do o=$(dirname "$o"); done
+	[[ -d $o ]] || refuse "--out $OUT: $o is not a folder"
+	[[ -w $o && -x $o ]] || refuse "--out $OUT: $o is not writable"
+	[[ -d $OUT ]] || return 0
 	for f in bzImage build; do
-		[[ ! -e $OUT/$f || -L $OUT/$f ]] ||
+		[[ -e $OUT/$f || -L $OUT/$f ]] || continue
+		[[ -L $OUT/$f ]] ||
 			refuse "--out $OUT: $OUT/$f exists and is not a link (this script writes links there)"
+		t=$(readlink "$OUT/$f")
+		[[ $f == build && $t =~ /kbuild/[0-9a-f]{16}$ ]] ||
+		[[ $f == bzImage && $t =~ /kbuild/[0-9a-f]{16}/arch/x86/boot/bzImage$ ]] ||
+			refuse "--out $OUT: $OUT/$f is a link to $t, not one this script made: left as it is"
 	done
-fi
+	f=$OUT/kernel.env
+	[[ -e $f || -L $f ]] || return 0
+	[[ -f $f && ! -L $f ]] ||
+		refuse "--out $OUT: $f exists and is not a regular file: left as it is"
+	[[ $(cut -d= -f1 "$f" | tr '\n' ' ') == "KERNEL KDIR KREL KEY SOURCE PATCHES " ]] ||
+		refuse "--out $OUT: $f is not one this script wrote (KERNEL= .. PATCHES=): left as it is"
+}
+[[ -z $OUT ]] || check_out
+# kbuild takes no blank or ':' in its source or build folder's path
 [[ $CACHE != *:* ]] || refuse "the cache path $CACHE has a ':' (the BZIMAGE:BUILD_DIR spec cannot hold it)"
+[[ $CACHE != *[[:space:]]* ]] || refuse "the cache path ${CACHE@Q} has a blank (kbuild cannot build in it)"
 
 TREE='' DEB_PKG='' DEB_VER='' DEB_PIN='' DEB_FILE='' DEB_SHA=''
 case $SRC in
@@ -175,6 +198,8 @@ debian:*)
 	[[ -d $SRC ]] || refuse "--source $SRC: not a folder"
 	TREE=$(cd "$SRC" && pwd -P)
 	[[ $TREE != *:* ]] || refuse "--source $SRC: a path with ':' cannot be built with O="
+	[[ $TREE != *[[:space:]]* ]] ||
+		refuse "--source ${SRC@Q}: a path with a blank (space, tab, line break) cannot be built by kbuild"
 	if ! grep -qE '^VERSION = [0-9]' "$TREE/Makefile" 2>/dev/null ||
 	   ! grep -qE '^PATCHLEVEL = [0-9]' "$TREE/Makefile" ||
 	   [[ ! -f $TREE/Kconfig || ! -f $TREE/arch/x86/Kconfig || ! -d $TREE/scripts/kconfig ]]; then

@@ -99,6 +99,12 @@ static int parse(int argc, char **argv, struct db_opts *o, const char *sub)
 		vsb_err("db %s: --points belongs to db list", sub);
 		return VSB_EXIT_USAGE;
 	}
+	/* an empty prefix is every run's: never read as "the only one" */
+	if (o->run && !*o->run) {
+		vsb_err("db export: --run: empty run id (a run id or a unique prefix "
+			"of one; no --run: the last imported)");
+		return VSB_EXIT_USAGE;
+	}
 	if (o->url && !*o->url) {
 		vsb_err("db %s: --db: empty URL", sub);
 		return VSB_EXIT_USAGE;
@@ -132,12 +138,18 @@ static int do_export(const struct db_opts *o)
 static int do_list(const struct db_opts *o)
 {
 	struct vsb_store *s;
-	int ret = vsb_store_open(o->url, VSB_STORE_READ, &s);
+	int ret = vsb_store_open(o->url, VSB_STORE_READ_EMPTY, &s);
 
 	if (ret)
 		return ret;
 	printf("store: %s (%s)\n\n", vsb_store_url(o->url), vsb_store_backend(s));
-	ret = o->points ? vsb_store_list_points(s, stdout) : vsb_store_list(s, stdout);
+	/* an empty database is read as it is: no schema made to list it */
+	if (vsb_store_empty(s))
+		printf("(empty: nothing imported yet)\n");
+	else if (o->points)
+		ret = vsb_store_list_points(s, stdout);
+	else
+		ret = vsb_store_list(s, stdout);
 	vsb_store_close(s);
 	return ret;
 }
@@ -178,7 +190,8 @@ int vsb_cmd_db(int argc, char **argv)
 		return VSB_EXIT_USAGE;
 	}
 	/* a store that is not one is refused before export makes its -o */
-	ret = vsb_store_check(o.url, VSB_STORE_READ);
+	ret = vsb_store_check(o.url, strcmp(sub, "export") ? VSB_STORE_READ_EMPTY :
+			      VSB_STORE_READ);
 	if (ret)
 		return ret;
 	return !strcmp(sub, "export") ? do_export(&o) : do_list(&o);

@@ -117,7 +117,7 @@ static int need_gnuplot(void)
  */
 static const char *const chart_names[] = {
 	"threshold", "variants", "scaling", "batch", "drift", "staleness",
-	"live-numa", "live-mmap", "regression", "refresh", "hotplug", "monitor",
+	"live-numa", "live-mmap", "regression", "refresh", "hotplug",
 };
 
 static int check_target(const char *outdir, const char *name, const char *ext)

@@ -18,40 +18,54 @@
 const struct vsb_bench vsb_benches[] = {
 	{ "counter", VSB_SIDE_USER | VSB_SIDE_KMOD, VSB_BENCH_VARIANTS,
 	  "per-CPU counter updates with threshold folds (vmstat diffs, percpu_counter)",
-	  vsb_counter_run_user, vsb_counter_run_kmod, vsb_counter_check },
+	  vsb_counter_run_user, vsb_counter_run_kmod, vsb_counter_check,
+	  "variant threshold diff-bits items batch delta fold fold-interval-us drift "
+	  "quiet-workers preempt irqs" },
 	{ "page-fault", VSB_SIDE_LIVE, 0,
 	  "live kernel: map, write every page, unmap (will-it-scale page_fault1)",
-	  vsb_live_pagefault_run, NULL, vsb_live_check },
+	  vsb_live_pagefault_run, NULL, vsb_live_check,
+	  "size thp tasks" },
 	{ "mmap", VSB_SIDE_LIVE, 0,
 	  "live kernel: mmap + munmap, untouched: vm_committed_as (will-it-scale mmap2)",
-	  vsb_live_mmap_run, NULL, vsb_live_check },
+	  vsb_live_mmap_run, NULL, vsb_live_check,
+	  "size thp tasks" },
 	{ "page-alloc", VSB_SIDE_KMOD, 0,
 	  "module: alloc_pages + __free_pages on one CPU, --order, --outstanding (page_bench01/02)",
-	  NULL, vsb_page_alloc_run_kmod, NULL },
+	  NULL, vsb_page_alloc_run_kmod, NULL,
+	  "order outstanding gfp preempt irqs" },
 	{ "page-alloc-parallel", VSB_SIDE_KMOD, 0,
 	  "module: the same loop on every CPU of --cpus in one common window (page_bench03)",
-	  NULL, vsb_page_alloc_run_kmod, NULL },
+	  NULL, vsb_page_alloc_run_kmod, NULL,
+	  "order outstanding gfp preempt irqs" },
 	{ "kstat", VSB_SIDE_KMOD, 0,
 	  "module: the running kernel's own statistics functions, --op (mod_zone_page_state, ...)",
-	  NULL, vsb_kstat_run_kmod, vsb_kstat_check },
+	  NULL, vsb_kstat_run_kmod, vsb_kstat_check,
+	  "op threshold delta batch run-length busy-workers memcg-depth preempt "
+	  "irqs" },
 	{ "stat-refresh", VSB_SIDE_LIVE, 0,
 	  "live kernel: vm.stat_refresh, every CPU's diffs folded, after --cpus dirtied theirs",
-	  vsb_stat_refresh_run, NULL, vsb_stat_refresh_check },
+	  vsb_stat_refresh_run, NULL, vsb_stat_refresh_check,
+	  "dirty-pages" },
 	{ "spawn", VSB_SIDE_LIVE, 0,
 	  "live kernel: one process created and reaped, --op fork|posix-spawn (unixbench spawn)",
-	  vsb_spawn_run, NULL, vsb_spawn_check },
+	  vsb_spawn_run, NULL, vsb_spawn_check,
+	  "op" },
 	{ "fallocate", VSB_SIDE_LIVE, 0,
 	  "live kernel: tmpfs fallocate + ftruncate charged --memcg-depth down (will-it-scale fallocate1)",
-	  vsb_fallocate_run, NULL, vsb_fallocate_check },
+	  vsb_fallocate_run, NULL, vsb_fallocate_check,
+	  "size memcg-depth" },
 	{ "memcg-stat-read", VSB_SIDE_LIVE, 0,
 	  "live kernel: one memory.stat read among --memcg-count cgroups, --busy-workers writing",
-	  vsb_memcg_stat_run, NULL, vsb_memcg_stat_check },
+	  vsb_memcg_stat_run, NULL, vsb_memcg_stat_check,
+	  "op memcg-depth memcg-count busy-workers" },
 	{ "isolated", VSB_SIDE_LIVE, 0,
 	  "live kernel: oslat on one CPU after it dirtied its diffs; vmstat_update runs traced",
-	  vsb_isolated_run, NULL, vsb_isolated_check },
+	  vsb_isolated_run, NULL, vsb_isolated_check,
+	  "dirty-pages gap-ns" },
 	{ "threshold-refresh", VSB_SIDE_USER, 0,
 	  "model: refresh_zone_stat_thresholds at CPU bring-up, per --approach (004 thread)",
-	  vsb_refresh_run_user, NULL, NULL },
+	  vsb_refresh_run_user, NULL, NULL,
+	  "model-cpus model-nodes approach" },
 };
 const size_t vsb_bench_count = sizeof(vsb_benches) / sizeof(vsb_benches[0]);
 
@@ -113,6 +127,47 @@ static int sysctl_and_trace_check(struct vsb_run_opts *o)
 	return 0;
 }
 
+/*
+ * The options some benches read and others do not: anything else
+ * (--cpus, --loops, --events, --sysctl, ...) every bench takes.
+ */
+#define VSB_BENCH_OWN_OPTS "variant threshold diff-bits items batch delta order " \
+	"outstanding gfp size thp tasks preempt irqs fold fold-interval-us drift " \
+	"quiet-workers model-cpus model-nodes approach op run-length busy-workers " \
+	"memcg-depth dirty-pages memcg-count gap-ns"
+
+static int word_in(const char *list, const char *w, size_t n)
+{
+	const char *p = list;
+
+	while ((p = strstr(p, w))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* Every option this bench does not read, given, refused by name. */
+static int check_takes(const struct vsb_bench *b, const struct vsb_run_opts *o)
+{
+	const char *p = VSB_BENCH_OWN_OPTS;
+	char name[32];
+	size_t n;
+
+	for (; *p; p += n + !!p[n]) {
+		n = strcspn(p, " ");
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (!vsb_opt_given(o, name) || word_in(b->takes, name, n))
+			continue;
+		vsb_err_opt(name, "--%s: bench '%s' does not take it (of the options "
+			    "only some benches take, it takes: %s)", name, b->name,
+			    *b->takes ? b->takes : "none");
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* Resolve --backend auto and check the bench and variant exist there. */
 static int own_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
@@ -124,7 +179,7 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 	unsigned int side;
 	int ret;
 
-	ret = sysctl_and_trace_check(o);
+	ret = check_takes(b, o) ?: sysctl_and_trace_check(o);
 	if (ret)
 		return ret;
 	/* live benches run the kernel's own paths from user space */

@@ -25,6 +25,13 @@ struct vsb_bench {
 	 * stressors carry supported(): the table, not opts.c, knows.
 	 */
 	int (*check)(const struct vsb_bench *b, struct vsb_run_opts *o);
+	/*
+	 * Which of the options that only some benches read this one reads
+	 * (VSB_BENCH_OWN_OPTS in benches.c), space-separated; "" for none.
+	 * Any other of them given is refused: it would change nothing and
+	 * still enter the point's key, so compare could not match it.
+	 */
+	const char *takes;
 };
 
 extern const struct vsb_bench vsb_benches[];

@@ -55,6 +55,7 @@ struct falloc_state {
 int vsb_fallocate_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	unsigned long long size, page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	long long avail;
 
 	(void)b;
 	if (!vsb_opt_given(o, "size"))
@@ -65,6 +66,18 @@ int vsb_fallocate_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 	if (size % (FALLOC_CHUNKS * page)) {
 		vsb_err_opt("size", "--size: %s is not a multiple of %llu (128 chunks of "
 			    "whole pages)", o->size, FALLOC_CHUNKS * page);
+		return VSB_EXIT_USAGE;
+	}
+	/*
+	 * Each worker's file grows to --size before it is truncated, all
+	 * charged at once: page-fault's bound (half of MemAvailable), so a
+	 * --size 1024G is refused here, not charged until the OOM killer.
+	 */
+	avail = vsb_live_meminfo_kb("MemAvailable");
+	if (avail > 0 && size / 1024 * (unsigned long long)o->cpus.n >
+			 (unsigned long long)avail / 2) {
+		vsb_err_opt("size", "--size: %d workers x %s would charge more than half of "
+			    "the %lld MiB available", o->cpus.n, o->size, avail >> 10);
 		return VSB_EXIT_USAGE;
 	}
 	if (getuid()) {

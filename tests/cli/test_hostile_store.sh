@@ -31,6 +31,8 @@ RES=$TMP/res/one.csv
 printf 'variant this-cpu-add\ncpus 0\nloops 100\nrepeat 1\n' >"$TMP/t.sweep"
 "$VSB" db import --db "$TMP/good.db" "$RES" >/dev/null 2>&1 || { echo "# import failed"; exit 1; }
 
+sha() { cat "$@" 2>/dev/null | sha1sum; }
+SAME_F=
 # what SQLite made beside /dev/null before the fix; removed if a
 # regression makes it again (it is ours then), never if it was there
 DEVJ=(/dev/null-journal /dev/null-wal /dev/null-shm)
@@ -48,12 +50,13 @@ dev_clean() {
 # PATTERN, nothing under $W changed, no journal beside /dev/null
 refuse() {
 	local d=$1 pat=$2 before after rc; shift 2
-	before=$(tree_snap "$W")
+	before=$(${SNAP:-tree_snap} "$W")
 	(cd "$W" && "$@") >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
-	after=$(tree_snap "$W")
+	after=$(${SNAP:-tree_snap} "$W")
 	if dev_clean && [ $rc -eq 2 ] && one_line "$TMP/err" &&
-	   grep -qE -- "$pat" "$TMP/err" && [ "$before" = "$after" ]; then
+	   grep -qE -- "$pat" "$TMP/err" && [ "$before" = "$after" ] &&
+	   { [ -z "$SAME_F" ] || [ "$(sha "$SAME_F" "$SAME_F-wal" "$SAME_F-journal")" = "$SAME_H" ]; }; then
 		ok "$d"
 	else
 		not_ok "$d" "exit $rc (want 2), $(wc -l <"$TMP/err") stderr lines (want 1 matching $pat)" \
@@ -336,6 +339,311 @@ for v in abc "" 0 -1 00 1.0 " 1" 0x1 99999999999999999999 MISSING; do
 	refuse "[c5] sweep --db, schema_version $q: exit 2 before the sweep" "$pat" \
 		"$VSB" sweep "$TMP/t.sweep" -o "$W/sw" --db "$db"
 done
+
+# ---- 8. the fourth probe (issue 34): a read touches nothing [A], the
+# up-front checks hold with a -wal there [B], sidecars and shared
+# folders by the rule of docs/reliability.md "The store" [C], a view,
+# trigger or index alone is someone's database [D], a store that cannot
+# be written or lacks a table is refused before the work [E] ----
+mkdir -p "$TMP/cb" "$TMP/cn"
+cp "$RES" "$TMP/cb/"; cp "$RES" "$TMP/cn/"
+# rcmd N DB [OUT]: the Nth read command on DB into R (outputs under OUT)
+rcmd() {
+	local o=${3:-$W}
+	case $1 in
+	0) R=("$VSB" db list --db "$2") ;;
+	1) R=("$VSB" db list --points --db "$2") ;;
+	2) R=("$VSB" db export --db "$2" -o "$o/e.csv") ;;
+	3) R=("$VSB" history --check --db "$2") ;;
+	4) R=("$VSB" history --db "$2" -o "$o/h") ;;
+	5) R=("$VSB" compare "$TMP/cb" "$TMP/cn" --db "$2") ;;
+	esac
+}
+RNAMES=("db list" "db list --points" "db export" "history --check" "history -o" "compare --db")
+# wcmd N DB: the Nth command that writes a store, into R
+wcmd() {
+	case $1 in
+	0) R=("$VSB" db import --db "$2" "$RES") ;;
+	1) R=("$VSB" "${RUNQ[@]}" -o "$W/c.csv" --db "$2") ;;
+	2) R=("$VSB" sweep "$TMP/t.sweep" -o "$W/sw" --db "$2") ;;
+	esac
+}
+WNAMES=("db import" "run --db (nothing measured, no -o)" "sweep --db (no folder)")
+# refuse_same DESC PATTERN FILE CMD...: refuse, and the bytes of FILE,
+# its -wal and its -journal unchanged
+refuse_same() {
+	SAME_F=$3; SAME_H=$(sha "$3" "$3-wal" "$3-journal")
+	refuse "$1" "$2" "${@:4}"
+	SAME_F=
+}
+# reads_clean DESC DB CMD...: exit 0, nothing under $W changed (no
+# sidecar made or removed, the store's bytes, its -wal's and its journal
+# mode as they were); a -shm, SQLite's index that readers of a live WAL
+# mark, may change within (its time and bytes), never come or go
+shm_snap() { tree_snap "$1" | sed '/-shm f /s/ [0-9]* [0-9.]* \([0-9]* \)$/ \1/'; }
+reads_clean() {
+	local d=$1 db=$2 before after h m rc; shift 2
+	before=$(shm_snap "$W")
+	h=$(sha "$db" "$db-wal" "$db-journal")
+	m=$(sqlite3 "file:$db?immutable=1" 'PRAGMA journal_mode' 2>/dev/null)
+	"$@" >/dev/null 2>"$TMP/err" </dev/null
+	rc=$?
+	after=$(shm_snap "$W")
+	if [ $rc -eq 0 ] && [ "$before" = "$after" ] &&
+	   [ "$(sha "$db" "$db-wal" "$db-journal")" = "$h" ] &&
+	   [ "$(sqlite3 "file:$db?immutable=1" 'PRAGMA journal_mode' 2>/dev/null)" = "$m" ]; then
+		ok "$d"
+	else
+		not_ok "$d" "exit $rc (want 0)" "$(head -c 300 "$TMP/err")" \
+			"$(diff <(echo "$before") <(echo "$after") | head -5)"
+	fi
+}
+rm -rf "$W"; mkdir -p "$W"
+
+# [A] [D] a file that is no store: refused by every read, byte for byte kept
+: >"$W/zero.db"
+sqlite3 "$W/vacuum.db" 'VACUUM'
+sqlite3 "$W/view.db" 'CREATE VIEW v AS SELECT 1 AS x'
+sqlite3 "$W/views.db" 'CREATE VIEW v AS SELECT 1 AS x; CREATE VIEW w AS SELECT 2 AS y'
+sqlite3 "$W/vtrig.db" 'CREATE VIEW v AS SELECT 1 AS x;
+	CREATE TRIGGER t INSTEAD OF INSERT ON v BEGIN SELECT 1; END'
+nostore=(
+	"[A] a 0-byte file|zero.db|zero.db: an empty file, not a store"
+	"[A] an empty SQLite database|vacuum.db|vacuum.db: an empty database: holds no runs"
+	"[D] a SQLite file holding only a view|view.db|view.db: not a vmstat-bench store"
+	"[D] a SQLite file holding two views|views.db|views.db: not a vmstat-bench store"
+	"[D] a SQLite file holding a view and a trigger|vtrig.db|vtrig.db: not a vmstat-bench store"
+)
+for t in "${nostore[@]}"; do
+	IFS='|' read -r what f pat <<<"$t"
+	for i in 0 1 2 3 4 5; do
+		rcmd $i "$W/$f"
+		# db list reads an empty database as an empty store (a new
+		# fleet store is reachable before its first import): exit 0
+		if [ $i -le 1 ] && [[ $f == zero.db || $f == vacuum.db ]]; then
+			reads_clean "$what: ${RNAMES[i]} lists it empty, not made a store" \
+				"$W/$f" "${R[@]}"
+			continue
+		fi
+		refuse_same "$what: ${RNAMES[i]} exit 2, not made a store" "$pat" "$W/$f" "${R[@]}"
+	done
+done
+for t in "${nostore[@]:2}"; do
+	IFS='|' read -r what f pat <<<"$t"
+	for i in 0 1 2; do
+		wcmd $i "$W/$f"
+		refuse_same "$what: ${WNAMES[i]} exit 2, no schema added" "$pat" "$W/$f" "${R[@]}"
+	done
+done
+rm -f "$W"/*.db
+
+# [A] a valid store is read as it is: rollback mode stays rollback, a
+# WAL store at rest gets no -wal or -shm, one with a live WAL keeps it
+cp "$TMP/good.db" "$W/rb.db"
+sqlite3 "$W/rb.db" 'PRAGMA journal_mode=DELETE' >/dev/null
+cp "$TMP/good.db" "$W/wal.db"
+python3 - "$W/live.db" "$TMP/good.db" <<'EOF'
+import os, shutil, sqlite3, sys
+shutil.copy(sys.argv[2], sys.argv[1])
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute('PRAGMA wal_autocheckpoint=0')
+c.execute("INSERT INTO vsb_meta VALUES ('h34', 'uncheckpointed')")
+os._exit(0)	# a writer killed: its -wal and -shm stay, frames unmerged
+EOF
+for db in rb wal live; do
+	for i in 0 1 2 3 4 5; do
+		rcmd $i "$W/$db.db" "$TMP"
+		reads_clean "[A] ${RNAMES[i]} of a valid store ($db): exit 0, nothing beside or in it changed" \
+			"$W/$db.db" "${R[@]}"
+	done
+done
+[ "$(sqlite3 "file:$W/rb.db?immutable=1" 'PRAGMA journal_mode')" = delete ] &&
+	ok "[A] a store in rollback mode is still in rollback mode after every read" ||
+	not_ok "[A] rollback store switched to WAL"
+[ -s "$W/live.db-wal" ] && ok "[A] a killed writer's -wal is still there, unmerged, after every read" ||
+	not_ok "[A] the -wal was checkpointed by a read"
+rm -rf "$W"; mkdir -p "$W"
+
+# [B] a -wal (even 0 bytes) beside a store that is none of ours no
+# longer switches the up-front checks off; nothing checkpointed or removed
+sqlite3 "$W/foreign.db" "CREATE TABLE t (x); INSERT INTO t VALUES (42);"
+cp "$TMP/good.db" "$W/newer.db"
+sqlite3 "$W/newer.db" "UPDATE vsb_meta SET value = '99' WHERE key = 'schema_version'"
+cp "$TMP/good.db" "$W/damaged.db"
+sqlite3 "$W/damaged.db" "UPDATE vsb_meta SET value = 'abc' WHERE key = 'schema_version'"
+for f in foreign newer damaged; do
+	: >"$W/$f.db-wal"; : >"$W/$f.db-shm"
+done
+# a foreign table that lives only in the WAL (its writer killed)
+python3 - "$W/walforeign.db" <<'EOF'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0')
+c.execute('CREATE TABLE t (x)'); c.execute('INSERT INTO t VALUES (42)')
+os._exit(0)
+EOF
+bwal=(
+	"foreign|foreign.db|not a vmstat-bench store"
+	"newer|newer.db|store schema version 99 is newer"
+	"damaged|damaged.db|damaged store: schema_version is 'abc'"
+	"foreign in its WAL alone|walforeign.db|not a vmstat-bench store"
+)
+for t in "${bwal[@]}"; do
+	IFS='|' read -r what f pat <<<"$t"
+	SNAP=tree_snap
+	[ -s "$W/$f-wal" ] && SNAP=shm_snap	# frames: read as SQLite's readers do
+	for i in 0 1 2; do
+		wcmd $i "$W/$f"
+		refuse_same "[B] ${WNAMES[i]} on a $what store with a -wal: exit 2, -wal kept" \
+			"$pat" "$W/$f" "${R[@]}"
+	done
+	for i in 0 3; do
+		rcmd $i "$W/$f"
+		refuse_same "[B] ${RNAMES[i]} on a $what store with a -wal: exit 2, -wal kept" \
+			"$pat" "$W/$f" "${R[@]}"
+	done
+done
+SNAP=tree_snap
+rm -rf "$W"; mkdir -p "$W"
+
+# [C] sidecars: a regular file of the store's owner, no hot journal, no
+# WAL without its -shm, none beside a store to be made
+cp "$TMP/good.db" "$W/s.db"
+python3 - "$TMP/hot.db" <<'EOF'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute('CREATE TABLE t (x)')
+c.execute('INSERT INTO t SELECT zeroblob(1000) FROM (WITH RECURSIVE n(i) AS '
+	  '(SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) SELECT i FROM n)')
+c.execute('BEGIN'); c.execute('DELETE FROM t')
+c.execute('PRAGMA cache_spill=1'); c.execute('PRAGMA cache_size=1')
+c.execute('INSERT INTO t SELECT zeroblob(2000) FROM t LIMIT 1')
+os._exit(0)	# killed mid-transaction: a hot journal of another database
+EOF
+mkfifo "$TMP/afifo"
+# plant KIND SIDE: put a sidecar of KIND at $W/s.db-SIDE
+plant() {
+	rm -rf "$W/s.db-wal" "$W/s.db-shm" "$W/s.db-journal"
+	case $1 in
+	hot) cp "$TMP/hot.db-journal" "$W/s.db-journal" ;;
+	nobody) : >"$W/s.db-$2"; [ "$2" = wal ] && : >"$W/s.db-shm"
+		chown nobody "$W/s.db-$2" ;;
+	link) ln -s "$TMP/good.db" "$W/s.db-$2" ;;
+	fifo) mkfifo "$W/s.db-$2" ;;
+	dir) mkdir "$W/s.db-$2" ;;
+	walonly) cp "$TMP/good.db" "$W/s.db-wal" ;;
+	esac
+}
+sides=(
+	"a hot journal copied from another database|hot journal|a hot rollback journal"
+	"a -journal owned by nobody|nobody journal|owned by uid $(id -u nobody)"
+	"a -wal owned by nobody|nobody wal|owned by uid $(id -u nobody)"
+	"a -shm owned by nobody|nobody shm|owned by uid $(id -u nobody)"
+	"a -wal that is a link|link wal|s.db-wal: a symbolic link"
+	"a -journal that is a link|link journal|s.db-journal: a symbolic link"
+	"a -shm that is a FIFO|fifo shm|s.db-shm: not a regular file"
+	"a -journal that is a folder|dir journal|s.db-journal: not a regular file"
+	"a -wal without its -shm|walonly wal|a WAL without its -shm"
+)
+[ -s "$TMP/hot.db-journal" ] || not_ok "[C] no hot journal made to plant"
+for t in "${sides[@]}"; do
+	IFS='|' read -r what how pat <<<"$t"
+	for i in 0 1 2; do
+		plant $how
+		wcmd $i "$W/s.db"
+		refuse_same "[C] ${WNAMES[i]} with $what: exit 2, both left" "$pat" "$W/s.db" "${R[@]}"
+	done
+	for i in 0 2 5; do
+		plant $how
+		rcmd $i "$W/s.db"
+		refuse_same "[C] ${RNAMES[i]} with $what: exit 2, both left" "$pat" "$W/s.db" "${R[@]}"
+	done
+done
+rm -rf "$W"/s.db*
+# a sidecar waiting where a store is to be made
+for s in wal journal shm; do
+	: >"$W/new.db-$s"
+	for i in 0 1 2; do
+		wcmd $i "$W/new.db"
+		refuse "[C] ${WNAMES[i]} to a new store beside a planted -$s: exit 2, no store made" \
+			"new.db-$s: beside no store" "${R[@]}"
+	done
+	rm -f "$W/new.db-$s"
+done
+# a folder everyone may write: refused unless sticky or asked for
+mkdir "$W/open" "$W/sticky" "$W/asked"
+chmod 0777 "$W/open" "$W/asked"; chmod 1777 "$W/sticky"
+cp "$TMP/good.db" "$W/open/s.db"
+for i in 0 1 2; do
+	wcmd $i "$W/open/s.db"
+	refuse_same "[C] ${WNAMES[i]} in a folder everyone may write: exit 2" \
+		"open is writable by everyone and not sticky" "$W/open/s.db" "${R[@]}"
+done
+for i in 0 2 3 5; do
+	rcmd $i "$W/open/s.db"
+	refuse_same "[C] ${RNAMES[i]} in a folder everyone may write: exit 2" \
+		"open is writable by everyone and not sticky" "$W/open/s.db" "${R[@]}"
+done
+expect_exit 0 "[C] db import into a sticky shared folder (its sidecars are checked)" \
+	"$VSB" db import --db "$W/sticky/s.db" "$RES"
+VSB_DB_SHARED_FOLDER=1 expect_exit 0 "[C] db import into an open folder with VSB_DB_SHARED_FOLDER=1" \
+	"$VSB" db import --db "$W/asked/s.db" "$RES"
+rm -rf "$W"; mkdir -p "$W"
+
+# [E] a store missing one of the suite's tables, or one this user cannot
+# write: refused before the work (nothing measured, no -o), exit 2
+for tb in machine kernel point run sample; do
+	cp "$TMP/good.db" "$W/no$tb.db"
+	sqlite3 "$W/no$tb.db" "PRAGMA foreign_keys=OFF; DROP TABLE $tb"
+	for i in 0 1 2; do
+		wcmd $i "$W/no$tb.db"
+		refuse_same "[E] ${WNAMES[i]} on a store without table $tb: exit 2 before the work" \
+			"damaged store: table $tb is missing" "$W/no$tb.db" "${R[@]}"
+	done
+	rcmd 0 "$W/no$tb.db"
+	refuse_same "[E] db list on a store without table $tb: exit 2" \
+		"damaged store: table $tb is missing" "$W/no$tb.db" "${R[@]}"
+done
+rm -rf "$W"; mkdir -p "$W"
+if runuser -u nobody -- test -x "$VSB" 2>/dev/null; then
+	NB=$(mktemp -d); chmod 0755 "$NB"
+	mkdir "$NB/out" "$NB/ro"; chmod 1777 "$NB/out"
+	cp "$TMP/good.db" "$NB/root.db"; cp "$TMP/good.db" "$NB/ro/all.db"
+	cp "$RES" "$NB/res.csv"; cp "$TMP/t.sweep" "$NB/t.sweep"; chmod 0644 "$NB"/*.db "$NB"/res.csv "$NB"/t.sweep
+	chmod 0666 "$NB/ro/all.db"
+	for t in "root.db|cannot be written" "ro/all.db|its folder .* cannot be written"; do
+		IFS='|' read -r f pat <<<"$t"
+		for c in import run sweep; do
+			case $c in
+			import) cmd=(db import --db "$NB/$f" "$NB/res.csv") ;;
+			run) cmd=("${RUNQ[@]}" -o "$NB/out/c.csv" --db "$NB/$f") ;;
+			sweep) cmd=(sweep "$NB/t.sweep" -o "$NB/out/sw" --db "$NB/$f") ;;
+			esac
+			h=$(sha "$NB/$f")
+			runuser -u nobody -- "$VSB" "${cmd[@]}" >/dev/null 2>"$TMP/err"
+			rc=$?
+			[ $rc -eq 2 ] && one_line "$TMP/err" && grep -qE "$pat" "$TMP/err" &&
+			[ -z "$(ls -A "$NB/out")" ] && [ "$(sha "$NB/$f")" = "$h" ] &&
+				ok "[E] $c --db $f that nobody may write, as nobody: exit 2 before the work" ||
+				not_ok "[E] $c --db unwritable $f" "exit $rc" "$(head -c 300 "$TMP/err")" "$(ls "$NB/out")"
+			rm -rf "$NB/out"/*
+		done
+	done
+	rm -rf "$NB"
+else
+	skip "[E] unwritable stores as nobody" "nobody cannot run $VSB"
+fi
+
+# [M] an empty --run is refused, not read as the prefix of every run
+for a in "--run=" "--run|" "-R|"; do
+	IFS='|' read -ra av <<<"$a|"	# "--run|": --run and an empty word
+	[ "$a" = "--run=" ] && av=(--run=)
+	refuse "[M] db export ${a%|} '' (one run stored): exit 2, nothing exported" \
+		"--run: empty run id" "$VSB" db export --db "$TMP/good.db" "${av[@]}"
+	refuse "[M] db export ${a%|} '' -o FILE: exit 2, no -o" \
+		"--run: empty run id" "$VSB" db export --db "$TMP/good.db" -o "$W/e.csv" "${av[@]}"
+done
+[ ! -s "$TMP/out" ] && ok "[M] ... and nothing on stdout" || not_ok "[M] db export --run '' printed"
 
 echo "# $TAP_N cases"
 done_testing

@@ -241,10 +241,28 @@ int vsb_mkdir_p(const char *dir, mode_t mode)
  * any point runs and before a single folder is made.  Links to directories
  * are fine.
  */
+/*
+ * The deepest folder of @buf's path that exists (all of it, or "."),
+ * which mkdir -p and the writes after it need to write in: an -o that
+ * cannot be written is found before the work, not after the table.
+ */
+static int dir_writable(char *buf, size_t have, const char *opt)
+{
+	const char *at = have ? buf : *buf == '/' ? "/" : ".";
+
+	buf[have] = '\0';
+	if (!access(at, W_OK | X_OK))
+		return 0;
+	vsb_err("%s: %s cannot be written (%s): refused, nothing run", opt, at,
+		strerror(errno));
+	return VSB_EXIT_USAGE;
+}
+
 int vsb_dir_refusal(const char *dir, const char *opt)
 {
 	char buf[4096];
 	struct stat st;
+	size_t have = 0;
 	char *p;
 
 	if (strlen(dir) >= sizeof(buf)) {
@@ -264,8 +282,10 @@ int vsb_dir_refusal(const char *dir, const char *opt)
 				"folder): refused, nothing run", opt, buf);
 			return VSB_EXIT_USAGE;
 		}
+		if (!stat(buf, &st))
+			have = (size_t)(p - buf);
 		if (p == buf + strlen(dir))
-			return 0;
+			return dir_writable(buf, have, opt);
 		*p = '/';
 	}
 }

@@ -214,34 +214,6 @@ static int write_windows(const struct mseries *m, const char *path)
 	return vsb_outfile_commit(&o);
 }
 
-/*
- * vsb_plot_chart() names its output after the script (monitor.png) and
- * says so on stdout; a sweep has one series per point, so the chart is
- * renamed after its series and that "wrote" line would be wrong: stdout
- * is held back for the call (errors go to stderr).  A plot.c entry that
- * takes the output name would make this unnecessary.
- */
-static int plot_quiet(const char *rates, const char *outdir, const char *title,
-		      const char *vars)
-{
-	int saved, null, ret;
-
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (saved >= 0 && null >= 0)
-		dup2(null, STDOUT_FILENO);
-	ret = vsb_plot_chart("monitor", rates, outdir, title, vars);
-	fflush(stdout);
-	if (saved >= 0) {
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-	}
-	if (null >= 0)
-		close(null);
-	return ret;
-}
-
 /* "dir/x.monitor.csv" -> "x" */
 static void stem(const char *csv, char *buf, size_t len)
 {
@@ -268,13 +240,11 @@ int vsb_chart_monitor_check(const char *path)
 
 int vsb_chart_monitor(const char *csv, const char *outdir)
 {
-	static const char *const ext[] = { "png", "svg" };
 	struct mseries m = { 0 };
 	char name[256], rates[4096 + 300], wins[4096 + 300], vars[4 * (4096 + 300) + 700];
 	char qwins[4 * (4096 + 300) + 3];
-	char title[600], from[4096 + 64], to[4096 + 300];
-	struct stat st;
-	int ret, i;
+	char title[600], to[300];
+	int ret;
 
 	m.worker = vsb_zalloc(VSB_MAX_CPUS);
 	ret = read_series(csv, &m);
@@ -299,22 +269,12 @@ int vsb_chart_monitor(const char *csv, const char *outdir)
 		 m.nwin && m.win[0] < m.s[0].t ? m.win[0] : m.s[0].t,
 		 m.nwin && m.win[m.nwin - 1] > m.s[m.n - 1].t ? m.win[m.nwin - 1] : m.s[m.n - 1].t,
 		 colmax[0], colmax[1], colmax[2], colmax[3], colmax[4], colmax[5], colmax[6]);
-	ret = plot_quiet(rates, outdir, title, vars);
-	for (i = 0; i < 2 && !ret; i++) {	/* one chart per series: name it */
-		snprintf(from, sizeof(from), "%s/monitor.%s", outdir, ext[i]);
-		snprintf(to, sizeof(to), "%s/%s.monitor.%s", outdir, name, ext[i]);
-		if (!lstat(to, &st) && !S_ISREG(st.st_mode)) {
-			vsb_err("plot: %s is not a regular file: refused, chart not "
-				"written", to);
-			unlink(from);
-			ret = VSB_EXIT_USAGE;
-		} else if (rename(from, to)) {
-			vsb_err("plot: cannot rename %s: %s", from, strerror(errno));
-			ret = VSB_EXIT_ERROR;
-		} else if (i == 0) {
-			printf("wrote %s and .svg\n", to);
-		}
-	}
+	/*
+	 * Drawn straight to NAME.monitor.png and .svg: drawing monitor.png
+	 * and renaming it replaced a user's own monitor.png (and .svg).
+	 */
+	snprintf(to, sizeof(to), "%s.monitor", name);
+	ret = vsb_plot_chart_as("monitor", to, rates, outdir, title, vars);
 out:
 	free(m.s);
 	free(m.worker);

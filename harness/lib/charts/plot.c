@@ -239,9 +239,15 @@ out:
 static int plot_chart(const char *chart, const char *csv, const char *outdir,
 		      const char *title, const char *vars)
 {
+	return vsb_plot_chart_as(chart, chart, csv, outdir, title, vars);
+}
+
+int vsb_plot_chart_as(const char *chart, const char *name, const char *csv,
+		      const char *outdir, const char *title, const char *vars)
+{
 	static const char *const fmts[] = { "png", "svg" };
 	const char *dir = vsb_plots_dir();
-	char script[4096 + 64], out[4096 + 64], err[4096 + 80], qtitle[1024];
+	char script[4096 + 64], out[4096 + 320], err[4096 + 80], qtitle[1024];
 	char qcsv[4 * 4096 + 3], qout[4 * 4096 + 140], qdir[4 * 4096 + 67];
 	char *expr = NULL, line[512];
 	struct vsb_outfile o;
@@ -265,7 +271,7 @@ static int plot_chart(const char *chart, const char *csv, const char *outdir,
 	gp_quoted(qtitle, sizeof(qtitle), title);	/* titles come from files */
 	snprintf(script, sizeof(script), "%s/%s.gp", dir, chart);
 	for (i = 0; i < 2 && !ret; i++) {
-		snprintf(out, sizeof(out), "%s/%s.%s", outdir, chart, fmts[i]);
+		snprintf(out, sizeof(out), "%s/%s.%s", outdir, name, fmts[i]);
 		ret = vsb_outfile_open(&o, out, "-o");
 		if (ret)
 			break;
@@ -298,7 +304,7 @@ static int plot_chart(const char *chart, const char *csv, const char *outdir,
 	}
 	free(expr);
 	if (!ret)
-		printf("wrote %s/%s.png and .svg\n", outdir, chart);
+		printf("wrote %s/%s.png and .svg\n", outdir, name);
 	return ret;
 }
 

@@ -22,6 +22,10 @@ int vsb_have_gnuplot(void);
  */
 int vsb_plot_chart(const char *chart, const char *csv, const char *outdir,
 		   const char *title, const char *vars);
+/* The same, writing <outdir>/<name>.png and .svg (one chart per series):
+ * each through its own temporary, so nothing but those two is replaced. */
+int vsb_plot_chart_as(const char *chart, const char *name, const char *csv,
+		      const char *outdir, const char *title, const char *vars);
 /*
  * Paths go to gnuplot as string literals, whatever characters they hold
  * (a checkout under .../o'brien/ included): only a line break cannot be

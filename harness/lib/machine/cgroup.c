@@ -158,26 +158,32 @@ static int enable_memory(const char *dir)
 /* Level @k (1-based) of the chain: TOP_PREFIX<pid>, then 2, 3, ... */
 static void level_path(const struct vsb_memcg *m, int k, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%s/" TOP_PREFIX "%ld", m->root, (long)getpid()), i;
+	int n = snprintf(buf, len, "%s/" TOP_PREFIX "%ld", m->base, (long)getpid()), i;
 
 	for (i = 2; i <= k && n > 0 && (size_t)n < len; i++)
 		n += snprintf(buf + n, len - (size_t)n, "/%d", i);
 }
 
+/*
+ * The levels below the base.  Below the root, memory is enabled in
+ * each level before the next is made; from inside the base (v2, the
+ * process its only one) that waits until the process is in the leaf
+ * (enable_chain()), since a cgroup holding a process cannot enable it.
+ */
 static int make_chain(struct vsb_memcg *m)
 {
 	char dir[PATH_MAX], up[PATH_MAX];
 	int k, ret;
 
-	snprintf(dir, sizeof(dir), "%s", m->root);
+	snprintf(dir, sizeof(dir), "%s", m->base);
 	for (k = 1; k <= m->depth; k++) {
 		memcpy(up, dir, sizeof(up));
-		if (m->v2) {
+		if (m->v2 && !m->inside) {
 			ret = enable_memory(up);
 			if (ret < 0)
 				return ret;
 			if (k == 1 && ret)
-				m->root_memory = 1;
+				m->base_memory = 1;
 		}
 		level_path(m, k, dir, sizeof(dir));
 		if (mkdir(dir, 0755))
@@ -185,7 +191,124 @@ static int make_chain(struct vsb_memcg *m)
 		m->made = k;
 	}
 	memcpy(m->leaf, dir, sizeof(m->leaf));
-	snprintf(m->rel, sizeof(m->rel), "%s", m->depth ? m->leaf + strlen(m->root) : "/");
+	snprintf(m->rel, sizeof(m->rel), "%s",
+		 strcmp(m->leaf, m->root) ? m->leaf + strlen(m->root) : "/");
+	return 0;
+}
+
+/* Level @k's folder, the base at 0 */
+static void chain_dir(const struct vsb_memcg *m, int k, char *buf, size_t len)
+{
+	if (k)
+		level_path(m, k, buf, len);
+	else
+		snprintf(buf, len, "%s", m->base);
+}
+
+/* From inside, the process in the leaf: memory from the base down. */
+static int enable_chain(struct vsb_memcg *m)
+{
+	char dir[PATH_MAX];
+	int k, ret;
+
+	for (k = 0; k < m->depth; k++) {
+		chain_dir(m, k, dir, sizeof(dir));
+		ret = enable_memory(dir);
+		if (ret < 0)
+			return ret;
+		if (!k && ret)
+			m->base_memory = 1;
+	}
+	return 0;
+}
+
+/*
+ * Back out of it, deepest first, so that the base takes the process
+ * again (it cannot while memory is enabled below it); only what this
+ * run enabled in the base is disabled there.
+ */
+static void disable_chain(struct vsb_memcg *m)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	int k = m->children ? m->made : m->made - 1;
+
+	for (; k >= (m->base_memory ? 0 : 1); k--) {
+		chain_dir(m, k, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
+		if (file_has_word(path, "memory") && write_str(path, "-memory"))
+			vsb_warn("memcg: cannot disable memory in %s again", path);
+	}
+	m->base_memory = 0;
+}
+
+/* @dir's cgroup.procs names this process alone */
+static int holds_only_us(const char *dir)
+{
+	char path[PATH_MAX + 16], buf[4096], *tok, *save;
+	long pid;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	if (vsb_read_file_str(path, buf, sizeof(buf)))
+		return 0;
+	for (tok = strtok_r(buf, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
+		if (vsb_parse_long(tok, &pid) || pid != (long)getpid())
+			return 0;
+	return 1;
+}
+
+/* A memory.max or memory.high from orig up to (not) the root, into @why */
+static int limit_above(const struct vsb_memcg *m, char *why, size_t len)
+{
+	static const char *const files[] = { "memory.max", "memory.high" };
+	char dir[PATH_MAX], path[PATH_MAX + 16], val[64], *slash;
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s", m->orig);
+	while (strlen(dir) > strlen(m->root)) {
+		for (i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+			if (vsb_read_file_str(path, val, sizeof(val)))
+				continue;
+			val[strcspn(val, "\n")] = '\0';
+			if (strcmp(val, "max")) {
+				snprintf(why, len, "%.4000s is %.60s", path, val);
+				return 1;
+			}
+		}
+		slash = strrchr(dir, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	return 0;
+}
+
+/*
+ * Where the chain hangs (cgroup.h): the caller's own cgroup, so that
+ * its limits bind the run; on v2 from inside it only where this
+ * process is alone there, else below the root when no limit above the
+ * caller would be escaped.
+ */
+static int choose_base(struct vsb_memcg *m)
+{
+	char why[4096 + 80];
+
+	snprintf(m->base, sizeof(m->base), "%s", m->orig);
+	if (!m->v2 || !strcmp(m->orig, m->root))
+		return 0;
+	if (holds_only_us(m->orig)) {
+		m->inside = 1;
+		return 0;
+	}
+	if (limit_above(m, why, sizeof(why))) {
+		vsb_err_opt("memcg-depth", "--memcg-depth %d: %s shares its cgroup with other "
+			    "processes, so the chain cannot go below it, and beside it the "
+			    "run would escape its limit (%s): skipped; run it alone in a "
+			    "cgroup of its own (systemd-run --scope -p Delegate=yes ...)",
+			    m->depth, m->orig, why);
+		return VSB_EXIT_SKIP;
+	}
+	snprintf(m->base, sizeof(m->base), "%s", m->root);
 	return 0;
 }
 
@@ -279,6 +402,8 @@ void vsb_memcg_leave(struct vsb_memcg *m)
 	char top[PATH_MAX];
 	int ret;
 
+	if (m->inside && m->v2)
+		disable_chain(m);
 	if (m->entered && move_self(m->orig))
 		vsb_warn("memcg: cannot move back to %s: %s", m->orig, strerror(errno));
 	m->entered = 0;
@@ -288,13 +413,13 @@ void vsb_memcg_leave(struct vsb_memcg *m)
 	if (ret)
 		vsb_warn("memcg: cannot remove %s: %s", top, strerror(-ret));
 	m->made = 0;
-	if (m->root_memory) {
+	if (m->base_memory) {
 		char path[PATH_MAX + 32];
 
-		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", m->root);
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", m->base);
 		if (write_str(path, "-memory"))
 			vsb_warn("memcg: cannot disable memory in %s again", path);
-		m->root_memory = 0;
+		m->base_memory = 0;
 	}
 	if (m->mounted && umount(m->root))
 		vsb_warn("memcg: cannot unmount %s: %s", m->root, strerror(errno));
@@ -318,6 +443,10 @@ int vsb_memcg_enter(struct vsb_memcg *m, int depth)
 	memset(m, 0, sizeof(*m));
 	m->depth = depth;
 	vsb_memcg_sweep_stale();
+	/* held before the chain exists: another run sees it as live */
+	ret = vsb_scratch_hold();
+	if (ret)
+		return enter_fail(m, "cannot hold the run's lock in " VSB_SCRATCH_DIR, -ret);
 	if (!find_root(m)) {
 		ret = mount_own(m);
 		if (ret)
@@ -327,12 +456,20 @@ int vsb_memcg_enter(struct vsb_memcg *m, int depth)
 	if (find_orig(m))
 		return enter_fail(m, "cannot tell this process's memory cgroup "
 				  "(/proc/self/cgroup)", ENOENT);
+	ret = choose_base(m);
+	if (ret) {
+		vsb_memcg_leave(m);
+		return ret;
+	}
 	ret = make_chain(m);
 	if (ret)
 		return enter_fail(m, "cannot make the memory cgroups", -ret);
 	if (move_self(m->leaf))
 		return enter_fail(m, "cannot move into the memory cgroup", errno);
 	m->entered = 1;
+	ret = m->inside ? enable_chain(m) : 0;
+	if (ret)
+		return enter_fail(m, "cannot enable memory in the chain", -ret);
 	return 0;
 }
 
@@ -421,8 +558,12 @@ int vsb_memcg_sweep_stale(void)
 	int n = 0, live = 0;
 
 	memset(&m, 0, sizeof(m));
-	if (find_root(&m) && strcmp(m.root, VSB_MEMCG_MOUNT))
+	if (find_root(&m) && strcmp(m.root, VSB_MEMCG_MOUNT)) {
 		n += sweep_root(m.root, &live);
+		/* chains below this process's own cgroup (cgroup.h) */
+		if (!find_orig(&m) && strcmp(m.orig, m.root))
+			n += sweep_root(m.orig, &live);
+	}
 	/* our own mount, left by a killed run: unmounted once nobody uses it */
 	if (is_mountpoint(VSB_MEMCG_MOUNT)) {
 		live = 0;

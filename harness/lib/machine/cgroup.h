@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Memory cgroups a run makes for itself: a chain --memcg-depth levels
- * below the memory hierarchy's root, the process moved into its leaf
- * for the run and back out after, every level removed.  cgroup v2 (the
- * guests) or v1's memory hierarchy (this host); where no memory
- * hierarchy is mounted, a v2 one is mounted for the run and unmounted
- * after.
+ * below the caller's own memory cgroup (its base), the process moved
+ * into its leaf for the run and back out after, every level removed.
+ * Below the caller's cgroup, its limits (systemd's MemoryMax, a
+ * container's) bind the run too.  cgroup v1 always allows that; v2's
+ * "no internal processes" rule only where the caller's cgroup holds
+ * this process alone (it moves into the leaf before memory is enabled
+ * above it), or where it is the root.  Elsewhere on v2 the chain hangs
+ * below the root, and only when no cgroup from the caller's up sets
+ * memory.max or memory.high (nothing is escaped); else the bench is
+ * skipped, naming the limit.  Where no memory hierarchy is mounted, a
+ * v2 one is mounted for the run and unmounted after.
  *
  * The chain's top is named vmstat-bench.<pid>; a run killed before it
  * could clean up leaves one behind, which the next run's
  * vsb_memcg_sweep_stale() (and `vmstat-bench restore`) removes once no
- * live process of that pid is a vmstat-bench.
+ * process holds that pid's lock (vsb_scratch_hold(), scratch.h).
  */
 #ifndef VSB_CGROUP_H
 #define VSB_CGROUP_H
@@ -23,14 +29,16 @@
 
 struct vsb_memcg {
 	char root[PATH_MAX];	/* the memory hierarchy's mount point */
-	char leaf[PATH_MAX];	/* where the process runs; root itself at depth 0 */
+	char base[PATH_MAX];	/* where the chain hangs: orig, or root */
+	char leaf[PATH_MAX];	/* where the process runs; base itself at depth 0 */
 	char orig[PATH_MAX];	/* where it came from */
-	char rel[PATH_MAX];	/* leaf below root, for the record ("/" at depth 0) */
+	char rel[PATH_MAX];	/* leaf below root, for the record ("/" for root) */
 	int v2;
 	int depth;
 	int made;		/* levels created */
 	int mounted;		/* root was mounted by this run */
-	int root_memory;	/* v2: this run enabled memory in root's subtree_control */
+	int base_memory;	/* v2: this run enabled memory in base's subtree_control */
+	int inside;		/* v2: base is orig, left by the process for the leaf */
 	int entered;		/* the process is in leaf (in c0 with children) */
 	int children;		/* c0..c<children-1> made below leaf */
 };

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,11 +24,60 @@
 #include "vsb.h"
 
 #define TRACE_MARK	"trace."	/* + pid: a file naming the instance */
+#define HOLD		"live."		/* + pid: the lock a live run holds */
 
 static char tmpfs_path[256], trace_mnt[256], trace_inst[512], trace_mark[256];
 static int own_tracefs, exit_hook;
 
-int vsb_scratch_pid_alive(long pid)
+/*
+ * Liveness is a lock the run holds, not a name: /proc/PID/comm said
+ * "vmstat-bench" only for a binary of that name, so a live run of a
+ * copy or an -asan build had its tmpfs and cgroups removed by another
+ * run as a killed one's.  Before a run makes anything named after its
+ * pid, it takes flock() on VSB_SCRATCH_DIR/live.<pid> and keeps it to
+ * its end (its forked workers hold it too); the lock dies with the
+ * process, SIGKILL included, and the file goes at exit or with the
+ * next run's sweep.
+ */
+static int hold_fd = -1;
+static char hold_path[64];
+
+static long hold_pid;
+
+/* at exit of the run itself, not of a forked worker that inherited it */
+static void hold_put(void)
+{
+	if (hold_fd >= 0 && (long)getpid() == hold_pid)
+		unlink(hold_path);
+}
+
+int vsb_scratch_hold(void)
+{
+	if (hold_fd >= 0)
+		return 0;
+	if (vsb_mkdir_p(VSB_SCRATCH_DIR, 0700))
+		return -errno;
+	snprintf(hold_path, sizeof(hold_path), VSB_SCRATCH_DIR "/" HOLD "%ld",
+		 (long)getpid());
+	hold_fd = open(hold_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (hold_fd < 0)
+		return -errno;
+	if (flock(hold_fd, LOCK_EX | LOCK_NB)) {
+		close(hold_fd);
+		hold_fd = -1;
+		return -EBUSY;
+	}
+	hold_pid = (long)getpid();
+	atexit(hold_put);
+	return 0;
+}
+
+/*
+ * No lock file: a run of an older vmstat-bench, which took none, is
+ * still told by its name, as it was then; a killed run's file is gone
+ * only once the sweep found its lock dead.
+ */
+static int older_run_alive(long pid)
 {
 	char path[64], comm[64];
 
@@ -36,6 +86,22 @@ int vsb_scratch_pid_alive(long pid)
 		return 0;
 	comm[strcspn(comm, "\n")] = '\0';
 	return !strcmp(comm, "vmstat-bench");
+}
+
+int vsb_scratch_pid_alive(long pid)
+{
+	char path[64];
+	int fd, alive;
+
+	snprintf(path, sizeof(path), VSB_SCRATCH_DIR "/" HOLD "%ld", pid);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return older_run_alive(pid);
+	alive = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	if (!alive)
+		unlink(path);	/* a killed run's: its lock died with it */
+	close(fd);
+	return alive;
 }
 
 /* Unmount @path (lazily if busy) and remove the mount point. */
@@ -55,12 +121,17 @@ static void at_exit(void)
 /* VSB_SCRATCH_DIR/<prefix><pid> into @buf, the folder made */
 static int own_dir(char *buf, size_t len, const char *prefix)
 {
+	int ret;
+
 	if (!exit_hook) {
 		atexit(at_exit);
 		exit_hook = 1;
 	}
 	snprintf(buf, len, VSB_SCRATCH_DIR "/%s%ld", prefix, (long)getpid());
-	if (vsb_mkdir_p(VSB_SCRATCH_DIR, 0700) || (mkdir(buf, 0700) && errno != EEXIST))
+	ret = vsb_scratch_hold();
+	if (ret)
+		return ret;
+	if (mkdir(buf, 0700) && errno != EEXIST)
 		return -errno;
 	return 0;
 }
@@ -162,8 +233,9 @@ int vsb_scratch_trace(char *path, size_t len, const char *opt)
 	if (ret)
 		return ret;
 	/* the marker first: a run killed from here on leaves its name */
-	if (vsb_mkdir_p(VSB_SCRATCH_DIR, 0700)) {
-		ret = fail(opt, "make", VSB_SCRATCH_DIR, errno);
+	ret = vsb_scratch_hold();
+	if (ret) {
+		ret = fail(opt, "hold the run's lock in", VSB_SCRATCH_DIR, -ret);
 		vsb_scratch_trace_put();
 		return ret;
 	}

@@ -35,7 +35,12 @@ void vsb_scratch_trace_put(void);
 /* Remove what killed runs left; how many mounts and instances, -1 on error. */
 int vsb_scratch_sweep_stale(void);
 
-/* 1 when a live vmstat-bench has @pid (its leftovers are not stale) */
+/*
+ * The lock a run holds from before it makes anything named after its
+ * pid (tmpfs, tracefs instance, memory cgroups) to its end: 0 or -errno.
+ */
+int vsb_scratch_hold(void);
+/* 1 when the run of @pid holds its lock (its leftovers are not stale) */
 int vsb_scratch_pid_alive(long pid);
 
 #endif /* VSB_SCRATCH_H */

@@ -173,8 +173,8 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	  "0", NULL, "N", "kstat: the last N workers only update (percpu-counter-sum: "
 	  "they add), untimed; memcg-stat-read: the last N CPUs run the writers", VSB_OPTF_SWEEP, 31 },
 	{ "memcg-depth", 0, VSB_OPT_LONG, OFF(memcg_depth), 0, 0, 16, "1", NULL, "N",
-	  "memory cgroup levels below the root the run charges to (kstat lruvec, "
-	  "fallocate, memcg-stat-read); 0: the root", VSB_OPTF_SWEEP, 32 },
+	  "memory cgroup levels below the caller's own the run charges to (kstat "
+	  "lruvec, fallocate, memcg-stat-read); 0: that one", VSB_OPTF_SWEEP, 32 },
 	{ "dirty-pages", 0, VSB_OPT_LONG, OFF(dirty_pages), 0, 0, 262144, "64", NULL, "N",
 	  "stat-refresh, isolated: pages each CPU of --cpus faults in (dirtying its "
 	  "vmstat diffs) before each sample", VSB_OPTF_SWEEP, 33 },

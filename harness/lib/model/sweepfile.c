@@ -381,13 +381,16 @@ static int add_point(struct vsb_sweep *sw, const struct vsb_sweep_block *blk,
 	vsb_errlog_begin(&log);
 	ret = sw->check ? sw->check(&p->opts) : 0;
 	vsb_errlog_end(&log);
-	if (ret == VSB_EXIT_SKIP || (ret && !strcmp(p->opts.backend, "kmod"))) {
+	if (ret == VSB_EXIT_SKIP) {
 		/*
-		 * The module side is optional by nature (no module support,
-		 * a bench not ported yet), and so is what the checks skip
-		 * (exit 4: a sysctl without root, --trace without BPF, THP
-		 * off): such a point is listed as skipped with the reason,
-		 * and the rest of the sweep runs.
+		 * What the checks skip (exit 4: a sysctl without root,
+		 * --trace without BPF, THP off, a guest of another shape) is
+		 * listed as skipped with the reason, and the rest of the
+		 * sweep runs.  A refusal (exit 2: an unknown --op, a
+		 * threshold on an op that has none) is the sweep's, module
+		 * points too: skipping it let a typo run every other point
+		 * and an ab boot every guest to judge nothing.  A missing
+		 * module is found when the point runs, and skips it there.
 		 */
 		p->line = line;
 		p->reps = p->opts.repeat;

@@ -128,6 +128,31 @@ static long long count_of(struct vsb_store *s, const char *sql, const char *arg)
 	return n;
 }
 
+/*
+ * A store of the newest version has every table the schema made; one
+ * dropped is damage, found when the store is opened or checked (before
+ * a run's work), not as "no such table" from the import after it.
+ */
+static int check_tables(struct vsb_store *s)
+{
+	static const char *const tables[] = { "machine", "kernel", "point", "run",
+					      "sample" };
+	long long n;
+	size_t k;
+
+	for (k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
+		n = count_of(s, s->ops->table_exists_sql, tables[k]);
+		if (n < 0)
+			return VSB_EXIT_ERROR;
+		if (!n) {
+			vsb_err("%s: damaged store: table %s is missing; left as it is",
+				s->url, tables[k]);
+			return VSB_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 /* The store's schema version into *v (0: an empty database). */
 static int read_version(struct vsb_store *s, int *v)
 {
@@ -145,8 +170,9 @@ static int read_version(struct vsb_store *s, int *v)
 		if (n < 0)
 			return VSB_EXIT_ERROR;
 		if (n) {
-			vsb_err("%s: not a vmstat-bench store (%lld tables of something "
-				"else); left as it is", s->url, n);
+			vsb_err("%s: not a vmstat-bench store (%lld tables, views, "
+				"triggers or indexes of something else); left as it is",
+				s->url, n);
 			return VSB_EXIT_USAGE;
 		}
 		return 0;
@@ -179,7 +205,7 @@ static int read_version(struct vsb_store *s, int *v)
 			s->url, lv, VSB_STORE_SCHEMA);
 		return VSB_EXIT_USAGE;
 	}
-	return 0;
+	return lv == VSB_STORE_SCHEMA ? check_tables(s) : 0;
 }
 
 /* @sql with the backend's words for %PK% and %CLUSTERED%, then run. */
@@ -287,6 +313,26 @@ static int pick_backend(const char *url, const struct vsb_store_ops **ops,
 }
 
 /*
+ * A read command reads a store as it is: it never creates the schema
+ * nor migrates (a read opens read-only), so an empty database or an
+ * older schema is refused, left as it is.
+ */
+static int read_only_version(const char *url, enum vsb_store_mode mode, int v)
+{
+	if (mode == VSB_STORE_WRITE || v >= VSB_STORE_SCHEMA ||
+	    (mode == VSB_STORE_READ_EMPTY && !v))
+		return 0;
+	if (!v)
+		vsb_err("%s: an empty database: holds no runs, not a vmstat-bench store "
+			"yet (`vmstat-bench db import` makes one); left as it is", url);
+	else
+		vsb_err("%s: store schema version %d is older than this vmstat-bench's "
+			"(%d): `vmstat-bench db import` brings it up to date; left as it is",
+			url, v, VSB_STORE_SCHEMA);
+	return VSB_EXIT_USAGE;
+}
+
+/*
  * @url's backend and target, checked (vsb_store_check()).  Also the first
  * step of every open: an open for writing sets the journal mode, so a
  * foreign or newer file must be refused before it, from a look alone.
@@ -305,7 +351,7 @@ static int check_url(const char *url, enum vsb_store_mode mode,
 	snprintf(s.url, sizeof(s.url), "%s", url);
 	ret = read_version(&s, &v);
 	(*ops)->close(s.db);
-	return ret;
+	return ret ?: read_only_version(url, mode, v);
 }
 
 int vsb_store_check(const char *url, enum vsb_store_mode mode)
@@ -348,9 +394,10 @@ int vsb_store_open(const char *url, enum vsb_store_mode mode, struct vsb_store *
 	ret = ops->open(target, mode, &s->db);
 	if (ret)
 		goto err_free;
-	ret = read_version(s, &v);
-	if (!ret && v < VSB_STORE_SCHEMA)
+	ret = read_version(s, &v) ?: read_only_version(url, mode, v);
+	if (!ret && v < VSB_STORE_SCHEMA && mode == VSB_STORE_WRITE)
 		ret = migrate(s);
+	s->empty = !ret && !v;
 	if (ret)
 		goto err_close;
 	*sp = s;
@@ -361,6 +408,11 @@ err_close:
 err_free:
 	free(s);
 	return ret;
+}
+
+int vsb_store_empty(const struct vsb_store *s)
+{
+	return s->empty;
 }
 
 void vsb_store_close(struct vsb_store *s)

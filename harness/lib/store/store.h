@@ -35,6 +35,9 @@ struct vsb_store;
 enum vsb_store_mode {
 	VSB_STORE_READ,		/* the store must exist */
 	VSB_STORE_WRITE,	/* create it when missing */
+	/* as READ, but an empty database is an empty store (db list:
+	 * a new fleet store is reachable before its first import) */
+	VSB_STORE_READ_EMPTY,
 };
 
 /* @url NULL: $VSB_DB, else VSB_STORE_DEFAULT.  The URL in use, for messages. */
@@ -68,6 +71,8 @@ int vsb_store_check_arg(const char *arg);
  */
 int vsb_store_open(const char *url, enum vsb_store_mode mode, struct vsb_store **sp);
 void vsb_store_close(struct vsb_store *s);
+/* 1 for a store READ_EMPTY opened with no schema in it: nothing to query */
+int vsb_store_empty(const struct vsb_store *s);
 const char *vsb_store_backend(const struct vsb_store *s);	/* "sqlite", "postgresql" */
 
 /* Transactions; vsb_store_begin() takes the write lock (waits for it). */

@@ -97,6 +97,7 @@ struct vsb_store {
 	struct vsb_db *db;
 	char url[4096];
 	int in_txn;
+	int empty;	/* READ_EMPTY of a database with no schema */
 };
 
 /* store.c: prepare or print "store: WHAT: error" and return -1 */

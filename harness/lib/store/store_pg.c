@@ -105,12 +105,14 @@ static int pg_check(const char *target, enum vsb_store_mode mode, struct vsb_db 
 	return VSB_EXIT_USAGE;
 }
 
+static void pg_close(struct vsb_db *d);
+static int pg_exec(struct vsb_db *d, const char *sql);
+
 static int pg_open(const char *target, enum vsb_store_mode mode, struct vsb_db **dbp)
 {
 	struct vsb_db *d;
 	int rc = pq_load();
 
-	(void)mode;	/* the server's database exists or the connection fails */
 	if (rc)
 		return rc;
 	d = vsb_zalloc(sizeof(*d));
@@ -123,6 +125,13 @@ static int pg_open(const char *target, enum vsb_store_mode mode, struct vsb_db *
 		return VSB_EXIT_ERROR;
 	}
 	pq->PQsetNoticeProcessor(d->c, quiet_notice, NULL);
+	/* a read command's session cannot write, whatever it runs */
+	if (mode != VSB_STORE_WRITE &&
+	    pg_exec(d, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")) {
+		vsb_err("store: cannot make the session read-only: %s", d->err);
+		pg_close(d);
+		return VSB_EXIT_ERROR;
+	}
 	*dbp = d;
 	return 0;
 }

@@ -143,7 +143,7 @@ static int check_absent(const char *target, enum vsb_store_mode mode)
 	struct stat st;
 	int up;
 
-	if (mode == VSB_STORE_READ) {
+	if (mode != VSB_STORE_WRITE) {
 		vsb_err("%s: no store there (`vmstat-bench db import` creates it)", target);
 		return VSB_EXIT_USAGE;
 	}
@@ -162,16 +162,187 @@ static int check_absent(const char *target, enum vsb_store_mode mode)
 }
 
 /*
- * An existing file must be empty (a store to be) or a SQLite database
- * whose schema store.c then reads through *@peek.  Both without side
- * effects: the header read by hand, the schema through an immutable
- * connection (no lock taken, no -wal or -shm made).  Immutable means
- * blind to a live writer's WAL, and the file may then be mid-checkpoint:
- * with a WAL beside it, the open that follows judges alone.
+ * The sidecar rule, applied before SQLite sees the path: SQLite trusts
+ * whatever PATH-wal, PATH-shm and PATH-journal hold (it rolls a hot
+ * journal back into the store and merges a WAL's frames), so anyone who
+ * can write the store's folder could rewrite the store through them.
+ * Each present sidecar must be a regular file (no link, FIFO, folder)
+ * owned by the store's owner (by this user where the store is still to
+ * be made), and a store to be made has none (SQLite would adopt them).
+ * While nobody has the store open, a -journal with bytes in it is hot
+ * (our stores are WAL: it is not ours, and rolling it back could
+ * overwrite the store), and a -wal without its -shm is not one SQLite
+ * left (it makes and removes the two together): both refused.  While
+ * another process has it open they are its live files, passed.
+ * Everything is left as it is; one line says what to look at.
  */
-static int peek_file(const char *target, struct vsb_db **peek)
+static const char *const sidecar_sfx[] = { "-wal", "-shm", "-journal" };
+
+static int sidecar_refuse(const char *side, const char *why)
 {
-	char magic[16], wal[4096 + 8];
+	vsb_err("store sidecar %s: %s; the store and it are left as they are "
+		"(docs/reliability.md, \"The store\")", side, why);
+	return VSB_EXIT_USAGE;
+}
+
+/*
+ * Does another process hold any of SQLite's locks on @target (the
+ * PENDING, RESERVED and SHARED bytes at 1 GiB; a WAL connection keeps a
+ * SHARED one while it is open)?  Asked with F_GETLK: nothing taken.
+ */
+static int store_in_use(const char *target)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			    .l_start = 0x40000000, .l_len = 512 };
+	int fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int busy;
+
+	if (fd < 0)
+		return 0;
+	busy = !fcntl(fd, F_GETLK, &fl) && fl.l_type != F_UNLCK;
+	close(fd);
+	return busy;
+}
+
+static int sidecar_owned(const char *side, const struct stat *st, uid_t owner)
+{
+	char why[128];
+
+	if (!S_ISREG(st->st_mode))
+		return sidecar_refuse(side, S_ISLNK(st->st_mode) ?
+				      "a symbolic link, not a file SQLite made" :
+				      "not a regular file");
+	if (st->st_uid == owner)
+		return 0;
+	snprintf(why, sizeof(why), "owned by uid %u, the store by uid %u: not made "
+		 "for this store", (unsigned)st->st_uid, (unsigned)owner);
+	return sidecar_refuse(side, why);
+}
+
+static int check_sidecars(const char *target, const struct stat *store)
+{
+	char side[3][4096 + 16];
+	struct stat st[3], now;
+	int k, ret, have[3];
+
+	for (k = 0; k < 3; k++) {
+		snprintf(side[k], sizeof(side[k]), "%s%s", target, sidecar_sfx[k]);
+		have[k] = !lstat(side[k], &st[k]);
+		if (!have[k] && errno != ENOENT)
+			return refuse(side[k], errno);
+	}
+	/* a store another importer made meanwhile has its sidecars */
+	if (!store && (have[0] || have[1] || have[2]) && !lstat(target, &now) &&
+	    S_ISREG(now.st_mode))
+		store = &now;
+	for (k = 0; k < 3; k++) {
+		if (!have[k])
+			continue;
+		ret = sidecar_owned(side[k], &st[k], store ? store->st_uid : geteuid());
+		if (ret)
+			return ret;
+		if (!store)
+			return sidecar_refuse(side[k], "beside no store: SQLite would take "
+					      "it into the new store");
+	}
+	if (!(have[2] && st[2].st_size) && !(have[0] && !have[1]))
+		return 0;
+	if (store_in_use(target))
+		return 0;
+	if (have[2] && st[2].st_size)
+		return sidecar_refuse(side[2], "a hot rollback journal (vmstat-bench keeps "
+				      "its stores in WAL mode and leaves none): SQLite would "
+				      "roll it back into the store");
+	return sidecar_refuse(side[0], "a WAL without its -shm (SQLite makes and "
+			      "removes the two together)");
+}
+
+/*
+ * A store in a folder everyone may write and that is not sticky can be
+ * replaced, or have sidecars planted and removed, by anyone: refused
+ * unless VSB_DB_SHARED_FOLDER=1 says the user means it.  A sticky
+ * folder (/tmp) keeps others from renaming our files; their planted
+ * sidecars are caught by check_sidecars().  A group-writable folder is
+ * the owner's choice of collaborators and passes.
+ */
+static int check_folder(const char *target)
+{
+	const char *env = getenv("VSB_DB_SHARED_FOLDER");
+	char dir[4096], *slash;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", target);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = '\0';
+	if (stat(dir, &st) || !(st.st_mode & S_IWOTH) || (st.st_mode & S_ISVTX))
+		return 0;
+	if (env && !strcmp(env, "1"))
+		return 0;
+	vsb_err("store %s: folder %s is writable by everyone and not sticky: anyone "
+		"could replace the store or plant its journal (VSB_DB_SHARED_FOLDER=1 "
+		"to use it anyway)", target, dir);
+	return VSB_EXIT_USAGE;
+}
+
+/*
+ * A store that will be written: the file and its folder (where SQLite
+ * makes -wal and -shm) writable by this user, found out before the
+ * work, not at the import after it.
+ */
+static int check_writable(const char *target)
+{
+	char dir[4096], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", target);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = '\0';
+	if (access(target, R_OK | W_OK)) {
+		vsb_err("store %s: cannot be written (%s); left as it is", target,
+			strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		vsb_err("store %s: its folder %s cannot be written (%s), where SQLite "
+			"keeps the store's -wal", target, dir, strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * How a read connects: read-only always; immutable (no lock taken, no
+ * -wal or -shm made or written: even a read-only connection makes both
+ * for a WAL store, and leaves them, owned by whoever read) unless a
+ * -wal with frames is there, which the sidecar rule passed and whose
+ * commits must be seen; a reader then marks the -shm as SQLite's
+ * readers do.
+ */
+static const char *read_query(const char *target)
+{
+	char wal[4096 + 8];
+	struct stat st;
+
+	snprintf(wal, sizeof(wal), "%s-wal", target);
+	return lstat(wal, &st) || !st.st_size ? "?immutable=1" : "";
+}
+
+/*
+ * An existing file must be a SQLite database whose schema store.c then
+ * reads through *@peek (or empty: a store to be, for WRITE only).  Both
+ * without side effects: the header read by hand, the schema through a
+ * read-only connection.  With no -wal it is immutable (no lock taken,
+ * no -shm made); with one (passed by the sidecar rule) it reads the
+ * WAL's commits too, so a foreign store in a WAL is refused as well.
+ */
+static int peek_file(const char *target, enum vsb_store_mode mode, struct vsb_db **peek)
+{
+	char magic[16];
 	struct stat st;
 	ssize_t n;
 	int fd = vsb_open_regular(target, O_NOFOLLOW, &st);
@@ -180,6 +351,11 @@ static int peek_file(const char *target, struct vsb_db **peek)
 		return refuse(target, -fd);
 	n = read(fd, magic, sizeof(magic));
 	close(fd);
+	if (n == 0 && mode == VSB_STORE_READ) {
+		vsb_err("%s: an empty file, not a store (`vmstat-bench db import` makes "
+			"one); left as it is", target);
+		return VSB_EXIT_USAGE;
+	}
 	if (n == 0)
 		return 0;
 	if (n != sizeof(magic) || memcmp(magic, "SQLite format 3", sizeof(magic))) {
@@ -187,41 +363,56 @@ static int peek_file(const char *target, struct vsb_db **peek)
 			target);
 		return VSB_EXIT_USAGE;
 	}
-	snprintf(wal, sizeof(wal), "%s-wal", target);
-	if (!access(wal, F_OK))
-		return 0;
-	return sq_connect(target, SQLITE_OPEN_READONLY, "?immutable=1", peek);
+	return sq_connect(target, SQLITE_OPEN_READONLY, read_query(target), peek);
 }
 
 /*
  * The path rule.  A symbolic link is refused, as -o refuses one
  * (vsb_outfile_open()): a store is written, and the file a link points
  * at is not ours to write through it.  ENOTDIR and the like refuse too.
+ * Then the folder's and the sidecars' rules, and for a store to write,
+ * that it can be, all before SQLite opens anything.
  */
 static int sq_check(const char *target, enum vsb_store_mode mode, struct vsb_db **peek)
 {
 	struct stat st;
-
-	*peek = NULL;
-	if (lstat(target, &st))
-		return errno == ENOENT ? check_absent(target, mode) : refuse(target, errno);
-	if (S_ISREG(st.st_mode))
-		return peek_file(target, peek);
-	return refuse(target, S_ISLNK(st.st_mode) ? ELOOP : S_ISDIR(st.st_mode) ? EISDIR :
-		      VSB_ENOTREG + (int)((st.st_mode & S_IFMT) >> 12));
-}
-
-/* After sq_check(): the path is one to open. */
-static int sq_open(const char *target, enum vsb_store_mode mode, struct vsb_db **dbp)
-{
-	int flags = SQLITE_OPEN_READWRITE;
 	int ret;
 
-	if (mode == VSB_STORE_WRITE) {
-		flags |= SQLITE_OPEN_CREATE;
-		make_parent(target);
+	*peek = NULL;
+	if (lstat(target, &st)) {
+		if (errno != ENOENT)
+			return refuse(target, errno);
+		ret = check_absent(target, mode);
+		return ret ?: check_folder(target) ?: check_sidecars(target, NULL);
 	}
-	ret = sq_connect(target, flags, "", dbp);
+	if (!S_ISREG(st.st_mode))
+		return refuse(target, S_ISLNK(st.st_mode) ? ELOOP :
+			      S_ISDIR(st.st_mode) ? EISDIR :
+			      VSB_ENOTREG + (int)((st.st_mode & S_IFMT) >> 12));
+	ret = check_folder(target) ?: check_sidecars(target, &st);
+	if (!ret && mode == VSB_STORE_WRITE)
+		ret = check_writable(target);
+	return ret ?: peek_file(target, mode, peek);
+}
+
+/*
+ * After sq_check(): the path is one to open.  READ opens read-only and
+ * sets nothing: a read never switches a store to WAL, never makes one,
+ * never checkpoints (NO_CKPT_ON_CLOSE, though read-only could not).
+ */
+static int sq_open(const char *target, enum vsb_store_mode mode, struct vsb_db **dbp)
+{
+	int ret;
+
+	if (mode != VSB_STORE_WRITE) {
+		ret = sq_connect(target, SQLITE_OPEN_READONLY, read_query(target), dbp);
+		if (!ret)
+			sqlite3_db_config((*dbp)->h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+					  NULL);
+		return ret;
+	}
+	make_parent(target);
+	ret = sq_connect(target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, "", dbp);
 	if (ret)
 		return ret;
 	/* WAL is a property of the file: set once, kept */
@@ -336,7 +527,9 @@ const struct vsb_store_ops vsb_store_sqlite_ops = {
 			    "json_each(p.params) AS j ORDER BY p.id, j.id",
 	.table_exists_sql =
 		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-	.count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+	/* a view, trigger or index alone is someone's database too */
+	.count_tables_sql = "SELECT count(*) FROM sqlite_master "
+			    "WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
 	.check = sq_check,
 	.open = sq_open,
 	.close = sq_close,
