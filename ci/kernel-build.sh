@@ -52,8 +52,9 @@
 #	kbuild/<key>.src/                 with --patch: the patched copy it builds
 # A build folder is complete once bzImage and `make modules`
 # (Module.symvers) are done: kbuild/<key>/.vsb-complete, written last.
-# The key is a SHA-256 (first 16 hex digits) over: this script's recipe
-# number, the source's identity, each patch's bytes in order, the
+# The key is a SHA-256 (first 16 hex digits) over: this script's text and
+# ci/cache.bash's (the recipe itself: an edit that forgets to bump the
+# recipe number still gets new keys), the source's identity, each patch's bytes in order, the
 # fragment's bytes, `gcc --version` and `ld --version` (first lines).  The
 # source's identity is, for Debian, the package name, version and the
 # SHA-256 of the .deb as the package lists give it; for a tree of your
@@ -98,6 +99,8 @@ CACHE=$(vsb_vm_cache "$REPO")
 KSRC=${VSB_KSRC_CACHE:-$CACHE/src}
 # Bump when the recipe changes (targets, merge, localversion): new keys.
 RECIPE=1
+# ...and the recipe's text, read now (the brace group below is what runs)
+RECIPE_SHA=$(cat "$SELF" "$REPO/ci/cache.bash" | sha256sum | cut -c1-16)
 SERIES_KNOWN='6.1 6.12'
 
 log() { printf 'kernel-build: %s\n' "$*" >&2; }
@@ -284,7 +287,7 @@ fi
 
 key_material() {
 	local p
-	printf 'vsb-kernel-build recipe %s\n' "$RECIPE"
+	printf 'vsb-kernel-build recipe %s text %s\n' "$RECIPE" "$RECIPE_SHA"
 	printf 'source %s\n' "$SRC_ID"
 	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
 		printf 'patch %s\n' "$(sha256sum <"$p" | cut -d' ' -f1)"
