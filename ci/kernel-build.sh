@@ -15,7 +15,7 @@
 # ci/kmod-run.sh and ci/vm-run.sh.
 #
 # Usage:
-#   ci/kernel-build.sh --source SRC [--patch FILE]... [--fragment FILE] --out DIR
+#   ci/kernel-build.sh --source SRC [--patch FILE]... [--fragment FILE] [--reuse] --out DIR
 #   ci/kernel-build.sh --source SRC [--patch FILE]... [--fragment FILE] --print-config
 #   ci/kernel-build.sh --source SRC [--patch FILE]... [--fragment FILE] --print-key
 #   ci/kernel-build.sh --source SRC --fetch
@@ -42,6 +42,12 @@
 #	--print-key  print the cache key (nothing is fetched or written).
 #		Neither of these two writes to --out.
 #	--fetch	fetch and unpack a Debian source only; print its folder.
+#	--reuse	(a git tree of your own, no --patch) start a new key's build
+#		folder as a copy of the last complete build of the same tree
+#		path and config (its "lineage"), so that make rebuilds only
+#		what the commits in between changed: bisect's steps.  Keeps
+#		the VSB_KBUILD_KEEP (default 6) builds of a lineage used last
+#		and removes older ones.
 # Everything but that last line goes to stderr.
 #
 # Cache (VSB_VM_CACHE, default the machine's, ci/cache.bash, as for
@@ -50,6 +56,10 @@
 #	src/<package>.env                 what debian:<series> last resolved to
 #	kbuild/<key>/                     the O= build folder: KDIR
 #	kbuild/<key>.src/                 with --patch: the patched copy it builds
+#	kbuild/lineage-<hash>             with --reuse: the key of the last
+#	                                  complete build of a tree and config
+# Nothing is removed but by --reuse's VSB_KBUILD_KEEP; clear the builds
+# with `rm -rf <cache>/kbuild` (bisect's clones: <cache>/bisect).
 # A build folder is complete once bzImage and `make modules`
 # (Module.symvers) are done: kbuild/<key>/.vsb-complete, written last.
 # The key is a SHA-256 (first 16 hex digits) over: this script's text and
@@ -113,7 +123,7 @@ usage() {
 }
 
 # --- command line -------------------------------------------------------------
-SRC='' OUT='' MODE=build FRAG=$REPO/ci/kernel.config PATCHES=() have_src=0
+SRC='' OUT='' MODE=build REUSE=0 FRAG=$REPO/ci/kernel.config PATCHES=() have_src=0
 while (($#)); do
 	case $1 in
 	--source|--patch|--out|--fragment)
@@ -127,6 +137,7 @@ while (($#)); do
 		shift 2 ;;
 	--print-config) MODE=config; shift ;;
 	--print-key)    MODE=key; shift ;;
+	--reuse)        REUSE=1; shift ;;
 	--fetch)        MODE=fetch; shift ;;
 	-h|--help)      usage ;;
 	*)              refuse "unknown option: $1 (see --help)" ;;
@@ -190,6 +201,13 @@ debian:*)
 	done
 	;;
 esac
+
+if ((REUSE)); then
+	[[ -n $TREE ]] && ((${#PATCHES[@]} == 0)) ||
+		refuse "--reuse is for a kernel tree of your own without --patch"
+	[[ ${VSB_KBUILD_KEEP:-6} =~ ^[1-9][0-9]{0,3}$ ]] ||
+		refuse "VSB_KBUILD_KEEP=${VSB_KBUILD_KEEP}: not a count of builds (1-9999)"
+fi
 
 # --- tools ----------------------------------------------------------------------
 # "command:package" or "/header:package"; what is missing is installed
@@ -302,6 +320,14 @@ if [[ $MODE == key ]]; then
 	printf '%s\n' "$KEY"
 	exit 0
 fi
+# --reuse: the lineage is the key without the tree's revision and edits
+# (the same tree path, config, recipe and tools): any build of it is a
+# good start for another, make's dependencies do the rest.
+LINEAGE=''
+if ((REUSE)); then
+	LINEAGE=$({ printf 'lineage %s\n' "$TREE"; grep -v '^source ' <<<"$KEY_TEXT"; } |
+		sha256sum | cut -c1-16)
+fi
 
 BDIR=$CACHE/kbuild/$KEY
 BZ=$BDIR/arch/x86/boot/bzImage
@@ -329,6 +355,8 @@ complete() {
 
 # Fast path: a complete build is never written again, no lock needed.
 if [[ $MODE == build ]] && complete; then
+	# a lineage keeps the builds used last: this one was, now
+	[[ -z $LINEAGE ]] || touch "$BDIR/.vsb-complete"
 	log "cached build $KEY ($SRC_NAME${PATCHES:+, ${#PATCHES[@]} patch(es)})"
 	write_out
 	exit 0
@@ -525,6 +553,39 @@ if ((${#PATCHES[@]})); then
 	fi
 fi
 
+# --reuse: a new build folder starts as a copy of the lineage's last
+# complete build (cp -a keeps the mtimes make compares; reflinks where the
+# file system has them).  A folder that got as far as configured is this
+# key's own earlier try: kept as it is.
+seed_from_lineage() {
+	local prev lf=$CACHE/kbuild/lineage-$LINEAGE
+	printf '%s\n' "$LINEAGE" >"$BDIR/.vsb-lineage"
+	[[ ! -f $BDIR/.vsb-configured && -f $lf ]] || return 0
+	prev=$(<"$lf")
+	[[ $prev =~ ^[0-9a-f]{16}$ && $prev != "$KEY" && -f $CACHE/kbuild/$prev/.vsb-complete ]] ||
+		return 0
+	log "starting from the build of $prev (same tree and config): make rebuilds what changed"
+	find "$CACHE/kbuild/$prev" -mindepth 1 -maxdepth 1 ! -name '.vsb-*' ! -name 'vsb-*' \
+		-exec cp -a --reflink=auto -t "$BDIR" {} + || die "copying the build folder of $prev failed"
+}
+# Bounded disk: a lineage keeps its VSB_KBUILD_KEEP builds used last
+# (.vsb-complete's mtime: built or found cached); older ones go, each
+# under its own lock, skipped while someone holds it.
+prune_lineage() {
+	local keep=${VSB_KBUILD_KEEP:-6} d n=0 f
+	while IFS= read -r d; do
+		n=$((n + 1))
+		((n > keep)) && [[ ${d##*/} != "$KEY" ]] || continue
+		if (exec 9>>"$d/.vsb-lock" && flock -n 9 && rm -rf "$d"); then
+			log "removed the older build ${d##*/} (VSB_KBUILD_KEEP=$keep)"
+		fi
+	done < <(for f in "$CACHE"/kbuild/*/.vsb-lineage; do
+			[[ -f $f && $(<"$f") == "$LINEAGE" && -f ${f%/*}/.vsb-complete ]] || continue
+			printf '%s %s\n' "$(stat -c %Y "${f%/*}/.vsb-complete")" "${f%/*}"
+		done | sort -rn | cut -d' ' -f2-)
+}
+[[ -z $LINEAGE ]] || seed_from_lineage
+
 kmake() {	# kmake TARGET...: make in the build folder, output to the log
 	local rc=0
 	printf '\n$ make %s\n' "$*" >>"$LOGF"
@@ -604,6 +665,11 @@ kmake -j"$JOBS" bzImage modules || fail_make bzImage modules
 } >"$BDIR/vsb-inputs.txt"
 touch "$BDIR/.vsb-complete"
 log "built $KEY in $(($(date +%s) - t0)) s"
+if [[ -n $LINEAGE ]]; then
+	printf '%s\n' "$KEY" >"$CACHE/kbuild/lineage-$LINEAGE.tmp.$$"
+	mv -f "$CACHE/kbuild/lineage-$LINEAGE.tmp.$$" "$CACHE/kbuild/lineage-$LINEAGE"
+	prune_lineage
+fi
 write_out
 exit 0
 }
