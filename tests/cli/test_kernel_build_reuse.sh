@@ -62,8 +62,8 @@ tsum=$(cd "$G" && git ls-files -s | sha256sum)
 rc=$?
 if [ $rc -eq 4 ]; then
 	why=$(sed -n 's/^kernel-build: SKIP: //p' "$TMP/err" | head -n1)
-	for d in "first build" "second build incremental" "own keys" "tree untouched" \
-		 "VSB_KBUILD_KEEP"; do skip "$d" "$why"; done
+	for d in "first build" "second build incremental" "own keys" "own sources" "tree untouched" \
+		 "cache hit" "VSB_KBUILD_KEEP"; do skip "$d" "$why"; done
 else
 	sA=$(tail -n1 "$TMP/out")
 	dA=${sA#*:}
@@ -86,6 +86,11 @@ else
 		[ "$(cat "$dB/mm/vmstat.o")" = 'int a2;' ] &&
 		ok "each commit has its own key and build folder, the first one intact" ||
 		not_ok "each commit has its own build folder" "$dA" "$dB"
+	[ "$(readlink "$dA/source")" = "$dA.src" ] && [ "$(cat "$dA/source/mm/vmstat.c")" = 'int a;' ] &&
+		[ "$(cat "$dB/source/mm/vmstat.c")" = 'int a2;' ] && grep -q "^include $dA.src/Makefile\$" "$dA/Makefile" &&
+		[ ! -e "$dA.src/.git" ] &&
+		ok "each build's source is its own commit's tree (a module built later sees its headers)" ||
+		not_ok "each build's source is its own commit's tree" "$(ls -l "$dA/source")" "$(cat "$dA/Makefile")"
 	[ "$(git -C "$G" rev-parse HEAD)" = "$Cm" ] && [ "$(sha256sum <"$G/.git/index")" = "$idx" ] &&
 		[ "$(cd "$G" && git ls-files -s | sha256sum)" = "$tsum" ] &&
 		[ -z "$(git -C "$G" status --porcelain)" ] && [ ! -e "$G/.config" ] &&
@@ -97,7 +102,7 @@ else
 	VSB_KBUILD_KEEP=1 "$BB" "$G" "$Cm" "$TMP/oC" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	dC=$(tail -n1 "$TMP/out" | cut -d: -f2-)
-	[ $rc -eq 0 ] && [ -f "$dC/.vsb-complete" ] && [ ! -e "$dA" ] && [ ! -e "$dB" ] &&
+	[ $rc -eq 0 ] && [ -f "$dC/.vsb-complete" ] && [ ! -e "$dA" ] && [ ! -e "$dB" ] && [ ! -e "$dA.src" ] &&
 		grep -q 'removed the older build' "$TMP/err" &&
 		ok "VSB_KBUILD_KEEP=1: the lineage's older builds are removed" ||
 		not_ok "VSB_KBUILD_KEEP=1 removes older builds" "exit $rc" "$(ls "$C/kbuild")"
