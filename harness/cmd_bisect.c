@@ -194,7 +194,10 @@ int vsb_cmd_bisect(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	ret = vsb_bisect_check(&b);
-	return ret ?: vsb_bisect_run(&b);
+	if (ret)
+		return ret;
+	vsb_bisect_signals();
+	return vsb_bisect_run(&b);
 }
 
 /* git bisect run's words: 0 good, 1 bad, 125 skip, 128 stop */
@@ -205,6 +208,6 @@ int vsb_cmd_bisect_step(int argc, char **argv)
 
 	if (ret)
 		return ret < 0 ? 0 : 128;
-	ret = vsb_bisect_step(&b);
-	return ret;
+	vsb_bisect_signals();
+	return vsb_bisect_step(&b);
 }

@@ -78,7 +78,9 @@ struct vsb_bisect {
 	int lockfd;
 };
 
-/* proc.c: run @argv; its stdout's last line into @last (may be NULL) */
+/* proc.c: stop signals passed on to the child */
+void vsb_bisect_signals(void);
+/* run @argv; its stdout's last line into @last (may be NULL) */
 int vsb_bisect_spawn(char *const argv[], char *last, size_t len);
 /* git -C @dir ARGS...: its first stdout line into @out; the exit status */
 int vsb_bisect_git(const char *dir, char *out, size_t len, ...)

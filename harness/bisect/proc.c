@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +21,26 @@
 #include "vsb.h"
 
 #define GIT_ARGS_MAX	32
+
+/*
+ * A stop signal is passed on to the child running (ab keeps the boots it
+ * finished, a build its objects), and no child is started after it: the
+ * step is left undecided in bisect.state, for the same command to resume.
+ */
+static volatile pid_t child;
+static int said;
+
+static void on_stop(int sig)
+{
+	vsb_interrupted = 1;
+	if (child > 0)
+		kill(child, sig);
+}
+
+void vsb_bisect_signals(void)
+{
+	vsb_on_stop_signals(on_stop);
+}
 
 /* Read @fd to its end: every line to stderr (if @echo), the last one kept. */
 static char *drain(int fd, int echo, size_t *lenp)
@@ -68,6 +89,11 @@ static int spawn(char *const argv[], int echo, char **outp)
 	char *out;
 
 	fflush(NULL);
+	if (vsb_interrupted) {
+		if (!said++)
+			vsb_err("bisect: interrupted; the same command resumes");
+		return -1;
+	}
 	if (pipe2(fds, O_CLOEXEC)) {
 		vsb_err("bisect: pipe: %s", strerror(errno));
 		return -1;
@@ -93,15 +119,23 @@ static int spawn(char *const argv[], int echo, char **outp)
 			strerror(errno));
 		_exit(127);
 	}
+	child = pid;
 	close(fds[1]);
 	out = drain(fds[0], echo, &len);
 	close(fds[0]);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
+			child = 0;
 			free(out);
 			return -1;
 		}
+	child = 0;
 	*outp = out;
+	if (vsb_interrupted) {
+		if (!said++)
+			vsb_err("bisect: interrupted; the same command resumes");
+		return -1;
+	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 

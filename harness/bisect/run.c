@@ -504,6 +504,7 @@ int vsb_bisect_run(struct vsb_bisect *b)
 		return finish_culprit(b, culprit);
 	if (rc == WALK_RANGE)
 		return finish_range(b, range);
-	vsb_bisect_write(b, NULL, NULL);
+	if (!vsb_interrupted)
+		vsb_bisect_write(b, NULL, NULL);
 	return rc;
 }

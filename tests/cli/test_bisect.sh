@@ -138,6 +138,26 @@ rc=$?
 	ok "killed in a step, the same command resumes: the steps done not redone, the culprit found" ||
 	not_ok "resume after a kill" "exit $rc, $before ab before" "$(cat "$FAKE_LOG")" "$(tail -n3 "$TMP/err")"
 
+# SIGTERM in a step: passed on to ab, exit 1 said, the step left for a resume
+rm -f "$FAKE_LOG"
+FAKE_SLOW=c5 FAKE_SLEEP=c6 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" \
+	"$TMP/k.sweep" -o "$TMP/o7" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 100); do grep -q '^ab c0 c6' "$FAKE_LOG" 2>/dev/null && break; sleep 0.1; done
+sleep 0.2
+t0=$(date +%s)
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 1 ] && [ $(($(date +%s) - t0)) -le 5 ] && grep -q 'interrupted; the same command resumes' "$TMP/err" &&
+	[ "$(grep -c interrupted "$TMP/err")" -eq 1 ] && ! grep -q "^step step $(sha c6)" "$TMP/o7/bisect.state" && grep -q '^step endpoints' "$TMP/o7/bisect.state" &&
+	ok "SIGTERM in a step: passed to ab, exit 1 at once, one line, the step not recorded" ||
+	not_ok "SIGTERM in a step" "exit $rc" "$(cat "$TMP/err")"
+FAKE_SLOW=c5 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" "$TMP/k.sweep" -o "$TMP/o7" \
+	>"$TMP/out" 2>"$TMP/err"
+[ $? -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $C5 c5" ] &&
+	ok "after SIGTERM the same command finishes" || not_ok "after SIGTERM the same command finishes" "$(tail -n3 "$TMP/err")"
+
 # --- refusals: one line, exit 2, nothing built, no OUT ----------------------------------------
 refused() {	# refused DESC PATTERN ARGS...
 	local d=$1 pat=$2
