@@ -32,7 +32,7 @@ static int check_tree(struct vsb_bisect *b, const char *given)
 	char *st;
 
 	if (vsb_bisect_git(given, b->tree, sizeof(b->tree), "rev-parse",
-			   "--show-toplevel", NULL) || !b->tree[0]) {
+			   "--show-toplevel", (char *)NULL) || !b->tree[0]) {
 		vsb_err("--tree %s: not a git work tree", given);
 		return VSB_EXIT_USAGE;
 	}
@@ -43,7 +43,7 @@ static int check_tree(struct vsb_bisect *b, const char *given)
 		return VSB_EXIT_USAGE;
 	}
 	if (vsb_bisect_git_all(b->tree, &st, "status", "--porcelain",
-			       "--untracked-files=no", NULL)) {
+			       "--untracked-files=no", (char *)NULL)) {
 		free(st);
 		vsb_err("--tree %s: git status failed", given);
 		return VSB_EXIT_USAGE;
@@ -65,7 +65,7 @@ static int resolve(struct vsb_bisect *b, const char *rev, const char *opt, char 
 
 	snprintf(spec, sizeof(spec), "%s^{commit}", rev);
 	if (rev[0] == '-' || vsb_bisect_git(b->tree, sha, 41, "rev-parse", "-q",
-					    "--verify", spec, NULL) ||
+					    "--verify", spec, (char *)NULL) ||
 	    strlen(sha) != 40) {
 		vsb_err("%s %s: no such commit in %s", opt, rev, b->tree);
 		return VSB_EXIT_USAGE;
@@ -86,7 +86,7 @@ static int check_revs(struct vsb_bisect *b)
 		return VSB_EXIT_USAGE;
 	}
 	if (vsb_bisect_git(b->tree, NULL, 0, "merge-base", "--is-ancestor", b->good,
-			   b->bad, NULL)) {
+			   b->bad, (char *)NULL)) {
 		vsb_err("--good %s is not an ancestor of --bad %s: bisect looks for "
 			"the first bad commit after a good one", b->good_rev, b->bad_rev);
 		return VSB_EXIT_USAGE;

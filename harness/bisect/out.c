@@ -29,7 +29,7 @@ void vsb_bisect_subject(const struct vsb_bisect *b, const char *sha, char *buf,
 	char gd[2048 + 16];
 
 	snprintf(gd, sizeof(gd), "%s/git", b->out);
-	if (vsb_bisect_git(gd, buf, len, "log", "-1", "--format=%s", sha, NULL))
+	if (vsb_bisect_git(gd, buf, len, "log", "-1", "--format=%s", sha, (char *)NULL))
 		snprintf(buf, len, "?");
 }
 
@@ -159,7 +159,7 @@ static int write_csv(const struct vsb_bisect *b, const char *path)
 	snprintf(gd, sizeof(gd), "%s/git", b->out);
 	snprintf(range, sizeof(range), "%s..%s", b->good, b->bad);
 	vsb_bisect_git_all(gd, &list, "rev-list", "--reverse", "--topo-order", range,
-			   NULL);
+			   (char *)NULL);
 	ret = vsb_outfile_open(&o, path, "-o");
 	if (!ret) {
 		fprintf(o.f, "# good: %s\n# bad: %s\n# commits: %zu\n", b->good, b->bad,

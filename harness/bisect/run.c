@@ -269,7 +269,7 @@ static int git_bisect(const struct vsb_bisect *b, const char *verb, const char *
 	char gd[2048 + 16];
 
 	git_dir(b, gd, sizeof(gd));
-	return vsb_bisect_git_all(gd, out, "bisect", verb, sha, NULL);
+	return vsb_bisect_git_all(gd, out, "bisect", verb, sha, (char *)NULL);
 }
 
 static int start_bisect(struct vsb_bisect *b, char **out)
@@ -280,10 +280,10 @@ static int start_bisect(struct vsb_bisect *b, char **out)
 
 	git_dir(b, gd, sizeof(gd));
 	free(*out);
-	vsb_bisect_git_all(gd, out, "bisect", "reset", NULL);
+	vsb_bisect_git_all(gd, out, "bisect", "reset", (char *)NULL);
 	free(*out);
 	rc = vsb_bisect_git_all(gd, out, "bisect", "start", "--no-checkout", b->bad,
-				b->good, NULL);
+				b->good, (char *)NULL);
 	for (i = 0; !rc && i < b->nsteps; i++) {
 		const struct vsb_bisect_step *s = &b->steps[i];
 
@@ -386,7 +386,7 @@ static int walk(struct vsb_bisect *b, char *culprit, char **range)
 		if (a < 0)
 			break;
 		if (a > 0 || vsb_bisect_git(gd, head, sizeof(head), "rev-parse",
-					    "BISECT_HEAD", NULL)) {
+					    "BISECT_HEAD", (char *)NULL)) {
 			vsb_err("bisect: git bisect said: %.200s", out);
 			rc = VSB_EXIT_ERROR;
 			break;
@@ -423,7 +423,7 @@ static int confirm(struct vsb_bisect *b, const char *culprit, struct vsb_bisect_
 	snprintf(s->role, sizeof(s->role), "confirm");
 	snprintf(s->sha, sizeof(s->sha), "%s", culprit);
 	snprintf(s->dir, sizeof(s->dir), "steps/confirm-%.12s", culprit);
-	if (vsb_bisect_git(gd, parent, sizeof(parent), "rev-parse", ref, NULL)) {
+	if (vsb_bisect_git(gd, parent, sizeof(parent), "rev-parse", ref, (char *)NULL)) {
 		free(c);
 		return VSB_EXIT_ERROR;
 	}

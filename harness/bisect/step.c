@@ -241,10 +241,10 @@ int vsb_bisect_step(struct vsb_bisect *b)
 	enum vsb_bisect_verdict v;
 	int rc;
 
-	if (vsb_bisect_git(b->tree, sha, sizeof(sha), "rev-parse", "HEAD", NULL) ||
+	if (vsb_bisect_git(b->tree, sha, sizeof(sha), "rev-parse", "HEAD", (char *)NULL) ||
 	    strlen(sha) != 40 ||
 	    vsb_bisect_git(b->tree, b->tree, sizeof(b->tree), "rev-parse",
-			   "--show-toplevel", NULL)) {
+			   "--show-toplevel", (char *)NULL)) {
 		vsb_err("bisect-step: not in a git tree with a HEAD");
 		return 128;
 	}
