@@ -118,15 +118,14 @@ static int is_boots(char *const *a, int *skip)
 	return *skip;
 }
 
+/* --db: the ab folder whole, both sides' boots (db import reads ab -o) */
 static void db_import(const struct vsb_bisect *b, const char *dir)
 {
-	char side[2048 + 200];
 	char *argv[] = { (char *)(b->fake ?: b->self), "db", "import", "--db",
-			 (char *)b->db, side, NULL };
+			 (char *)b->db, (char *)dir, NULL };
 
-	snprintf(side, sizeof(side), "%s/new", dir);
 	if (vsb_bisect_spawn(argv, NULL, 0))
-		vsb_warn("bisect: db import of %s failed", side);
+		vsb_warn("bisect: db import of %s failed", dir);
 }
 
 static int one_ab(const struct vsb_bisect *b, const char *base, const char *new,
