@@ -27,6 +27,30 @@ static int is_file(const char *dir, const char *name)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static int is_dir(const char *dir, const char *name)
+{
+	char p[4096 + 64];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* kernel-build.sh's test: the top Makefile says VERSION = N */
+static int has_version(const char *dir)
+{
+	char p[4096 + 64], *buf = NULL;
+	size_t len;
+	int ok;
+
+	snprintf(p, sizeof(p), "%s/Makefile", dir);
+	if (vsb_read_whole(p, 1 << 20, &buf, &len))
+		return 0;
+	ok = !strncmp(buf, "VERSION = ", 10) || strstr(buf, "\nVERSION = ");
+	free(buf);
+	return ok;
+}
+
 static int check_tree(struct vsb_bisect *b, const char *given)
 {
 	char *st;
@@ -36,10 +60,10 @@ static int check_tree(struct vsb_bisect *b, const char *given)
 		vsb_err("--tree %s: not a git work tree", given);
 		return VSB_EXIT_USAGE;
 	}
-	if (!is_file(b->tree, "Makefile") || !is_file(b->tree, "Kconfig") ||
-	    !is_file(b->tree, "arch/x86/Kconfig")) {
-		vsb_err("--tree %s: not a kernel tree (no Makefile, Kconfig and "
-			"arch/x86/Kconfig at its top)", given);
+	if (!has_version(b->tree) || !is_file(b->tree, "Kconfig") ||
+	    !is_file(b->tree, "arch/x86/Kconfig") || !is_dir(b->tree, "scripts/kconfig")) {
+		vsb_err("--tree %s: not a kernel tree (no top Makefile with VERSION, "
+			"Kconfig, arch/x86/Kconfig, scripts/kconfig/)", given);
 		return VSB_EXIT_USAGE;
 	}
 	if (vsb_bisect_git_all(b->tree, &st, "status", "--porcelain",

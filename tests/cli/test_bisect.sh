@@ -17,7 +17,8 @@ export VSB_BISECT_FAKE=$VSB_ROOT/tests/fixtures/bisect/fake.sh
 export FAKE_TREE=$TMP/tree FAKE_LOG=$TMP/log
 G=$FAKE_TREE
 git init -q "$G"
-mkdir -p "$G/arch/x86" "$G/mm"
+mkdir -p "$G/arch/x86" "$G/mm" "$G/scripts/kconfig"
+: >"$G/scripts/kconfig/Makefile"
 printf 'VERSION = 6\nPATCHLEVEL = 12\n' >"$G/Makefile"
 echo 'mainmenu "fake"' >"$G/Kconfig"
 echo 'config X86' >"$G/arch/x86/Kconfig"
