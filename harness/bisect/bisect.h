@@ -113,6 +113,7 @@ int vsb_bisect_run(struct vsb_bisect *b);
 
 /* out.c */
 void vsb_bisect_subject(const struct vsb_bisect *b, const char *sha, char *buf, size_t len);
+void vsb_bisect_effect(const struct vsb_bisect *b, const struct vsb_bisect_step *s);
 int vsb_bisect_write(const struct vsb_bisect *b, const char *culprit, const char *tail);
 
 #endif /* VSB_BISECT_H */

@@ -78,6 +78,28 @@ static void txt_step(FILE *f, const struct vsb_bisect *b, const struct vsb_bisec
 	fprintf(f, "  verdict: %s%s%s\n", s->verdict, s->why[0] ? ", " : "", s->why);
 }
 
+/*
+ * The culprit's effect on stdout: each point against its parent, with
+ * compare's verdict, and the rule that made the step's verdict.
+ */
+void vsb_bisect_effect(const struct vsb_bisect *b, const struct vsb_bisect_step *s)
+{
+	struct vsb_bisect_cmp *c = vsb_zalloc(sizeof(*c));
+	size_t i;
+
+	if (!step_cmp(b, s, c)) {
+		for (i = 0; i < c->n; i++) {
+			const struct vsb_bisect_row *r = &c->rows[i];
+
+			printf("  %s: %.4g -> %.4g %s (x%.3f) %s\n", r->label, r->base,
+			       r->new, r->unit, r->ratio, r->verdict);
+		}
+		printf("  rule: its parent against it, bad when a point the endpoints "
+		       "differ on moves the way it moved from good to bad\n");
+	}
+	free(c);
+}
+
 static int write_txt(const struct vsb_bisect *b, const char *culprit, const char *range)
 {
 	struct vsb_bisect_cmp *c = vsb_zalloc(sizeof(*c));

@@ -459,6 +459,7 @@ static int finish_culprit(struct vsb_bisect *b, const char *culprit)
 		return rc;
 	ok = !strcmp(s.verdict, "confirmed");
 	say_step(b, &s);
+	vsb_bisect_effect(b, &s);
 	rc = vsb_bisect_write(b, culprit, NULL);
 	vsb_bisect_subject(b, culprit, subj, sizeof(subj));
 	printf("culprit: %s %s%s\n", culprit, subj, ok ? "" : " (not confirmed)");
