@@ -590,10 +590,13 @@ snapshot_source() {
 # (.vsb-complete's mtime: built or found cached); older ones go, each
 # under its own lock, skipped while someone holds it.
 prune_lineage() {
-	local keep=${VSB_KBUILD_KEEP:-6} d n=0 f
+	local keep=${VSB_KBUILD_KEEP:-6} d n=1 f
+	# this build is the first kept; the others by last use (whole
+	# seconds: ties are broken by the sort, never against this one)
 	while IFS= read -r d; do
+		[[ ${d##*/} != "$KEY" ]] || continue
 		n=$((n + 1))
-		((n > keep)) && [[ ${d##*/} != "$KEY" ]] || continue
+		((n > keep)) || continue
 		if (exec 9>>"$d/.vsb-lock" && flock -n 9 && rm -rf "$d.src" "$d"); then
 			log "removed the older build ${d##*/} (VSB_KBUILD_KEEP=$keep)"
 		fi
