@@ -50,6 +50,11 @@ fi
 # alternates file; a fetch brings the refs only for git's own checks
 git -C "$CL/src" cat-file -e "$COMMIT^{commit}" 2>/dev/null ||
 	git -C "$CL/src" fetch -q "$TREE" >&2 || true
+# kernel-build.sh hard-links each build's tree (kbuild/<key>.src), which
+# moves every file's ctime: with trustctime git would take them all for
+# modified and -f would rewrite them, new mtimes, a whole rebuild.
+git -C "$CL/src" config core.trustctime false
+git -C "$CL/src" update-index -q --refresh >/dev/null 2>&1 || true
 git -C "$CL/src" -c advice.detachedHead=false checkout -q -f --detach "$COMMIT" >&2
 git -C "$CL/src" clean -q -f -d -x >&2
 exec "$REPO/ci/kernel-build.sh" --source "$CL/src" --reuse --out "$OUT"
