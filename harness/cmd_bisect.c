@@ -183,6 +183,9 @@ static int parse(struct vsb_bisect *b, int argc, char **argv, int step)
 	b->fake = getenv("VSB_BISECT_FAKE");
 	if (b->fake && !*b->fake)
 		b->fake = NULL;
+	b->fake_ab = getenv("VSB_BISECT_FAKE_AB");
+	if (!b->fake_ab || !*b->fake_ab)
+		b->fake_ab = b->fake;
 	return 0;
 }
 

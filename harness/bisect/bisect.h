@@ -61,7 +61,9 @@ struct vsb_bisect {
 	long boots;		/* ab's --boots as passed (0: ab's default) */
 	char self[4096];	/* this binary */
 	char repo[4096];	/* its checkout: ci/bisect-build.sh */
-	const char *fake;	/* VSB_BISECT_FAKE: stands in for build and ab */
+	/* tests: VSB_BISECT_FAKE stands in for the build and for ab (and db
+	 * import), VSB_BISECT_FAKE_AB for ab alone, the build real */
+	const char *fake, *fake_ab;
 	char good_spec[4096];
 	/* the points the endpoints differ on, and which way */
 	char changed[VSB_BISECT_POINTS_MAX][256];

@@ -121,7 +121,7 @@ static int is_boots(char *const *a, int *skip)
 /* --db: the ab folder whole, both sides' boots (db import reads ab -o) */
 static void db_import(const struct vsb_bisect *b, const char *dir)
 {
-	char *argv[] = { (char *)(b->fake ?: b->self), "db", "import", "--db",
+	char *argv[] = { (char *)(b->fake_ab ?: b->self), "db", "import", "--db",
 			 (char *)b->db, (char *)dir, NULL };
 
 	if (vsb_bisect_spawn(argv, NULL, 0))
@@ -134,7 +134,7 @@ static int one_ab(const struct vsb_bisect *b, const char *base, const char *new,
 	char *argv[ARGV_MAX], nb[32];
 	int n = 0, i, skip;
 
-	argv[n++] = (char *)(b->fake ?: b->self);
+	argv[n++] = (char *)(b->fake_ab ?: b->self);
 	argv[n++] = "ab";
 	argv[n++] = "--base";
 	argv[n++] = (char *)base;

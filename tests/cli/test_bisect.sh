@@ -11,6 +11,9 @@
 # that do not differ, resume after a kill, another question refused on
 # the same OUT, every refusal before anything is built (one line, exit
 # 2), the user's tree untouched, and bisect-step under `git bisect run`.
+# Then once with the real builds (ci/bisect-build.sh and kernel-build.sh
+# --reuse on a tree whose Makefile plays kbuild) and only ab faked
+# (VSB_BISECT_FAKE_AB).
 . "$(dirname "$0")/../lib.sh"
 
 export VSB_BISECT_FAKE=$VSB_ROOT/tests/fixtures/bisect/fake.sh
@@ -158,6 +161,69 @@ FAKE_SLOW=c5 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" "$TMP/k.sweep" -
 	>"$TMP/out" 2>"$TMP/err"
 [ $? -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $C5 c5" ] &&
 	ok "after SIGTERM the same command finishes" || not_ok "after SIGTERM the same command finishes" "$(tail -n3 "$TMP/err")"
+
+# --- real builds (ci/bisect-build.sh, kernel-build.sh --reuse), ab faked ---------------------
+# a tree whose Makefile plays kbuild with make's own mtime rules, every
+# commit changing mm/vmstat.c only: each build after the first starts
+# from the last one's folder and compiles that one file
+R=$TMP/rtree
+git init -q "$R"
+mkdir -p "$R/arch/x86" "$R/scripts/kconfig" "$R/mm" "$R/kernel"
+: >"$R/Kconfig"
+: >"$R/arch/x86/Kconfig"
+: >"$R/scripts/kconfig/Makefile"
+echo 'int b;' >"$R/kernel/fork.c"
+cat >"$R/Makefile" <<'EOF2'
+VERSION = 6
+PATCHLEVEL = 99
+SUBLEVEL = 0
+OBJS = $(O)/mm/vmstat.o $(O)/kernel/fork.o
+tinyconfig:
+	@ln -sfn $(CURDIR) $(O)/source
+	@printf 'CONFIG_64BIT=y\n' >$(O)/.config
+olddefconfig:
+	@mkdir -p $(O)/include/config
+	@echo "6.99.0$$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"/\1/p' $(O)/.config)" >$(O)/include/config/kernel.release
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "CC $<" >>$(O)/compiled.log
+	@cp $< $@
+bzImage: $(OBJS)
+	@mkdir -p $(O)/arch/x86/boot && cat $(OBJS) >$(O)/arch/x86/boot/bzImage
+modules:
+	@echo symvers >$(O)/Module.symvers
+EOF2
+for i in 0 1 2 3 4 5 6 7 8; do
+	echo "int a$i;" >"$R/mm/vmstat.c"
+	git -C "$R" add -A
+	git -C "$R" -c user.name=t -c user.email=t@t commit -q -m "c$i"
+done
+rsnap() { git -C "$R" rev-parse HEAD; sha256sum <"$R/.git/index"; git -C "$R" status --porcelain; }
+rsnap >"$TMP/rsnap0"
+rm -f "$FAKE_LOG"
+fake=$VSB_BISECT_FAKE
+VSB_VM_CACHE=$TMP/vcache VSB_BISECT_FAKE= VSB_BISECT_FAKE_AB=$fake FAKE_TREE=$R FAKE_SLOW=c5 \
+	"$VSB" bisect --tree "$R" --good HEAD~8 --bad HEAD "$TMP/k.sweep" -o "$TMP/o8" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 4 ]; then
+	skip "real builds with a fake kbuild, ab faked" "$(grep -m1 SKIP "$TMP/err")"
+else
+	R5=$(git -C "$R" log --format=%H --grep='^c5$' -1)
+	nb=$(ls -d "$TMP"/vcache/kbuild/*/.vsb-complete 2>/dev/null | wc -l)
+	inc=1
+	for d in "$TMP"/vcache/kbuild/*/; do
+		[ -f "$d/.vsb-complete" ] || continue
+		[ "$(grep -c 'kernel/fork.c' "$d/compiled.log")" -eq 1 ] || inc=0
+	done
+	[ $rc -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $R5 c5" ] && [ "$nb" -eq 5 ] && [ $inc -eq 1 ] &&
+		[ -f "$TMP/o8/kernels/$(cut -c1-12 <<<"$R5")/kernel.env" ] &&
+		ok "real builds: the culprit found, 5 commits built once each, kernel/fork.c compiled once in all" ||
+		not_ok "real builds with a fake kbuild" "exit $rc, $nb builds, incremental $inc" "$(tail -n5 "$TMP/err")"
+	rsnap >"$TMP/rsnap1"
+	cmp -s "$TMP/rsnap0" "$TMP/rsnap1" && [ ! -e "$R/.config" ] &&
+		ok "real builds: the user's tree untouched (HEAD, index, status)" ||
+		not_ok "real builds: the user's tree untouched" "$(diff "$TMP/rsnap0" "$TMP/rsnap1")"
+fi
 
 # --- refusals: one line, exit 2, nothing built, no OUT ----------------------------------------
 refused() {	# refused DESC PATTERN ARGS...
