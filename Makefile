@@ -70,7 +70,8 @@ endif
 
 # The harness in layers that call downwards only (docs/architecture.md):
 # lib/ (what knows no bench) < benches/ < sweep/ (the runner) < ab/ (two
-# kernels, boots alternated) < the commands, and inside lib/ the
+# kernels, boots alternated) < bisect/ (commits of a tree, ab per step) <
+# the commands, and inside lib/ the
 # sub-layers of LIB_LAYERS, lowest first.
 # Each layer compiles with the include paths of itself and the layers
 # below, and is its own archive, linked highest first: an upward
@@ -89,14 +90,17 @@ INC_LIB := $(INC_judge)
 INC_BENCHES := $(INC_LIB) -Iharness/benches
 INC_SWEEP := $(INC_BENCHES) -Iharness/sweep
 INC_AB := $(INC_SWEEP) -Iharness/ab
-INC_CMDS := $(INC_AB) -Iharness
+INC_BISECT := $(INC_AB) -Iharness/bisect
+INC_CMDS := $(INC_BISECT) -Iharness
 BENCH_SRCS := $(wildcard harness/benches/*.c)
 SWEEP_SRCS := $(wildcard harness/sweep/*.c)
 AB_SRCS := $(wildcard harness/ab/*.c)
+BISECT_SRCS := $(wildcard harness/bisect/*.c)
 CMD_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
 BENCH_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(BENCH_SRCS))
 SWEEP_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(SWEEP_SRCS))
 AB_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(AB_SRCS))
+BISECT_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(BISECT_SRCS))
 CMD_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(CMD_SRCS))
 # highest first, as the linker wants them
 LIB_ARCHIVES := $(foreach l,judge charts store machine model stats base,$(O)/libvsb-$(l).a)
@@ -180,6 +184,11 @@ $(O)/obj/ab/%.o: harness/ab/%.c $(O)/build-flags
 	$(call msg,CC,$@)
 	$(Q)$(call compile,$(INC_AB))
 
+$(O)/obj/bisect/%.o: harness/bisect/%.c $(O)/build-flags
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(call compile,$(INC_BISECT))
+
 $(O)/obj/%.o: harness/%.c $(O)/build-flags
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
@@ -188,11 +197,12 @@ $(O)/obj/%.o: harness/%.c $(O)/build-flags
 $(O)/libvsb-benches.a: $(BENCH_OBJS)
 $(O)/libvsb-sweep.a: $(SWEEP_OBJS)
 $(O)/libvsb-ab.a: $(AB_OBJS)
+$(O)/libvsb-bisect.a: $(BISECT_OBJS)
 $(O)/libvsb-%.a:
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-HARNESS_LIBS := $(O)/libvsb-ab.a $(O)/libvsb-sweep.a $(O)/libvsb-benches.a $(LIB_ARCHIVES)
+HARNESS_LIBS := $(O)/libvsb-bisect.a $(O)/libvsb-ab.a $(O)/libvsb-sweep.a $(O)/libvsb-benches.a $(LIB_ARCHIVES)
 LINK_HARNESS := $(HARNESS_LIBS)
 
 $(O)/vmstat-bench: $(O)/obj/main.o $(CMD_OBJS) $(HARNESS_LIBS)
@@ -292,7 +302,7 @@ check: deps kmod-check
 	$(call msg,CPPCHECK,harness bench)
 	$(Q)cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem -Ibench \
-		$(INC_LIB) -Iharness/benches -Iharness/sweep -Iharness/ab \
+		$(INC_LIB) -Iharness/benches -Iharness/sweep -Iharness/ab -Iharness/bisect \
 		harness bench tests/unit -Itests/unit
 	$(Q)$(MAKE) --no-print-directory O=build-san BUILD_TYPE=sanitize \
 		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \

@@ -15,7 +15,7 @@
 # ci/kmod-run.sh and ci/vm-run.sh.
 #
 # Usage:
-#   ci/kernel-build.sh --source SRC [--patch FILE]... [--fragment FILE] --out DIR
+#   ci/kernel-build.sh --source SRC [--patch FILE]... [--fragment FILE] [--reuse] --out DIR
 #   ci/kernel-build.sh --source SRC [--patch FILE]... [--fragment FILE] --print-config
 #   ci/kernel-build.sh --source SRC [--patch FILE]... [--fragment FILE] --print-key
 #   ci/kernel-build.sh --source SRC --fetch
@@ -42,6 +42,12 @@
 #	--print-key  print the cache key (nothing is fetched or written).
 #		Neither of these two writes to --out.
 #	--fetch	fetch and unpack a Debian source only; print its folder.
+#	--reuse	(a git tree of your own, no --patch) start a new key's build
+#		folder as a copy of the last complete build of the same tree
+#		path and config (its "lineage"), so that make rebuilds only
+#		what the commits in between changed: bisect's steps.  Keeps
+#		the VSB_KBUILD_KEEP (default 6) builds of a lineage used last
+#		and removes older ones.
 # Everything but that last line goes to stderr.
 #
 # Cache (VSB_VM_CACHE, default the machine's, ci/cache.bash, as for
@@ -49,11 +55,17 @@
 #	src/linux-source-6.12_<version>/  Debian's tree, unpacked, never written
 #	src/<package>.env                 what debian:<series> last resolved to
 #	kbuild/<key>/                     the O= build folder: KDIR
-#	kbuild/<key>.src/                 with --patch: the patched copy it builds
+#	kbuild/<key>.src/                 with --patch: the patched copy it builds;
+#	                                  with --reuse: the tree as built (hard links)
+#	kbuild/lineage-<hash>             with --reuse: the key of the last
+#	                                  complete build of a tree and config
+# Nothing is removed but by --reuse's VSB_KBUILD_KEEP; clear the builds
+# with `rm -rf <cache>/kbuild` (bisect's clones: <cache>/bisect).
 # A build folder is complete once bzImage and `make modules`
 # (Module.symvers) are done: kbuild/<key>/.vsb-complete, written last.
-# The key is a SHA-256 (first 16 hex digits) over: this script's recipe
-# number, the source's identity, each patch's bytes in order, the
+# The key is a SHA-256 (first 16 hex digits) over: this script's text and
+# ci/cache.bash's (the recipe itself: an edit that forgets to bump the
+# recipe number still gets new keys), the source's identity, each patch's bytes in order, the
 # fragment's bytes, `gcc --version` and `ld --version` (first lines).  The
 # source's identity is, for Debian, the package name, version and the
 # SHA-256 of the .deb as the package lists give it; for a tree of your
@@ -98,6 +110,8 @@ CACHE=$(vsb_vm_cache "$REPO")
 KSRC=${VSB_KSRC_CACHE:-$CACHE/src}
 # Bump when the recipe changes (targets, merge, localversion): new keys.
 RECIPE=1
+# ...and the recipe's text, read now (the brace group below is what runs)
+RECIPE_SHA=$(cat "$SELF" "$REPO/ci/cache.bash" | sha256sum | cut -c1-16)
 SERIES_KNOWN='6.1 6.12'
 
 log() { printf 'kernel-build: %s\n' "$*" >&2; }
@@ -110,7 +124,7 @@ usage() {
 }
 
 # --- command line -------------------------------------------------------------
-SRC='' OUT='' MODE=build FRAG=$REPO/ci/kernel.config PATCHES=() have_src=0
+SRC='' OUT='' MODE=build REUSE=0 FRAG=$REPO/ci/kernel.config PATCHES=() have_src=0
 while (($#)); do
 	case $1 in
 	--source|--patch|--out|--fragment)
@@ -124,6 +138,7 @@ while (($#)); do
 		shift 2 ;;
 	--print-config) MODE=config; shift ;;
 	--print-key)    MODE=key; shift ;;
+	--reuse)        REUSE=1; shift ;;
 	--fetch)        MODE=fetch; shift ;;
 	-h|--help)      usage ;;
 	*)              refuse "unknown option: $1 (see --help)" ;;
@@ -212,6 +227,13 @@ debian:*)
 	done
 	;;
 esac
+
+if ((REUSE)); then
+	[[ -n $TREE ]] && ((${#PATCHES[@]} == 0)) ||
+		refuse "--reuse is for a kernel tree of your own without --patch"
+	[[ ${VSB_KBUILD_KEEP:-6} =~ ^[1-9][0-9]{0,3}$ ]] ||
+		refuse "VSB_KBUILD_KEEP=${VSB_KBUILD_KEEP}: not a count of builds (1-9999)"
+fi
 
 # --- tools ----------------------------------------------------------------------
 # "command:package" or "/header:package"; what is missing is installed
@@ -309,7 +331,7 @@ fi
 
 key_material() {
 	local p
-	printf 'vsb-kernel-build recipe %s\n' "$RECIPE"
+	printf 'vsb-kernel-build recipe %s text %s\n' "$RECIPE" "$RECIPE_SHA"
 	printf 'source %s\n' "$SRC_ID"
 	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
 		printf 'patch %s\n' "$(sha256sum <"$p" | cut -d' ' -f1)"
@@ -323,6 +345,14 @@ KEY=$(sha256sum <<<"$KEY_TEXT" | cut -c1-16)
 if [[ $MODE == key ]]; then
 	printf '%s\n' "$KEY"
 	exit 0
+fi
+# --reuse: the lineage is the key without the tree's revision and edits
+# (the same tree path, config, recipe and tools): any build of it is a
+# good start for another, make's dependencies do the rest.
+LINEAGE=''
+if ((REUSE)); then
+	LINEAGE=$({ printf 'lineage %s\n' "$TREE"; grep -v '^source ' <<<"$KEY_TEXT"; } |
+		sha256sum | cut -c1-16)
 fi
 
 BDIR=$CACHE/kbuild/$KEY
@@ -351,6 +381,8 @@ complete() {
 
 # Fast path: a complete build is never written again, no lock needed.
 if [[ $MODE == build ]] && complete; then
+	# a lineage keeps the builds used last: this one was, now
+	[[ -z $LINEAGE ]] || touch "$BDIR/.vsb-complete"
 	log "cached build $KEY ($SRC_NAME${PATCHES:+, ${#PATCHES[@]} patch(es)})"
 	write_out
 	exit 0
@@ -547,6 +579,59 @@ if ((${#PATCHES[@]})); then
 	fi
 fi
 
+# --reuse: a new build folder starts as a copy of the lineage's last
+# complete build (cp -a keeps the mtimes make compares; reflinks where the
+# file system has them).  A folder that got as far as configured is this
+# key's own earlier try: kept as it is.
+seed_from_lineage() {
+	local prev lf=$CACHE/kbuild/lineage-$LINEAGE
+	printf '%s\n' "$LINEAGE" >"$BDIR/.vsb-lineage"
+	[[ ! -f $BDIR/.vsb-configured && -f $lf ]] || return 0
+	prev=$(<"$lf")
+	[[ $prev =~ ^[0-9a-f]{16}$ && $prev != "$KEY" && -f $CACHE/kbuild/$prev/.vsb-complete ]] ||
+		return 0
+	log "starting from the build of $prev (same tree and config): make rebuilds what changed"
+	find "$CACHE/kbuild/$prev" -mindepth 1 -maxdepth 1 ! -name '.vsb-*' ! -name 'vsb-*' \
+		-exec cp -a --reflink=auto -t "$BDIR" {} + || die "copying the build folder of $prev failed"
+}
+# A module is built against a build folder later (ab, kmod-build.sh),
+# through its `source` link and generated Makefile, which name the tree;
+# in a lineage the clone moves on to other commits, so each build gets
+# the tree as built: kbuild/<key>.src, hard links (cheap; git replaces a
+# file it checks out, never rewrites it in place, so the links keep this
+# commit's bytes).  The next build of the lineage runs make in the tree
+# again, which points both back at it first.
+snapshot_source() {
+	local snap=$CACHE/kbuild/$KEY.src
+	rm -rf "$snap.tmp" "$snap"
+	cp -al "$TREE/." "$snap.tmp" || die "linking $TREE into $snap failed"
+	rm -rf "$snap.tmp/.git"
+	mv "$snap.tmp" "$snap"
+	printf '# Automatically generated by %s: a bisect build (ci/kernel-build.sh --reuse)\ninclude %s/Makefile\n' \
+		"$snap/Makefile" "$snap" >"$BDIR/Makefile"
+	ln -sfn "$snap" "$BDIR/source"
+}
+# Bounded disk: a lineage keeps its VSB_KBUILD_KEEP builds used last
+# (.vsb-complete's mtime: built or found cached); older ones go, each
+# under its own lock, skipped while someone holds it.
+prune_lineage() {
+	local keep=${VSB_KBUILD_KEEP:-6} d n=1 f
+	# this build is the first kept; the others by last use (whole
+	# seconds: ties are broken by the sort, never against this one)
+	while IFS= read -r d; do
+		[[ ${d##*/} != "$KEY" ]] || continue
+		n=$((n + 1))
+		((n > keep)) || continue
+		if (exec 9>>"$d/.vsb-lock" && flock -n 9 && rm -rf "$d.src" "$d"); then
+			log "removed the older build ${d##*/} (VSB_KBUILD_KEEP=$keep)"
+		fi
+	done < <(for f in "$CACHE"/kbuild/*/.vsb-lineage; do
+			[[ -f $f && $(<"$f") == "$LINEAGE" && -f ${f%/*}/.vsb-complete ]] || continue
+			printf '%s %s\n' "$(stat -c %Y "${f%/*}/.vsb-complete")" "${f%/*}"
+		done | sort -rn | cut -d' ' -f2-)
+}
+[[ -z $LINEAGE ]] || seed_from_lineage
+
 kmake() {	# kmake TARGET...: make in the build folder, output to the log
 	local rc=0
 	printf '\n$ make %s\n' "$*" >>"$LOGF"
@@ -624,8 +709,14 @@ kmake -j"$JOBS" bzImage modules || fail_make bzImage modules
 	printf '# source: %s\n' "$SRC_NAME"
 	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do printf '# patch: %s\n' "$(realpath "$p")"; done
 } >"$BDIR/vsb-inputs.txt"
+[[ -z $LINEAGE ]] || snapshot_source
 touch "$BDIR/.vsb-complete"
 log "built $KEY in $(($(date +%s) - t0)) s"
+if [[ -n $LINEAGE ]]; then
+	printf '%s\n' "$KEY" >"$CACHE/kbuild/lineage-$LINEAGE.tmp.$$"
+	mv -f "$CACHE/kbuild/lineage-$LINEAGE.tmp.$$" "$CACHE/kbuild/lineage-$LINEAGE"
+	prune_lineage
+fi
 write_out
 exit 0
 }

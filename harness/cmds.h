@@ -26,5 +26,7 @@ int vsb_cmd_restore(int argc, char **argv);
 int vsb_cmd_db(int argc, char **argv);
 int vsb_cmd_history(int argc, char **argv);
 int vsb_cmd_ab(int argc, char **argv);
+int vsb_cmd_bisect(int argc, char **argv);
+int vsb_cmd_bisect_step(int argc, char **argv);
 
 #endif /* VSB_CMDS_H */

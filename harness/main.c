@@ -34,6 +34,10 @@ static const struct vsb_cmd cmds[] = {
 	  "each point across stored runs: trend charts, change points, --check gate" },
 	{ "ab", vsb_cmd_ab,
 	  "A/B two kernels: boots in ABBA order with the module, compare's verdict" },
+	{ "bisect", vsb_cmd_bisect,
+	  "the commit of a git kernel tree that changed a sweep's cost (builds, ab)" },
+	{ "bisect-step", vsb_cmd_bisect_step,
+	  "one step for git bisect run: build HEAD, ab against good, exit 0/1/125" },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

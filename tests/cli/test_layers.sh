@@ -3,7 +3,7 @@
 #
 # The harness's shape (docs/architecture.md), checked on the built
 # objects: calls go downwards only (lib's sub-layers base < stats <
-# model < machine < store < charts < judge, then benches < sweep <
+# model < machine < store < charts < judge, then benches < sweep < ab < bisect <
 # commands), no dependency cycle among the harness files, no .c file
 # over 700 lines and no function over 150.  A file's dependencies are the
 # symbols it uses that another harness object defines (nm), so a call
@@ -33,7 +33,7 @@ layer() {	# REPLY = the layer of a path below harness/, lowest first
 	lib/base/*) REPLY=0 ;; lib/stats/*) REPLY=1 ;; lib/model/*) REPLY=2 ;;
 	lib/machine/*) REPLY=3 ;; lib/store/*) REPLY=4 ;; lib/charts/*) REPLY=5 ;;
 	lib/judge/*) REPLY=6 ;; benches/*) REPLY=7 ;; sweep/*) REPLY=8 ;;
-	ab/*) REPLY=9 ;; *) REPLY=10 ;;
+	ab/*) REPLY=9 ;; bisect/*) REPLY=10 ;; *) REPLY=11 ;;
 	esac
 }
 up=0

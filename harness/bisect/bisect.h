@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `vmstat-bench bisect` and `bisect-step`: what cmd_bisect.c (the
+ * command line) hands to bisect/: check.c (the refusals before anything
+ * is built), proc.c (child processes and git), step.c (one commit built,
+ * booted against the good one by `ab`, its compare.csv read and the step
+ * decided), run.c (git bisect driven in a bare clone in OUT, the state
+ * file, resume, the culprit's check) and out.c (bisect.txt, bisect.csv
+ * and its chart).  Builds are ci/bisect-build.sh's; verdicts are ab's,
+ * read from DIR/compare/compare.csv.  Only cmd_bisect.c and bisect/
+ * include this.
+ */
+#ifndef VSB_BISECT_H
+#define VSB_BISECT_H
+
+#include <stddef.h>
+
+#define VSB_BISECT_POINTS_MAX	256
+#define VSB_BISECT_STEPS_MAX	256
+#define VSB_BISECT_AB_ARGS_MAX	64
+#define VSB_BISECT_BUILT_MAX	64
+
+/* How a verdict word of compare.csv counts for a step. */
+enum vsb_bisect_class { VSB_BC_UNDECIDED, VSB_BC_SAME, VSB_BC_SLOWER, VSB_BC_FASTER };
+
+/* What a step decided: git bisect's words. */
+enum vsb_bisect_verdict { VSB_BV_NONE, VSB_BV_GOOD, VSB_BV_BAD, VSB_BV_SKIP };
+
+/* One row of a compare.csv. */
+struct vsb_bisect_row {
+	char label[256];
+	char unit[16];
+	char verdict[32];
+	double base, new, ratio;
+};
+
+struct vsb_bisect_cmp {
+	struct vsb_bisect_row rows[VSB_BISECT_POINTS_MAX];
+	size_t n;
+};
+
+/* One commit measured: an endpoint, a step or the culprit's check. */
+struct vsb_bisect_step {
+	char role[16];		/* endpoints, step, confirm */
+	char sha[41];
+	char base_sha[41];	/* what it was compared with */
+	char verdict[16];	/* good, bad, skip, differ, same, ... */
+	char dir[64];		/* its ab folder, relative to OUT */
+	char why[128];
+};
+
+struct vsb_bisect {
+	char tree[4096];	/* the user's tree, its top level */
+	char good[41], bad[41];	/* resolved */
+	const char *good_rev, *bad_rev;	/* as given */
+	const char *sweep;
+	char out[2048];
+	const char *db;		/* --db URL or NULL */
+	char *ab_args[VSB_BISECT_AB_ARGS_MAX];	/* passed to ab unchanged */
+	int nab;
+	long boots;		/* ab's --boots as passed (0: ab's default) */
+	char self[4096];	/* this binary */
+	char repo[4096];	/* its checkout: ci/bisect-build.sh */
+	/* tests: VSB_BISECT_FAKE stands in for the build and for ab (and db
+	 * import), VSB_BISECT_FAKE_AB for ab alone, the build real */
+	const char *fake, *fake_ab;
+	char good_spec[4096];
+	/* the points the endpoints differ on, and which way */
+	char changed[VSB_BISECT_POINTS_MAX][256];
+	enum vsb_bisect_class dir[VSB_BISECT_POINTS_MAX];
+	size_t nchanged;
+	struct vsb_bisect_step steps[VSB_BISECT_STEPS_MAX];
+	size_t nsteps;
+	/* commits built, their specs: no second checkout of one */
+	struct {
+		char sha[41];
+		char spec[4096];
+	} built[VSB_BISECT_BUILT_MAX];
+	size_t nbuilt;
+	int lockfd;
+};
+
+/* proc.c: stop signals passed on to the child */
+void vsb_bisect_signals(void);
+/* run @argv; its stdout's last line into @last (may be NULL) */
+int vsb_bisect_spawn(char *const argv[], char *last, size_t len);
+/* git -C @dir ARGS...: its first stdout line into @out; the exit status */
+int vsb_bisect_git(const char *dir, char *out, size_t len, ...)
+	__attribute__((sentinel));
+/* git's whole stdout into a malloc'ed *@out */
+int vsb_bisect_git_all(const char *dir, char **out, ...) __attribute__((sentinel));
+
+/* check.c: the refusals (VSB_EXIT_USAGE after one line), before any build */
+int vsb_bisect_check(struct vsb_bisect *b);
+int vsb_bisect_check_sweep(const char *sweep);
+int vsb_bisect_find_self(struct vsb_bisect *b);
+
+/* step.c */
+enum vsb_bisect_class vsb_bisect_classify(const char *verdict);
+int vsb_bisect_read_cmp(const char *csv, struct vsb_bisect_cmp *c);
+/* build @sha; its spec into @spec: 0, or 125 (did not build), or VSB_EXIT_* */
+int vsb_bisect_build(const struct vsb_bisect *b, const char *sha, char *spec, size_t len);
+/* ab of @base against @new into OUT/@dir, with more boots if undecided */
+int vsb_bisect_ab(const struct vsb_bisect *b, const char *base, const char *new,
+		  const char *dir, struct vsb_bisect_cmp *c, int more);
+/* the rule: the step's verdict from its compare against the good end */
+enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
+					  const struct vsb_bisect_cmp *c);
+
+/* bisect-step: git bisect run's exit codes */
+int vsb_bisect_step(struct vsb_bisect *b);
+
+/* run.c */
+int vsb_bisect_run(struct vsb_bisect *b);
+
+/* out.c */
+void vsb_bisect_subject(const struct vsb_bisect *b, const char *sha, char *buf, size_t len);
+void vsb_bisect_effect(const struct vsb_bisect *b, const struct vsb_bisect_step *s);
+int vsb_bisect_write(const struct vsb_bisect *b, const char *culprit, const char *tail);
+
+#endif /* VSB_BISECT_H */

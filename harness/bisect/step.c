@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One commit of a bisect: built by ci/bisect-build.sh (or the fake of
+ * VSB_BISECT_FAKE), booted against another by `vmstat-bench ab` run as a
+ * child (ab's options from the command line passed on unchanged:
+ * --exact, --boots, ...), its verdicts read back from
+ * DIR/compare/compare.csv, and the step decided by one rule
+ * (vsb_bisect_decide, docs/bisect.md): bad when a point the endpoints
+ * differ on moved the same way, good when every such point is the same,
+ * else undecided, which earns one more ab with twice the boots and then
+ * a skip.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect.h"
+#include "csvread.h"
+#include "vsb.h"
+
+#define ARGV_MAX	(VSB_BISECT_AB_ARGS_MAX + 16)
+
+/*
+ * compare's words: slower and faster are changes; same (and no-change,
+ * its word before "inconclusive" was split from it) is none; anything
+ * else (inconclusive, few-runs, unmatched, ...) decides nothing.
+ */
+enum vsb_bisect_class vsb_bisect_classify(const char *verdict)
+{
+	if (!strcmp(verdict, "slower"))
+		return VSB_BC_SLOWER;
+	if (!strcmp(verdict, "faster"))
+		return VSB_BC_FASTER;
+	if (!strcmp(verdict, "same") || !strcmp(verdict, "no-change"))
+		return VSB_BC_SAME;
+	return VSB_BC_UNDECIDED;
+}
+
+static void cell(const struct vsb_csv *c, size_t r, int col, char *buf, size_t len)
+{
+	const char *s = col >= 0 ? vsb_csv_cell(c, r, col) : NULL;
+
+	snprintf(buf, len, "%s", s ? s : "");
+}
+
+int vsb_bisect_read_cmp(const char *csv, struct vsb_bisect_cmp *cmp)
+{
+	struct vsb_csv c;
+	int lab, unit, ver, mb, mn, ra;
+	size_t r;
+
+	memset(cmp, 0, sizeof(*cmp));
+	if (vsb_csv_read(csv, &c))
+		return VSB_EXIT_ERROR;
+	lab = vsb_csv_col(&c, "label");
+	unit = vsb_csv_col(&c, "unit");
+	ver = vsb_csv_col(&c, "verdict");
+	mb = vsb_csv_col(&c, "median_base");
+	mn = vsb_csv_col(&c, "median_new");
+	ra = vsb_csv_col(&c, "ratio");
+	if (lab < 0 || ver < 0) {
+		vsb_err("%s: no label or verdict column: not a compare.csv", csv);
+		vsb_csv_free(&c);
+		return VSB_EXIT_ERROR;
+	}
+	for (r = 0; r < c.nrows && cmp->n < VSB_BISECT_POINTS_MAX; r++) {
+		struct vsb_bisect_row *w = &cmp->rows[cmp->n++];
+
+		cell(&c, r, lab, w->label, sizeof(w->label));
+		cell(&c, r, unit, w->unit, sizeof(w->unit));
+		cell(&c, r, ver, w->verdict, sizeof(w->verdict));
+		w->base = mb >= 0 ? vsb_csv_num(&c, r, mb) : NAN;
+		w->new = mn >= 0 ? vsb_csv_num(&c, r, mn) : NAN;
+		w->ratio = ra >= 0 ? vsb_csv_num(&c, r, ra) : NAN;
+	}
+	vsb_csv_free(&c);
+	return 0;
+}
+
+int vsb_bisect_build(const struct vsb_bisect *b, const char *sha, char *spec, size_t len)
+{
+	char kdir[2048 + 64], script[4096 + 32];
+	char *argv[8];
+	int n = 0, rc;
+
+	snprintf(kdir, sizeof(kdir), "%s/kernels/%.12s", b->out, sha);
+	snprintf(script, sizeof(script), "%s/ci/bisect-build.sh", b->repo);
+	if (b->fake) {
+		argv[n++] = (char *)b->fake;
+		argv[n++] = "build";
+	} else {
+		argv[n++] = script;
+	}
+	argv[n++] = (char *)b->tree;
+	argv[n++] = (char *)sha;
+	argv[n++] = kdir;
+	argv[n] = NULL;
+	rc = vsb_bisect_spawn(argv, spec, len);
+	if (rc == 0 && !strchr(spec, ':')) {
+		vsb_warn("bisect: the build of %.12s printed no BZIMAGE:BUILD_DIR", sha);
+		rc = 125;
+	}
+	if (rc == VSB_EXIT_SKIP || rc < 0)
+		return rc < 0 ? VSB_EXIT_ERROR : VSB_EXIT_SKIP;
+	return rc ? 125 : 0;
+}
+
+/* ab's --boots among the passed options: ours doubles it for a retry */
+static int is_boots(char *const *a, int *skip)
+{
+	*skip = 0;
+	if (!strcmp(a[0], "--boots") || !strcmp(a[0], "-b"))
+		*skip = a[1] ? 2 : 1;
+	else if (!strncmp(a[0], "--boots=", 8))
+		*skip = 1;
+	return *skip;
+}
+
+/* --db: the ab folder whole, both sides' boots (db import reads ab -o) */
+static void db_import(const struct vsb_bisect *b, const char *dir)
+{
+	char *argv[] = { (char *)(b->fake_ab ?: b->self), "db", "import", "--db",
+			 (char *)b->db, (char *)dir, NULL };
+
+	if (vsb_bisect_spawn(argv, NULL, 0))
+		vsb_warn("bisect: db import of %s failed", dir);
+}
+
+static int one_ab(const struct vsb_bisect *b, const char *base, const char *new,
+		  const char *dir, long boots)
+{
+	char *argv[ARGV_MAX], nb[32];
+	int n = 0, i, skip;
+
+	argv[n++] = (char *)(b->fake_ab ?: b->self);
+	argv[n++] = "ab";
+	argv[n++] = "--base";
+	argv[n++] = (char *)base;
+	argv[n++] = "--new";
+	argv[n++] = (char *)new;
+	for (i = 0; i < b->nab; i++) {
+		if (boots && is_boots(&b->ab_args[i], &skip)) {
+			i += skip - 1;
+			continue;
+		}
+		argv[n++] = b->ab_args[i];
+	}
+	if (boots) {
+		snprintf(nb, sizeof(nb), "%ld", boots);
+		argv[n++] = "--boots";
+		argv[n++] = nb;
+	}
+	argv[n++] = (char *)b->sweep;
+	argv[n++] = "-o";
+	argv[n++] = (char *)dir;
+	argv[n] = NULL;
+	return vsb_bisect_spawn(argv, NULL, 0);
+}
+
+/*
+ * ab of @base against @new into OUT/@dir; if the verdicts decide
+ * nothing and @more, once more into OUT/@dir-more with twice the boots
+ * (a new folder: ab refuses to change an old one's question).  0, 125
+ * (a boot failed: skip), or VSB_EXIT_* to stop.
+ */
+int vsb_bisect_ab(const struct vsb_bisect *b, const char *base, const char *new,
+		  const char *dir, struct vsb_bisect_cmp *c, int more)
+{
+	char path[2048 + 160], csv[2048 + 200];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", b->out, dir);
+	rc = one_ab(b, base, new, path, 0);
+	for (;;) {
+		if (rc == VSB_EXIT_SKIP || rc == VSB_EXIT_USAGE || rc < 0) {
+			vsb_err("bisect: ab into %s stopped (exit %d)", path, rc);
+			return rc < 0 ? VSB_EXIT_ERROR : rc;
+		}
+		if (rc != 0 && rc != 1)
+			return 125;	/* a boot failed or a sanity check did */
+		snprintf(csv, sizeof(csv), "%s/compare/compare.csv", path);
+		if (vsb_bisect_read_cmp(csv, c))
+			return 125;
+		if (b->db)
+			db_import(b, path);
+		if (!more-- || vsb_bisect_decide(b, c) != VSB_BV_NONE)
+			return 0;
+		vsb_note("bisect: %s decided nothing; again with %ld boots a side",
+			 dir, 2 * (b->boots ?: 6));
+		strncat(path, "-more", sizeof(path) - strlen(path) - 1);
+		rc = one_ab(b, base, new, path, 2 * (b->boots ?: 6));
+	}
+}
+
+/*
+ * The rule.  With the endpoints' changed points known: bad when one of
+ * them moved the way it moved from good to bad, good when all are the
+ * same, else nothing.  Without (the endpoints themselves, bisect-step):
+ * bad when any point is slower or faster, good when all are the same.
+ */
+enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
+					  const struct vsb_bisect_cmp *c)
+{
+	size_t i, k, same = 0;
+	enum vsb_bisect_class v;
+
+	if (!b->nchanged) {
+		for (k = 0; k < c->n; k++) {
+			v = vsb_bisect_classify(c->rows[k].verdict);
+			if (v == VSB_BC_SLOWER || v == VSB_BC_FASTER)
+				return VSB_BV_BAD;
+			same += v == VSB_BC_SAME;
+		}
+		return c->n && same == c->n ? VSB_BV_GOOD : VSB_BV_NONE;
+	}
+	for (i = 0; i < b->nchanged; i++)
+		for (k = 0; k < c->n; k++) {
+			if (strcmp(c->rows[k].label, b->changed[i]))
+				continue;
+			v = vsb_bisect_classify(c->rows[k].verdict);
+			if (v == b->dir[i])
+				return VSB_BV_BAD;
+			same += v == VSB_BC_SAME;
+			break;
+		}
+	return same == b->nchanged ? VSB_BV_GOOD : VSB_BV_NONE;
+}
+
+/*
+ * bisect-step: HEAD of the tree it runs in, built and booted against the
+ * kernel given as good, judged by the rule without endpoints.  git
+ * bisect run's exit codes: 0 good, 1 bad, 125 skip, 128 stop.
+ */
+int vsb_bisect_step(struct vsb_bisect *b)
+{
+	struct vsb_bisect_cmp *c;
+	char sha[64], spec[4096], dir[64];
+	enum vsb_bisect_verdict v;
+	int rc;
+
+	if (vsb_bisect_git(b->tree, sha, sizeof(sha), "rev-parse", "HEAD", (char *)NULL) ||
+	    strlen(sha) != 40 ||
+	    vsb_bisect_git(b->tree, b->tree, sizeof(b->tree), "rev-parse",
+			   "--show-toplevel", (char *)NULL)) {
+		vsb_err("bisect-step: not in a git tree with a HEAD");
+		return 128;
+	}
+	snprintf(b->good_spec, sizeof(b->good_spec), "%s", b->good_rev);
+	if (vsb_bisect_check_sweep(b->sweep) || vsb_bisect_find_self(b))
+		return 128;
+	if (vsb_mkdir_p(b->out, 0755)) {
+		vsb_err("-o %s: cannot create it", b->out);
+		return 128;
+	}
+	rc = vsb_bisect_build(b, sha, spec, sizeof(spec));
+	if (rc)
+		return rc == 125 ? 125 : 128;
+	c = vsb_zalloc(sizeof(*c));
+	snprintf(dir, sizeof(dir), "%.12s", sha);
+	rc = vsb_bisect_ab(b, b->good_spec, spec, dir, c, 1);
+	v = rc ? VSB_BV_SKIP : vsb_bisect_decide(b, c);
+	free(c);
+	if (rc && rc != 125)
+		return 128;
+	printf("bisect-step: %.12s %s\n", sha, v == VSB_BV_GOOD ? "good" :
+	       v == VSB_BV_BAD ? "bad" : "skip");
+	return v == VSB_BV_GOOD ? 0 : v == VSB_BV_BAD ? 1 : 125;
+}
