@@ -11,7 +11,8 @@
  * kernel (kvm.verdict in the kernel cache), or what VSB_VM_ACCEL forces.
  * With no verdict yet the guests are taken to run under TCG: exact mode
  * then forces TCG, slower under a working KVM but never wrong; --timed
- * says otherwise.
+ * says otherwise.  A kernel older than 6.12 in a guest of several CPUs
+ * stays timed (icount_smp_boots()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +61,36 @@ static void mode_boots(struct vsb_ab *ab)
 	ab->now = ab->boots;
 }
 
+/*
+ * A kernel whose SMP guests boot under -icount: 6.12 on.  Debian's 6.1
+ * hangs bringing up its second CPU there (with or without the plugin;
+ * docs/exact.md), so exact mode is not its default, and --exact on it
+ * wants one vCPU.
+ */
+static int icount_smp_boots(const char *release)
+{
+	int major = 0, minor = 0;
+
+	if (sscanf(release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major > 6 || (major == 6 && minor >= 12);
+}
+
+static const char *icount_smp_hangs(const struct vsb_ab *ab)
+{
+	int s;
+
+	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++)
+		if (!icount_smp_boots(ab->k[s].release))
+			return ab->k[s].release;
+	return NULL;
+}
+
 int vsb_ab_mode(struct vsb_ab *ab)
 {
 	const char *accel = getenv("VSB_VM_ACCEL");
 	int kvm_forced = accel && !strcmp(accel, "kvm");
+	const char *hangs = icount_smp_hangs(ab);
 
 	if (ab->mode_given) {
 		if (ab->exact && kvm_forced) {
@@ -71,7 +98,16 @@ int vsb_ab_mode(struct vsb_ab *ab)
 				"asks for KVM, where no plugin sees them: use --timed");
 			return VSB_EXIT_USAGE;
 		}
+		if (ab->exact && hangs && ab->smp > 1) {
+			vsb_err("--exact: %s hangs bringing up its second CPU under QEMU's "
+				"-icount (docs/exact.md): use --smp 1, or --timed", hangs);
+			return VSB_EXIT_USAGE;
+		}
 		mode_boots(ab);
+		return 0;
+	}
+	if (hangs && ab->smp > 1) {
+		ab->exact = 0;
 		return 0;
 	}
 	if (kvm_forced)

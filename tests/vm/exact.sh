@@ -48,6 +48,19 @@ expect_usage_error "ab --exact under a forced KVM" 'VSB_VM_ACCEL=kvm asks for KV
 expect_usage_error "ab --exact --timed" '--exact and --timed: one or the other' \
 	"$VSB" ab --base "$K" --new "$K" --exact --timed configs/ab-exact.sweep -o "$TMP/o-ab"
 [ ! -e "$TMP/o-ab" ] && ok "ab refusals: no folder written" || not_ok "ab refusals: no folder written"
+if kc61=$(ci/kernel-cache.sh 2>/dev/null); then
+	K61=debian:$(sed -n 's/^KERNEL=.*vmlinuz-\(.*\)-cloud-amd64$/\1/p' <<<"$kc61")
+	expect_usage_error "ab --exact of 6.1 on 2 vCPUs: it hangs under -icount" \
+		'hangs bringing up its second CPU under QEMU.s -icount.*--smp 1, or --timed' \
+		env VSB_VM_ACCEL=tcg "$VSB" ab --base "$K61" --new "$K61" --exact \
+		configs/ab-exact.sweep -o "$TMP/o-61" --dry-run
+	plan=$(VSB_VM_ACCEL=tcg "$VSB" ab --base "$K61" --new "$K61" configs/ab-exact.sweep \
+		-o "$TMP/o-61" --dry-run 2>/dev/null)
+	grep -q '^mode timed' <<<"$plan" && ok "ab of 6.1 on 2 vCPUs: timed by default" ||
+		not_ok "ab of 6.1 on 2 vCPUs: timed by default" "$plan"
+else
+	skip "ab --exact of 6.1" "no 6.1 guest kernel"
+fi
 plan=$(VSB_VM_ACCEL=tcg "$VSB" ab --base "$K" --new "$K" configs/ab-exact.sweep \
 	-o "$TMP/o-ab" --dry-run 2>/dev/null)
 grep -q '^mode exact' <<<"$plan" && grep -q '^order A1 B1$' <<<"$plan" &&
