@@ -33,8 +33,8 @@ static void usage(FILE *f, int step)
 "128 on bad input or an error (git bisect run stops).\n"
 "\n"
 "example:\n"
-"  git bisect start v6.12 v6.11 && git bisect run \\\n"
-"      vmstat-bench bisect-step --good \"$good\" configs/ab-kstat.sweep -o /tmp/steps\n");
+"  vmstat-bench bisect-step --good \"$good\" configs/ab-exact.sweep -o /tmp/steps\n"
+"  (from `git bisect start BAD GOOD && git bisect run`, as the step)\n");
 		return;
 	}
 	fprintf(f,
@@ -65,7 +65,11 @@ static void usage(FILE *f, int step)
 "\n"
 "The last line on stdout is `culprit: SHA subject`.  Exit status: 0 a\n"
 "culprit confirmed, 1 none (the endpoints do not differ, skips hide it,\n"
-"or its parent does not show the change), 2 bad input, 4 a tool missing.\n");
+"or its parent does not show the change), 2 bad input, 4 a tool missing.\n"
+"\n"
+"example:\n"
+"  vmstat-bench bisect --tree ~/linux --good v6.11 --bad v6.12 \\\n"
+"      configs/ab-exact.sweep -o results/bisect\n");
 }
 
 /* ab options that take a value as the next word */

@@ -389,12 +389,12 @@ reads_clean() {
 	"$@" >/dev/null 2>"$TMP/err" </dev/null
 	rc=$?
 	after=$(shm_snap "$W")
-	if [ $rc -eq 0 ] && [ "$before" = "$after" ] &&
+	if [ $rc -eq "${READ_RC:-0}" ] && [ "$before" = "$after" ] &&
 	   [ "$(sha "$db" "$db-wal" "$db-journal")" = "$h" ] &&
 	   [ "$(sqlite3 "file:$db?immutable=1" 'PRAGMA journal_mode' 2>/dev/null)" = "$m" ]; then
 		ok "$d"
 	else
-		not_ok "$d" "exit $rc (want 0)" "$(head -c 300 "$TMP/err")" \
+		not_ok "$d" "exit $rc (want ${READ_RC:-0})" "$(head -c 300 "$TMP/err")" \
 			"$(diff <(echo "$before") <(echo "$after") | head -5)"
 	fi
 }
@@ -453,7 +453,10 @@ EOF
 for db in rb wal live; do
 	for i in 0 1 2 3 4 5; do
 		rcmd $i "$W/$db.db" "$TMP"
-		reads_clean "[A] ${RNAMES[i]} of a valid store ($db): exit 0, nothing beside or in it changed" \
+		# one run is too thin a history to decide: inconclusive, exit 5
+		want=0
+		[ "${RNAMES[i]}" = "history --check" ] && want=5
+		READ_RC=$want reads_clean "[A] ${RNAMES[i]} of a valid store ($db): exit $want, nothing beside or in it changed" \
 			"$W/$db.db" "${R[@]}"
 	done
 done
