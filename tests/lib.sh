@@ -115,3 +115,15 @@ done_testing() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]
 }
+
+# fake_kernel_tree DIR: a tree that kernel-build.sh takes for a kernel
+# source, whose Makefile (tests/fixtures/kbuild/Makefile) plays kbuild;
+# DIR/mm/vmstat.c is the caller's to write
+fake_kernel_tree() {
+	mkdir -p "$1/arch/x86" "$1/scripts/kconfig" "$1/mm" "$1/kernel"
+	: >"$1/Kconfig"
+	: >"$1/arch/x86/Kconfig"
+	: >"$1/scripts/kconfig/Makefile"
+	echo 'int b;' >"$1/kernel/fork.c"
+	cp "$VSB_ROOT/tests/fixtures/kbuild/Makefile" "$1/Makefile"
+}

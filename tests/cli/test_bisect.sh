@@ -168,31 +168,7 @@ FAKE_SLOW=c5 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" "$TMP/k.sweep" -
 # from the last one's folder and compiles that one file
 R=$TMP/rtree
 git init -q "$R"
-mkdir -p "$R/arch/x86" "$R/scripts/kconfig" "$R/mm" "$R/kernel"
-: >"$R/Kconfig"
-: >"$R/arch/x86/Kconfig"
-: >"$R/scripts/kconfig/Makefile"
-echo 'int b;' >"$R/kernel/fork.c"
-cat >"$R/Makefile" <<'EOF2'
-VERSION = 6
-PATCHLEVEL = 99
-SUBLEVEL = 0
-OBJS = $(O)/mm/vmstat.o $(O)/kernel/fork.o
-tinyconfig:
-	@ln -sfn $(CURDIR) $(O)/source
-	@printf 'CONFIG_64BIT=y\n' >$(O)/.config
-olddefconfig:
-	@mkdir -p $(O)/include/config
-	@echo "6.99.0$$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"/\1/p' $(O)/.config)" >$(O)/include/config/kernel.release
-$(O)/%.o: %.c
-	@mkdir -p $(dir $@)
-	@echo "CC $<" >>$(O)/compiled.log
-	@cp $< $@
-bzImage: $(OBJS)
-	@mkdir -p $(O)/arch/x86/boot && cat $(OBJS) >$(O)/arch/x86/boot/bzImage
-modules:
-	@echo symvers >$(O)/Module.symvers
-EOF2
+fake_kernel_tree "$R"
 for i in 0 1 2 3 4 5 6 7 8; do
 	echo "int a$i;" >"$R/mm/vmstat.c"
 	git -C "$R" add -A

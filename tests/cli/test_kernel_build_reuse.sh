@@ -20,34 +20,9 @@ C=$VSB_VM_CACHE
 unset VSB_KBUILD_VERBOSE VSB_KBUILD_KEEP
 
 G=$TMP/tree
-mkdir -p "$G/arch/x86" "$G/scripts/kconfig" "$G/mm" "$G/kernel"
 git init -q "$G"
-: >"$G/Kconfig"
-: >"$G/scripts/kconfig/Makefile"
-: >"$G/arch/x86/Kconfig"
+fake_kernel_tree "$G"
 echo 'int a;' >"$G/mm/vmstat.c"
-echo 'int b;' >"$G/kernel/fork.c"
-cat >"$G/Makefile" <<'EOF2'
-VERSION = 6
-PATCHLEVEL = 99
-SUBLEVEL = 0
-# plays kbuild for tests/cli/test_kernel_build_reuse.sh: make's mtimes decide
-OBJS = $(O)/mm/vmstat.o $(O)/kernel/fork.o
-tinyconfig:
-	@ln -sfn $(CURDIR) $(O)/source
-	@printf 'CONFIG_64BIT=y\n' >$(O)/.config
-olddefconfig:
-	@mkdir -p $(O)/include/config
-	@echo "6.99.0$$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"/\1/p' $(O)/.config)" >$(O)/include/config/kernel.release
-$(O)/%.o: %.c
-	@mkdir -p $(dir $@)
-	@echo "CC $<" >>$(O)/compiled.log
-	@cp $< $@
-bzImage: $(OBJS)
-	@mkdir -p $(O)/arch/x86/boot && cat $(OBJS) >$(O)/arch/x86/boot/bzImage
-modules:
-	@echo symvers >$(O)/Module.symvers
-EOF2
 commit() { git -C "$G" add -A && git -C "$G" -c user.name=t -c user.email=t@t commit -q -m "$1" &&
 	git -C "$G" rev-parse HEAD; }
 A=$(commit one)
