@@ -257,6 +257,19 @@ static int check_sidecars(const char *target, const struct stat *store)
 			      "removes the two together)");
 }
 
+/* The folder @target is in ("." for a bare name, "/" for one at the root). */
+static void store_folder(const char *target, char *dir, size_t len)
+{
+	char *slash;
+
+	snprintf(dir, len, "%s", target);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, len, ".");
+	else
+		slash[slash == dir] = '\0';
+}
+
 /*
  * A store in a folder everyone may write and that is not sticky can be
  * replaced, or have sidecars planted and removed, by anyone: refused
@@ -268,15 +281,10 @@ static int check_sidecars(const char *target, const struct stat *store)
 static int check_folder(const char *target)
 {
 	const char *env = getenv("VSB_DB_SHARED_FOLDER");
-	char dir[4096], *slash;
+	char dir[4096];
 	struct stat st;
 
-	snprintf(dir, sizeof(dir), "%s", target);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		slash[slash == dir] = '\0';
+	store_folder(target, dir, sizeof(dir));
 	if (stat(dir, &st) || !(st.st_mode & S_IWOTH) || (st.st_mode & S_ISVTX))
 		return 0;
 	if (env && !strcmp(env, "1"))
@@ -294,14 +302,9 @@ static int check_folder(const char *target)
  */
 static int check_writable(const char *target)
 {
-	char dir[4096], *slash;
+	char dir[4096];
 
-	snprintf(dir, sizeof(dir), "%s", target);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		slash[slash == dir] = '\0';
+	store_folder(target, dir, sizeof(dir));
 	if (access(target, R_OK | W_OK)) {
 		vsb_err("store %s: cannot be written (%s); left as it is", target,
 			strerror(errno));
