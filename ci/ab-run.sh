@@ -198,10 +198,10 @@ boot() {
 	local mon= exact= vmexact=()
 	[[ -z ${VSB_AB_MONITOR:-} ]] || mon=" --monitor '$VSB_AB_MONITOR'"
 	# exact mode: the guest counts instructions (ci/vm-exact.bash)
-	# exact mode: the guest counts instructions (ci/vm-exact.bash); its
-	# counts repeat, so one process a boot (--procs 1): the noise between
-	# worker processes that --procs measures is not there to measure
-	[[ -z ${VSB_AB_EXACT:-} ]] || { exact=" --exact --procs 1"; vmexact=(--exact); }
+	# exact mode: the guest counts instructions (ci/vm-exact.bash); sweep
+	# --exact runs in one process itself (counts have no noise between
+	# processes to measure)
+	[[ -z ${VSB_AB_EXACT:-} ]] || { exact=" --exact"; vmexact=(--exact); }
 	# kstat_set_threshold=1: a throwaway guest may let a kstat sweep set
 	# the kernel's per-CPU thresholds (the 001 curve on this kernel)
 	local guest resume=
