@@ -9,6 +9,8 @@
 # Right of the dashed line at 1 is slower.  Reads compare.csv.
 #
 # Extra variables: npoints (sizes the chart so every label is readable);
+# exact, when every row is an instruction count (exact mode): the words
+# say instructions per op, and "same" is the tolerance, not a CI;
 # shift, where compare noted that the judged points moved together (the
 # median NEW/BASE of them): a dotted purple line there, so each point
 # reads against the whole sweep's move as well as against 1.
@@ -44,8 +46,11 @@ stats datafile using (column('ratio_ci_hi')) name 'HI' nooutput
 xlo = (LO_min < 0.95 ? LO_min : 0.95) / 1.08
 xhi = (HI_max > 1.05 ? HI_max : 1.05) * 1.08
 
-set title maketitle('NEW / BASE median cost per point (95% CI)')
-set xlabel 'NEW / BASE median cost (> 1: NEW is slower), log scale'
+if (!exists("exact")) exact = 0
+set title maketitle(exact ? 'NEW / BASE instructions per op per point (exact counts)' : \
+		    'NEW / BASE median cost per point (95% CI)')
+set xlabel exact ? 'NEW / BASE instructions per op (> 1: NEW runs more), log scale' : \
+		   'NEW / BASE median cost (> 1: NEW is slower), log scale'
 set logscale x
 set xrange [xlo:xhi]
 # fine tics for small changes, coarse ones when the range spans decades;
@@ -83,7 +88,7 @@ if (exists("shift") && shift > xlo && shift < xhi) {
 plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):(column('ratio_ci_hi')):(colour(strcol('verdict'))):ytic(rowlabel(strcol('label'), strcol('verdict'))) \
 	with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \
      NaN with points lc rgb '#d62728' pt 7 ps 1.3 title 'slower', \
-     NaN with points lc rgb '#999999' pt 7 ps 1.3 title 'same (CI within the threshold)', \
+     NaN with points lc rgb '#999999' pt 7 ps 1.3 title (exact ? 'same (within 0.1% or 0.05 insn)' : 'same (CI within the threshold)'), \
      NaN with points lc rgb '#d4a017' pt 7 ps 1.3 title 'inconclusive: could not tell', \
      NaN with points lc rgb '#2ca02c' pt 7 ps 1.3 title 'faster', \
      NaN with points lc rgb '#cccccc' pt 7 ps 1.3 title 'not judged: the CPUs moved, or disturbed', \

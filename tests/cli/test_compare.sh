@@ -250,4 +250,18 @@ grep -q '^- \*\*verdict: not judged: no point could be judged: 0 slower, 0 faste
 	ok "--runs-only, 3 repetitions: no advice about repetitions, which are not tested" ||
 	not_ok "--runs-only repetitions warning" "$(cat "$TMP/err")"
 
+# exact mode's counts (unit insn) are drawn in their own words: no CI,
+# no "median cost"; a timed comparison keeps its words
+F=tests/fixtures/compare/verdicts
+"$VSB" compare $F/insn/base.csv $F/insn/slower.csv -o "$TMP/cx" >/dev/null 2>&1
+grep -q 'instructions per op per point (exact counts)' "$TMP/cx/regression.svg" &&
+	grep -q 'same (within 0.1% or 0.05 insn)' "$TMP/cx/regression.svg" &&
+	! grep -q 'median cost' "$TMP/cx/regression.svg" &&
+	ok "an insn comparison's chart says instructions per op and the tolerance" ||
+	not_ok "an insn comparison's chart says instructions per op and the tolerance"
+"$VSB" compare $F/narrow-base $F/narrow-slow -o "$TMP/ct" >/dev/null 2>&1
+grep -q 'NEW / BASE median cost per point' "$TMP/ct/regression.svg" &&
+	ok "a timed comparison's chart keeps its median cost" ||
+	not_ok "a timed comparison's chart keeps its median cost"
+
 done_testing

@@ -309,6 +309,18 @@ static void shift_var(const struct vsb_csv *cc, char *buf, size_t len)
 		snprintf(buf, len, "shift=%.6g;", r);
 }
 
+/* 1 when every row is in insn: exact counts, drawn in their own words */
+static int all_insn(const struct vsb_csv *cc)
+{
+	int col = vsb_csv_col(cc, "unit");
+	size_t r;
+
+	for (r = 0; col >= 0 && r < cc->nrows; r++)
+		if (strcmp(vsb_csv_cell(cc, r, col), "insn"))
+			return 0;
+	return col >= 0 && cc->nrows;
+}
+
 int vsb_chart_compare(const char *path, const char *outdir)
 {
 	struct vsb_csv cc;
@@ -327,7 +339,8 @@ int vsb_chart_compare(const char *path, const char *outdir)
 	vsb_plot_title(vsb_csv_meta(&cc, "cpu_model"), vsb_csv_meta(&cc, "kernel"),
 		       title, sizeof(title));
 	shift_var(&cc, shift, sizeof(shift));
-	snprintf(vars, sizeof(vars), "npoints=%zu;%s", cc.nrows, shift);
+	snprintf(vars, sizeof(vars), "npoints=%zu;%s%s", cc.nrows, shift,
+		 all_insn(&cc) ? "exact=1;" : "");
 	vsb_csv_free(&cc);
 	return vsb_plot_chart("regression", path, outdir, title, vars);
 }
