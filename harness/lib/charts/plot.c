@@ -99,12 +99,15 @@ static void gp_quoted(char *buf, size_t len, const char *s)
  * letters, digits and "/._-" written as an octal escape: gnuplot 5.4
  * misreads doubled quotes in a single-quoted string (a''''b), and runs
  * a backquoted command even inside double quotes unless the backquote
- * is an escape.  -1 when @s holds a line break (it ends the command,
+ * is an escape.  A digit right after an escape is escaped too: gnuplot
+ * reads "\0750" (=0) as one escape of four digits, octal 750.
+ * -1 when @s holds a line break (it ends the command,
  * whatever the quoting) or does not fit.
  */
 int vsb_gp_string(char *buf, size_t len, const char *s)
 {
 	size_t k = 0;
+	int escaped = 0;
 
 	if (len < 3 || strpbrk(s, "\n\r"))
 		return -1;
@@ -114,10 +117,13 @@ int vsb_gp_string(char *buf, size_t len, const char *s)
 
 		if (k + 6 >= len)
 			return -1;
-		if (isalnum(c) || strchr("/._-", c))
+		if ((isalnum(c) || strchr("/._-", c)) && !(escaped && isdigit(c))) {
 			buf[k++] = (char)c;
-		else
+			escaped = 0;
+		} else {
 			k += (size_t)snprintf(buf + k, len - k, "\\%03o", c);
+			escaped = 1;
+		}
 	}
 	buf[k++] = '"';
 	buf[k] = '\0';
