@@ -44,6 +44,9 @@ poweroff_watch() {
 	done
 }
 
+# One boot of the guest, until QEMU exits: qrc its status, STALLED set
+# when it did not reach /init in BOOT_STALL s, POWEROFF_HUNG when the
+# watch above stopped it (vm-run.sh sets both limits, and says why).
 boot() {
 	local ticks=0
 

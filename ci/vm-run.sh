@@ -58,6 +58,12 @@
 # every boot count as stalled, for the runner's own test),
 # VSB_VM_POWEROFF_WAIT=S (a guest still up S seconds, default 30, after
 # its command exited is stopped and its results taken).
+#
+# The script is the order of a run; its parts live in files it sources:
+# ci/vm-initramfs.bash (the files copied in, the guest's /init),
+# ci/vm-qemu.bash (one boot and the QEMU process), ci/vm-verdict.bash
+# (how a guest ended, a failure with its console lines) and
+# ci/vm-exact.bash (exact mode's QEMU arguments).
 
 set -euo pipefail
 
@@ -376,11 +382,12 @@ CMDLINE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 rdinit=/init"
 CMDLINE+=" vsb.shape=smp:$SMP,maxcpus:$MAXCPUS,numa:$NUMA,mem:$MEM"
 ((EXACT)) && CMDLINE+=" vsb.exact=1"
 
-# One boot, until QEMU exits; qrc: its status.  A guest that has not
-# reached /init (VSB_START on the control port) after BOOT_STALL seconds
-# is stopped and STALLED set: under TCG a boot now and then freezes early
-# (the console stops mid-boot, minutes before the timeout), with nothing
-# of the command run yet, so booting again is safe.
+# boot (ci/vm-qemu.bash): one boot, until QEMU exits; qrc: its status.
+# A guest that has not reached /init (VSB_START on the control port)
+# after BOOT_STALL seconds is stopped and STALLED set: under TCG a boot
+# now and then freezes early (the console stops mid-boot, minutes before
+# the timeout), with nothing of the command run yet, so booting again is
+# safe.
 BOOT_STALL=${VSB_VM_BOOT_STALL:-120}
 STALLED=0
 # A guest whose command has exited (VSB_EXIT on the control port, after
