@@ -81,8 +81,11 @@ if [ $rc -eq 0 ]; then
 	# each sanity line as the CSVs hold it, once: a count in front
 	# (uniq -c) read as part of the line
 	grep -h '^# sanity:' "$out"/kmod/*.summary.csv | sort -u | sed 's/^/   /'
-	grep -q 'guest' "$out/kmod/kmod-run.log" &&
-		echo "   (in a QEMU TCG guest: emulated timings, compare shapes, not numbers)"
+	if grep -q 'guest' "$out/kmod/kmod-run.log"; then
+		echo "   (in a QEMU TCG guest: emulated timings, compare shapes, not numbers;"
+		echo "   exact mode counts instructions instead: \`vmstat-bench ab\` does under"
+		echo "   TCG, \`run --exact\` in ci/kmod-run.sh --exact's guest; docs/exact.md)"
+	fi
 elif [ $rc -eq 4 ]; then
 	echo "   skipped: $(tail -1 "$out/kmod/kmod-run.log")"
 else

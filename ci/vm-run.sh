@@ -58,6 +58,12 @@
 # every boot count as stalled, for the runner's own test),
 # VSB_VM_POWEROFF_WAIT=S (a guest still up S seconds, default 30, after
 # its command exited is stopped and its results taken).
+#
+# The script is the order of a run; its parts live in files it sources:
+# ci/vm-initramfs.bash (the files copied in, the guest's /init),
+# ci/vm-qemu.bash (one boot and the QEMU process), ci/vm-verdict.bash
+# (how a guest ended, a failure with its console lines) and
+# ci/vm-exact.bash (exact mode's QEMU arguments).
 
 set -euo pipefail
 
@@ -107,6 +113,9 @@ done
 ((MAXCPUS)) || MAXCPUS=$SMP
 refuse() { log "$*"; exit 2; }
 . "$REPO/ci/vm-exact.bash"
+. "$REPO/ci/vm-initramfs.bash"
+. "$REPO/ci/vm-qemu.bash"
+. "$REPO/ci/vm-verdict.bash"
 ((EXACT)) && exact_refusals
 ((MAXCPUS >= SMP)) || refuse "--maxcpus $MAXCPUS: fewer possible CPUs than the $SMP vCPUs"
 ((MAXCPUS <= 255)) || refuse "--maxcpus $MAXCPUS: QEMU's pc machine has 255 CPUs at most"
@@ -201,24 +210,6 @@ fi
 # --- work folder, cleanup -------------------------------------------------
 W=$(mktemp -d "${TMPDIR:-/tmp}/vsb-vm.XXXXXX")
 QPID='' TAILS=()
-# QEMU itself gone, not only `timeout` above it: the wait for `timeout`
-# has been seen to return at once ("no record of process") after a stall
-# was killed, leaving QEMU running into the next boot or past our exit.
-# Its own pid (-pidfile) is asked to go, then made to, within 5 s.
-qemu_gone() {
-	local qp i
-	read -r qp 2>/dev/null <"$W/qemu.pid" || return 0
-	# a pid QEMU left behind is someone else's once it is reused
-	[[ $qp =~ ^[0-9]+$ ]] && grep -q qemu "/proc/$qp/comm" 2>/dev/null || qp=0
-	for ((i = 0; i < 50 && qp > 0; i++)); do
-		kill -0 "$qp" 2>/dev/null || break
-		if ((i == 0)); then kill "$qp" 2>/dev/null || true; fi
-		if ((i == 30)); then kill -9 "$qp" 2>/dev/null || true; fi
-		sleep 0.1
-	done
-	rm -f "$W/qemu.pid"
-}
-
 # shellcheck disable=SC2317  # invoked by the EXIT trap
 cleanup() {
 	local p
@@ -283,42 +274,6 @@ IR=$W/root
 # scratch mounts below /run/vmstat-bench
 mkdir -p "$IR"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,vsb,.vsb,etc,root,run}
 
-# Copy a file into the initramfs; for a dynamic ELF also the libraries and
-# the loader ldd resolves, at the same absolute paths, so the guest's ld.so
-# finds them without an ld.so.cache.
-copy_libs() {
-	local f=$1 lib
-	[[ $(head -c4 "$f" 2>/dev/null | od -An -c | tr -d ' ') == 177ELF ]] || return 0
-	while read -r lib; do
-		[[ -e $IR$lib ]] && continue
-		mkdir -p "$IR$(dirname "$lib")"
-		cp -L "$lib" "$IR$lib"
-	done < <(ldd "$f" 2>/dev/null | tr -s ' \t' '\n' | grep '^/' || true)
-	copy_dlopened "$f"
-}
-
-# The libraries an ELF loads with dlopen() on first use, which ldd
-# cannot list (copy_libs asks for each ELF it copies): libpfm4 (the
-# harness encodes its PMU events with it, harness/lib/machine/pfm_api.h),
-# copied when the ELF names its soname, to the path this host's
-# ld.so.cache gives it.  Not likwid: its topology_init() wants bash,
-# which and its access daemon besides, and the harness in a guest takes
-# the topology from sysfs (`info` says so).
-DLOPENED=(libpfm.so.4)
-copy_dlopened() {
-	local f=$1 so lib
-	for so in "${DLOPENED[@]}"; do
-		grep -qaF "$so" "$f" || continue
-		# awk reads to the end: an early exit would leave ldconfig a
-		# SIGPIPE, which pipefail and set -e make this script's exit 141
-		lib=$(ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ && !n++ { print $NF }')
-		[[ -n $lib && ! -e $IR$lib ]] || continue
-		mkdir -p "$IR$(dirname "$lib")"
-		cp -L "$lib" "$IR$lib"
-		copy_libs "$lib"
-	done
-}
-
 cp "$BUSYBOX" "$IR/bin/busybox"
 copy_libs "$BUSYBOX"
 ln -s busybox "$IR/bin/sh"
@@ -336,16 +291,6 @@ for kconfig in "${kconfigs[@]}"; do
 	cp "$kconfig" "$IR/boot/config-$KREL"
 	break
 done
-
-# Module vermagic vs the kernel we boot: warn early, on the host.
-check_ko() {
-	local v
-	[[ -n $KREL ]] || return 0
-	v=$(grep -ao -m1 'vermagic=[^[:cntrl:]]*' "$1" | head -n1 | cut -d' ' -f1)
-	v=${v#vermagic=}
-	[[ -z $v || $v == "$KREL" ]] ||
-		log "warning: ${1##*/} is built for $v, the guest runs $KREL"
-}
 
 for a in ${ADDS[@]+"${ADDS[@]}"}; do
 	hp=${a%%:*}
@@ -377,94 +322,7 @@ printf '%s\n' "$CMD" >"$IR/.vsb/cmd"
 printf 'VSB_NONCE=%s\nVSB_NUMA=%s\nVSB_NO_POWEROFF=%s\n' "$NONCE" "$NUMA" \
 	"${VSB_VM_TEST_NO_POWEROFF:-0}" >"$IR/.vsb/env"
 
-cat >"$IR/init" <<'EOF'
-#!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
-# Guest init written by ci/vm-run.sh: mount, run the command, ship /out
-# on ttyS1, power off.  The initramfs has no /dev/console node (cpio runs
-# unprivileged-safe, without mknod), so fds 0-2 come after devtmpfs.
-/bin/busybox mount -t devtmpfs devtmpfs /dev
-exec </dev/console >/dev/console 2>&1
-/bin/busybox --install -s
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root VSB_IN_VM=1
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t debugfs debugfs /sys/kernel/debug
-mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-mount -t tmpfs tmpfs /tmp
-. /.vsb/env
-
-# Raw mode: no \n -> \r\n, no echo, 8-bit clean.  The fds stay open for
-# the whole run so the settings hold; closing them at the end waits until
-# the UART has sent everything.
-exec 3>/dev/ttyS1 4>/dev/ttyS2 5>/dev/ttyS3
-stty -F /dev/ttyS1 raw -echo
-stty -F /dev/ttyS2 raw -echo
-stty -F /dev/ttyS3 raw -echo
-echo "VSB_START $VSB_NONCE" >&3
-
-nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
-echo "VSB_NODES=$nodes $VSB_NONCE" >&3
-if [ "$VSB_NUMA" -gt 0 ] && [ "$nodes" -ne "$VSB_NUMA" ]; then
-	rc=254
-else
-	# Pipes, not the ttys: the command must see what it sees under CI
-	# (isatty false: no progress lines, no colours, full buffering).
-	mkfifo /.vsb/o /.vsb/e
-	cat /.vsb/o >&4 &
-	co=$!
-	cat /.vsb/e >&5 &
-	ce=$!
-	cd /vsb
-	/bin/sh -c "$(cat /.vsb/cmd)" </dev/null >/.vsb/o 2>/.vsb/e
-	rc=$?
-	cd /
-	# A daemon the command left behind may hold the pipes open: do not
-	# wait for it forever.
-	i=0
-	while kill -0 $co $ce 2>/dev/null && [ $i -lt 10 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	kill $co $ce 2>/dev/null
-fi
-
-# /out travels as a raw tar on the NVMe disk with serial "vsbout" (the
-# NVMe driver is built in; 60x faster than the UART under TCG), or, for a
-# kernel without it, as base64 on ttyS1.
-mkdir -p /out	# the command may have removed it: send an empty tar
-disk=
-i=0
-while [ $i -lt 100 ]; do
-	for c in /sys/class/nvme/nvme*; do
-		# NVMe pads the serial number with blanks; read trims them.
-		read -r sn <$c/serial 2>/dev/null || continue
-		[ "$sn" = vsbout ] || continue
-		for b in $c/nvme*n1; do
-			[ -b /dev/${b##*/} ] && disk=/dev/${b##*/}
-		done
-	done
-	[ -n "$disk" ] && break
-	# No controller bound at all: no NVMe driver, use the UART.  A bound
-	# one may still be scanning its namespace (async probe): wait.
-	[ -e /sys/class/nvme/nvme0 ] || break
-	sleep 0.05
-	i=$((i + 1))
-done
-if [ -n "$disk" ] && tar -C /out -cf "$disk" . && sync; then
-	echo "VSB_OUT_DISK $VSB_NONCE" >&3
-else
-	echo "VSB_OUT_BEGIN $VSB_NONCE" >&3
-	tar -C /out -czf - . | base64 >&3
-	echo "VSB_OUT_END $VSB_NONCE" >&3
-fi
-echo "VSB_EXIT=$rc $VSB_NONCE" >&3
-exec 3>&- 4>&- 5>&-
-sync
-[ "$VSB_NO_POWEROFF" = 1 ] && sleep 3600
-poweroff -f
-EOF
-chmod +x "$IR/init"
+write_init
 
 # Uncompressed: the kernel unpacks it faster than gunzip under TCG.
 (cd "$IR" && find . -print0 | cpio --null -o -H newc --quiet -R 0:0) >"$W/initrd"
@@ -524,11 +382,12 @@ CMDLINE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 rdinit=/init"
 CMDLINE+=" vsb.shape=smp:$SMP,maxcpus:$MAXCPUS,numa:$NUMA,mem:$MEM"
 ((EXACT)) && CMDLINE+=" vsb.exact=1"
 
-# One boot, until QEMU exits; qrc: its status.  A guest that has not
-# reached /init (VSB_START on the control port) after BOOT_STALL seconds
-# is stopped and STALLED set: under TCG a boot now and then freezes early
-# (the console stops mid-boot, minutes before the timeout), with nothing
-# of the command run yet, so booting again is safe.
+# boot (ci/vm-qemu.bash): one boot, until QEMU exits; qrc: its status.
+# A guest that has not reached /init (VSB_START on the control port)
+# after BOOT_STALL seconds is stopped and STALLED set: under TCG a boot
+# now and then freezes early (the console stops mid-boot, minutes before
+# the timeout), with nothing of the command run yet, so booting again is
+# safe.
 BOOT_STALL=${VSB_VM_BOOT_STALL:-120}
 STALLED=0
 # A guest whose command has exited (VSB_EXIT on the control port, after
@@ -540,76 +399,6 @@ STALLED=0
 POWEROFF_WAIT=${VSB_VM_POWEROFF_WAIT:-30}
 POWEROFF_HUNG=0
 
-# Stop QEMU POWEROFF_WAIT s after the command's VSB_EXIT, if it is still
-# up then; leaves $W/poweroff-hung for boot() to see.  Stopped itself, it
-# takes its sleep with it: a sleep left behind would hold what this
-# script inherited for up to a second after it exits (ab's lock on its
-# results folder, which a rerun at once was then refused).
-poweroff_watch() {
-	local up=0 nap=''
-
-	trap '[[ -z $nap ]] || kill "$nap" 2>/dev/null; exit 0' TERM
-	while kill -0 "$QPID" 2>/dev/null; do
-		grep -q "^VSB_EXIT=[0-9]* $NONCE" "$W/ctl" && up=$((up + 1))
-		if ((up > POWEROFF_WAIT)); then
-			: >"$W/poweroff-hung"
-			kill "$QPID" 2>/dev/null || true
-			return
-		fi
-		sleep 1 &
-		nap=$!
-		wait "$nap" || true
-	done
-}
-
-boot() {
-	local ticks=0
-
-	# tail -f below needs the files before QEMU opens them.
-	for f in console ctl stdout stderr; do : >"$W/$f"; done
-	timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
-		"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
-		-d cpu_reset,guest_errors${EXACT_ARGS[0]+,plugin} -D "$W/qemu-debug.log" -pidfile "$W/qemu.pid" \
-		-smp "$SMP_ARG" -m "$MEM" ${NUMA_ARGS[@]+"${NUMA_ARGS[@]}"} \
-		-kernel "$KERNEL" -initrd "$W/initrd" -append "$CMDLINE" \
-		-serial "file:$W/console" -serial "file:$W/ctl" \
-		-serial "file:$W/stdout" -serial "file:$W/stderr" \
-		-drive "file=$W/out.img,if=none,format=raw,id=vsbout" \
-		-device nvme,drive=vsbout,serial=vsbout ${EXACT_ARGS[@]+"${EXACT_ARGS[@]}"} \
-		</dev/null >"$W/qemu.log" 2>&1 &
-	QPID=$!
-	# Live copies of the command's output; tail exits once QEMU is gone
-	# and it has read the last bytes.
-	tail -n +1 -s 0.1 -f --pid="$QPID" "$W/stdout" &
-	TAILS+=($!)
-	tail -n +1 -s 0.1 -f --pid="$QPID" "$W/stderr" >&2 &
-	TAILS+=($!)
-	while kill -0 "$QPID" 2>/dev/null && ! grep -q "VSB_START $NONCE" "$W/ctl"; do
-		if ((ticks >= BOOT_STALL * 5)); then
-			STALLED=1
-			kill "$QPID" 2>/dev/null || true
-			break
-		fi
-		sleep 0.2
-		ticks=$((ticks + 1))
-	done
-	# the power-off watch beside the wait, once a second: the wait
-	# itself returns the moment QEMU exits
-	((STALLED)) || poweroff_watch &
-	WATCH=$!
-	qrc=0
-	wait "$QPID" 2>/dev/null || qrc=$?
-	kill "$WATCH" 2>/dev/null || true
-	wait "$WATCH" 2>/dev/null || true
-	if [[ -e $W/poweroff-hung ]]; then
-		POWEROFF_HUNG=1
-		qrc=0
-	fi
-	QPID=''
-	qemu_gone
-	for p in "${TAILS[@]}"; do wait "$p" 2>/dev/null || true; done
-	TAILS=()
-}
 T0=$(date +%s.%N)	# both boots count when a stalled one is retried
 boot
 ((EXACT)) && exact_check_loaded "$W/qemu.log"
@@ -627,39 +416,6 @@ ELAPSED=$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 
 # --- verdict --------------------------------------------------------------
 ctl=$(tr -d '\r' <"$W/ctl")
-# How a guest that left without a word ended.  With -d cpu_reset QEMU
-# logs a triple fault, which -no-reboot turns into an exit with status 0,
-# as if the guest had powered off.  Seen once in CI: a 6.12 guest under
-# TCG vanished mid-run just after the clocksource watchdog dropped the TSC
-# (the host had starved its vCPUs), with nothing on the console.
-how_qemu_ended() {
-	if grep -q '^Triple fault' "$W/qemu-debug.log" 2>/dev/null; then
-		printf 'QEMU logged a triple fault'
-	elif grep -aq 'reboot: Power down' "$W/console"; then
-		printf 'the kernel powered off'
-	elif grep -aq 'reboot: Restarting' "$W/console"; then
-		printf 'the kernel restarted'
-	else
-		printf 'no triple fault, power-off or restart logged'
-	fi
-}
-fail() {	# fail [--rc N] WHY...: the lines that say why, then exit N (1)
-	local rc=1
-	if [[ $1 == --rc ]]; then rc=$2; shift 2; fi
-	log "$*"
-	# the first kernel report whole (RIP, call trace): the tail of a
-	# panic shows only the last oops's registers
-	if [[ -n ${splat:-} ]]; then
-		log "first kernel report (full log: $W/console):"
-		grep -a -m1 -A 45 -E "$SPLAT_RE" "$W/console" | tr -d '\r' |
-			sed 's/^/  ! /' >&2
-	fi
-	log "last console lines (full log: $W/console):"
-	tail -n 40 "$W/console" | tr -d '\r' | sed 's/^/  | /' >&2
-	[[ -s $W/qemu.log ]] && sed 's/^/  qemu: /' "$W/qemu.log" >&2
-	KEEP_W=1
-	exit "$rc"
-}
 if ((STALLED)); then
 	fail "guest did not reach /init in $BOOT_STALL s, twice (stalled boots)"
 fi
