@@ -324,7 +324,8 @@ CHECK_LIKWID = $(MAKE) --no-print-directory O=$(O)/likwid-marker LIKWID=1 \
 		--warmup 0 --events none >/dev/null 2>$(O)/likwid-marker/run.err || \
 	  { cat $(O)/likwid-marker/run.err >&2; false; }; }
 
-# Regenerate the README's charts (docs/charts/*.png) from real runs here
+# Regenerate the charts of the README and docs (docs/charts/*.png) from
+# real runs here
 readme-charts: all
 	$(Q)VSB=$(abspath $(O))/vmstat-bench ci/readme-charts.sh
 

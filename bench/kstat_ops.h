@@ -7,7 +7,7 @@
  * the update algorithm, each op here calls the kernel's exported function
  * itself, so a patch to mm/vmstat.c, mm/memcontrol.c or
  * lib/percpu_counter.c changes what is timed.  The table drives the
- * enum, the names the CLI accepts, `vmstat-bench list`, the README's
+ * enum, the names the CLI accepts, `vmstat-bench list`, docs/kmod.md's
  * table and the module's loop dispatch (kmod/kstat.c); adding an op is
  * one row here plus one case in kmod/kstat.c's vsb_kstat_op().
  *

@@ -6,7 +6,7 @@
 # cost per update, and report the coefficient of variation of those
 # medians across runs, plus the mean within-run CV.  Also prints the
 # 2-worker ordering of the variants.  A measurement, not a test: the
-# numbers go into the README.
+# numbers go into docs/measurements.md.
 #
 # usage: ci/measure-repeatability.sh [RUNS] [CPU]
 set -euo pipefail

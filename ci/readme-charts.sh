@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Regenerate every chart the README shows, into docs/charts/ (PNG only),
-# from real runs on this machine: `make readme-charts` calls it.
+# Regenerate the charts the README and docs/charts.md show, into
+# docs/charts/ (PNG only), from real runs on this machine: `make
+# readme-charts` calls it.
 #
 #   threshold.png          configs/threshold.sweep
 #   variants.png, scaling.png   configs/variants.sweep
