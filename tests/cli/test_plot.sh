@@ -200,4 +200,19 @@ expect_usage_error "a quote in a sweep.csv cell: refused (exit 2), named" \
 	"$VSB" plot "$TMP/q" -o "$TMP/qc"
 [ ! -e "$TMP/PWNED" ] && [ ! -e "$TMP/qc" ] && ok "... nothing ran, nothing written" ||
 	not_ok "quoted cell: nothing ran" "$(ls "$TMP")"
+# ci/ab-chart.sh, an ab folder's chart for a document: an exact-mode
+# comparison (the bisect walk-through's endpoints, docs/bisect.md) is
+# drawn in instruction counts, each point labelled by what it times
+ab=$VSB_ROOT/tests/fixtures/ab-chart
+expect_exit 0 "ab-chart.sh draws an exact-mode ab folder" \
+	"$VSB_ROOT/ci/ab-chart.sh" "$ab" "$TMP/ab.svg" "it's a \"title\" \$HOME"
+for want in 'kstat mod-zone (CPU 0)' 'kstat mod-node (CPUs 0-1)' 'cmpxchg-locked (CPU 0)' \
+	'instructions per op' "it's a"; do
+	grep -qF "$want" "$TMP/ab.svg" 2>/dev/null && ok "ab chart says: $want" ||
+		not_ok "ab chart says: $want"
+done
+grep -q 'page-bench03' "$TMP/ab.svg" && not_ok "no kstat point is called a page bench" ||
+	ok "no kstat point is called a page bench"
+expect_usage_error "ab-chart.sh: a chart that is not .png or .svg" 'a .png or an .svg' \
+	"$VSB_ROOT/ci/ab-chart.sh" "$ab" "$TMP/ab.pdf" t
 done_testing
