@@ -6,7 +6,7 @@
 # The gap between a line and its reference is what contention costs.
 #
 # Extra variables: variants, threads: word lists; ref: per variant the
-# per-CPU Mops/s at the fewest CPUs; thr, bat as in variants.gp.
+# per-CPU Mops/s at the fewest CPUs; thr, bat, bits as in variants.gp.
 
 if (!exists("plotsdir")) plotsdir = 'plots'
 load plotsdir.'/common.gp'
@@ -15,6 +15,8 @@ nv = words(variants)
 nt = words(threads)
 maxt = word(threads, nt) + 0
 keep(i) = plainrow(0) && rowvkey(0) eq word(variants, i) && \
+	(!exists('bits') || strcol('variant') eq 'percpu-counter' || \
+	 column('diff_bits') == bits) && \
 	((strcol('variant') eq 'percpu-counter') ? column('batch') == bat : \
 	 (column('threshold') == thr || column('threshold') == 0))
 

@@ -5,7 +5,8 @@
 # bootstrap 95% CI of the median as error bars and the median printed
 # on each bar.  Threshold and batch are held at one value (thr, bat).
 #
-# Extra variables: variants, threads: word lists; thr, bat: the held
+# Extra variables: variants, threads: word lists; bits: the diff width
+# held (8 where the sweep has it); thr, bat: the held
 # threshold and percpu_counter batch.
 
 if (!exists("plotsdir")) plotsdir = 'plots'
@@ -20,6 +21,8 @@ ticname(s) = strstrt(s, '@') == 0 ? s : \
 bw = 0.8 / nt
 xoff(j) = -0.4 + bw * (j - 0.5)
 keep(j) = plainrow(0) && column('nthreads') == word(threads, j) + 0 && \
+	(!exists('bits') || strcol('variant') eq 'percpu-counter' || \
+	 column('diff_bits') == bits) && \
 	((strcol('variant') eq 'percpu-counter') ? column('batch') == bat : \
 	 (column('threshold') == thr || column('threshold') == 0))
 

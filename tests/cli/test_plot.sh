@@ -215,4 +215,14 @@ grep -q 'page-bench03' "$TMP/ab.svg" && not_ok "no kstat point is called a page 
 	ok "no kstat point is called a page bench"
 expect_usage_error "ab-chart.sh: a chart that is not .png or .svg" 'a .png or an .svg' \
 	"$VSB_ROOT/ci/ab-chart.sh" "$ab" "$TMP/ab.pdf" t
+# a sweep with an s16 threshold block beside an s8 variants block (the
+# 16-core run of docs/cores.md): the scaling chart holds the diff width
+# at s8, so cmpxchg-local is one point per core count (6), not two
+mkdir -p "$TMP/cores"
+cp "$VSB_ROOT/docs/data/cores-16cpu.csv" "$TMP/cores/sweep.csv"
+expect_exit 0 "plot the 16-core sweep" "$VSB" plot "$TMP/cores" -o "$TMP/cores"
+n=$(awk '/id="gnuplot_plot_1"/ { n++ } n == 1 && /<use xlink:href=.#gpPt/ { c++ }
+	/id="gnuplot_plot_2"/ { n = 99 } END { print c + 0 }' "$TMP/cores/scaling.svg" 2>/dev/null)
+[ "$n" = 6 ] && ok "scaling: one diff width, cmpxchg-local at 6 core counts" ||
+	not_ok "scaling: one diff width, cmpxchg-local at 6 core counts" "got $n points"
 done_testing

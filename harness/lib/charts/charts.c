@@ -116,11 +116,14 @@ static void sweep_collect(struct vsb_sweep_charts *s)
 		vsb_chart_vkey(c, k, r, s->multib, key, sizeof(key));
 		vsb_strset_add(&s->vars, key);
 		vsb_strset_add(&s->nth, vsb_csv_cell(c, r, k->nth));
-		if (!strcmp(v, "percpu-counter")) {
+		if (!strcmp(v, "percpu-counter")) {	/* its count is s32: no width */
 			vsb_strset_add(&s->pcc_batch, vsb_csv_cell(c, r, k->batch));
 			vsb_strset_add(&s->pcc_nth, vsb_csv_cell(c, r, k->nth));
-		} else if (atol(t) > 0 && strcmp(v, "this-cpu-add") &&
-			   strcmp(v, "atomic-global")) {
+			continue;
+		}
+		vsb_strset_add(&s->bits, vsb_csv_cell(c, r, k->bits));
+		if (atol(t) > 0 && strcmp(v, "this-cpu-add") &&
+		    strcmp(v, "atomic-global")) {
 			/* variants that never fold carry a threshold they ignore */
 			char sr[200], st[264];
 
@@ -137,9 +140,11 @@ static void sweep_collect(struct vsb_sweep_charts *s)
 
 /*
  * The fixed threshold and batch, the sorted axes and the assignments
- * every chart gets.  The other charts hold threshold and batch at their
- * usual value: 125 (the s8 default) and 32 (percpu_counter_batch, small
- * machines).
+ * every chart gets.  The other charts hold threshold, batch and diff
+ * width at their usual value: 125 (the s8 default), 32
+ * (percpu_counter_batch, small machines) and 8 (the kernel's s8 diffs):
+ * a sweep with an s16 threshold block beside a variants block drew each
+ * variant twice, once per width, under one name.
  */
 static void sweep_lists(struct vsb_sweep_charts *s, const struct vsb_strset *units)
 {
@@ -155,6 +160,9 @@ static void sweep_lists(struct vsb_sweep_charts *s, const struct vsb_strset *uni
 	s->fbat = s->pcc_batch.n ? vsb_strset_most_common(&s->pcc_batch) : "0";
 	if (vsb_strset_has(&s->pcc_batch, "32"))
 		s->fbat = "32";
+	s->fbits = s->bits.n ? vsb_strset_most_common(&s->bits) : "0";
+	if (vsb_strset_has(&s->bits, "8"))
+		s->fbits = "8";
 	vsb_strset_sort_num(&s->nth);
 	vsb_strset_sort_num(&s->thr);
 	vsb_strset_sort_num(&s->pcc_batch);
@@ -163,9 +171,9 @@ static void sweep_lists(struct vsb_sweep_charts *s, const struct vsb_strset *uni
 	vsb_strset_join(&s->vars, cc, sizeof(cc));
 	/* the scripts filter on the new columns only when the file has them */
 	snprintf(s->lists, sizeof(s->lists), "unit='%s'; newcols=%d; multib=%d; "
-		 "threads='%s'; variants='%s'; thr=%s; bat=%s; nvariants=%zu; ",
+		 "threads='%s'; variants='%s'; thr=%s; bat=%s; bits=%s; nvariants=%zu; ",
 		 units->v[0], newcols, s->multib, b, cc, s->fthr, s->fbat,
-		 s->vars.n);
+		 s->fbits, s->vars.n);
 }
 
 /* in the order they are drawn; after an error none is */

@@ -60,8 +60,9 @@ struct vsb_sweep_charts {
 	int multib;		/* plain rows from several backends */
 	/* of the plain rows: variant keys, core counts, threshold-line
 	 * series and their thresholds, percpu_counter batches and cores */
-	struct vsb_strset vars, nth, series, thr, pcc_batch, pcc_nth;
-	const char *fthr, *fbat;	/* the threshold and batch held fixed */
+	struct vsb_strset vars, nth, series, thr, pcc_batch, pcc_nth, bits;
+	/* the threshold, batch and diff width held fixed */
+	const char *fthr, *fbat, *fbits;
 	int made;		/* charts drawn (or meant to be) */
 };
 

@@ -102,6 +102,8 @@ static int at_fixed_point(const struct vsb_sweep_charts *s, size_t r)
 
 	if (!strcmp(v, "percpu-counter"))
 		return !strcmp(vsb_csv_cell(c, r, s->k.batch), s->fbat);
+	if (strcmp(vsb_csv_cell(c, r, s->k.bits), s->fbits))
+		return 0;
 	/* variants that never fold carry a threshold they ignore */
 	return !(atol(t) > 0 && strcmp(t, s->fthr) &&
 		 strcmp(v, "this-cpu-add") && strcmp(v, "atomic-global"));
