@@ -30,6 +30,7 @@
 #include "vsb.h"
 #include "c2c_rule.h"
 #include "store.h"
+#include "worker_list.h"
 
 /*
  * The parameter columns a result file may carry: the option table's
@@ -179,30 +180,6 @@ static void side_run(struct vsb_cmp_side *s, const struct vsb_rl_file *f,
 	const char *id = vsb_rl_meta(f, "run_id");
 
 	s->cur = side_run_id(s, id && *id ? id : path);
-}
-
-size_t vsb_cmp_parse_procs(const char *line, unsigned int *lo, unsigned int *hi,
-			   size_t max)
-{
-	const char *p = line ? strstr(line, "by worker process: ") : NULL;
-	unsigned long a, b;
-	size_t n = 0;
-	char *end;
-
-	for (p = p ? p + 19 : NULL; p && n < max; p = end + 1) {
-		if (*p < '0' || *p > '9')
-			return 0;
-		a = b = strtoul(p, &end, 10);
-		if (*end == '-' && end[1] >= '0' && end[1] <= '9')
-			b = strtoul(end + 1, &end, 10);
-		if (b < a || b >= VSB_REPEAT_MAX || (n && a <= hi[n - 1]))
-			return 0;
-		lo[n] = (unsigned int)a;
-		hi[n++] = (unsigned int)b;
-		if (*end != ',')
-			return *end == ')' || !*end ? n : 0;
-	}
-	return 0;
 }
 
 /*
@@ -440,8 +417,8 @@ static void open_procs(struct vsb_compare *c, struct vsb_cmp_side *s,
 	char name[600];
 	size_t j;
 
-	f->nprocs = vsb_cmp_parse_procs(vsb_rl_meta(&f->rl, "sweep_procs"), f->lo,
-					f->hi, CMP_MAX_PROCS);
+	f->nprocs = vsb_worker_list_read(vsb_rl_meta(&f->rl, VSB_WORKER_LIST_KEY),
+					 f->lo, f->hi, CMP_MAX_PROCS);
 	if (f->nprocs < 2) {
 		f->nprocs = 0;
 		return;

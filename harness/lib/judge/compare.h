@@ -188,15 +188,6 @@ int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
 		 const char *path);
 
 /*
- * A result's `# sweep_procs:` line ("W (repetitions by worker process:
- * 0-1,2-3,...)", written by a sweep spread over worker processes) into
- * @lo/@hi (at most @max ranges): how many, 0 when there is no such line
- * or it does not parse.  Each range is one process: one run to compare.
- */
-size_t vsb_cmp_parse_procs(const char *line, unsigned int *lo, unsigned int *hi,
-			   size_t max);
-
-/*
  * compare_store.c: for every matched pair, the between-run CV of the
  * stored runs of BASE's point on BASE's machine (the compared runs
  * themselves left out): 1.4826 x the median of |run median / median - 1|

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The suite's own line formats, each writer against its reader in
+ * lib/model: what the writer writes reads back the same, and what it
+ * never writes is refused.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "worker_list.h"
+#include "tap.h"
+
+/* A sweep's `# sweep_procs:` line: which repetitions each process ran. */
+static void test_worker_list(void)
+{
+	unsigned int lo[8], hi[8];
+	const long ends[] = { 2, 4, 6, 8, 10 }, uneven[] = { 0, 1, 1, 3 };
+	char line[256];
+
+	TAP_OK(vsb_worker_list_write(line, sizeof(line), ends, 5) == 5 &&
+	       !strcmp(line, "5 (repetitions by worker process: 0-1,2-3,4-5,6-7,8-9)"),
+	       "five ranges of two written: %s", line);
+	TAP_OK(vsb_worker_list_read(line, lo, hi, 8) == 5 && lo[4] == 8 && hi[4] == 9 &&
+	       hi[0] == 1, "... and read back");
+	TAP_OK(vsb_worker_list_write(line, sizeof(line), uneven, 4) == 2 &&
+	       !strcmp(line, "2 (repetitions by worker process: 0,1-2)"),
+	       "a process that ran none is left out: %s", line);
+	TAP_OK(vsb_worker_list_read("3 (repetitions by worker process: 0,1,2)", lo, hi,
+				    8) == 3 && lo[2] == 2 && hi[2] == 2,
+	       "single repetitions");
+	TAP_OK(!vsb_worker_list_read("2 (repetitions by worker process: 2-3,0-1)", lo, hi, 8),
+	       "ranges out of order: not taken");
+	TAP_OK(!vsb_worker_list_read("2 (repetitions by worker process: 0-x)", lo, hi, 8) &&
+	       !vsb_worker_list_read(NULL, lo, hi, 8) &&
+	       !vsb_worker_list_read("2 (repetitions by worker process: 3-1)", lo, hi, 8),
+	       "bad or no line: not taken (the file stays one run)");
+}
+
+int main(void)
+{
+	test_worker_list();
+	return tap_done();
+}
