@@ -6,10 +6,10 @@
  * and `compare` reads it back to judge each process as a run.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "opts.h"
+#include "vsb.h"
 #include "worker_list.h"
 
 #define WL_WORDS "repetitions by worker process: "
@@ -36,26 +36,35 @@ size_t vsb_worker_list_write(char *buf, size_t len, const long *end, size_t npro
 	return n;
 }
 
+/*
+ * Each number in numbers.c's one syntax, as the writer's %ld writes it:
+ * "007" or "+7" is no list of ours.
+ */
+static const char *scan_rep(const char *p, long *v)
+{
+	return *p == '-' ? NULL : vsb_scan_decimal(p, v);
+}
+
 size_t vsb_worker_list_read(const char *line, unsigned int *lo, unsigned int *hi,
 			    size_t max)
 {
 	const char *p = line ? strstr(line, WL_WORDS) : NULL;
-	unsigned long a, b;
 	size_t n = 0;
-	char *end;
+	long a, b;
 
-	for (p = p ? p + strlen(WL_WORDS) : NULL; p && n < max; p = end + 1) {
-		if (*p < '0' || *p > '9')
+	for (p = p ? p + strlen(WL_WORDS) : NULL; p && n < max; p++) {
+		p = scan_rep(p, &a);
+		if (!p)
 			return 0;
-		a = b = strtoul(p, &end, 10);
-		if (*end == '-' && end[1] >= '0' && end[1] <= '9')
-			b = strtoul(end + 1, &end, 10);
-		if (b < a || b >= VSB_REPEAT_MAX || (n && a <= hi[n - 1]))
+		b = a;
+		if (*p == '-' && !(p = scan_rep(p + 1, &b)))
+			return 0;
+		if (b < a || b >= VSB_REPEAT_MAX || (n && a <= (long)hi[n - 1]))
 			return 0;
 		lo[n] = (unsigned int)a;
 		hi[n++] = (unsigned int)b;
-		if (*end != ',')
-			return *end == ')' || !*end ? n : 0;
+		if (*p != ',')
+			return *p == ')' && !p[1] ? n : 0;
 	}
 	return 0;
 }

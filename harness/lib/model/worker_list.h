@@ -24,8 +24,9 @@ size_t vsb_worker_list_write(char *buf, size_t len, const long *end, size_t npro
 /*
  * A `# sweep_procs:` value into @lo/@hi (at most @max ranges), each
  * range one process: how many, 0 when @line is NULL or not a list the
- * writer above makes (ranges out of order, a number that is not one,
- * a repetition past --repeat's maximum).
+ * writer above makes (ranges out of order, a number that is not one
+ * in numbers.c's syntax, a repetition past --repeat's maximum, anything
+ * after the closing parenthesis).
  */
 size_t vsb_worker_list_read(const char *line, unsigned int *lo, unsigned int *hi,
 			    size_t max);

@@ -34,6 +34,11 @@ static void test_worker_list(void)
 	       !vsb_worker_list_read(NULL, lo, hi, 8) &&
 	       !vsb_worker_list_read("2 (repetitions by worker process: 3-1)", lo, hi, 8),
 	       "bad or no line: not taken (the file stays one run)");
+	TAP_OK(!vsb_worker_list_read("2 (repetitions by worker process: 0-01,02-3)", lo, hi, 8) &&
+	       !vsb_worker_list_read("2 (repetitions by worker process: 0-1,+2-3)", lo, hi, 8) &&
+	       !vsb_worker_list_read("2 (repetitions by worker process: 0-1,2-3", lo, hi, 8) &&
+	       !vsb_worker_list_read("2 (repetitions by worker process: 0-1,2-3)x", lo, hi, 8),
+	       "leading zeros, a sign, no closing parenthesis or more after it: not taken");
 }
 
 int main(void)
