@@ -12,6 +12,7 @@
 #include "csvread.h"
 #include "sweep_int.h"
 #include "meta.h"
+#include "point_list.h"
 #include "worker_list.h"
 
 /*
@@ -46,21 +47,6 @@ void vsb_sweep_persist(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 			vsb_sweep_partial_save(ro, p);
 		}
 		p->saved = p->done;
-	}
-}
-
-/* "partial": pending with repetitions so far (in its .csv.partial) */
-const char *vsb_sweep_state_name(const struct vsb_sweep_point *p)
-{
-	switch (p->state) {
-	case VSB_PT_DONE:
-		return "done";
-	case VSB_PT_FAILED:
-		return "failed";
-	case VSB_PT_SKIPPED:
-		return "skipped";
-	default:
-		return p->done && !p->opts.trace ? "partial" : "not-run";
 	}
 }
 
@@ -146,10 +132,7 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 	if (ret)
 		return ret;
 	if (!strcmp(name, "points.txt")) {
-		fprintf(o.f, "# point id\tstate\tparameters (axes of %s)\n", sw->path);
-		for (i = 0; i < sw->npoints; i++)
-			fprintf(o.f, "%s\t%s\t%s\n", sw->points[i].id,
-				vsb_sweep_state_name(&sw->points[i]), sw->points[i].params);
+		vsb_point_list_write(o.f, sw);
 	} else if (!strcmp(name, "failed.txt")) {
 		fprintf(o.f, "# points that did not finish: id, state, exit status, why\n");
 		for (i = 0; i < sw->npoints; i++) {

@@ -26,6 +26,7 @@
 #include "compare.h"
 #include "csvread.h"
 #include "opts.h"
+#include "point_list.h"
 #include "result_load.h"
 #include "vsb.h"
 #include "c2c_rule.h"
@@ -516,29 +517,6 @@ static int cmp_str(const void *a, const void *b)
 #define CMP_POINTS_MAX_BYTES	(16u << 20)
 
 /*
- * The id on line @lineno of @list (@line, cut here) when its point is
- * done; NULL when not, or when the line is bad (*@ret set then).
- */
-static const char *done_id(const char *list, size_t lineno, char *line, int *ret)
-{
-	char *state = strchr(line, '\t');
-
-	if (line[0] == '#' || !state)
-		return NULL;
-	*state++ = '\0';
-	if (strncmp(state, "done\t", 5))
-		return NULL;
-	/* an id is a file name in the folder, never a way out of it */
-	if (!line[0] || strchr(line, '/')) {
-		vsb_err("%s:%zu: point id '%.40s' is not a file name", list, lineno,
-			line);
-		*ret = VSB_EXIT_USAGE;
-		return NULL;
-	}
-	return line;
-}
-
-/*
  * A sweep folder: the points points.txt lists as done (so stale files of
  * an older sweep in the same place do not count).  1: no points.txt.
  * points.txt is read like every input (a regular file, size-capped): a
@@ -562,7 +540,7 @@ static int load_sweep_dir(struct vsb_compare *c, struct vsb_cmp_side *s,
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		id = done_id(list, ++lineno, line, &ret);
+		id = vsb_point_list_done(list, ++lineno, line, &ret);
 		if (!id)
 			continue;
 		snprintf(file, sizeof(file), "%s/%s.csv", path, id);

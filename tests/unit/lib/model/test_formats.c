@@ -4,9 +4,13 @@
  * lib/model: what the writer writes reads back the same, and what it
  * never writes is refused.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "point_list.h"
+#include "vsb.h"
 #include "worker_list.h"
 #include "tap.h"
 
@@ -41,8 +45,44 @@ static void test_worker_list(void)
 	       "leading zeros, a sign, no closing parenthesis or more after it: not taken");
 }
 
+/* points.txt: what compare loads of a sweep folder is what was done. */
+static void test_point_list(void)
+{
+	static struct vsb_sweep_point pts[3];
+	struct vsb_sweep sw = { .path = "t.sweep", .npoints = 3, .points = pts };
+	char *text = NULL, *line, *next, bad[] = "../x\tdone\tb=1";
+	const char *ids[4], *id;
+	size_t len = 0, lineno = 0, n = 0;
+	int ret = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	snprintf(pts[0].id, sizeof(pts[0].id), "p1");
+	snprintf(pts[1].id, sizeof(pts[1].id), "p2");
+	snprintf(pts[2].id, sizeof(pts[2].id), "p3");
+	pts[0].state = VSB_PT_DONE;
+	pts[1].state = VSB_PT_FAILED;
+	pts[2].done = 2;	/* pending, with a partial */
+	vsb_point_list_write(f, &sw);
+	fclose(f);
+	TAP_OK(strstr(text, "p2\tfailed\t") && strstr(text, "p3\tpartial\t"),
+	       "points.txt says failed and partial");
+	for (line = text; line && *line && n < 4; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		id = vsb_point_list_done("points.txt", ++lineno, line, &ret);
+		if (id)
+			ids[n++] = id;
+	}
+	TAP_OK(n == 1 && !strcmp(ids[0], "p1") && !ret, "only the done point read back");
+	TAP_OK(!vsb_point_list_done("points.txt", 1, bad, &ret) && ret == VSB_EXIT_USAGE,
+	       "an id that is a way out of the folder: refused");
+	free(text);
+}
+
 int main(void)
 {
+	test_point_list();
 	test_worker_list();
 	return tap_done();
 }
