@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csvread.h"
+#include "partial_state.h"
 #include "point_list.h"
 #include "vsb.h"
 #include "worker_list.h"
@@ -80,8 +82,69 @@ static void test_point_list(void)
 	free(text);
 }
 
+/* @r's metadata as a CSV reader holds it: @c borrows the strings */
+static void meta_as_csv(const struct vsb_result *r, struct vsb_csv *c,
+			struct vsb_csv_meta *m)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < r->nmeta; i++) {
+		m[i].key = (char *)r->meta[i].key;
+		m[i].val = (char *)r->meta[i].val;
+	}
+	c->nmeta = r->nmeta;
+	c->meta = m;
+}
+
+/* A partial's sweep_partial_* lines: every field back, bit for bit. */
+static void test_partial_state(void)
+{
+	static struct vsb_result r, back;
+	static struct vsb_run_opts o;
+	struct vsb_csv_meta m[16];
+	struct vsb_csv c;
+	long k = 0, reps = 0;
+
+	vsb_result_init(&r, &o);
+	r.sanity_ok = 1;
+	r.applied = -12345678901LL;
+	r.npmu = 2;
+	r.pmu_cycles = 1;
+	r.pmu_instr = -1;
+	r.have_drift = 1;
+	r.drift_samples = 7;
+	r.drift_p99 = 0.1;
+	r.stale_mean_us = 1.0 / 3;
+	r.dist.on = 1;
+	r.dist.reason[4] = 9;
+	r.dist.lost_steal_ns = 2.5e9;
+	r.dist.retries_cap = 40;
+	snprintf(r.dist.sources, sizeof(r.dist.sources), "schedstat; steal");
+	vsb_partial_state_write(&r, 3, 10);
+	meta_as_csv(&r, &c, m);
+	vsb_result_init(&back, &o);
+	TAP_OK(r.nmeta == 5 && !strcmp(r.meta[1].key, "sweep_partial_state"),
+	       "five lines, the state second");
+	TAP_OK(!vsb_partial_rounds_read(&c, &k, &reps) && k == 3 && reps == 10,
+	       "rounds: 3 of 10");
+	TAP_OK(!vsb_partial_state_read(&c, &back) && back.applied == r.applied &&
+	       back.pmu_cycles == 1 && back.pmu_instr == -1 && back.drift_samples == 7 &&
+	       back.drift_p99 == r.drift_p99 && back.stale_mean_us == r.stale_mean_us &&
+	       back.dist.reason[4] == 9 && back.dist.lost_steal_ns == 2.5e9 &&
+	       back.dist.retries_cap == 40 && !strcmp(back.dist.sources, r.dist.sources),
+	       "state, drift and dist lines read back whole");
+	snprintf(r.meta[1].val, sizeof(r.meta[1].val), "sanity_ok=1 migrated=0");
+	TAP_OK(vsb_partial_state_read(&c, &back) != NULL, "a state line cut short: refused");
+	snprintf(r.meta[0].val, sizeof(r.meta[0].val), "0 of 10");
+	TAP_OK(vsb_partial_rounds_read(&c, &k, &reps) != NULL, "no round done: refused");
+	vsb_result_free(&r);
+	vsb_result_free(&back);
+}
+
 int main(void)
 {
+	test_partial_state();
 	test_point_list();
 	test_worker_list();
 	return tap_done();
