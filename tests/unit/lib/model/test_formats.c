@@ -134,6 +134,17 @@ static void test_partial_state(void)
 	       back.dist.reason[4] == 9 && back.dist.lost_steal_ns == 2.5e9 &&
 	       back.dist.retries_cap == 40 && !strcmp(back.dist.sources, r.dist.sources),
 	       "state, drift and dist lines read back whole");
+	TAP_OK(!strcmp(r.meta[1].val, "sanity_ok=1 migrated=0 applied=-12345678901 "
+		       "counted=0 nthreads=0 npmu=2 pmu_cycles=1 pmu_instr=-1 "
+		       "mux_samples=0 multiplexed=0"), "the state line as ever: %s",
+	       r.meta[1].val);
+	TAP_OK(!strncmp(r.meta[3].val, "on=1 policy=0 attempts=0 kept=0 kept_disturbed=0 "
+			"dropped=0 retried=0 disturbed=0 reasons=0,0,0,0,9 valid=0 "
+			"timed_ns=0 lost_delay_ns=0 lost_steal_ns=2500000000 ", 132),
+	       "the dist line as ever: %s", r.meta[3].val);
+	snprintf(r.meta[2].val, sizeof(r.meta[2].val), "have=01 samples=7 max=0 p99=0.1 "
+		 "mean=0 stale_max=0 stale_p99=0 stale_mean=0");
+	TAP_OK(vsb_partial_state_read(&c, &back) != NULL, "a leading zero: refused");
 	snprintf(r.meta[1].val, sizeof(r.meta[1].val), "sanity_ok=1 migrated=0");
 	TAP_OK(vsb_partial_state_read(&c, &back) != NULL, "a state line cut short: refused");
 	snprintf(r.meta[0].val, sizeof(r.meta[0].val), "0 of 10");
