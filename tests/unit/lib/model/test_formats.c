@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "csvread.h"
+#include "handoff.h"
 #include "partial_state.h"
 #include "point_list.h"
 #include "vsb.h"
@@ -47,20 +48,29 @@ static void test_worker_list(void)
 	       "leading zeros, a sign, no closing parenthesis or more after it: not taken");
 }
 
+/* Three pending points p1, p2, p3, afresh each call */
+static struct vsb_sweep_point *three_points(void)
+{
+	static struct vsb_sweep_point pts[3];
+	int i;
+
+	memset(pts, 0, sizeof(pts));
+	for (i = 0; i < 3; i++)
+		snprintf(pts[i].id, sizeof(pts[i].id), "p%d", i + 1);
+	return pts;
+}
+
 /* points.txt: what compare loads of a sweep folder is what was done. */
 static void test_point_list(void)
 {
-	static struct vsb_sweep_point pts[3];
-	struct vsb_sweep sw = { .path = "t.sweep", .npoints = 3, .points = pts };
 	char *text = NULL, *line, *next, bad[] = "../x\tdone\tb=1";
+	struct vsb_sweep_point *pts = three_points();
+	struct vsb_sweep sw = { .path = "t.sweep", .npoints = 3, .points = pts };
 	const char *ids[4], *id;
 	size_t len = 0, lineno = 0, n = 0;
 	int ret = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	snprintf(pts[0].id, sizeof(pts[0].id), "p1");
-	snprintf(pts[1].id, sizeof(pts[1].id), "p2");
-	snprintf(pts[2].id, sizeof(pts[2].id), "p3");
 	pts[0].state = VSB_PT_DONE;
 	pts[1].state = VSB_PT_FAILED;
 	pts[2].done = 2;	/* pending, with a partial */
@@ -153,8 +163,54 @@ static void test_partial_state(void)
 	vsb_result_free(&back);
 }
 
+/* Each line of @text (cut up) through vsb_handoff_line: 0, or -1 */
+static int handoff_read(struct vsb_sweep *sw, char *text, unsigned char *kept,
+			unsigned char *seen)
+{
+	char *line, *next;
+
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (line[0] != '#' && vsb_handoff_line(sw, line, kept, seen))
+			return -1;
+	}
+	return 0;
+}
+
+/* procs.txt: each point's state, resumed count and reason, handed on. */
+static void test_handoff(void)
+{
+	unsigned char kept[3] = { 1, 0, 0 }, back[3] = { 0 }, seen[3] = { 0 };
+	struct vsb_sweep_point *pts = three_points();
+	struct vsb_sweep sw = { .path = "t.sweep", .npoints = 3, .points = pts };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	pts[0].state = VSB_PT_DONE;
+	pts[1].state = VSB_PT_SKIPPED;
+	pts[1].status = 4;
+	snprintf(pts[1].err, sizeof(pts[1].err), "no module\there");
+	pts[2].resumed = 6;
+	vsb_handoff_write(f, &sw, 1, 3, kept);
+	fclose(f);
+	memset(pts[1].err, 0, sizeof(pts[1].err));
+	pts[0].state = pts[1].state = VSB_PT_PENDING;
+	pts[1].status = 0;
+	pts[2].resumed = 0;
+	TAP_OK(!handoff_read(&sw, text, back, seen) && back[0] && !back[1] &&
+	       pts[0].state == VSB_PT_DONE && pts[1].state == VSB_PT_SKIPPED &&
+	       pts[1].status == 4 && !strcmp(pts[1].err, "no module here") &&
+	       pts[2].resumed == 6 && seen[0] && seen[1] && seen[2],
+	       "procs.txt read back: kept, skipped with its reason, resumed 6");
+	free(text);
+}
+
 int main(void)
 {
+	test_handoff();
 	test_partial_state();
 	test_point_list();
 	test_worker_list();
