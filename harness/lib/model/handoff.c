@@ -10,10 +10,11 @@
  *
  * state: done, kept (done, by --resume), failed, skipped, pending.
  */
-#include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "handoff.h"
+#include "vsb.h"
 
 static const char *handoff_state(const struct vsb_sweep_point *p, int kept)
 {
@@ -51,12 +52,10 @@ void vsb_handoff_write(FILE *f, const struct vsb_sweep *sw, long worker, long pr
 	}
 }
 
-/* One line of procs.txt into its point; 0, or -1 when it does not parse. */
-int vsb_handoff_line(struct vsb_sweep *sw, char *line, unsigned char *kept,
-		     unsigned char *seen)
+/* Cut @line at its tabs into @f: 0 when it has the writer's five fields */
+static int split_tabs(char *line, char **f)
 {
-	char *f[5], *t = line, *end;
-	size_t i;
+	char *t = line;
 	int n;
 
 	for (n = 0; n < 5 && t; n++) {
@@ -65,23 +64,39 @@ int vsb_handoff_line(struct vsb_sweep *sw, char *line, unsigned char *kept,
 		if (t)
 			*t++ = '\0';
 	}
-	if (n < 5)
+	return n == 5 ? 0 : -1;
+}
+
+/*
+ * One line of procs.txt into its point; 0, or -1 when it does not
+ * parse.  Its numbers in numbers.c's syntax, as the writer's %ld and
+ * %d write them: "06" or "6x" is no count of ours.
+ */
+int vsb_handoff_line(struct vsb_sweep *sw, char *line, unsigned char *kept,
+		     unsigned char *seen)
+{
+	struct vsb_sweep_point *p;
+	long resumed, status;
+	char *f[5];
+	size_t i;
+
+	if (split_tabs(line, f) || vsb_parse_long(f[2], &resumed) || resumed < 0 ||
+	    vsb_parse_long(f[3], &status) || status < INT_MIN || status > INT_MAX)
 		return -1;
 	for (i = 0; i < sw->npoints && strcmp(sw->points[i].id, f[0]); i++)
 		;
 	if (i == sw->npoints || seen[i])
 		return -1;
 	seen[i] = 1;
-	sw->points[i].resumed = strtol(f[2], &end, 10);
-	if (*end || sw->points[i].resumed < 0)
-		return -1;
+	p = &sw->points[i];
+	p->resumed = resumed;
 	if (!strcmp(f[1], "done") || !strcmp(f[1], "kept")) {
-		sw->points[i].state = VSB_PT_DONE;
+		p->state = VSB_PT_DONE;
 		kept[i] = f[1][0] == 'k';
 	} else if (!strcmp(f[1], "failed") || !strcmp(f[1], "skipped")) {
-		sw->points[i].state = f[1][0] == 'f' ? VSB_PT_FAILED : VSB_PT_SKIPPED;
-		sw->points[i].status = atoi(f[3]);
-		snprintf(sw->points[i].err, sizeof(sw->points[i].err), "%s", f[4]);
+		p->state = f[1][0] == 'f' ? VSB_PT_FAILED : VSB_PT_SKIPPED;
+		p->status = (int)status;
+		snprintf(p->err, sizeof(p->err), "%s", f[4]);
 	} else if (strcmp(f[1], "pending")) {
 		return -1;
 	}

@@ -206,6 +206,13 @@ static void test_handoff(void)
 	       pts[2].resumed == 6 && seen[0] && seen[1] && seen[2],
 	       "procs.txt read back: kept, skipped with its reason, resumed 6");
 	free(text);
+	memset(seen, 0, sizeof(seen));
+	TAP_OK(handoff_read(&sw, (char[]){ "p3\tpending\t06\t0\t" }, back, seen) &&
+	       handoff_read(&sw, (char[]){ "p2\tfailed\t0\t4x\twhy" }, back, seen) &&
+	       handoff_read(&sw, (char[]){ "p1\tdone\t0\t0" }, back, seen) &&
+	       handoff_read(&sw, (char[]){ "p9\tdone\t0\t0\t" }, back, seen),
+	       "a leading zero, a status that is no number, four fields, "
+	       "another sweep's point: refused");
 }
 
 int main(void)
