@@ -237,10 +237,12 @@ static void row_sample(const struct cmp_file *f, size_t r, size_t *rep,
 		       double *cost)
 {
 	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	struct vsb_rl_sample s;
 
 	vsb_rl_cells(&f->rl, r, cells);
-	*rep = (size_t)strtoul(cells[f->rl.c_rep].s, NULL, 10);
-	*cost = strtod(cells[f->rl.c_per_op].s, NULL);
+	vsb_rl_sample(&f->rl, cells, &s);
+	*rep = (size_t)s.rep;
+	*cost = s.per_op;
 }
 
 /*

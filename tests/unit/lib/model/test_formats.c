@@ -6,12 +6,15 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "csvread.h"
 #include "handoff.h"
 #include "partial_state.h"
+#include "result_load.h"
 #include "point_list.h"
 #include "vsb.h"
 #include "worker_list.h"
@@ -215,8 +218,38 @@ static void test_handoff(void)
 	       "another sweep's point: refused");
 }
 
+/* A raw CSV's numbers through the loader: what compare and the store get */
+static void test_rl_sample(void)
+{
+	char path[] = "/tmp/vsb-test-rl-XXXXXX";
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	struct vsb_rl_sample a, b;
+	struct vsb_rl_file f;
+	int fd = mkstemp(path);
+	FILE *o = fdopen(fd, "w");
+
+	fputs("# run_id: t\nbench,thread,cpu,rep,ops,elapsed,unit,per_op,ns_per_op,"
+	      "cycles,instructions\n"
+	      "counter,0,3,7,1000,2500,ns,2.5,2.5,1e+06,0x10\n"
+	      "counter,1,-1,8,1000,2500,ns,,,,-4\n", o);
+	fclose(o);
+	TAP_OK(!vsb_rl_read(path, 0, &f) && f.nrows == 2, "a raw CSV of two rows loads");
+	vsb_rl_cells(&f, 0, cells);
+	vsb_rl_sample(&f, cells, &a);
+	vsb_rl_cells(&f, 1, cells);
+	vsb_rl_sample(&f, cells, &b);
+	TAP_OK(a.thread == 0 && a.cpu == 3 && a.rep == 7 && a.ops == 1000 &&
+	       a.elapsed == 2500 && a.per_op == 2.5 && a.cycles == 1e6 && isnan(a.instr),
+	       "row 1's numbers; 0x10 is none of ours");
+	TAP_OK(b.cpu == -1 && b.rep == 8 && isnan(b.per_op) && isnan(b.ns_per_op) &&
+	       isnan(b.cycles) && isnan(b.instr), "row 2: empty cells and -4 are none");
+	vsb_rl_free(&f);
+	unlink(path);
+}
+
 int main(void)
 {
+	test_rl_sample();
 	test_handoff();
 	test_partial_state();
 	test_point_list();
