@@ -27,6 +27,7 @@
 #include "damon.h"
 #include "env.h"
 #include "guest.h"
+#include "kernel_line.h"
 #include "meta.h"
 #include "pmu.h"
 #include "result.h"
@@ -278,8 +279,7 @@ void vsb_meta_collect_env(struct vsb_result *r)
 	vsb_result_meta(r, "build_type", "%s", VSB_BUILD);
 	vsb_result_meta(r, "command", "%s", cmdline);
 	if (uname(&u) == 0)
-		vsb_result_meta(r, "kernel", "%s %s %s %s", u.sysname, u.release,
-				u.version, u.machine);
+		vsb_kernel_line_write(r, u.sysname, u.release, u.version, u.machine);
 	else
 		snprintf(u.release, sizeof(u.release), "unknown");
 	vsb_kconfig_read(u.release, &kc);

@@ -26,6 +26,7 @@
 
 #include "vsb.h"
 #include "hash.h"
+#include "kernel_line.h"
 #include "store_be.h"
 
 struct imp {
@@ -142,27 +143,15 @@ static int put_machine(struct imp *im)
 /* `# kernel: Linux RELEASE VERSION... MACHINE` (uname -srvm) */
 static int put_kernel(struct imp *im)
 {
-	const char *line = vsb_rl_meta(im->f, "kernel");
+	const char *line = vsb_rl_meta(im->f, VSB_KERNEL_KEY);
 	const char *cfg = vsb_rl_meta(im->f, "kernel_config");
-	char release[128] = "unknown", version[512] = "", fp[24], ch[24];
+	char release[128], version[512], fp[24], ch[24];
 	const char *vals[5];
 	uint64_t h;
 
 	if (!cfg)
 		cfg = "";
-	if (line) {
-		const char *sp = strchr(line, ' '), *last = strrchr(line, ' ');
-
-		if (sp && sscanf(sp, " %127s", release) == 1) {
-			const char *v = strstr(sp, release) + strlen(release);
-
-			while (*v == ' ')
-				v++;
-			if (last && last > v)
-				snprintf(version, sizeof(version), "%.*s",
-					 (int)(last - v), v);
-		}
-	}
+	vsb_kernel_line_read(line, release, sizeof(release), version, sizeof(version));
 	h = vsb_fnv1a64(cfg, strlen(cfg), VSB_FNV_INIT);
 	snprintf(ch, sizeof(ch), "%016llx", (unsigned long long)h);
 	h = vsb_fnv1a64(line ? line : "", line ? strlen(line) : 0, h);

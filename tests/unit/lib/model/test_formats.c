@@ -13,6 +13,7 @@
 
 #include "csvread.h"
 #include "handoff.h"
+#include "kernel_line.h"
 #include "partial_state.h"
 #include "result_load.h"
 #include "point_list.h"
@@ -247,8 +248,30 @@ static void test_rl_sample(void)
 	unlink(path);
 }
 
+/* `# kernel:`: the store keys a run's kernel by its release and version */
+static void test_kernel_line(void)
+{
+	static struct vsb_result r;
+	static struct vsb_run_opts o;
+	char rel[128], ver[512];
+
+	vsb_result_init(&r, &o);
+	vsb_kernel_line_write(&r, "Linux", "6.1.0-9-amd64",
+			      "#1 SMP PREEMPT_DYNAMIC Debian 6.1.27-1 (2023-05-08)", "x86_64");
+	vsb_kernel_line_read(r.meta[0].val, rel, sizeof(rel), ver, sizeof(ver));
+	TAP_OK(!strcmp(r.meta[0].key, VSB_KERNEL_KEY) && !strcmp(rel, "6.1.0-9-amd64") &&
+	       !strcmp(ver, "#1 SMP PREEMPT_DYNAMIC Debian 6.1.27-1 (2023-05-08)"),
+	       "release and version back: %s, %s", rel, ver);
+	vsb_kernel_line_read(NULL, rel, sizeof(rel), ver, sizeof(ver));
+	TAP_OK(!strcmp(rel, "unknown") && !ver[0], "no line: release unknown");
+	vsb_kernel_line_read("Linux", rel, sizeof(rel), ver, sizeof(ver));
+	TAP_OK(!strcmp(rel, "unknown") && !ver[0], "one word: release unknown");
+	vsb_result_free(&r);
+}
+
 int main(void)
 {
+	test_kernel_line();
 	test_rl_sample();
 	test_handoff();
 	test_partial_state();
