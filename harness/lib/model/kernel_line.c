@@ -18,23 +18,28 @@ void vsb_kernel_line_write(struct vsb_result *r, const char *sysname,
 			machine);
 }
 
+/*
+ * The release is the word after the first blank, the version all from
+ * the next word to the last blank (uname's version has blanks in it;
+ * the machine never has).  Blanks are the writer's spaces only.
+ */
 void vsb_kernel_line_read(const char *line, char *release, size_t rlen,
 			  char *version, size_t vlen)
 {
+	const char *rel = line ? strchr(line, ' ') : NULL, *last, *v;
+	size_t n;
+
 	snprintf(release, rlen, "unknown");
 	version[0] = '\0';
-	if (line) {
-		const char *sp = strchr(line, ' '), *last = strrchr(line, ' ');
-		char rel[128];
-
-		if (sp && sscanf(sp, " %127s", rel) == 1) {
-			const char *v = strstr(sp, rel) + strlen(rel);
-
-			snprintf(release, rlen, "%s", rel);
-			while (*v == ' ')
-				v++;
-			if (last && last > v)
-				snprintf(version, vlen, "%.*s", (int)(last - v), v);
-		}
-	}
+	if (!rel)
+		return;
+	rel += strspn(rel, " ");
+	n = strcspn(rel, " ");
+	if (!n)
+		return;
+	snprintf(release, rlen, "%.*s", (int)n, rel);
+	v = rel + n + strspn(rel + n, " ");
+	last = strrchr(line, ' ');
+	if (last > v)
+		snprintf(version, vlen, "%.*s", (int)(last - v), v);
 }

@@ -266,6 +266,10 @@ static void test_kernel_line(void)
 	TAP_OK(!strcmp(rel, "unknown") && !ver[0], "no line: release unknown");
 	vsb_kernel_line_read("Linux", rel, sizeof(rel), ver, sizeof(ver));
 	TAP_OK(!strcmp(rel, "unknown") && !ver[0], "one word: release unknown");
+	vsb_kernel_line_read("Linux 6.12.9 x86_64", rel, sizeof(rel), ver, sizeof(ver));
+	TAP_OK(!strcmp(rel, "6.12.9") && !ver[0], "no version: none read");
+	vsb_kernel_line_read("Linux  6.1\t#1 x", rel, sizeof(rel), ver, sizeof(ver));
+	TAP_OK(!strcmp(rel, "6.1\t#1") && !ver[0], "a tab is not the writer's blank");
 	vsb_result_free(&r);
 }
 
