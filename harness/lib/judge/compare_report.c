@@ -18,6 +18,7 @@
 #include "charts.h"
 #include "compare.h"
 #include "plot.h"
+#include "shift_line.h"
 #include "stats.h"
 #include "store.h"
 #include "vsb.h"
@@ -139,11 +140,8 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		bs->kernel, ns->cpu_model, ns->kernel);
 	fprintf(csv.f, "# kernel_config: %s\n# new_kernel_config: %s\n",
 		or_unknown(bs->kernel_config), or_unknown(ns->kernel_config));
-	fprintf(csv.f, "# common_shift: %.4g over %zu judged point%s\n", c->shift,
-		c->nshift, c->nshift == 1 ? "" : "s");
 	/* the chart draws the shift where the note is given (vsb_chart_compare) */
-	fprintf(csv.f, "# common_shift_shown: %s\n",
-		vsb_cmp_shift_shown(c, o) ? "yes" : "no");
+	vsb_shift_lines_write(csv.f, c->shift, c->nshift, vsb_cmp_shift_shown(c, o));
 	fprintf(csv.f, "# noise_model: %s; per row, test: runs (the rank test on "
 		"per-run medians, floor from their between-run CV), runs+store (the "
 		"same, a side's runs one sweep's processes, the floor at least what "

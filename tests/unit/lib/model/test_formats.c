@@ -16,6 +16,7 @@
 #include "kernel_line.h"
 #include "partial_state.h"
 #include "result_load.h"
+#include "shift_line.h"
 #include "point_list.h"
 #include "vsb.h"
 #include "worker_list.h"
@@ -273,8 +274,60 @@ static void test_kernel_line(void)
 	vsb_result_free(&r);
 }
 
+/* "# key: value" lines of @text (cut up) as a CSV reader's metadata */
+static void lines_as_csv(char *text, struct vsb_csv *c, struct vsb_csv_meta *m,
+			 size_t max)
+{
+	char *line, *next, *colon;
+
+	memset(c, 0, sizeof(*c));
+	c->meta = m;
+	for (line = text; line && *line && c->nmeta < max; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		colon = strstr(line, ": ");
+		if (strncmp(line, "# ", 2) || !colon)
+			continue;
+		*colon = '\0';
+		m[c->nmeta].key = line + 2;
+		m[c->nmeta++].val = colon + 2;
+	}
+}
+
+/* compare.csv's common shift: drawn only where compare showed it */
+static double shift_back(double shift, size_t n, int shown)
+{
+	struct vsb_csv_meta m[4];
+	struct vsb_csv c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	double r;
+
+	vsb_shift_lines_write(f, shift, n, shown);
+	fclose(f);
+	lines_as_csv(text, &c, m, 4);
+	r = vsb_shift_lines_read(&c);
+	free(text);
+	return r;
+}
+
+static void test_shift_lines(void)
+{
+	struct vsb_csv_meta m[2] = { { "common_shift", "0.97x over 3 judged points" },
+				     { "common_shift_shown", "yes" } };
+	struct vsb_csv c = { .nmeta = 2, .meta = m };
+
+	TAP_NEAR(shift_back(1.0312, 12, 1), 1.031, 1e-12, "a shown shift read back");
+	TAP_OK(isnan(shift_back(1.0312, 12, 0)), "one not shown: none");
+	TAP_OK(isnan(shift_back(NAN, 0, 1)), "no judged point: none");
+	TAP_OK(isnan(vsb_shift_lines_read(&c)), "a number with more glued to it: none");
+}
+
 int main(void)
 {
+	test_shift_lines();
 	test_kernel_line();
 	test_rl_sample();
 	test_handoff();
