@@ -7,11 +7,11 @@
  * reader live here together.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "csvread.h"
 #include "shift_line.h"
+#include "vsb.h"
 
 void vsb_shift_lines_write(FILE *f, double shift, size_t n, int shown)
 {
@@ -20,17 +20,20 @@ void vsb_shift_lines_write(FILE *f, double shift, size_t n, int shown)
 	fprintf(f, "# common_shift_shown: %s\n", shown ? "yes" : "no");
 }
 
-/* A compare.csv from before the lines existed has no shift either. */
+/*
+ * A compare.csv from before the lines existed has no shift either.  R
+ * in numbers.c's syntax of fractions, as the writer's %.4g writes a
+ * ratio, followed by the writer's " over ".
+ */
 double vsb_shift_lines_read(const struct vsb_csv *cc)
 {
 	const char *shown = vsb_csv_meta(cc, "common_shift_shown");
 	const char *val = vsb_csv_meta(cc, "common_shift");
-	char *end = NULL;
-	double r = val ? strtod(val, &end) : NAN;
+	const char *end;
+	double r;
 
-	/* "R over N judged points": R alone, nothing glued to it */
-	if (shown && !strcmp(shown, "yes") && end != val && (*end == ' ' || !*end) &&
-	    isfinite(r) && r > 0)
-		return r;
-	return NAN;
+	if (!shown || strcmp(shown, "yes") || !val)
+		return NAN;
+	end = vsb_scan_real(val, &r);
+	return end && !strncmp(end, " over ", 6) && r > 0 ? r : NAN;
 }

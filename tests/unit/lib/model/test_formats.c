@@ -323,6 +323,10 @@ static void test_shift_lines(void)
 	TAP_OK(isnan(shift_back(1.0312, 12, 0)), "one not shown: none");
 	TAP_OK(isnan(shift_back(NAN, 0, 1)), "no judged point: none");
 	TAP_OK(isnan(vsb_shift_lines_read(&c)), "a number with more glued to it: none");
+	m[0].val = "0x1p0 over 3 judged points";
+	TAP_OK(isnan(vsb_shift_lines_read(&c)), "a hex float: none");
+	m[0].val = "1.02";
+	TAP_OK(isnan(vsb_shift_lines_read(&c)), "no \"over N\": none of the writer's");
 }
 
 int main(void)
