@@ -15,6 +15,7 @@
 #include "handoff.h"
 #include "kernel_line.h"
 #include "partial_state.h"
+#include "refresh_seed.h"
 #include "result_load.h"
 #include "shift_line.h"
 #include "point_list.h"
@@ -329,8 +330,24 @@ static void test_shift_lines(void)
 	TAP_OK(isnan(vsb_shift_lines_read(&c)), "no \"over N\": none of the writer's");
 }
 
+/* A refresh result's seed estimate: the chart's reference line */
+static void test_refresh_seed(void)
+{
+	static struct vsb_result r;
+	static struct vsb_run_opts o;
+
+	vsb_result_init(&r, &o);
+	vsb_refresh_seed_write(&r, 16777216);
+	TAP_OK(!strcmp(r.meta[0].key, VSB_REFRESH_SEED_KEY) &&
+	       vsb_refresh_seed_read(r.meta[0].val) == 16777216, "16777216 back: %s",
+	       r.meta[0].val);
+	TAP_OK(vsb_refresh_seed_read(NULL) == 0, "no line: 0");
+	vsb_result_free(&r);
+}
+
 int main(void)
 {
+	test_refresh_seed();
 	test_shift_lines();
 	test_kernel_line();
 	test_rl_sample();
