@@ -6,9 +6,10 @@
  * refresh sweep draws the bench's measure against it.  A format of the
  * suite's files: its writer and its reader live here together.
  */
-#include <stdlib.h>
+#include <string.h>
 
 #include "refresh_seed.h"
+#include "vsb.h"
 
 void vsb_refresh_seed_write(struct vsb_result *r, unsigned long long n)
 {
@@ -16,8 +17,15 @@ void vsb_refresh_seed_write(struct vsb_result *r, unsigned long long n)
 			"%llu iterations (nCPU * 2 * nodes * nCPU/2)", n);
 }
 
-/* "16777216 iterations (...)": the number in front */
+/*
+ * "16777216 iterations (...)": the number in front, in numbers.c's
+ * syntax, as the writer's %llu writes it, and the writer's word after.
+ */
 double vsb_refresh_seed_read(const char *val)
 {
-	return val ? atof(val) : 0.0;
+	const char *end;
+	long n;
+
+	end = val ? vsb_scan_decimal(val, &n) : NULL;
+	return end && n >= 0 && !strncmp(end, " iterations", 11) ? (double)n : 0.0;
 }

@@ -15,7 +15,7 @@
 /* "N iterations (nCPU * 2 * nodes * nCPU/2)" into @r's metadata */
 void vsb_refresh_seed_write(struct vsb_result *r, unsigned long long n);
 
-/* N of such a value (NULL: none); 0 when there is none */
+/* N of such a value (NULL: none); 0 when it is none the writer makes */
 double vsb_refresh_seed_read(const char *val);
 
 #endif /* VSB_REFRESH_SEED_H */

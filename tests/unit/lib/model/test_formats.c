@@ -342,6 +342,10 @@ static void test_refresh_seed(void)
 	       vsb_refresh_seed_read(r.meta[0].val) == 16777216, "16777216 back: %s",
 	       r.meta[0].val);
 	TAP_OK(vsb_refresh_seed_read(NULL) == 0, "no line: 0");
+	TAP_OK(vsb_refresh_seed_read("0x10 iterations") == 0 &&
+	       vsb_refresh_seed_read("016 iterations") == 0 &&
+	       vsb_refresh_seed_read("-16 iterations") == 0 &&
+	       vsb_refresh_seed_read("16") == 0, "hex, a leading zero, a sign, no word: 0");
 	vsb_result_free(&r);
 }
 
