@@ -387,7 +387,7 @@ static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		p->c2c = vsb_grow(p->c2c, p->nc2c, &p->c2ccap, sizeof(*p->c2c));
 		p->c2c[p->nc2c++] = f->c2c;
 	}
-	p->multi_cpu |= vsb_rl_meta(&f->rl, "c2c_ns") != NULL;
+	p->multi_cpu |= vsb_rl_meta(&f->rl, VSB_C2C_KEY) != NULL;
 	p->nfiles++;
 	p->nsplit += f->nprocs >= 2;
 	/* the store's noise model asks for this point as it was stored */
@@ -458,7 +458,7 @@ static int open_file(struct vsb_compare *c, struct vsb_cmp_side *s,
 	if (!s->kernel_config[0] && (m = vsb_rl_meta(&f->rl, "kernel_config")))
 		snprintf(s->kernel_config, sizeof(s->kernel_config), "%s", m);
 	side_run(s, &f->rl, path);
-	f->c2c = vsb_c2c_parse(vsb_rl_meta(&f->rl, "c2c_ns"));
+	f->c2c = vsb_c2c_parse(vsb_rl_meta(&f->rl, VSB_C2C_KEY));
 	f->cdist = vsb_rl_col(&f->rl, "disturbed");
 	f->nprocs = 0;
 	if (!c->runs_only)

@@ -303,7 +303,7 @@ int vsb_store_series(struct vsb_store *s, const char *point_key,
 	memset(se, 0, sizeof(*se));
 	snprintf(se->point_key, sizeof(se->point_key), "%s", point_key);
 	/* the run's c2c_ns from its metadata: history's moved-CPUs rule */
-	snprintf(c2c, sizeof(c2c), o->json_member_sql, "r.env", "c2c_ns");
+	snprintf(c2c, sizeof(c2c), o->json_member_sql, "r.env", VSB_C2C_KEY);
 	snprintf(sql, sizeof(sql),
 		 "SELECT r.run_id, m.fingerprint, m.cpu_model, k.release, "
 		 "r.git_revision, r.started, s.unit, s.rep, avg(s.per_op), %s "

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "c2c_rule.h"
 #include "csvread.h"
 #include "handoff.h"
 #include "kernel_line.h"
@@ -349,8 +350,26 @@ static void test_refresh_seed(void)
 	vsb_result_free(&r);
 }
 
+/* c2c_ns: compare's and history's moved-CPUs rule reads what meta wrote */
+static void test_c2c_line(void)
+{
+	static struct vsb_result r;
+	static struct vsb_run_opts o;
+
+	vsb_result_init(&r, &o);
+	vsb_c2c_line_write(&r, 80.14, 0, 1);
+	TAP_OK(!strcmp(r.meta[0].key, VSB_C2C_KEY) &&
+	       fabs(vsb_c2c_parse(r.meta[0].val) - 80.1) < 1e-9,
+	       "80.1 ns back: %s", r.meta[0].val);
+	vsb_c2c_line_write(&r, NAN, 2, 3);	/* the same key: written over */
+	TAP_OK(isnan(vsb_c2c_parse(r.meta[0].val)) && isnan(vsb_c2c_parse(NULL)),
+	       "unknown, or no line: NAN");
+	vsb_result_free(&r);
+}
+
 int main(void)
 {
+	test_c2c_line();
 	test_refresh_seed();
 	test_shift_lines();
 	test_kernel_line();
