@@ -7,10 +7,11 @@
  * no measuring here, so the judging layers can use it.
  */
 #include <math.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include "c2c_rule.h"
 #include "result.h"
+#include "vsb.h"
 
 int vsb_c2c_moved(double a, double b)
 {
@@ -21,11 +22,18 @@ int vsb_c2c_moved(double a, double b)
 	return r > VSB_C2C_MOVED_RATIO || r < 1 / VSB_C2C_MOVED_RATIO;
 }
 
+/*
+ * The figure in numbers.c's syntax of fractions, as the writer's %.1f
+ * writes it, and its " (" after; "unknown (...)" and anything the
+ * writer never writes are unknown.
+ */
 double vsb_c2c_parse(const char *meta)
 {
-	double v = meta ? strtod(meta, NULL) : NAN;	/* "unknown (...)" reads 0 */
+	const char *end;
+	double v;
 
-	return v > 0 ? v : NAN;
+	end = meta ? vsb_scan_real(meta, &v) : NULL;
+	return end && !strncmp(end, " (", 2) && v > 0 ? v : NAN;
 }
 
 void vsb_c2c_line_write(struct vsb_result *r, double ns, int a, int b)

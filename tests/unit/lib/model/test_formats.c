@@ -364,6 +364,9 @@ static void test_c2c_line(void)
 	vsb_c2c_line_write(&r, NAN, 2, 3);	/* the same key: written over */
 	TAP_OK(isnan(vsb_c2c_parse(r.meta[0].val)) && isnan(vsb_c2c_parse(NULL)),
 	       "unknown, or no line: NAN");
+	TAP_OK(isnan(vsb_c2c_parse("0x50 (CPUs 0 and 1)")) &&
+	       isnan(vsb_c2c_parse(" 80.1 (CPUs 0 and 1)")) && isnan(vsb_c2c_parse("80.1")),
+	       "hex, a leading blank, no words after: unknown");
 	vsb_result_free(&r);
 }
 
