@@ -177,15 +177,19 @@ void vsb_cmp_free(struct vsb_compare *c);
 int vsb_cmp_col(const struct vsb_compare *c, const char *name);
 
 /*
- * Add @path to side @s: a raw-sample CSV; a sweep folder (the points its
- * points.txt lists as done); or any other folder (every raw CSV in it,
- * by name; links inside are skipped, as the store's walk skips them).
+ * compare_walk.c: add @path to side @s: a raw-sample CSV; a sweep
+ * folder (the points its points.txt lists as done); or any other folder
+ * (every raw CSV in it, by name; links inside are skipped, as the
+ * store's walk skips them).
  * Every file goes through the store's loader (result_load.h).
  * Repetitions of one point in several files add up.  0 or
  * VSB_EXIT_USAGE after one vsb_err line.
  */
 int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
 		 const char *path);
+/* compare.c: one raw-sample CSV into @s, as vsb_cmp_load() takes it */
+int vsb_cmp_load_file(struct vsb_compare *c, struct vsb_cmp_side *s,
+		      const char *path);
 
 /*
  * compare_store.c: for every matched pair, the between-run CV of the
