@@ -173,16 +173,21 @@ struct vsb_hist_opts {
 	size_t nbuf;
 };
 
-/* All that was read: the store's series (owned) and ours (borrowing). */
+/* A point --where selected: its series, its histories, its short name */
+struct vsb_hist_point {
+	const struct vsb_store_point *point;	/* in vsb_hist_set.pts */
+	struct vsb_series *se;		/* owned; the histories borrow from it */
+	struct vsb_hist_series *hs;	/* one per machine */
+	size_t nhs;
+	char *label;
+};
+
+/* All that was read: the store's points (owned) and those selected. */
 struct vsb_hist_set {
 	struct vsb_store_point *pts;
 	size_t npts;
-	struct vsb_series **se;		/* one per selected point */
-	const struct vsb_store_point **sel;	/* ... and its point */
-	size_t nse;
-	struct vsb_hist_series **hs;	/* per selected point, per machine */
-	size_t *nhs;
-	char **label;			/* per selected point */
+	struct vsb_hist_point *sel;
+	size_t nsel, cap;
 	char machine[24];
 };
 

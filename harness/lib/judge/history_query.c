@@ -83,23 +83,13 @@ static int resolve_machine(struct vsb_store *s, const char *want, char *fp, size
 }
 
 
-static void *grow(void *p, size_t n, size_t size)
-{
-	p = realloc(p, n * size);
-	if (!p) {
-		vsb_err("out of memory");
-		exit(VSB_EXIT_ERROR);
-	}
-	return p;
-}
-
 /* Does @name's value differ between the selected points? */
 static int varies(const struct vsb_hist_set *h, const char *name, const char *val)
 {
 	size_t i;
 
-	for (i = 0; i < h->nse; i++) {
-		const char *other = vsb_store_point_param(h->sel[i], name);
+	for (i = 0; i < h->nsel; i++) {
+		const char *other = vsb_store_point_param(h->sel[i].point, name);
 
 		if (!other || strcmp(other, val))
 			return 1;
@@ -116,9 +106,8 @@ static void make_labels(struct vsb_hist_set *h)
 {
 	size_t i, k;
 
-	h->label = grow(NULL, h->nse ?: 1, sizeof(*h->label));
-	for (i = 0; i < h->nse; i++) {
-		const struct vsb_store_point *p = h->sel[i];
+	for (i = 0; i < h->nsel; i++) {
+		const struct vsb_store_point *p = h->sel[i].point;
 		char lab[1024] = "";
 		size_t len = 0;
 
@@ -132,47 +121,57 @@ static void make_labels(struct vsb_hist_set *h)
 						len ? " " : "", plain ? "" : key,
 						plain ? "" : "=", val);
 		}
-		h->label[i] = strdup(len ? lab : h->se[i]->point_key);
+		h->sel[i].label = strdup(len ? lab : h->sel[i].se->point_key);
 	}
 }
 
-/* Read the selected points' series and build their histories. */
-static int load_series(struct vsb_store *s, const struct vsb_hist_opts *o, struct vsb_hist_set *h)
+/*
+ * Point @p's series, if one unit a machine, into a new selected point
+ * of @h with its histories; 0 or VSB_EXIT_*.
+ */
+static int select_point(struct vsb_store *s, const struct vsb_hist_opts *o,
+			struct vsb_hist_set *h, const struct vsb_store_point *p)
 {
+	struct vsb_hist_point *sp;
 	const char *u1, *u2;
-	size_t i;
+	struct vsb_series se;
 	int ret;
 
-	for (i = 0; i < h->npts; i++) {
-		struct vsb_series se;
-
-		if (!where_match(o, &h->pts[i]))
-			continue;
-		ret = vsb_store_series(s, h->pts[i].key, h->machine[0] ? h->machine : NULL, &se);
-		if (ret)
-			return ret;
-		if (vsb_hist_mixed_units(&se, &u1, &u2)) {
-			vsb_err("history: point %s: mixed units on one machine (%s and %s): refusing to "
-				"chart or judge them as one series", se.point_key, u1, u2);
-			vsb_series_free(&se);
-			return VSB_EXIT_USAGE;
-		}
-		h->se = grow(h->se, h->nse + 1, sizeof(*h->se));
-		h->hs = grow(h->hs, h->nse + 1, sizeof(*h->hs));
-		h->nhs = grow(h->nhs, h->nse + 1, sizeof(*h->nhs));
-		h->sel = grow(h->sel, h->nse + 1, sizeof(*h->sel));
-		/* one allocation per series: the histories point into it */
-		h->se[h->nse] = grow(NULL, 1, sizeof(se));
-		*h->se[h->nse] = se;
-		h->sel[h->nse] = &h->pts[i];
-		ret = vsb_hist_build(h->se[h->nse], o->by, &h->hs[h->nse], &h->nhs[h->nse]);
-		h->nse++;
-		if (ret) {
-			vsb_err("history: point %s: %s", se.point_key, strerror(-ret));
-			return VSB_EXIT_ERROR;
-		}
+	ret = vsb_store_series(s, p->key, h->machine[0] ? h->machine : NULL, &se);
+	if (ret)
+		return ret;
+	if (vsb_hist_mixed_units(&se, &u1, &u2)) {
+		vsb_err("history: point %s: mixed units on one machine (%s and %s): refusing to "
+			"chart or judge them as one series", se.point_key, u1, u2);
+		vsb_series_free(&se);
+		return VSB_EXIT_USAGE;
+	}
+	h->sel = vsb_grow(h->sel, h->nsel, &h->cap, sizeof(*h->sel));
+	sp = &h->sel[h->nsel++];
+	memset(sp, 0, sizeof(*sp));
+	sp->point = p;
+	/* an allocation of its own: the histories point into it, h->sel moves */
+	sp->se = vsb_zalloc(sizeof(se));
+	*sp->se = se;
+	ret = vsb_hist_build(sp->se, o->by, &sp->hs, &sp->nhs);
+	if (ret) {
+		vsb_err("history: point %s: %s", se.point_key, strerror(-ret));
+		return VSB_EXIT_ERROR;
 	}
 	return 0;
+}
+
+/* Read the selected points' series and build their histories. */
+static int load_series(struct vsb_store *s, const struct vsb_hist_opts *o,
+		       struct vsb_hist_set *h)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < h->npts && !ret; i++)
+		if (where_match(o, &h->pts[i]))
+			ret = select_point(s, o, h, &h->pts[i]);
+	return ret;
 }
 
 int vsb_hist_load(const struct vsb_hist_opts *o, struct vsb_hist_set *h)
@@ -194,8 +193,8 @@ int vsb_hist_load(const struct vsb_hist_opts *o, struct vsb_hist_set *h)
 		ret = resolve_machine(s, o->machine, h->machine, sizeof(h->machine));
 	ret = ret ?: load_series(s, o, h);
 	vsb_store_close(s);
-	for (i = 0; i < h->nse; i++)
-		n += h->nhs[i];
+	for (i = 0; i < h->nsel; i++)
+		n += h->sel[i].nhs;
 	if (!ret && !n) {
 		vsb_err("history: no stored run matches the --where and --machine given");
 		ret = VSB_EXIT_USAGE;
@@ -209,18 +208,13 @@ void vsb_hist_set_free(struct vsb_hist_set *h)
 {
 	size_t i;
 
-	for (i = 0; i < h->nse; i++) {
-		vsb_hist_free(h->hs[i], h->nhs[i]);
-		vsb_series_free(h->se[i]);
-		free(h->se[i]);
-		if (h->label)
-			free(h->label[i]);
+	for (i = 0; i < h->nsel; i++) {
+		vsb_hist_free(h->sel[i].hs, h->sel[i].nhs);
+		vsb_series_free(h->sel[i].se);
+		free(h->sel[i].se);
+		free(h->sel[i].label);
 	}
-	free(h->se);
 	free(h->sel);
-	free(h->hs);
-	free(h->nhs);
-	free(h->label);
 	vsb_store_points_free(h->pts, h->npts);
 }
 
@@ -246,14 +240,14 @@ struct vsb_hist_out *vsb_hist_flatten(const struct vsb_hist_set *h, size_t *n)
 {
 	struct vsb_hist_out *os = NULL;
 	int machines = 0, charts = vsb_have_gnuplot();
-	size_t i, j, m = 0;
+	size_t i, j, m = 0, cap = 0;
 
-	for (i = 0; i < h->nse; i++)
-		for (j = 0; j < h->nhs[i]; j++) {
-			os = grow(os, m + 1, sizeof(*os));
+	for (i = 0; i < h->nsel; i++)
+		for (j = 0; j < h->sel[i].nhs; j++) {
+			os = vsb_grow(os, m, &cap, sizeof(*os));
 			memset(&os[m], 0, sizeof(*os));
-			os[m].hs = &h->hs[i][j];
-			os[m].label = h->label[i];
+			os[m].hs = &h->sel[i].hs[j];
+			os[m].label = h->sel[i].label;
 			os[m].has_chart = charts;
 			machines |= strcmp(os[m].hs->machine, os[0].hs->machine) != 0;
 			m++;
