@@ -111,6 +111,22 @@ interrupt_sweep() {
 	wait $pid
 }
 
+# odd_meta_round_trip STORE RESULT: RESULT again as run crafted-odd with
+# a metadata line the store's JSON code must give back as written
+# (quotes, backslashes, a tab, UTF-8, a control character, a would-be
+# escape), imported into STORE and exported: one TAP line
+odd_meta_round_trip() {
+	local odd=$TMP/odd.csv back=$TMP/odd-back.csv
+	NOTE=$(printf '# note: a "q" \\ b\\s, tab\there, \302\265s, c\001x, \\u0041 end') \
+		awk '/^# run_id:/ { print "# run_id: crafted-odd"; print ENVIRON["NOTE"]; next } 1' \
+		"$2" >"$odd"
+	"$VSB" db import --db "$1" "$odd" >/dev/null 2>&1
+	"$VSB" db export --db "$1" --run crafted-odd -o "$back" >/dev/null 2>&1
+	grep -q '^# note: a "q" .*end$' "$odd" && cmp -s "$odd" "$back" &&
+		ok "metadata with quotes, backslashes, a tab, UTF-8 and a control character back whole" ||
+		not_ok "odd metadata" "$(diff "$odd" "$back" | head -3)"
+}
+
 done_testing() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "benches.h"
+#include "refresh_seed.h"
 #include "thresholds.h"
 
 /*
@@ -126,8 +127,7 @@ int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	vsb_result_meta(r, "refresh_model",
 			"%u CPUs brought online one by one, %u node(s), 1 zone per node, "
 			"one per-CPU unit of 64 KiB per CPU", ncpus, nodes);
-	vsb_result_meta(r, "refresh_seed_estimate", "%llu iterations (nCPU * 2 * nodes * nCPU/2)",
-			(unsigned long long)vsb_refresh_seed_estimate(ncpus, nodes));
+	vsb_refresh_seed_write(r, vsb_refresh_seed_estimate(ncpus, nodes));
 	r->sanity_ok = 1;
 	snprintf(r->sanity, sizeof(r->sanity), "ok: %llu threshold stores per bring-up, as %s must do",
 		 (unsigned long long)want, o->approach);

@@ -10,18 +10,15 @@
  * --resume continued (for the last worker's summary and the point's
  * `# sweep_resumed:` line).  The last worker removes the file, and so
  * does an interrupted one: --resume starts a new series of workers from
- * the partial files and points.txt, as after any interrupt.
- *
- *   # sweep: FILE; handed on by worker process K of W
- *   id <TAB> state <TAB> resumed <TAB> status <TAB> reason
- *
- * state: done, kept (done, by --resume), failed, skipped, pending.
+ * the partial files and points.txt, as after any interrupt.  The
+ * file's lines are lib/model/handoff.c's.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "handoff.h"
 #include "sweep_int.h"
 
 #define PROCS_FILE "procs.txt"
@@ -38,48 +35,19 @@ static int procs_path(const struct vsb_sweep_run_opts *ro, char *buf, size_t len
 	return vsb_sweep_path_join(buf, len, ro->dir, PROCS_FILE, "");
 }
 
-static const char *handoff_state(const struct vsb_sweep_point *p, int kept)
-{
-	switch (p->state) {
-	case VSB_PT_DONE:
-		return kept ? "kept" : "done";
-	case VSB_PT_FAILED:
-		return "failed";
-	case VSB_PT_SKIPPED:
-		return "skipped";
-	default:
-		return "pending";
-	}
-}
-
 int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
 			    const struct vsb_sweep_run_opts *ro,
 			    const unsigned char *kept)
 {
 	struct vsb_outfile o;
 	char path[4096];
-	size_t i;
 	int ret;
 
 	ret = procs_path(ro, path, sizeof(path));
 	ret = ret ?: vsb_outfile_open(&o, path, "-o");
 	if (ret)
 		return ret;
-	fprintf(o.f, "# sweep: %s; handed on by worker process %ld of %ld\n"
-		"# id\tstate\tresumed\tstatus\treason\n", sw->path, ro->worker,
-		ro->procs);
-	for (i = 0; i < sw->npoints; i++) {
-		const struct vsb_sweep_point *p = &sw->points[i];
-		int bad = p->state == VSB_PT_FAILED || p->state == VSB_PT_SKIPPED;
-		char *nl, err[sizeof(p->err)];
-
-		/* a reason on one line: the file is one point a line */
-		snprintf(err, sizeof(err), "%s", bad ? p->err : "");
-		while ((nl = strpbrk(err, "\t\n")))
-			*nl = ' ';
-		fprintf(o.f, "%s\t%s\t%ld\t%d\t%s\n", p->id, handoff_state(p, kept[i]),
-			p->resumed, bad ? p->status : 0, err);
-	}
+	vsb_handoff_write(o.f, sw, ro->worker, ro->procs, kept);
 	return vsb_outfile_commit(&o);
 }
 
@@ -89,43 +57,6 @@ void vsb_sweep_handoff_remove(const struct vsb_sweep_run_opts *ro)
 
 	if (!procs_path(ro, path, sizeof(path)))
 		unlink(path);
-}
-
-/* One line of procs.txt into its point; 0, or -1 when it does not parse. */
-static int handoff_line(struct vsb_sweep *sw, char *line, unsigned char *kept,
-			unsigned char *seen)
-{
-	char *f[5], *t = line, *end;
-	size_t i;
-	int n;
-
-	for (n = 0; n < 5 && t; n++) {
-		f[n] = t;
-		t = n < 4 ? strchr(t, '\t') : NULL;
-		if (t)
-			*t++ = '\0';
-	}
-	if (n < 5)
-		return -1;
-	for (i = 0; i < sw->npoints && strcmp(sw->points[i].id, f[0]); i++)
-		;
-	if (i == sw->npoints || seen[i])
-		return -1;
-	seen[i] = 1;
-	sw->points[i].resumed = strtol(f[2], &end, 10);
-	if (*end || sw->points[i].resumed < 0)
-		return -1;
-	if (!strcmp(f[1], "done") || !strcmp(f[1], "kept")) {
-		sw->points[i].state = VSB_PT_DONE;
-		kept[i] = f[1][0] == 'k';
-	} else if (!strcmp(f[1], "failed") || !strcmp(f[1], "skipped")) {
-		sw->points[i].state = f[1][0] == 'f' ? VSB_PT_FAILED : VSB_PT_SKIPPED;
-		sw->points[i].status = atoi(f[3]);
-		snprintf(sw->points[i].err, sizeof(sw->points[i].err), "%s", f[4]);
-	} else if (strcmp(f[1], "pending")) {
-		return -1;
-	}
-	return 0;
 }
 
 int vsb_sweep_handoff_read(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
@@ -153,7 +84,7 @@ int vsb_sweep_handoff_read(struct vsb_sweep *sw, const struct vsb_sweep_run_opts
 		lineno++;
 		if (line[0] == '#')
 			continue;
-		if (handoff_line(sw, line, kept, seen)) {
+		if (vsb_handoff_line(sw, line, kept, seen)) {
 			vsb_err("%s:%zu: not a line this sweep's worker %ld wrote",
 				path, lineno, ro->worker - 1);
 			ret = VSB_EXIT_ERROR;

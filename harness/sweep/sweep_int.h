@@ -11,6 +11,7 @@
 #define VSB_SWEEP_INT_H
 
 #include "benches.h"
+#include "point_list.h"
 #include "point_match.h"
 #include "sweep_opts.h"
 
@@ -69,7 +70,6 @@ int vsb_sweep_summary_read(const struct vsb_sweep_point *p,
 			   char *why, size_t wlen);
 
 /* write.c */
-const char *vsb_sweep_state_name(const struct vsb_sweep_point *p);
 void vsb_sweep_persist(const struct vsb_sweep *sw,
 		       const struct vsb_sweep_run_opts *ro);
 int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw,

@@ -12,6 +12,8 @@
 #include "csvread.h"
 #include "sweep_int.h"
 #include "meta.h"
+#include "point_list.h"
+#include "worker_list.h"
 
 /*
  * After each round and on an interrupt: points that finished get their
@@ -45,21 +47,6 @@ void vsb_sweep_persist(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 			vsb_sweep_partial_save(ro, p);
 		}
 		p->saved = p->done;
-	}
-}
-
-/* "partial": pending with repetitions so far (in its .csv.partial) */
-const char *vsb_sweep_state_name(const struct vsb_sweep_point *p)
-{
-	switch (p->state) {
-	case VSB_PT_DONE:
-		return "done";
-	case VSB_PT_FAILED:
-		return "failed";
-	case VSB_PT_SKIPPED:
-		return "skipped";
-	default:
-		return p->done && !p->opts.trace ? "partial" : "not-run";
 	}
 }
 
@@ -145,10 +132,7 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 	if (ret)
 		return ret;
 	if (!strcmp(name, "points.txt")) {
-		fprintf(o.f, "# point id\tstate\tparameters (axes of %s)\n", sw->path);
-		for (i = 0; i < sw->npoints; i++)
-			fprintf(o.f, "%s\t%s\t%s\n", sw->points[i].id,
-				vsb_sweep_state_name(&sw->points[i]), sw->points[i].params);
+		vsb_point_list_write(o.f, sw);
 	} else if (!strcmp(name, "failed.txt")) {
 		fprintf(o.f, "# points that did not finish: id, state, exit status, why\n");
 		for (i = 0; i < sw->npoints; i++) {
@@ -193,29 +177,19 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 
 /*
  * Which worker process ran which repetitions (sweep --procs): each one a
- * run of its own to `compare` (vsb_cmp_parse_procs reads it back).  Not
- * written when one process ran them all.
+ * run of its own to `compare` (worker_list.c writes and reads the line).
+ * Not written when one process ran them all.
  */
 static void procs_line(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
 {
-	char list[VSB_SWEEP_PROCS_MAX * 24] = "";
-	size_t off = 0;
-	long k, a = 0, b, n = 0;
+	char line[1024];
+	long end[VSB_SWEEP_PROCS_MAX], k;
 
-	for (k = 1; k <= ro->procs && ro->procs > 1; k++) {
-		b = vsb_sweep_chunk_end(p, ro->procs, k);
-		if (b <= a)
-			continue;
-		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%ld", n ? "," : "",
-					a);
-		if (b - 1 > a)
-			off += (size_t)snprintf(list + off, sizeof(list) - off, "-%ld", b - 1);
-		n++;
-		a = b;
-	}
-	if (n > 1)
-		vsb_result_meta(&p->res, "sweep_procs", "%ld (repetitions by worker "
-				"process: %s)", n, list);
+	for (k = 1; k <= ro->procs && ro->procs > 1; k++)
+		end[k - 1] = vsb_sweep_chunk_end(p, ro->procs, k);
+	if (ro->procs > 1 &&
+	    vsb_worker_list_write(line, sizeof(line), end, (size_t)ro->procs) > 1)
+		vsb_result_meta(&p->res, VSB_WORKER_LIST_KEY, "%s", line);
 }
 
 int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,

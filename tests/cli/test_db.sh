@@ -90,6 +90,7 @@ expect_exit 0 "export a run" "$VSB" db export --db "$DB" --run "$id" -o "$TMP/ba
 diff <(rows "$TMP/run/one.csv") <(rows "$TMP/back.csv") >/dev/null && ok "round trip: header and rows equal" ||
 	not_ok "round trip rows" "$(diff <(rows "$TMP/run/one.csv") <(rows "$TMP/back.csv") | head -3)"
 cmp -s "$TMP/run/one.csv" "$TMP/back.csv" && ok "round trip: the whole file equal" || not_ok "whole file"
+odd_meta_round_trip "$DB" "$TMP/run/one.csv"
 "$VSB" db export --db "$DB" --run "${id:0:6}" >"$TMP/pre.csv" 2>/dev/null
 cmp -s "$TMP/pre.csv" "$TMP/back.csv" && ok "a run id prefix is enough" || not_ok "run id prefix"
 expect_exit 2 "export of a run not stored: exit 2" "$VSB" db export --db "$DB" --run nosuchrun

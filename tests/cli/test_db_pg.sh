@@ -50,6 +50,8 @@ expect_exit 0 "export a run" "$VSB" db export --db "$URL" --run "$id" -o "$TMP/b
 cmp -s "$TMP/run/one.csv" "$TMP/back.csv" && ok "round trip: the file back, byte for byte" ||
 	not_ok "round trip" "$(diff "$TMP/run/one.csv" "$TMP/back.csv" | head -3)"
 
+odd_meta_round_trip "$URL" "$TMP/run/one.csv"
+
 # two importers at once, different and overlapping files
 row=$(rows "$TMP/run/one.csv" | sed -n 2p)
 for i in 1 2 3 4 5 6; do

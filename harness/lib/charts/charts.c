@@ -21,6 +21,7 @@
 #include "charts_int.h"
 #include "csvread.h"
 #include "plot.h"
+#include "shift_line.h"
 #include "vsb.h"
 
 /* 0, or VSB_EXIT_USAGE when the file lacks the columns every chart reads */
@@ -299,21 +300,14 @@ int vsb_chart_hotplug(const char *csvpath, const char *outdir)
 
 /*
  * The shift every judged point shares, where compare gave its note
- * (common_shift_shown: yes): "shift=R;" for the chart's dotted line, so
- * a point's ratio reads against the whole sweep's move.  "" otherwise,
- * and for a compare.csv from before the line existed.
+ * (shift_line.c): "shift=R;" for the chart's dotted line.  "" otherwise.
  */
 static void shift_var(const struct vsb_csv *cc, char *buf, size_t len)
 {
-	const char *shown = vsb_csv_meta(cc, "common_shift_shown");
-	const char *val = vsb_csv_meta(cc, "common_shift");
-	char *end = NULL;
-	double r = val ? strtod(val, &end) : NAN;
+	double r = vsb_shift_lines_read(cc);
 
 	buf[0] = 0;
-	/* "R over N judged points": R alone, nothing glued to it */
-	if (shown && !strcmp(shown, "yes") && end != val && (*end == ' ' || !*end) &&
-	    isfinite(r) && r > 0)
+	if (!isnan(r))
 		snprintf(buf, len, "shift=%.6g;", r);
 }
 

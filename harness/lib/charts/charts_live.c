@@ -16,6 +16,7 @@
 #include "charts_int.h"
 #include "csvread.h"
 #include "plot.h"
+#include "refresh_seed.h"
 #include "vsb.h"
 
 /* the first and last sysctl value's @col at core count @nth; NAN: absent */
@@ -125,25 +126,23 @@ static int refresh_row(const struct vsb_sweep_charts *s,
 		       FILE *f)
 {
 	const struct vsb_csv *c = &s->csv;
-	double ops, ns, med, scale;
+	double ops, ns, med, scale, se;
 	char raw[4096 + 300];
 	struct vsb_csv pc;
-	const char *se;
 
 	snprintf(raw, sizeof(raw), "%s/%s.csv", dir, vsb_chart_cell(c, r, rc->cpt));
 	if (vsb_csv_read(raw, &pc))
 		return VSB_EXIT_USAGE;
 	ops = vsb_csv_col(&pc, "ops") >= 0 && pc.nrows ?
 	      vsb_csv_num(&pc, 0, vsb_csv_col(&pc, "ops")) : NAN;
-	se = vsb_csv_meta(&pc, "refresh_seed_estimate");
+	se = vsb_refresh_seed_read(vsb_csv_meta(&pc, VSB_REFRESH_SEED_KEY));
 	ns = vsb_csv_num(c, r, rc->cns);
 	med = vsb_csv_num(c, r, s->k.med);
 	/* ci_lo/hi are in the CSV's unit: to ns as the median converts */
 	scale = med > 0 ? ns / med * ops / 1e9 : NAN;
-	/* "16777216 iterations (...)": the number in front */
 	fprintf(f, "%s,%s,%s,%.0f,%.0f,%.9g,%.9g,%.9g\n",
 		vsb_chart_cell(c, r, rc->cap), vsb_chart_cell(c, r, rc->cmn),
-		vsb_chart_cell(c, r, rc->cmc), ops, se ? atof(se) : 0.0,
+		vsb_chart_cell(c, r, rc->cmc), ops, se,
 		ns * ops / 1e9, vsb_csv_num(c, r, rc->clo) * scale,
 		vsb_csv_num(c, r, s->k.cihi) * scale);
 	vsb_csv_free(&pc);

@@ -11,17 +11,15 @@
  * enough: with many repetitions a 0.3% shift is "significant", and with
  * few a 20% shift can be noise.  See docs/sweeps.md.
  *
- * This file loads (compare_match.c matches); every sample keeps the run
- * (process, boot) it came from, for compare_judge.c to judge runs as
- * the unit.
+ * This file loads one result file into a side (compare_walk.c finds
+ * the files a path stands for, compare_match.c matches); every sample
+ * keeps the run (process, boot) it came from, for compare_judge.c to
+ * judge runs as the unit.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "compare.h"
 #include "csvread.h"
@@ -30,6 +28,7 @@
 #include "vsb.h"
 #include "c2c_rule.h"
 #include "store.h"
+#include "worker_list.h"
 
 /*
  * The parameter columns a result file may carry: the option table's
@@ -181,30 +180,6 @@ static void side_run(struct vsb_cmp_side *s, const struct vsb_rl_file *f,
 	s->cur = side_run_id(s, id && *id ? id : path);
 }
 
-size_t vsb_cmp_parse_procs(const char *line, unsigned int *lo, unsigned int *hi,
-			   size_t max)
-{
-	const char *p = line ? strstr(line, "by worker process: ") : NULL;
-	unsigned long a, b;
-	size_t n = 0;
-	char *end;
-
-	for (p = p ? p + 19 : NULL; p && n < max; p = end + 1) {
-		if (*p < '0' || *p > '9')
-			return 0;
-		a = b = strtoul(p, &end, 10);
-		if (*end == '-' && end[1] >= '0' && end[1] <= '9')
-			b = strtoul(end + 1, &end, 10);
-		if (b < a || b >= VSB_REPEAT_MAX || (n && a <= hi[n - 1]))
-			return 0;
-		lo[n] = (unsigned int)a;
-		hi[n++] = (unsigned int)b;
-		if (*end != ',')
-			return *end == ')' || !*end ? n : 0;
-	}
-	return 0;
-}
-
 /*
  * One raw-sample file, read and checked whole by the store's loader
  * (result_load.c: integers, repetition numbers, costs, units), and the
@@ -259,10 +234,12 @@ static void row_sample(const struct cmp_file *f, size_t r, size_t *rep,
 		       double *cost)
 {
 	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	struct vsb_rl_sample s;
 
 	vsb_rl_cells(&f->rl, r, cells);
-	*rep = (size_t)strtoul(cells[f->rl.c_rep].s, NULL, 10);
-	*cost = strtod(cells[f->rl.c_per_op].s, NULL);
+	vsb_rl_sample(&f->rl, cells, &s);
+	*rep = (size_t)s.rep;
+	*cost = s.per_op;
 }
 
 /*
@@ -407,7 +384,7 @@ static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		p->c2c = vsb_grow(p->c2c, p->nc2c, &p->c2ccap, sizeof(*p->c2c));
 		p->c2c[p->nc2c++] = f->c2c;
 	}
-	p->multi_cpu |= vsb_rl_meta(&f->rl, "c2c_ns") != NULL;
+	p->multi_cpu |= vsb_rl_meta(&f->rl, VSB_C2C_KEY) != NULL;
 	p->nfiles++;
 	p->nsplit += f->nprocs >= 2;
 	/* the store's noise model asks for this point as it was stored */
@@ -440,8 +417,8 @@ static void open_procs(struct vsb_compare *c, struct vsb_cmp_side *s,
 	char name[600];
 	size_t j;
 
-	f->nprocs = vsb_cmp_parse_procs(vsb_rl_meta(&f->rl, "sweep_procs"), f->lo,
-					f->hi, CMP_MAX_PROCS);
+	f->nprocs = vsb_worker_list_read(vsb_rl_meta(&f->rl, VSB_WORKER_LIST_KEY),
+					 f->lo, f->hi, CMP_MAX_PROCS);
 	if (f->nprocs < 2) {
 		f->nprocs = 0;
 		return;
@@ -478,7 +455,7 @@ static int open_file(struct vsb_compare *c, struct vsb_cmp_side *s,
 	if (!s->kernel_config[0] && (m = vsb_rl_meta(&f->rl, "kernel_config")))
 		snprintf(s->kernel_config, sizeof(s->kernel_config), "%s", m);
 	side_run(s, &f->rl, path);
-	f->c2c = vsb_c2c_parse(vsb_rl_meta(&f->rl, "c2c_ns"));
+	f->c2c = vsb_c2c_parse(vsb_rl_meta(&f->rl, VSB_C2C_KEY));
 	f->cdist = vsb_rl_col(&f->rl, "disturbed");
 	f->nprocs = 0;
 	if (!c->runs_only)
@@ -494,8 +471,8 @@ static int open_file(struct vsb_compare *c, struct vsb_cmp_side *s,
 }
 
 /* One raw-sample CSV into @s: per point and repetition, the mean cost. */
-static int load_file(struct vsb_compare *c, struct vsb_cmp_side *s,
-		     const char *path)
+int vsb_cmp_load_file(struct vsb_compare *c, struct vsb_cmp_side *s,
+		      const char *path)
 {
 	struct cmp_file f;
 	size_t r, end;
@@ -519,181 +496,5 @@ static int load_file(struct vsb_compare *c, struct vsb_cmp_side *s,
 		ret = add_point(c, s, &f, r, end, key, maxrep);
 	}
 	vsb_rl_free(&f.rl);
-	return ret;
-}
-
-/* a raw result by its name: the store's rule (result_load.c) */
-static int is_raw_csv(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 4 && !strcmp(name + n - 4, ".csv") && !vsb_rl_is_derived_name(name);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* points.txt of the largest sweep (10000 points) is well below this */
-#define CMP_POINTS_MAX_BYTES	(16u << 20)
-
-/*
- * The id on line @lineno of @list (@line, cut here) when its point is
- * done; NULL when not, or when the line is bad (*@ret set then).
- */
-static const char *done_id(const char *list, size_t lineno, char *line, int *ret)
-{
-	char *state = strchr(line, '\t');
-
-	if (line[0] == '#' || !state)
-		return NULL;
-	*state++ = '\0';
-	if (strncmp(state, "done\t", 5))
-		return NULL;
-	/* an id is a file name in the folder, never a way out of it */
-	if (!line[0] || strchr(line, '/')) {
-		vsb_err("%s:%zu: point id '%.40s' is not a file name", list, lineno,
-			line);
-		*ret = VSB_EXIT_USAGE;
-		return NULL;
-	}
-	return line;
-}
-
-/*
- * A sweep folder: the points points.txt lists as done (so stale files of
- * an older sweep in the same place do not count).  1: no points.txt.
- * points.txt is read like every input (a regular file, size-capped): a
- * FIFO there would block the read, a link to /dev/zero never end it.
- */
-static int load_sweep_dir(struct vsb_compare *c, struct vsb_cmp_side *s,
-			  const char *path)
-{
-	char list[4096 + 16], file[8192], *buf = NULL, *line, *next;
-	size_t len, lineno = 0;
-	struct stat st;
-	int ret;
-
-	snprintf(list, sizeof(list), "%s/points.txt", path);
-	if (lstat(list, &st))
-		return 1;
-	ret = vsb_csv_slurp(list, CMP_POINTS_MAX_BYTES, &buf, &len);
-	for (line = buf; !ret && line && *line; line = next) {
-		const char *id;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		id = done_id(list, ++lineno, line, &ret);
-		if (!id)
-			continue;
-		snprintf(file, sizeof(file), "%s/%s.csv", path, id);
-		ret = load_file(c, s, file);
-	}
-	free(buf);
-	return ret;
-}
-
-/*
- * @name in the folder @dfd, as a folder walk sees it: a folder (a sweep's, when it
- * holds points.txt) or a raw result; neither when it is a link.  Links
- * are skipped, not followed, as the store's walk skips them: a link to
- * a folder above (`self -> .`) would load the same files again as more
- * runs, and a folder then compares as the store imports it.
- */
-static int walk_entry(int dfd, const char *name)
-{
-	struct stat st;
-
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
-		return 0;	/* gone meanwhile */
-	if (S_ISDIR(st.st_mode))
-		return name[0] != '.';
-	return S_ISREG(st.st_mode) && is_raw_csv(name);
-}
-
-/* The raw CSVs and sub-folders of @path, sorted by name; -1: unreadable. */
-static ssize_t list_dir(const char *path, char ***names)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	size_t n = 0;
-
-	*names = NULL;
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		if (walk_entry(dirfd(d), de->d_name)) {
-			char **more = realloc(*names, (n + 1) * sizeof(*more));
-
-			if (!more || !(more[n] = strdup(de->d_name))) {
-				vsb_err("out of memory");
-				exit(VSB_EXIT_ERROR);
-			}
-			*names = more;
-			n++;
-		}
-	closedir(d);
-	if (n)		/* qsort of no array: NULL is not allowed, even for 0 */
-		qsort(*names, n, sizeof(**names), cmp_str);
-	return (ssize_t)n;
-}
-
-#define CMP_DIR_DEPTH 3	/* side/boot/run-K: folders of folders of sweeps */
-
-/*
- * Any other folder: every raw CSV in it, and every sweep folder inside
- * it, in name order, down to CMP_DIR_DEPTH levels (`sweep --runs N`
- * writes run-1/ .. run-N/; a side's boots, each such a folder, side by
- * side in one folder make one more level).
- */
-static int load_plain_dir(struct vsb_compare *c, struct vsb_cmp_side *s,
-			  const char *path, int depth)
-{
-	char file[8192], **names;
-	ssize_t n = list_dir(path, &names), i;
-	int ret = 0;
-
-	if (n < 0) {
-		vsb_err("%s: cannot read the directory", path);
-		return VSB_EXIT_USAGE;
-	}
-	for (i = 0; i < n; i++) {
-		snprintf(file, sizeof(file), "%s/%s", path, names[i]);
-		if (!ret && is_raw_csv(names[i])) {
-			ret = load_file(c, s, file);
-		} else if (!ret) {
-			ret = load_sweep_dir(c, s, file);
-			if (ret == 1)	/* a folder, but not a sweep's */
-				ret = depth < CMP_DIR_DEPTH ?
-				      load_plain_dir(c, s, file, depth + 1) : 0;
-		}
-		free(names[i]);
-	}
-	free(names);
-	return ret;
-}
-
-int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
-		 const char *path)
-{
-	struct stat st;
-	int ret;
-
-	if (stat(path, &st)) {
-		vsb_err("%s: no such file or directory", path);
-		return VSB_EXIT_USAGE;
-	}
-	s->path = path;
-	if (!S_ISDIR(st.st_mode))
-		return load_file(c, s, path);
-	ret = load_sweep_dir(c, s, path);
-	if (ret == 1)
-		ret = load_plain_dir(c, s, path, 1);
-	if (!ret && !s->n) {
-		vsb_err("%s: no finished points with raw samples", path);
-		ret = VSB_EXIT_USAGE;
-	}
 	return ret;
 }

@@ -177,24 +177,19 @@ void vsb_cmp_free(struct vsb_compare *c);
 int vsb_cmp_col(const struct vsb_compare *c, const char *name);
 
 /*
- * Add @path to side @s: a raw-sample CSV; a sweep folder (the points its
- * points.txt lists as done); or any other folder (every raw CSV in it,
- * by name; links inside are skipped, as the store's walk skips them).
+ * compare_walk.c: add @path to side @s: a raw-sample CSV; a sweep
+ * folder (the points its points.txt lists as done); or any other folder
+ * (every raw CSV in it, by name; links inside are skipped, as the
+ * store's walk skips them).
  * Every file goes through the store's loader (result_load.h).
  * Repetitions of one point in several files add up.  0 or
  * VSB_EXIT_USAGE after one vsb_err line.
  */
 int vsb_cmp_load(struct vsb_compare *c, struct vsb_cmp_side *s,
 		 const char *path);
-
-/*
- * A result's `# sweep_procs:` line ("W (repetitions by worker process:
- * 0-1,2-3,...)", written by a sweep spread over worker processes) into
- * @lo/@hi (at most @max ranges): how many, 0 when there is no such line
- * or it does not parse.  Each range is one process: one run to compare.
- */
-size_t vsb_cmp_parse_procs(const char *line, unsigned int *lo, unsigned int *hi,
-			   size_t max);
+/* compare.c: one raw-sample CSV into @s, as vsb_cmp_load() takes it */
+int vsb_cmp_load_file(struct vsb_compare *c, struct vsb_cmp_side *s,
+		      const char *path);
 
 /*
  * compare_store.c: for every matched pair, the between-run CV of the

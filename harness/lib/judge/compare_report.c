@@ -18,6 +18,7 @@
 #include "charts.h"
 #include "compare.h"
 #include "plot.h"
+#include "shift_line.h"
 #include "stats.h"
 #include "store.h"
 #include "vsb.h"
@@ -32,6 +33,20 @@
 static void put_cell(FILE *f, const char *s)
 {
 	fprintf(f, strchr(s, ',') ? ",\"%s\"" : ",%s", s);
+}
+
+/*
+ * compare.csv's `test`: the noise model row @v was judged by, as the
+ * `# noise_model:` line names them (the repetitions' test is "pooled"),
+ * or "none" for a row that was not judged: one side only, or a verdict
+ * that says why not (no-model, few-runs, one-sweep, moved, disturbed),
+ * whatever test its runs would have allowed.
+ */
+static const char *test_name(const struct vsb_cmp_verdict *v)
+{
+	if (!v->b || !v->n || !v->model || !strcmp(v->model, "none"))
+		return "none";
+	return !strcmp(v->model, "reps") ? "pooled" : v->model;
 }
 
 static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
@@ -51,19 +66,14 @@ static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 	/*
 	 * between_cv_pct is the between-run CV the noise floor took: of the
 	 * runs compared, or with test `store` the store's (empty: unknown);
-	 * test names the noise model (# noise_model: says what each means).
+	 * test names the noise model (test_name()).
 	 */
 	fprintf(f, ",%zu,%zu,", v->rb, v->rn);
 	if (v->model && strstr(v->model, "store"))	/* store, runs+store */
 		fprintf(f, "%.3g", 100 * v->model_cv);
 	else if (!isnan(v->between))	/* empty: unknown, one run a side */
 		fprintf(f, "%.3g", 100 * v->between);
-	fprintf(f, ",%s", !v->b || !v->n ? "" :
-		!strcmp(v->model, "exact") ? "exact" :
-		!strcmp(v->model, "runs+store") ? "runs+store" : v->by_runs ? "runs" :
-		!strcmp(v->model, "store") ? "store" :
-		!strcmp(v->verdict, "no-model") || !strcmp(v->verdict, "one-sweep") ||
-		(!strcmp(v->verdict, "few-runs") && !c->runs_only) ? "none" : "pooled");
+	fprintf(f, ",%s", test_name(v));
 	/* mde_pct: empty where not judged, inf where no test could call any */
 	if (isnan(v->mde))
 		fputs(",\n", f);
@@ -139,18 +149,16 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		bs->kernel, ns->cpu_model, ns->kernel);
 	fprintf(csv.f, "# kernel_config: %s\n# new_kernel_config: %s\n",
 		or_unknown(bs->kernel_config), or_unknown(ns->kernel_config));
-	fprintf(csv.f, "# common_shift: %.4g over %zu judged point%s\n", c->shift,
-		c->nshift, c->nshift == 1 ? "" : "s");
 	/* the chart draws the shift where the note is given (vsb_chart_compare) */
-	fprintf(csv.f, "# common_shift_shown: %s\n",
-		vsb_cmp_shift_shown(c, o) ? "yes" : "no");
+	vsb_shift_lines_write(csv.f, c->shift, c->nshift, vsb_cmp_shift_shown(c, o));
 	fprintf(csv.f, "# noise_model: %s; per row, test: runs (the rank test on "
 		"per-run medians, floor from their between-run CV), runs+store (the "
 		"same, a side's runs one sweep's processes, the floor at least what "
 		"the store's sweeps of the point differ by: between_cv_pct), store (the "
 		"repetitions' rank test, floor from the store's between-run CV of "
 		"the point: between_cv_pct), pooled (repetitions trusted: only "
-		"with --noise-model reps, else the verdict says why not judged)\n"
+		"with --noise-model reps), exact (unit insn), none (not judged: one "
+		"side only, or the verdict says why)\n"
 		"# noise_models: %zu runs, %zu store, %zu pooled, %zu not judged; "
 		"of the runs, %zu runs+store\n"
 		"# store: %s\n# disturbed_repetitions: %s, %zu left out\n"
@@ -159,7 +167,7 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		"insn): changed beyond max(0.1%% of base, 0.05 insn) per op; mde_pct: "
 		"the smallest change the row could call (80%% power at alpha)\n",
 		model_name(o), c->by_runs, c->by_store, c->by_reps,
-		c->nv - c->unmatched - c->by_runs - c->by_store - c->by_reps - c->by_exact,
+		c->nv - c->by_runs - c->by_store - c->by_reps - c->by_exact,
 		c->runs_store, c->store_url ? c->store_url : "none",
 		o->drop_disturbed ? "left out" : "kept", c->ndisturbed);
 	vsb_cmp_headline(c, o, line, sizeof(line));

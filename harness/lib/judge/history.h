@@ -10,8 +10,9 @@
  * returns it (plain arrays, which unit tests build by hand), nothing
  * here prints or touches a database, and the same input gives the same
  * output on every machine (fixed bootstrap and permutation seeds).
- * The queries that find points and machines (history_query.c) and the
- * HTML page (history_html.c) are declared here too.
+ * The queries that find points and machines (history_query.c), the
+ * HTML page (history_html.c) and the command's whole run from its
+ * options (history_report.c) are declared here too.
  */
 #ifndef VSB_HISTORY_H
 #define VSB_HISTORY_H
@@ -158,5 +159,46 @@ int vsb_hist_write_html(FILE *f, const struct vsb_hist_out *os, size_t n,
 int vsb_hist_chart(const char *outdir, const struct vsb_hist_out *os, enum vsb_hist_by by);
 /* "newest entry: ..." the --check verdict in words */
 void vsb_hist_verdict_line(const struct vsb_hist_series *hs, char *buf, size_t len);
+
+/* ---- history_query.c, history_report.c: the command's work ---- */
+#define VSB_HIST_MAX_WHERE 64
+
+struct vsb_hist_opts {
+	const char *url, *machine, *outdir;
+	enum vsb_hist_by by;
+	int check;
+	size_t nwhere;
+	char *wkey[VSB_HIST_MAX_WHERE], *wval[VSB_HIST_MAX_WHERE];
+	char *wbuf[VSB_HIST_MAX_WHERE];	/* one copy per --where, the pairs point in */
+	size_t nbuf;
+};
+
+/* A point --where selected: its series, its histories, its short name */
+struct vsb_hist_point {
+	const struct vsb_store_point *point;	/* in vsb_hist_set.pts */
+	struct vsb_series *se;		/* owned; the histories borrow from it */
+	struct vsb_hist_series *hs;	/* one per machine */
+	size_t nhs;
+	char *label;
+};
+
+/* All that was read: the store's points (owned) and those selected. */
+struct vsb_hist_set {
+	struct vsb_store_point *pts;
+	size_t npts;
+	struct vsb_hist_point *sel;
+	size_t nsel, cap;
+	char machine[24];
+};
+
+/* history_query.c: the store's points and series @o selects, into @h */
+int vsb_hist_load(const struct vsb_hist_opts *o, struct vsb_hist_set *h);
+void vsb_hist_set_free(struct vsb_hist_set *h);
+/* Every (point, machine) series in one list, in point then machine order. */
+struct vsb_hist_out *vsb_hist_flatten(const struct vsb_hist_set *h, size_t *n);
+/* history_report.c: -o DIR, before the store is read */
+int vsb_hist_check_outdir(const char *dir);
+/* The whole of `history` after its options: 0 or VSB_EXIT_* */
+int vsb_history(const struct vsb_hist_opts *o);
 
 #endif /* VSB_HISTORY_H */

@@ -27,11 +27,13 @@
 #include "damon.h"
 #include "env.h"
 #include "guest.h"
+#include "kernel_line.h"
 #include "meta.h"
 #include "pmu.h"
 #include "result.h"
 #include "topo.h"
 #include "c2c.h"
+#include "c2c_rule.h"
 #include "kmod_abi.h"
 
 #ifndef VSB_GIT_REV
@@ -278,8 +280,7 @@ void vsb_meta_collect_env(struct vsb_result *r)
 	vsb_result_meta(r, "build_type", "%s", VSB_BUILD);
 	vsb_result_meta(r, "command", "%s", cmdline);
 	if (uname(&u) == 0)
-		vsb_result_meta(r, "kernel", "%s %s %s %s", u.sysname, u.release,
-				u.version, u.machine);
+		vsb_kernel_line_write(r, u.sysname, u.release, u.version, u.machine);
 	else
 		snprintf(u.release, sizeof(u.release), "unknown");
 	vsb_kconfig_read(u.release, &kc);
@@ -417,12 +418,7 @@ static void cpu_distance(struct vsb_result *r)
 	if (cl->n < 2 || cl->cpu[0] == cl->cpu[1])
 		return;
 	ns = vsb_c2c_ns(cl->cpu[0], cl->cpu[1]);
-	if (isnan(ns))
-		vsb_result_meta(r, "c2c_ns", "unknown (CPUs %d and %d: no round trip "
-				"within 200 ms)", cl->cpu[0], cl->cpu[1]);
-	else
-		vsb_result_meta(r, "c2c_ns", "%.1f (CPUs %d and %d: a cache line's round "
-				"trip, after the run)", ns, cl->cpu[0], cl->cpu[1]);
+	vsb_c2c_line_write(r, ns, cl->cpu[0], cl->cpu[1]);
 }
 
 void vsb_meta_collect(struct vsb_result *r)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The CPUs-moved rule (c2c_rule.c): when two sets of runs of one point
- * are not comparable.
+ * are not comparable; and the c2c_ns line it reads, with its writer.
  */
 #ifndef VSB_C2C_RULE_H
 #define VSB_C2C_RULE_H
@@ -17,5 +17,10 @@
 int vsb_c2c_moved(double a, double b);
 /* A c2c_ns metadata value ("80.1 (CPUs 0 and 1: ...)") in ns; NAN unknown */
 double vsb_c2c_parse(const char *meta);
+
+#define VSB_C2C_KEY	"c2c_ns"
+struct vsb_result;
+/* @r's c2c_ns line: @ns between CPUs @a and @b (NAN: no round trip) */
+void vsb_c2c_line_write(struct vsb_result *r, double ns, int a, int b);
 
 #endif /* VSB_C2C_RULE_H */

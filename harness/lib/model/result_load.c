@@ -9,6 +9,7 @@
  * on one point.  The writer never quotes a cell (CPU lists use ';'), so
  * a cell is whatever lies between two commas.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,32 @@ static int cell_is_cost(const struct vsb_csv_span *c)
 	double v;
 
 	return c->len && vsb_scan_real(c->s, &v) == c->s + c->len && v > 0;
+}
+
+/* A whole cell in numbers.c's syntax of fractions; NAN otherwise */
+static double cell_real(const struct vsb_csv_span *cells, int col)
+{
+	double v;
+
+	if (col < 0 || !cells[col].len ||
+	    vsb_scan_real(cells[col].s, &v) != cells[col].s + cells[col].len)
+		return NAN;
+	return v;
+}
+
+/* The integers are the loader's: cell_is_int() took each of them. */
+void vsb_rl_sample(const struct vsb_rl_file *f, const struct vsb_csv_span *cells,
+		   struct vsb_rl_sample *s)
+{
+	vsb_scan_decimal(cells[f->c_thread].s, &s->thread);
+	vsb_scan_decimal(cells[f->c_cpu].s, &s->cpu);
+	vsb_scan_decimal(cells[f->c_rep].s, &s->rep);
+	vsb_scan_decimal(cells[f->c_ops].s, &s->ops);
+	vsb_scan_decimal(cells[f->c_elapsed].s, &s->elapsed);
+	s->per_op = cell_real(cells, f->c_per_op);
+	s->ns_per_op = cell_real(cells, f->c_ns_per_op);
+	s->cycles = cell_real(cells, f->c_cycles);
+	s->instr = cell_real(cells, f->c_instr);
 }
 
 /* At most this much of a refused cell goes into the error line. */

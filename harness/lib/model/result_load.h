@@ -75,6 +75,18 @@ const char *vsb_rl_meta(const struct vsb_rl_file *f, const char *key);
 int vsb_rl_col(const struct vsb_rl_file *f, const char *name);
 /* Cut row @i into @cells (f->ncols of them). */
 void vsb_rl_cells(const struct vsb_rl_file *f, size_t i, struct vsb_csv_span *cells);
+/*
+ * The numbers of a sample row, from its @cells (vsb_rl_cells) as the
+ * loader checked them: its counts and cost (NAN: no cost), and the
+ * optional figures, NAN where the cell is absent, empty or not a
+ * number in numbers.c's syntax (what the writer's %.6g writes).
+ */
+struct vsb_rl_sample {
+	long thread, cpu, rep, ops, elapsed;
+	double per_op, ns_per_op, cycles, instr;
+};
+void vsb_rl_sample(const struct vsb_rl_file *f, const struct vsb_csv_span *cells,
+		   struct vsb_rl_sample *s);
 /* The row from column `thread` on, comma-joined, and its length. */
 const char *vsb_rl_tail(const struct vsb_rl_file *f, size_t i, size_t *len);
 

@@ -34,6 +34,12 @@ struct vsb_store_ops {
 	/* SQL of a JSON text column's string member: printf with the
 	 * column, then the member's name */
 	const char *json_member_sql;
+	/*
+	 * The members of a JSON object column, a row each: the row's id,
+	 * the member's name, its value; in id, then stored order.  printf
+	 * with the table, the column and a WHERE condition.
+	 */
+	const char *json_pairs_sql;
 	/* every stored point's parameters, a row each: the point's key, the
 	 * parameter's name, its value; in point, then stored order */
 	const char *point_params_sql;

@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +26,7 @@
 
 #include "vsb.h"
 #include "hash.h"
+#include "kernel_line.h"
 #include "store_be.h"
 
 struct imp {
@@ -141,27 +143,15 @@ static int put_machine(struct imp *im)
 /* `# kernel: Linux RELEASE VERSION... MACHINE` (uname -srvm) */
 static int put_kernel(struct imp *im)
 {
-	const char *line = vsb_rl_meta(im->f, "kernel");
+	const char *line = vsb_rl_meta(im->f, VSB_KERNEL_KEY);
 	const char *cfg = vsb_rl_meta(im->f, "kernel_config");
-	char release[128] = "unknown", version[512] = "", fp[24], ch[24];
+	char release[128], version[512], fp[24], ch[24];
 	const char *vals[5];
 	uint64_t h;
 
 	if (!cfg)
 		cfg = "";
-	if (line) {
-		const char *sp = strchr(line, ' '), *last = strrchr(line, ' ');
-
-		if (sp && sscanf(sp, " %127s", release) == 1) {
-			const char *v = strstr(sp, release) + strlen(release);
-
-			while (*v == ' ')
-				v++;
-			if (last && last > v)
-				snprintf(version, sizeof(version), "%.*s",
-					 (int)(last - v), v);
-		}
-	}
+	vsb_kernel_line_read(line, release, sizeof(release), version, sizeof(version));
 	h = vsb_fnv1a64(cfg, strlen(cfg), VSB_FNV_INIT);
 	snprintf(ch, sizeof(ch), "%016llx", (unsigned long long)h);
 	h = vsb_fnv1a64(line ? line : "", line ? strlen(line) : 0, h);
@@ -318,18 +308,12 @@ stored:
 	return 0;
 }
 
-/* a number cell: a double, or NULL when empty, absent or not a number */
-static struct vsb_val num_val(const struct vsb_csv_span *cells, int col)
+/* a number, or NULL where the loader found none (vsb_rl_sample) */
+static struct vsb_val num_val(double d)
 {
-	struct vsb_val v = { .t = VSB_VAL_NULL };
-	char *end;
-
-	if (col < 0 || !cells[col].len)
-		return v;
-	v.d = strtod(cells[col].s, &end);
-	if (end == cells[col].s + cells[col].len)
-		v.t = VSB_VAL_DOUBLE;
-	return v;
+	if (isnan(d))
+		return (struct vsb_val){ .t = VSB_VAL_NULL };
+	return (struct vsb_val){ .t = VSB_VAL_DOUBLE, .d = d };
 }
 
 /* a text cell, or NULL when empty or absent */
@@ -350,10 +334,10 @@ static int put_samples(struct imp *im)
 {
 	const struct vsb_rl_file *f = im->f;
 	struct vsb_csv_span c[VSB_RL_MAX_COLS];
-	const int ints[] = { f->c_thread, f->c_cpu, f->c_rep, f->c_ops, f->c_elapsed };
+	struct vsb_rl_sample n;
 	struct vsb_val v[16];
 	struct vsb_rows rows;
-	size_t i, k;
+	size_t i;
 	int rc = 0;
 
 	if (vsb_rows_begin(&rows, im->s, "storing samples", "sample",
@@ -364,16 +348,20 @@ static int put_samples(struct imp *im)
 	v[0] = int_val(im->run);
 	for (i = 0; i < f->nrows && !rc; i++) {
 		vsb_rl_cells(f, i, c);
+		vsb_rl_sample(f, c, &n);
 		v[1] = int_val((long long)i);
 		v[2] = int_val(im->point[f->row_point[i]]);
-		for (k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-			v[3 + k] = int_val(strtoll(c[ints[k]].s, NULL, 10));
+		v[3] = int_val(n.thread);
+		v[4] = int_val(n.cpu);
+		v[5] = int_val(n.rep);
+		v[6] = int_val(n.ops);
+		v[7] = int_val(n.elapsed);
 		v[8] = (struct vsb_val){ .t = VSB_VAL_TEXT, .s = c[f->c_unit].s,
 					 .len = (int)c[f->c_unit].len };
-		v[9] = num_val(c, f->c_per_op);
-		v[10] = num_val(c, f->c_ns_per_op);
-		v[11] = num_val(c, f->c_cycles);
-		v[12] = num_val(c, f->c_instr);
+		v[9] = num_val(n.per_op);
+		v[10] = num_val(n.ns_per_op);
+		v[11] = num_val(n.cycles);
+		v[12] = num_val(n.instr);
 		v[13] = opt_text_val(c, f->c_pmu_events);
 		v[14] = opt_text_val(c, f->c_pmu_values);
 		/* the rest of the row */

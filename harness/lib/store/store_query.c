@@ -16,80 +16,93 @@
 #include "c2c_rule.h"
 #include "stats.h"
 
-/* Decode the JSON string at *p (at its opening quote) into @out. */
-static int json_unstr(const char **p, char **out, size_t *len, size_t *cap)
+/*
+ * Call @fn for each member of the JSON object in @column of the rows of
+ * @table where @cond (one `?`: @arg), in row id order and then in the
+ * order stored.  The backend's own JSON code reads the object
+ * (json_pairs_sql), so nothing here parses JSON (base/json.c).
+ */
+static int json_rows(struct vsb_store *s, const char *what, const char *table,
+		     const char *column, const char *cond, long long arg,
+		     void (*fn)(void *ctx, long long id, const char *k, const char *v),
+		     void *ctx)
 {
-	const char *s = *p + 1;
+	const struct vsb_store_ops *o = s->ops;
+	struct vsb_stmt *st;
+	char sql[1024];
+	int rc;
 
-	*len = 0;
-	vsb_buf_add(out, len, cap, "", 0);
-	for (; *s && *s != '"'; s++) {
-		char c = *s;
-
-		if (c == '\\') {
-			unsigned int u;
-
-			s++;
-			c = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s == 'r' ? '\r' :
-			    *s == 'b' ? '\b' : *s == 'f' ? '\f' : *s;
-			if (*s == 'u') {
-				if (sscanf(s + 1, "%4x", &u) != 1 || u > 0x7f)
-					return -1;	/* the store writes \u only below 0x20 */
-				c = (char)u;
-				s += 4;
-			}
-		}
-		vsb_buf_add(out, len, cap, &c, 1);
-	}
-	if (*s != '"')
-		return -1;
-	*p = s + 1;
-	return 0;
+	snprintf(sql, sizeof(sql), o->json_pairs_sql, table, column, cond);
+	if (vsb_store_prepare(s, what, sql, &st))
+		return VSB_EXIT_ERROR;
+	o->bind_int(st, 1, arg);
+	while ((rc = o->step(st)) == 1)
+		fn(ctx, o->col_int(st, 0), o->col_text(st, 1), o->col_text(st, 2));
+	if (rc < 0)
+		vsb_store_fail(s, what);
+	o->finalize(st);
+	return rc < 0 ? VSB_EXIT_ERROR : 0;
 }
 
-/* Call @fn for each "key":"value" of the flat object @json, in order. */
-static int json_pairs(const char *json, void (*fn)(void *ctx, const char *k, const char *v),
-		      void *ctx)
+static void print_meta(void *ctx, long long id, const char *k, const char *v)
 {
-	char *k = NULL, *v = NULL;
-	size_t kl, kc = 0, vl, vc = 0;
-	const char *p = strchr(json, '{');
-	int ret = -1;
-
-	while (p && *p && *p != '}') {
-		p = strchr(p, '"');
-		if (!p || json_unstr(&p, &k, &kl, &kc))
-			goto out;
-		p = strchr(p, '"');
-		if (!p || json_unstr(&p, &v, &vl, &vc))
-			goto out;
-		fn(ctx, k, v);
-		p += strspn(p, " ,");
-	}
-	ret = p ? 0 : -1;
-out:
-	free(k);
-	free(v);
-	return ret;
-}
-
-static void print_meta(void *ctx, const char *k, const char *v)
-{
+	(void)id;
 	fprintf(ctx, "# %s: %s\n", k, v);
 }
 
+/* The parameter cells of a run's points, comma-joined, by point id */
 struct prefix {
+	long long id;
 	char *buf;
 	size_t len, cap;
 };
 
-static void add_cell(void *ctx, const char *k, const char *v)
+struct prefixes {
+	struct prefix *p;
+	size_t n, cap;
+};
+
+static void add_cell(void *ctx, long long id, const char *k, const char *v)
 {
-	struct prefix *p = ctx;
+	struct prefixes *ps = ctx;
+	struct prefix *p;
 
 	(void)k;
+	if (!ps->n || ps->p[ps->n - 1].id != id) {
+		ps->p = vsb_grow(ps->p, ps->n, &ps->cap, sizeof(*ps->p));
+		p = &ps->p[ps->n++];
+		memset(p, 0, sizeof(*p));
+		p->id = id;
+	}
+	p = &ps->p[ps->n - 1];
 	vsb_buf_add(&p->buf, &p->len, &p->cap, v, strlen(v));
 	vsb_buf_add(&p->buf, &p->len, &p->cap, ",", 1);
+}
+
+static int cmp_prefix(const void *key, const void *elem)
+{
+	long long id = *(const long long *)key, e = ((const struct prefix *)elem)->id;
+
+	return (id > e) - (id < e);
+}
+
+/* Point @id's prefix; a point without parameters has the empty one */
+static const struct prefix *prefix_of(const struct prefixes *ps, long long id)
+{
+	static const struct prefix none;
+	const struct prefix *p = ps->n ? bsearch(&id, ps->p, ps->n, sizeof(*ps->p),
+						 cmp_prefix) : NULL;
+
+	return p ? p : &none;
+}
+
+static void prefixes_free(struct prefixes *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		free(ps->p[i].buf);
+	free(ps->p);
 }
 
 /* The run's row id and its env/columns, by id, unique prefix or latest. */
@@ -130,34 +143,29 @@ static int find_run(struct vsb_store *s, const char *run_id, struct vsb_stmt **s
 static int export_rows(struct vsb_store *s, long long run, FILE *out)
 {
 	const struct vsb_store_ops *o = s->ops;
-	struct prefix pre = { 0 };
-	long long last = -1;
+	struct prefixes ps = { 0 };
 	struct vsb_stmt *st;
 	int rc;
 
-	if (vsb_store_prepare(s, "reading samples",
-			      "SELECT s.point, p.params, s.cells FROM sample s JOIN point p "
-			      "ON p.id = s.point WHERE s.run = ? ORDER BY s.seq", &st))
+	rc = json_rows(s, "reading the points", "point", "params",
+		       "t.id IN (SELECT point FROM sample WHERE run = ?)", run, add_cell, &ps);
+	if (rc || vsb_store_prepare(s, "reading samples", "SELECT point, cells FROM "
+				    "sample WHERE run = ? ORDER BY seq", &st)) {
+		prefixes_free(&ps);
 		return VSB_EXIT_ERROR;
+	}
 	o->bind_int(st, 1, run);
 	while ((rc = o->step(st)) == 1) {
-		if (o->col_int(st, 0) != last) {
-			last = o->col_int(st, 0);
-			pre.len = 0;
-			if (json_pairs(o->col_text(st, 1), add_cell, &pre)) {
-				vsb_err("store: point %lld: unreadable parameters", last);
-				rc = -2;
-				break;
-			}
-		}
-		fwrite(pre.buf, 1, pre.len, out);
-		fputs(o->col_text(st, 2), out);
+		const struct prefix *p = prefix_of(&ps, o->col_int(st, 0));
+
+		fwrite(p->buf, 1, p->len, out);
+		fputs(o->col_text(st, 1), out);
 		fputc('\n', out);
 	}
-	if (rc == -1)
+	if (rc < 0)
 		vsb_store_fail(s, "reading samples");
 	o->finalize(st);
-	free(pre.buf);
+	prefixes_free(&ps);
 	return rc ? VSB_EXIT_ERROR : 0;
 }
 
@@ -171,11 +179,10 @@ int vsb_store_export(struct vsb_store *s, const char *run_id, FILE *out)
 	if (ret)
 		goto out;
 	run = o->col_int(st, 0);
-	if (json_pairs(o->col_text(st, 2), print_meta, out)) {
-		vsb_err("store: run %s: unreadable environment record", o->col_text(st, 1));
-		ret = VSB_EXIT_ERROR;
+	ret = json_rows(s, "reading the environment record", "run", "env", "t.id = ?",
+			run, print_meta, out);
+	if (ret)
 		goto out;
-	}
 	fprintf(out, "%s\n", o->col_text(st, 3));
 	ret = export_rows(s, run, out);
 out:
@@ -296,7 +303,7 @@ int vsb_store_series(struct vsb_store *s, const char *point_key,
 	memset(se, 0, sizeof(*se));
 	snprintf(se->point_key, sizeof(se->point_key), "%s", point_key);
 	/* the run's c2c_ns from its metadata: history's moved-CPUs rule */
-	snprintf(c2c, sizeof(c2c), o->json_member_sql, "r.env", "c2c_ns");
+	snprintf(c2c, sizeof(c2c), o->json_member_sql, "r.env", VSB_C2C_KEY);
 	snprintf(sql, sizeof(sql),
 		 "SELECT r.run_id, m.fingerprint, m.cpu_model, k.release, "
 		 "r.git_revision, r.started, s.unit, s.rep, avg(s.per_op), %s "

@@ -526,6 +526,8 @@ const struct vsb_store_ops vsb_store_sqlite_ops = {
 	.pk = "INTEGER PRIMARY KEY",
 	.clustered = " WITHOUT ROWID",
 	.json_member_sql = "json_extract(%s, '$.%s')",
+	.json_pairs_sql = "SELECT t.id, j.key, j.value FROM %s t, json_each(t.%s) AS j "
+			  "WHERE %s ORDER BY t.id, j.id",
 	.point_params_sql = "SELECT p.key, j.key, j.value FROM point p, "
 			    "json_each(p.params) AS j ORDER BY p.id, j.id",
 	.table_exists_sql =

@@ -570,24 +570,6 @@ static void test_auto(void)
 	vsb_cmp_free(&c);
 }
 
-/* A sweep's `# sweep_procs:` line: which repetitions each process ran. */
-static void test_procs_line(void)
-{
-	unsigned int lo[8], hi[8];
-
-	TAP_OK(vsb_cmp_parse_procs("5 (repetitions by worker process: 0-1,2-3,4-5,6-7,8-9)",
-				   lo, hi, 8) == 5 && lo[4] == 8 && hi[4] == 9 && hi[0] == 1,
-	       "five ranges of two");
-	TAP_OK(vsb_cmp_parse_procs("3 (repetitions by worker process: 0,1,2)", lo, hi, 8) == 3 &&
-	       lo[2] == 2 && hi[2] == 2, "single repetitions");
-	TAP_OK(!vsb_cmp_parse_procs("2 (repetitions by worker process: 2-3,0-1)", lo, hi, 8),
-	       "ranges out of order: not taken");
-	TAP_OK(!vsb_cmp_parse_procs("2 (repetitions by worker process: 0-x)", lo, hi, 8) &&
-	       !vsb_cmp_parse_procs(NULL, lo, hi, 8) &&
-	       !vsb_cmp_parse_procs("2 (repetitions by worker process: 3-1)", lo, hi, 8),
-	       "bad or no line: not taken (the file stays one run)");
-}
-
 /* Labels: the counter's variant, kstat's op, else the bench; then only
  * what varies among the points of the same bench. */
 static void test_labels(void)
@@ -629,7 +611,6 @@ int main(void)
 	test_runs_compare();
 	test_runs_only();
 	test_auto();
-	test_procs_line();
 	test_labels();
 	return tap_done();
 }

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sweep_partial_* lines of a sweep point's partial file
+ * (partial_state.c): what a point's raw CSV holds only rounded or not
+ * at all, so that `sweep --resume` rebuilds the very result that was
+ * written (harness/sweep/partial.c checks the rebuild byte for byte).
+ */
+#ifndef VSB_PARTIAL_STATE_H
+#define VSB_PARTIAL_STATE_H
+
+#include "result.h"
+
+struct vsb_csv;
+
+/*
+ * Into @r's metadata: sweep_partial_rounds (@done of @reps), _state,
+ * _drift, _dist and _dist_sources, from @r's fields.
+ */
+void vsb_partial_state_write(struct vsb_result *r, long done, long reps);
+
+/* The rounds line of @c into @k (done, 1 or more) and @reps: NULL, or what is wrong */
+const char *vsb_partial_rounds_read(const struct vsb_csv *c, long *k, long *reps);
+
+/* The state, drift and dist lines of @c into @r: NULL, or what is wrong */
+const char *vsb_partial_state_read(const struct vsb_csv *c, struct vsb_result *r);
+
+#endif /* VSB_PARTIAL_STATE_H */
