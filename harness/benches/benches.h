@@ -72,9 +72,5 @@ int vsb_memcg_stat_check(const struct vsb_bench *b, struct vsb_run_opts *o);
 int vsb_memcg_stat_run(const struct vsb_run_opts *o, struct vsb_result *r);
 int vsb_isolated_check(const struct vsb_bench *b, struct vsb_run_opts *o);
 int vsb_isolated_run(const struct vsb_run_opts *o, struct vsb_result *r);
-/* live_check.c: "always [madvise] never" -> "madvise"; "" without THP */
-void vsb_live_thp_mode(char *buf, size_t len);
-/* a /proc/meminfo line in kB, -1 when absent */
-long long vsb_live_meminfo_kb(const char *key);
 
 #endif /* VSB_BENCHES_H */

@@ -66,5 +66,10 @@ int vsb_live_stopped(const struct vsb_live_wctx *w);
 void vsb_live_fail(struct vsb_live_wctx *w, const char *what);
 /* "128 MiB" */
 const char *vsb_live_human(unsigned long long bytes, char *buf, size_t len);
+#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
+/* "always [madvise] never" -> "madvise"; "" without THP */
+void vsb_live_thp_mode(char *buf, size_t len);
+/* a /proc/meminfo line in kB, -1 when absent */
+long long vsb_live_meminfo_kb(const char *key);
 
 #endif /* VSB_LIVE_H */
