@@ -52,7 +52,7 @@ struct falloc_state {
 	off_t place;
 };
 
-int vsb_fallocate_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+static int falloc_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	unsigned long long size, page = (unsigned long long)sysconf(_SC_PAGESIZE);
 	long long avail;
@@ -211,7 +211,7 @@ static const struct vsb_live_ops falloc_ops = {
 	.check = falloc_check,
 };
 
-int vsb_fallocate_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int falloc_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct falloc_priv fp = { .n = (unsigned int)o->cpus.n };
 	unsigned long long size;
@@ -241,3 +241,10 @@ int vsb_fallocate_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	munmap(fp.ops, 2 * fp.n * sizeof(*fp.ops));
 	return ret;
 }
+
+const struct vsb_bench vsb_bench_fallocate = {
+	.name = "fallocate", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: tmpfs fallocate + ftruncate charged --memcg-depth down (will-it-scale fallocate1)",
+	.run_user = falloc_run, .check = falloc_opts,
+	.takes = "size memcg-depth",
+};

@@ -82,7 +82,7 @@ struct isol_state {
 	int spin, have_helper;
 };
 
-int vsb_isolated_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+static int isol_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	(void)b;
 	if (o->cpus.n != 1) {
@@ -478,7 +478,7 @@ static const struct vsb_live_ops isol_ops = {
 	.check = isol_check,
 };
 
-int vsb_isolated_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int isol_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct isol_priv ip = { .hz = vsb_tsc_hz(), .repeat = o->repeat, .ms = o->loops,
 				.gap_ns = o->gap_ns, .cpu = o->cpus.cpu[0] };
@@ -499,3 +499,10 @@ int vsb_isolated_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	munmap(ip.win, bytes);
 	return ret;
 }
+
+const struct vsb_bench vsb_bench_isolated = {
+	.name = "isolated", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: oslat on one CPU after it dirtied its diffs; vmstat_update runs traced",
+	.run_user = isol_run, .check = isol_opts,
+	.takes = "dirty-pages gap-ns",
+};

@@ -286,7 +286,7 @@ static void pf_why(void *priv, const char *what, int err, char *buf, size_t len)
 		 " (vm.overcommit_memory=2 counts it against CommitLimit)" : "");
 }
 
-int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+static int pf_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	unsigned long long size, page = (unsigned long long)sysconf(_SC_PAGESIZE);
 	int pf = !strcmp(b->name, "page-fault");
@@ -375,12 +375,26 @@ static int pf_run(const struct vsb_run_opts *o, struct vsb_result *r, enum live_
 	return ret;
 }
 
-int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	return pf_run(o, r, LIVE_PAGEFAULT);
 }
 
-int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int mmap_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	return pf_run(o, r, LIVE_MMAP);
 }
+
+const struct vsb_bench vsb_bench_page_fault = {
+	.name = "page-fault", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: map, write every page, unmap (will-it-scale page_fault1)",
+	.run_user = pagefault_run, .check = pf_opts,
+	.takes = "size thp tasks",
+};
+
+const struct vsb_bench vsb_bench_mmap = {
+	.name = "mmap", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: mmap + munmap, untouched: vm_committed_as (will-it-scale mmap2)",
+	.run_user = mmap_run, .check = pf_opts,
+	.takes = "size thp tasks",
+};
