@@ -55,7 +55,6 @@ struct falloc_state {
 static int falloc_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	unsigned long long size, page = (unsigned long long)sysconf(_SC_PAGESIZE);
-	long long avail;
 
 	(void)b;
 	if (!vsb_opt_given(o, "size"))
@@ -73,13 +72,8 @@ static int falloc_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 	 * charged at once: page-fault's bound (half of MemAvailable), so a
 	 * --size 1024G is refused here, not charged until the OOM killer.
 	 */
-	avail = vsb_live_meminfo_kb("MemAvailable");
-	if (avail > 0 && size / 1024 * (unsigned long long)o->cpus.n >
-			 (unsigned long long)avail / 2) {
-		vsb_err_opt("size", "--size: %d workers x %s would charge more than half of "
-			    "the %lld MiB available", o->cpus.n, o->size, avail >> 10);
+	if (vsb_live_size_check(o, size, "charge"))
 		return VSB_EXIT_USAGE;
-	}
 	if (getuid()) {
 		vsb_err_opt("bench", "--bench fallocate: mounting its tmpfs and making "
 			    "memory cgroups need root: skipped");

@@ -152,6 +152,19 @@ long long vsb_live_meminfo_kb(const char *key)
 	return v;
 }
 
+int vsb_live_size_check(const struct vsb_run_opts *o, unsigned long long size,
+			const char *what)
+{
+	long long avail = vsb_live_meminfo_kb("MemAvailable");
+
+	if (avail <= 0 || size / 1024 * (unsigned long long)o->cpus.n <=
+			  (unsigned long long)avail / 2)
+		return 0;
+	vsb_err_opt("size", "--size: %d workers x %s would %s more than half of the "
+		    "%lld MiB available", o->cpus.n, o->size, what, avail >> 10);
+	return VSB_EXIT_USAGE;
+}
+
 /* Pinned, and its counter group open; a failure is the run's stop. */
 static void worker_pin(struct live_shared *sh, struct live_worker *w)
 {

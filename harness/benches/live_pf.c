@@ -291,7 +291,6 @@ static int pf_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 	unsigned long long size, page = (unsigned long long)sysconf(_SC_PAGESIZE);
 	int pf = !strcmp(b->name, "page-fault");
 	char mode[32];
-	long long avail;
 
 	vsb_parse_size(o->size, &size);		/* checked when it was set */
 	if (size % page) {
@@ -310,13 +309,8 @@ static int pf_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 		}
 		return 0;
 	}
-	avail = vsb_live_meminfo_kb("MemAvailable");
-	if (avail > 0 && size / 1024 * (unsigned long long)o->cpus.n >
-			 (unsigned long long)avail / 2) {
-		vsb_err_opt("size", "--size: %d workers x %s would touch more than half of the "
-			"%lld MiB available", o->cpus.n, o->size, avail >> 10);
+	if (vsb_live_size_check(o, size, "touch"))
 		return VSB_EXIT_USAGE;
-	}
 	if (!strcmp(o->thp, "always")) {
 		vsb_live_thp_mode(mode, sizeof(mode));
 		if (!mode[0] || !strcmp(mode, "never")) {
