@@ -49,28 +49,74 @@ void vsb_result_add(struct vsb_result *r, const struct vsb_sample *s)
 	r->samples[r->nsamples++] = *s;
 }
 
-void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...)
+/* @kv's value from @fmt: one line, whatever a sysfs file contained */
+static void kv_vset(struct vsb_meta_kv *kv, const char *fmt, va_list ap)
 {
-	struct vsb_meta_kv *kv = NULL;
-	va_list ap;
-	size_t i;
 	char *c;
 
-	for (i = 0; i < r->nmeta; i++)
-		if (!strcmp(r->meta[i].key, key))
-			kv = &r->meta[i];
-	if (!kv) {
-		r->meta = vsb_grow(r->meta, r->nmeta, &r->metacap, sizeof(*r->meta));
-		kv = &r->meta[r->nmeta++];
-		snprintf(kv->key, sizeof(kv->key), "%s", key);
-	}
-	va_start(ap, fmt);
 	vsnprintf(kv->val, sizeof(kv->val), fmt, ap);
-	va_end(ap);
-	/* one line per key, whatever a sysfs file contained */
 	for (c = kv->val; *c; c++)
 		if (*c == '\n' || *c == '\r')
 			*c = ' ';
+}
+
+/* The line of @key among @kv[0..n), or NULL */
+static struct vsb_meta_kv *kv_find(struct vsb_meta_kv *kv, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return &kv[i];
+	return NULL;
+}
+
+/* @r's line of @key, a new one at the end when it has none */
+static struct vsb_meta_kv *meta_slot(struct vsb_result *r, const char *key)
+{
+	struct vsb_meta_kv *kv = kv_find(r->meta, r->nmeta, key);
+
+	if (kv)
+		return kv;
+	r->meta = vsb_grow(r->meta, r->nmeta, &r->metacap, sizeof(*r->meta));
+	kv = &r->meta[r->nmeta++];
+	snprintf(kv->key, sizeof(kv->key), "%s", key);
+	return kv;
+}
+
+void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kv_vset(meta_slot(r, key), fmt, ap);
+	va_end(ap);
+}
+
+void vsb_meta_rec_add(struct vsb_meta_rec *m, const char *key, const char *fmt, ...)
+{
+	struct vsb_meta_kv *kv = kv_find(m->kv, m->n, key);
+	va_list ap;
+
+	if (!kv && m->n == VSB_META_REC_MAX) {
+		vsb_warn("metadata record full: '%s' left out", key);
+		return;
+	}
+	if (!kv) {
+		kv = &m->kv[m->n++];
+		snprintf(kv->key, sizeof(kv->key), "%s", key);
+	}
+	va_start(ap, fmt);
+	kv_vset(kv, fmt, ap);
+	va_end(ap);
+}
+
+void vsb_result_take_meta(struct vsb_result *r, const struct vsb_meta_rec *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		*meta_slot(r, m->kv[i].key) = m->kv[i];
 }
 
 static double note_multiplexed(struct vsb_result *r, int allow_multiplex)
