@@ -234,3 +234,30 @@ int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r)
 		vsb_trace_window_end(r, ret);
 	return ret;
 }
+
+/*
+ * A later round is merged whole: the model's figures (samples, sanity,
+ * totals, drift), the disturbance line over every round (each round
+ * warned for itself), the tracer's counts, and the bench's own lines
+ * (its descriptor's merge).  The first round is the point's result as
+ * it is, its arrays taken over.
+ */
+void vsb_bench_take_round(struct vsb_result *dst, struct vsb_result *src,
+			  unsigned int done)
+{
+	const struct vsb_bench *b;
+
+	if (!done) {
+		*dst = *src;
+		memset(src, 0, sizeof(*src));
+		return;
+	}
+	b = vsb_bench_find(dst->opts.bench);
+	vsb_result_merge_round(dst, src, done);
+	if (src->dist.on)
+		vsb_disturb_report(dst, 0);
+	vsb_trace_merge(dst, src);
+	if (b && b->merge)
+		b->merge(dst, src);
+	vsb_result_free(src);
+}

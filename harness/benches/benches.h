@@ -47,6 +47,13 @@ struct vsb_bench {
 	 * one every bench takes (--cpus, --loops, --events, ...).
 	 */
 	const char *takes;
+	/*
+	 * A sweep point's later round @src merged into @dst (the model's
+	 * figures are already, vsb_bench_take_round): the bench's own
+	 * lines that describe every repetition, made to describe @src's
+	 * too.  NULL when its lines describe the run, not its samples.
+	 */
+	void (*merge)(struct vsb_result *dst, const struct vsb_result *src);
 };
 
 /* The table (benches.c), in `vmstat-bench list` order. */
@@ -58,5 +65,13 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o);
 /* check.c: the whole option set, before anything runs */
 int vsb_run_opts_finish(struct vsb_run_opts *o);
 int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r);
+/*
+ * A sweep point's round @src (one vsb_bench_run() of its repetitions)
+ * into the point's result @dst, which holds @done repetitions so far:
+ * the first round becomes it whole, a later one is merged in.  @src is
+ * emptied either way.
+ */
+void vsb_bench_take_round(struct vsb_result *dst, struct vsb_result *src,
+			  unsigned int done);
 
 #endif /* VSB_BENCHES_H */

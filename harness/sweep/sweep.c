@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 #include "benches.h"
-#include "bpf/trace.h"
 #include "clock.h"
 #include "csvread.h"
 #include "monitor.h"
@@ -122,17 +121,9 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 		vsb_sweep_progress_clear();
 		vsb_warn("%s: %s", p->id, !strncmp(msg, "warning: ", 9) ? msg + 9 : msg);
 	}
-	if (!p->done) {
-		p->res = tmp;		/* takes over the sample and meta arrays */
-		memset(&tmp, 0, sizeof(tmp));
+	vsb_bench_take_round(&p->res, &tmp, (unsigned int)p->done);
+	if (!p->done)	/* the point's first round is its result now */
 		p->res.opts.repeat = vsb_sweep_reps_total(p);
-	} else {
-		vsb_result_merge_round(&p->res, &tmp, (unsigned int)p->done);
-		if (tmp.dist.on)	/* each round warned for itself */
-			vsb_disturb_report(&p->res, 0);
-		vsb_trace_merge(&p->res, &tmp);
-		vsb_result_free(&tmp);
-	}
 	p->done += n;
 	return 0;
 }
