@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "benches.h"
+#include "clock.h"
 #include "cgroup.h"
 #include "kmod_client.h"
 #include "scratch.h"
@@ -233,6 +234,12 @@ int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	if (o->trace)
 		vsb_trace_window_end(r, ret);
 	return ret;
+}
+
+void vsb_bench_note_tsc(struct vsb_result *r, const char *who)
+{
+	vsb_result_meta(r, "tsc_hz", "%.0f", vsb_tsc_hz());
+	vsb_result_meta(r, "tsc_hz_from", "%s", who);
 }
 
 /*

@@ -66,6 +66,15 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o);
 int vsb_run_opts_finish(struct vsb_run_opts *o);
 int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r);
 /*
+ * The TSC rate @r's ticks are in, into its record (tsc_hz), with @who
+ * timed them (tsc_hz_from): calibrated in this process, the one that
+ * timed the samples, once a process (clock.c).  Called where a result
+ * is born, `run`'s and a sweep point's first round, never by the
+ * process that only writes the record; a sweep's later worker
+ * processes find the line in the point's partial.
+ */
+void vsb_bench_note_tsc(struct vsb_result *r, const char *who);
+/*
  * A sweep point's round @src (one vsb_bench_run() of its repetitions)
  * into the point's result @dst, which holds @done repetitions so far:
  * the first round becomes it whole, a later one is merged in.  @src is

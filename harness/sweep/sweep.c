@@ -82,6 +82,24 @@ static int monitor_stop(struct vsb_monitor *mon, struct vsb_result *r, int ok,
 	return ret;
 }
 
+/*
+ * The point's result, born of its first round: the repetitions it will
+ * hold, and the TSC rate of this process, which timed them; a later
+ * worker process finds it in the point's partial and calibrates nothing.
+ */
+static void first_round(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
+{
+	char who[96];
+
+	p->res.opts.repeat = vsb_sweep_reps_total(p);
+	if (ro->worker)
+		snprintf(who, sizeof(who), "sweep worker process %ld of %ld, which timed "
+			 "the first repetitions", ro->worker, ro->procs);
+	else
+		snprintf(who, sizeof(who), "the sweep's process, which timed the samples");
+	vsb_bench_note_tsc(&p->res, who);
+}
+
 /* @n repetitions of @p in a row, one warm-up: one round of the point. */
 static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro,
 		     long n)
@@ -123,7 +141,7 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 	}
 	vsb_bench_take_round(&p->res, &tmp, (unsigned int)p->done);
 	if (!p->done)	/* the point's first round is its result now */
-		p->res.opts.repeat = vsb_sweep_reps_total(p);
+		first_round(p, ro);
 	p->done += n;
 	return 0;
 }

@@ -324,12 +324,18 @@ static void cpu_part(struct env_ctx *e)
 	vsb_meta_rec_add(m, "nohz_full_cpus", "%s", buf);
 }
 
-/* The clocks and the PMU: what the samples' units rest on */
-static void clock_part(struct env_ctx *e)
+/*
+ * The clocks and the PMU: what the samples' units rest on.  A result's
+ * TSC rate is not the record's: the process that timed its samples
+ * noted it (vsb_bench_note_tsc), and a sweep's record is written by
+ * its last worker process, which may have timed none of them.
+ */
+static void clock_part(struct env_ctx *e, int with_tsc)
 {
 	struct vsb_meta_rec *m = e->m;
 
-	vsb_meta_rec_add(m, "tsc_hz", "%.0f", vsb_tsc_hz());
+	if (with_tsc)
+		vsb_meta_rec_add(m, "tsc_hz", "%.0f", vsb_tsc_hz());
 	vsb_meta_rec_add(m, "tsc_flags", "%s",
 			 vsb_tsc_flags()[0] ? vsb_tsc_flags() : "none");
 	vsb_meta_rec_add(m, "tsc_invariant", "%s%s",
@@ -411,10 +417,11 @@ static void vm_part(struct env_ctx *e)
 
 /*
  * The machine's part of the record into @m, with @sysctl's values (the
- * point's --sysctl, "" for none) for the keys it sets; its noise
- * warnings on stderr, once a process.
+ * point's --sysctl, "" for none) for the keys it sets, and this
+ * process's TSC rate @with_tsc; its noise warnings on stderr, once a
+ * process.
  */
-static void env_record(struct vsb_meta_rec *m, const char *sysctl)
+static void env_record(struct vsb_meta_rec *m, const char *sysctl, int with_tsc)
 {
 	static int warned;
 	static struct env_ctx e;
@@ -425,7 +432,7 @@ static void env_record(struct vsb_meta_rec *m, const char *sysctl)
 	e.sysctl = sysctl;
 	build_part(&e);
 	cpu_part(&e);
-	clock_part(&e);
+	clock_part(&e, with_tsc);
 	freq_part(&e);
 	vm_part(&e);
 	machine_identity(&e);
@@ -445,7 +452,7 @@ void vsb_meta_collect_env(struct vsb_result *r)
 	static struct vsb_meta_rec m;
 
 	m.n = 0;
-	env_record(&m, r->opts.sysctl);
+	env_record(&m, r->opts.sysctl, 1);
 	vsb_result_take_meta(r, &m);
 }
 
@@ -515,7 +522,7 @@ void vsb_meta_collect(struct vsb_result *r)
 	m.n = 0;
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	vsb_meta_rec_add(&m, "date", "%s", date);
-	env_record(&m, r->opts.sysctl);
+	env_record(&m, r->opts.sysctl, 0);
 	vsb_meta_rec_add(&m, "clock", "%s", r->event[0] ? r->event : "rdtscp");
 	vsb_meta_rec_add(&m, "unit", "%s", r->unit);
 	warn_smt(t && vsb_topo_smt_shared(t, cl));
