@@ -73,9 +73,9 @@ int vsb_cmd_list(int argc, char **argv)
 	}
 	printf("benches (--bench):\n");
 	for (i = 0; i < vsb_bench_count; i++)
-		printf("  %-20s %-15s %s\n", vsb_benches[i].name,
-		       sides_str(vsb_benches[i].sides, s, sizeof(s)),
-		       vsb_benches[i].desc);
+		printf("  %-20s %-15s %s\n", vsb_benches[i]->name,
+		       sides_str(vsb_benches[i]->sides, s, sizeof(s)),
+		       vsb_benches[i]->desc);
 	printf("\ncounter variants (--variant):\n");
 	for (i = 0; i < VSB_V_NR; i++) {
 		const struct vsb_variant_info *v = &vsb_variants[i];

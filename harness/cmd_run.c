@@ -108,6 +108,7 @@ int vsb_cmd_run(int argc, char **argv)
 	}
 	if (ret)
 		goto err_abort;
+	vsb_bench_note_tsc(&r, "the run's process, which timed the samples");
 	vsb_meta_collect(&r);
 
 	if (o.output[0]) {

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bench table and backend selection.  A bench names the functions
- * that run it on each side; variants are checked against the side here,
- * once, so no runner has to special-case one.
+ * The bench table and backend selection.  A bench's descriptor (its
+ * own file's) names the functions that run it on each side; variants
+ * are checked against the side here, once, so no runner has to
+ * special-case one.
  */
 #include <string.h>
 #include <unistd.h>
 
 #include "benches.h"
+#include "clock.h"
 #include "cgroup.h"
 #include "kmod_client.h"
 #include "scratch.h"
@@ -15,58 +17,31 @@
 #include "bpf/trace.h"
 #include "kmod_abi.h"
 
-const struct vsb_bench vsb_benches[] = {
-	{ "counter", VSB_SIDE_USER | VSB_SIDE_KMOD, VSB_BENCH_VARIANTS,
-	  "per-CPU counter updates with threshold folds (vmstat diffs, percpu_counter)",
-	  vsb_counter_run_user, vsb_counter_run_kmod, vsb_counter_check,
-	  "variant threshold diff-bits items batch delta fold fold-interval-us drift "
-	  "quiet-workers preempt irqs" },
-	{ "page-fault", VSB_SIDE_LIVE, 0,
-	  "live kernel: map, write every page, unmap (will-it-scale page_fault1)",
-	  vsb_live_pagefault_run, NULL, vsb_live_check,
-	  "size thp tasks" },
-	{ "mmap", VSB_SIDE_LIVE, 0,
-	  "live kernel: mmap + munmap, untouched: vm_committed_as (will-it-scale mmap2)",
-	  vsb_live_mmap_run, NULL, vsb_live_check,
-	  "size thp tasks" },
-	{ "page-alloc", VSB_SIDE_KMOD, 0,
-	  "module: alloc_pages + __free_pages on one CPU, --order, --outstanding (page_bench01/02)",
-	  NULL, vsb_page_alloc_run_kmod, NULL,
-	  "order outstanding gfp preempt irqs" },
-	{ "page-alloc-parallel", VSB_SIDE_KMOD, 0,
-	  "module: the same loop on every CPU of --cpus in one common window (page_bench03)",
-	  NULL, vsb_page_alloc_run_kmod, NULL,
-	  "order outstanding gfp preempt irqs" },
-	{ "kstat", VSB_SIDE_KMOD, 0,
-	  "module: the running kernel's own statistics functions, --op (mod_zone_page_state, ...)",
-	  NULL, vsb_kstat_run_kmod, vsb_kstat_check,
-	  "op threshold delta batch run-length busy-workers memcg-depth preempt "
-	  "irqs" },
-	{ "stat-refresh", VSB_SIDE_LIVE, 0,
-	  "live kernel: vm.stat_refresh, every CPU's diffs folded, after --cpus dirtied theirs",
-	  vsb_stat_refresh_run, NULL, vsb_stat_refresh_check,
-	  "dirty-pages" },
-	{ "spawn", VSB_SIDE_LIVE, 0,
-	  "live kernel: one process created and reaped, --op fork|posix-spawn (unixbench spawn)",
-	  vsb_spawn_run, NULL, vsb_spawn_check,
-	  "op" },
-	{ "fallocate", VSB_SIDE_LIVE, 0,
-	  "live kernel: tmpfs fallocate + ftruncate charged --memcg-depth down (will-it-scale fallocate1)",
-	  vsb_fallocate_run, NULL, vsb_fallocate_check,
-	  "size memcg-depth" },
-	{ "memcg-stat-read", VSB_SIDE_LIVE, 0,
-	  "live kernel: one memory.stat read among --memcg-count cgroups, --busy-workers writing",
-	  vsb_memcg_stat_run, NULL, vsb_memcg_stat_check,
-	  "op memcg-depth memcg-count busy-workers" },
-	{ "isolated", VSB_SIDE_LIVE, 0,
-	  "live kernel: oslat on one CPU after it dirtied its diffs; vmstat_update runs traced",
-	  vsb_isolated_run, NULL, vsb_isolated_check,
-	  "dirty-pages gap-ns" },
-	{ "threshold-refresh", VSB_SIDE_USER, 0,
-	  "model: refresh_zone_stat_thresholds at CPU bring-up, per --approach (004 thread)",
-	  vsb_refresh_run_user, NULL, NULL,
-	  "model-cpus model-nodes approach" },
-};
+/*
+ * The bench table: one row per bench, in `vmstat-bench list` order, each
+ * naming the descriptor vsb_bench_<id> that the bench's own file
+ * defines (benches.h).  A new bench is its file and a row here.
+ */
+#define VSB_BENCH_TABLE(row)	\
+	row(counter)		\
+	row(page_fault)		\
+	row(mmap)		\
+	row(page_alloc)		\
+	row(page_alloc_parallel) \
+	row(kstat)		\
+	row(stat_refresh)	\
+	row(spawn)		\
+	row(fallocate)		\
+	row(memcg_stat_read)	\
+	row(isolated)		\
+	row(threshold_refresh)
+
+#define BENCH_EXTERN(id)	extern const struct vsb_bench vsb_bench_##id;
+#define BENCH_ROW(id)		&vsb_bench_##id,
+
+VSB_BENCH_TABLE(BENCH_EXTERN)
+
+const struct vsb_bench *const vsb_benches[] = { VSB_BENCH_TABLE(BENCH_ROW) };
 const size_t vsb_bench_count = sizeof(vsb_benches) / sizeof(vsb_benches[0]);
 
 const struct vsb_bench *vsb_bench_find(const char *name)
@@ -74,8 +49,8 @@ const struct vsb_bench *vsb_bench_find(const char *name)
 	size_t i;
 
 	for (i = 0; i < vsb_bench_count; i++)
-		if (!strcmp(vsb_benches[i].name, name))
-			return &vsb_benches[i];
+		if (!strcmp(vsb_benches[i]->name, name))
+			return vsb_benches[i];
 	return NULL;
 }
 
@@ -127,15 +102,6 @@ static int sysctl_and_trace_check(struct vsb_run_opts *o)
 	return 0;
 }
 
-/*
- * The options some benches read and others do not: anything else
- * (--cpus, --loops, --events, --sysctl, ...) every bench takes.
- */
-#define VSB_BENCH_OWN_OPTS "variant threshold diff-bits items batch delta order " \
-	"outstanding gfp size thp tasks preempt irqs fold fold-interval-us drift " \
-	"quiet-workers model-cpus model-nodes approach op run-length busy-workers " \
-	"memcg-depth dirty-pages memcg-count gap-ns"
-
 static int word_in(const char *list, const char *w, size_t n)
 {
 	const char *p = list;
@@ -148,24 +114,41 @@ static int word_in(const char *list, const char *w, size_t n)
 	return 0;
 }
 
-/* Every option this bench does not read, given, refused by name. */
-static int check_takes(const struct vsb_bench *b, const struct vsb_run_opts *o)
+/* Of @other's options, the first given that @b does not take; NULL: none. */
+static const char *not_taken(const struct vsb_bench *b, const char *other,
+			     const struct vsb_run_opts *o, char *name, size_t len)
 {
-	const char *p = VSB_BENCH_OWN_OPTS;
-	char name[32];
+	const char *p;
 	size_t n;
 
-	for (; *p; p += n + !!p[n]) {
+	for (p = other; *p; p += n + !!p[n]) {
 		n = strcspn(p, " ");
-		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (!vsb_opt_given(o, name) || word_in(b->takes, name, n))
-			continue;
-		vsb_err_opt(name, "--%s: bench '%s' does not take it (of the options "
-			    "only some benches take, it takes: %s)", name, b->name,
-			    *b->takes ? b->takes : "none");
-		return VSB_EXIT_USAGE;
+		snprintf(name, len, "%.*s", (int)n, p);
+		if (vsb_opt_given(o, name) && !word_in(b->takes, name, n))
+			return name;
 	}
-	return 0;
+	return NULL;
+}
+
+/*
+ * Every option some bench takes (its descriptor's takes) and this one
+ * does not, given, refused by name; an option no bench names is every
+ * bench's.
+ */
+static int check_takes(const struct vsb_bench *b, const struct vsb_run_opts *o)
+{
+	const char *bad = NULL;
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < vsb_bench_count && !bad; i++)
+		bad = not_taken(b, vsb_benches[i]->takes, o, name, sizeof(name));
+	if (!bad)
+		return 0;
+	vsb_err_opt(bad, "--%s: bench '%s' does not take it (of the options only "
+		    "some benches take, it takes: %s)", bad, b->name,
+		    *b->takes ? b->takes : "none");
+	return VSB_EXIT_USAGE;
 }
 
 /* Resolve --backend auto and check the bench and variant exist there. */
@@ -251,4 +234,37 @@ int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	if (o->trace)
 		vsb_trace_window_end(r, ret);
 	return ret;
+}
+
+void vsb_bench_note_tsc(struct vsb_result *r, const char *who)
+{
+	vsb_result_meta(r, "tsc_hz", "%.0f", vsb_tsc_hz());
+	vsb_result_meta(r, "tsc_hz_from", "%s", who);
+}
+
+/*
+ * A later round is merged whole: the model's figures (samples, sanity,
+ * totals, drift), the disturbance line over every round (each round
+ * warned for itself), the tracer's counts, and the bench's own lines
+ * (its descriptor's merge).  The first round is the point's result as
+ * it is, its arrays taken over.
+ */
+void vsb_bench_take_round(struct vsb_result *dst, struct vsb_result *src,
+			  unsigned int done)
+{
+	const struct vsb_bench *b;
+
+	if (!done) {
+		*dst = *src;
+		memset(src, 0, sizeof(*src));
+		return;
+	}
+	b = vsb_bench_find(dst->opts.bench);
+	vsb_result_merge_round(dst, src, done);
+	if (src->dist.on)
+		vsb_disturb_report(dst, 0);
+	vsb_trace_merge(dst, src);
+	if (b && b->merge)
+		b->merge(dst, src);
+	vsb_result_free(src);
 }

@@ -1,9 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The benches the CLI knows, where each can run, and how to run it.
+ *
+ * A bench is a descriptor defined at the end of its own file, as
+ * stress-ng's stressors end with their stressor_info_t:
+ *
+ *	const struct vsb_bench vsb_bench_isolated = {
+ *		.name = "isolated", .sides = VSB_SIDE_LIVE, ...
+ *	};
+ *
+ * and one row of benches.c's VSB_BENCH_TABLE naming it.  Nothing else
+ * knows a bench by name: its run functions and check hook are static
+ * in its file, reached through the descriptor.
  */
 #ifndef VSB_BENCHES_H
 #define VSB_BENCHES_H
+
+#include <stddef.h>
 
 #include "bench/variants.h"
 #include "result.h"
@@ -22,19 +35,29 @@ struct vsb_bench {
 	/*
 	 * The bench's own options, once the backend is chosen (last of
 	 * vsb_bench_check); NULL when it has none.  As stress-ng's
-	 * stressors carry supported(): the table, not opts.c, knows.
+	 * stressors carry supported(): the bench, not opts.c, knows.
 	 */
 	int (*check)(const struct vsb_bench *b, struct vsb_run_opts *o);
 	/*
-	 * Which of the options that only some benches read this one reads
-	 * (VSB_BENCH_OWN_OPTS in benches.c), space-separated; "" for none.
-	 * Any other of them given is refused: it would change nothing and
-	 * still enter the point's key, so compare could not match it.
+	 * The rows of the option table (lib/model/opts.c) that this bench
+	 * reads and not every bench does, space-separated; "" for none.
+	 * An option some other bench takes, given to this one, is refused:
+	 * it would change nothing and still enter the point's key, so
+	 * compare could not match it.  An option no bench names here is
+	 * one every bench takes (--cpus, --loops, --events, ...).
 	 */
 	const char *takes;
+	/*
+	 * A sweep point's later round @src merged into @dst (the model's
+	 * figures are already, vsb_bench_take_round): the bench's own
+	 * lines that describe every repetition, made to describe @src's
+	 * too.  NULL when its lines describe the run, not its samples.
+	 */
+	void (*merge)(struct vsb_result *dst, const struct vsb_result *src);
 };
 
-extern const struct vsb_bench vsb_benches[];
+/* The table (benches.c), in `vmstat-bench list` order. */
+extern const struct vsb_bench *const vsb_benches[];
 extern const size_t vsb_bench_count;
 
 const struct vsb_bench *vsb_bench_find(const char *name);
@@ -42,39 +65,22 @@ int vsb_bench_check(const struct vsb_bench *b, struct vsb_run_opts *o);
 /* check.c: the whole option set, before anything runs */
 int vsb_run_opts_finish(struct vsb_run_opts *o);
 int vsb_bench_run(const struct vsb_run_opts *o, struct vsb_result *r);
-
-/* counter_user.c */
-int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
-/* drift.c: --fold against --variant */
-int vsb_counter_check(const struct vsb_bench *b, struct vsb_run_opts *o);
-/* refresh_bench.c */
-int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r);
-
-/* kstat.c: the running kernel's own statistics functions, in the module */
-int vsb_kstat_check(const struct vsb_bench *b, struct vsb_run_opts *o);
-int vsb_kstat_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r);
-
-/* stat_refresh.c: vm.stat_refresh, the kernel's whole fold, timed */
-int vsb_stat_refresh_check(const struct vsb_bench *b, struct vsb_run_opts *o);
-int vsb_stat_refresh_run(const struct vsb_run_opts *o, struct vsb_result *r);
-
-/* live.c: the running kernel's page-fault and mmap paths, from user space */
-
-int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r);
-int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r);
-int vsb_live_check(const struct vsb_bench *b, struct vsb_run_opts *o);
-/* the 0-day regressions' benches, on the live runner (live.h) */
-int vsb_spawn_check(const struct vsb_bench *b, struct vsb_run_opts *o);
-int vsb_spawn_run(const struct vsb_run_opts *o, struct vsb_result *r);
-int vsb_fallocate_check(const struct vsb_bench *b, struct vsb_run_opts *o);
-int vsb_fallocate_run(const struct vsb_run_opts *o, struct vsb_result *r);
-int vsb_memcg_stat_check(const struct vsb_bench *b, struct vsb_run_opts *o);
-int vsb_memcg_stat_run(const struct vsb_run_opts *o, struct vsb_result *r);
-int vsb_isolated_check(const struct vsb_bench *b, struct vsb_run_opts *o);
-int vsb_isolated_run(const struct vsb_run_opts *o, struct vsb_result *r);
-/* live_check.c: "always [madvise] never" -> "madvise"; "" without THP */
-void vsb_live_thp_mode(char *buf, size_t len);
-/* a /proc/meminfo line in kB, -1 when absent */
-long long vsb_live_meminfo_kb(const char *key);
+/*
+ * The TSC rate @r's ticks are in, into its record (tsc_hz), with @who
+ * timed them (tsc_hz_from): calibrated in this process, the one that
+ * timed the samples, once a process (clock.c).  Called where a result
+ * is born, `run`'s and a sweep point's first round, never by the
+ * process that only writes the record; a sweep's later worker
+ * processes find the line in the point's partial.
+ */
+void vsb_bench_note_tsc(struct vsb_result *r, const char *who);
+/*
+ * A sweep point's round @src (one vsb_bench_run() of its repetitions)
+ * into the point's result @dst, which holds @done repetitions so far:
+ * the first round becomes it whole, a later one is merged in.  @src is
+ * emptied either way.
+ */
+void vsb_bench_take_round(struct vsb_result *dst, struct vsb_result *src,
+			  unsigned int done);
 
 #endif /* VSB_BENCHES_H */

@@ -2,7 +2,7 @@
 /*
  * Checks of a whole run option set before anything runs: the bench and
  * variant exist, options agree with each other, the CPU list is built
- * and usable, and the bench's own check hook (its row in benches.c)
+ * and usable, and the bench's own check hook (its descriptor's)
  * accepts it.  Called for the
  * CLI and for every sweep point.  Parsing single values is opts.c's job
  * (lib/); this file knows the benches, so it sits above them.

@@ -39,6 +39,7 @@
 #include "benches.h"
 #include "clock.h"
 #include "drift.h"
+#include "kmod_client.h"
 #include "pmu.h"
 #include "window.h"
 #include "disturb_src.h"
@@ -368,7 +369,7 @@ static int collect(struct vsb_result *r, struct worker *ws, int n)
 	return VSB_EXIT_UNTRUSTED;
 }
 
-int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
+static int counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct shared_state *sh;
 	struct worker *ws;
@@ -473,3 +474,19 @@ int vsb_counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	free(sh);
 	return ret;
 }
+
+/* Its own check: --fold against --variant (drift.c) */
+static int counter_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
+{
+	(void)b;
+	return vsb_fold_check(o);
+}
+
+/* The module side is the module client's default request (kmod_client.c) */
+const struct vsb_bench vsb_bench_counter = {
+	.name = "counter", .sides = VSB_SIDE_USER | VSB_SIDE_KMOD, .flags = VSB_BENCH_VARIANTS,
+	.desc = "per-CPU counter updates with threshold folds (vmstat diffs, percpu_counter)",
+	.run_user = counter_run_user, .run_kmod = vsb_counter_run_kmod, .check = counter_opts,
+	.takes = "variant threshold diff-bits items batch delta fold fold-interval-us drift "
+		 "quiet-workers preempt irqs",
+};

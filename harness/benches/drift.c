@@ -109,13 +109,6 @@ int vsb_fold_check(const struct vsb_run_opts *o)
 	return 0;
 }
 
-/* The counter bench's own check (its row in benches.c). */
-int vsb_counter_check(const struct vsb_bench *b, struct vsb_run_opts *o)
-{
-	(void)b;
-	return vsb_fold_check(o);
-}
-
 static long slot_value(const void *diffs, unsigned int bits, unsigned int i)
 {
 	switch (bits) {

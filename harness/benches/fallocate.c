@@ -52,10 +52,9 @@ struct falloc_state {
 	off_t place;
 };
 
-int vsb_fallocate_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+static int falloc_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	unsigned long long size, page = (unsigned long long)sysconf(_SC_PAGESIZE);
-	long long avail;
 
 	(void)b;
 	if (!vsb_opt_given(o, "size"))
@@ -73,13 +72,8 @@ int vsb_fallocate_check(const struct vsb_bench *b, struct vsb_run_opts *o)
 	 * charged at once: page-fault's bound (half of MemAvailable), so a
 	 * --size 1024G is refused here, not charged until the OOM killer.
 	 */
-	avail = vsb_live_meminfo_kb("MemAvailable");
-	if (avail > 0 && size / 1024 * (unsigned long long)o->cpus.n >
-			 (unsigned long long)avail / 2) {
-		vsb_err_opt("size", "--size: %d workers x %s would charge more than half of "
-			    "the %lld MiB available", o->cpus.n, o->size, avail >> 10);
+	if (vsb_live_size_check(o, size, "charge"))
 		return VSB_EXIT_USAGE;
-	}
 	if (getuid()) {
 		vsb_err_opt("bench", "--bench fallocate: mounting its tmpfs and making "
 			    "memory cgroups need root: skipped");
@@ -211,7 +205,7 @@ static const struct vsb_live_ops falloc_ops = {
 	.check = falloc_check,
 };
 
-int vsb_fallocate_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int falloc_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct falloc_priv fp = { .n = (unsigned int)o->cpus.n };
 	unsigned long long size;
@@ -241,3 +235,10 @@ int vsb_fallocate_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	munmap(fp.ops, 2 * fp.n * sizeof(*fp.ops));
 	return ret;
 }
+
+const struct vsb_bench vsb_bench_fallocate = {
+	.name = "fallocate", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: tmpfs fallocate + ftruncate charged --memcg-depth down (will-it-scale fallocate1)",
+	.run_user = falloc_run, .check = falloc_opts,
+	.takes = "size memcg-depth",
+};

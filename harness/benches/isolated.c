@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ struct isol_state {
 	int spin, have_helper;
 };
 
-int vsb_isolated_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+static int isol_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	(void)b;
 	if (o->cpus.n != 1) {
@@ -410,26 +411,106 @@ static void isol_meta(void *priv, const struct vsb_run_opts *o, struct vsb_resul
 			"none (no tracefs instance): vmstat_update runs not counted");
 }
 
-/* one "a,b,c" list of a field over the windows */
-static void win_list(const struct isol_priv *ip, size_t off, double div, char *buf,
-		     size_t len)
+/*
+ * A window's figures as the lines list them, in their order: a point's
+ * isolated_windows lists every window of every round, so that a sweep
+ * spread over worker processes says what all of them saw, and
+ * isolated_vmstat_update sums them.  Times in us, as read back.
+ */
+enum { F_COUNT, F_WORST, F_TOTAL, F_RUNS, F_HITS, F_WHIT, F_N };
+
+static const struct {
+	const char *label;
+	int prec;
+} isol_fig[F_N] = {
+	{ "interruptions", 0 }, { "worst us", 1 }, { "total us", 1 },
+	{ "vmstat_update runs", 0 }, { "overlapped", 0 }, { "worst overlapped us", 1 },
+};
+
+/* @n windows' figures, a list per figure (NAN: not traced) */
+struct isol_lists {
+	size_t n, cap;
+	double *v[F_N];
+};
+
+static void lists_alloc(struct isol_lists *l, size_t cap)
 {
-	size_t n = 0;
-	long i;
+	int f;
+
+	l->n = 0;
+	l->cap = cap;
+	for (f = 0; f < F_N; f++)
+		l->v[f] = vsb_zalloc((cap + 1) * sizeof(double));
+}
+
+static void lists_free(struct isol_lists *l)
+{
+	int f;
+
+	for (f = 0; f < F_N; f++)
+		free(l->v[f]);
+}
+
+/* isolated_windows of the first @k windows into @buf: 0, or -1 when too long */
+static int windows_line(char *buf, size_t len, const struct isol_lists *l, size_t k)
+{
+	int f;
 
 	buf[0] = '\0';
-	for (i = 0; i < ip->repeat && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%.*f", i ? ";" : "", div > 1 ? 1 : 0,
-			      (double)*(const uint64_t *)((const char *)&ip->win[i] + off) / div);
+	for (f = 0; f < F_N; f++)
+		if (vsb_meta_list_put(buf, len, isol_fig[f].label, l->v[f], k,
+				      isol_fig[f].prec))
+			return -1;
+	return 0;
+}
+
+/* Both lines from @l: every window listed that fits, all of them summed */
+static void isol_lines(struct vsb_result *r, const struct isol_lists *l, int cpu)
+{
+	char buf[sizeof(r->meta->val)];
+	double runs = 0, hits = 0, whit = 0;
+	size_t k = l->n, i;
+
+	while (windows_line(buf, sizeof(buf), l, k) && k)
+		k--;
+	vsb_result_meta(r, "isolated_windows", "%s%s", buf, k < l->n ?
+			"; (the first windows: no more fit in this line)" : "");
+	for (i = 0; i < l->n; i++) {
+		runs += isnan(l->v[F_RUNS][i]) ? 0 : l->v[F_RUNS][i];
+		hits += isnan(l->v[F_HITS][i]) ? 0 : l->v[F_HITS][i];
+		whit = l->v[F_WHIT][i] > whit ? l->v[F_WHIT][i] : whit;
+	}
+	vsb_result_meta(r, "isolated_vmstat_update", "%.0f runs on CPU %d in %zu windows; "
+			"%.0f interruptions overlapped one, the worst %.1f us",
+			runs, cpu, l->n, hits, whit);
+}
+
+/* The windows of this run, traced or not, as the lines list them */
+static void run_lists(const struct isol_priv *ip, struct isol_lists *l)
+{
+	double untraced = ip->inst[0] ? 0 : NAN;
+	long i;
+
+	for (i = 0; i < ip->repeat; i++) {
+		const struct isol_win *wn = &ip->win[i];
+
+		l->v[F_COUNT][i] = (double)wn->count;
+		l->v[F_WORST][i] = (double)wn->worst_ns / 1000;
+		l->v[F_TOTAL][i] = (double)wn->total_ns / 1000;
+		l->v[F_RUNS][i] = (double)wn->runs + untraced;
+		l->v[F_HITS][i] = (double)wn->hits + untraced;
+		l->v[F_WHIT][i] = (double)wn->worst_hit_ns / 1000 + untraced;
+	}
+	l->n = (size_t)ip->repeat;
 }
 
 static void isol_check(void *priv, struct vsb_result *r, const struct vsb_vmstat_snap *a,
 		       const struct vsb_vmstat_snap *b, double secs)
 {
 	const struct isol_priv *ip = priv;
-	uint64_t count = 0, total = 0, worst = 0, runs = 0, hits = 0, whit = 0;
+	uint64_t count = 0, total = 0, worst = 0, runs = 0;
+	struct isol_lists l;
 	int bad = 0, lost = 0;
-	char c[256], w[256], t[256], v[256];
 	long i;
 
 	(void)a;
@@ -441,21 +522,13 @@ static void isol_check(void *priv, struct vsb_result *r, const struct vsb_vmstat
 		total += wn->total_ns;
 		worst = wn->worst_ns > worst ? wn->worst_ns : worst;
 		runs += wn->runs;
-		hits += wn->hits;
-		whit = wn->worst_hit_ns > whit ? wn->worst_hit_ns : whit;
 		bad |= !wn->iters || wn->total_ns > (uint64_t)ip->ms * 1000000 * 11 / 10;
 		lost |= wn->lost;
 	}
-	win_list(ip, offsetof(struct isol_win, count), 1, c, sizeof(c));
-	win_list(ip, offsetof(struct isol_win, worst_ns), 1000, w, sizeof(w));
-	win_list(ip, offsetof(struct isol_win, total_ns), 1000, t, sizeof(t));
-	win_list(ip, offsetof(struct isol_win, runs), 1, v, sizeof(v));
-	vsb_result_meta(r, "isolated_windows", "interruptions %s; worst us %s; total us %s; "
-			"vmstat_update runs %s", c, w, t, ip->inst[0] ? v : "not traced");
-	vsb_result_meta(r, "isolated_vmstat_update", "%llu runs on CPU %d in %ld windows; "
-			"%llu interruptions overlapped one, the worst %.1f us",
-			(unsigned long long)runs, ip->cpu, ip->repeat,
-			(unsigned long long)hits, (double)whit / 1000);
+	lists_alloc(&l, (size_t)ip->repeat);
+	run_lists(ip, &l);
+	isol_lines(r, &l, ip->cpu);
+	lists_free(&l);
 	r->applied = (long long)count;
 	r->counted = (long long)runs;
 	r->sanity_ok = !bad && !lost;
@@ -468,6 +541,43 @@ static void isol_check(void *priv, struct vsb_result *r, const struct vsb_vmstat
 		 (unsigned long long)runs, ip->inst[0] ? "" : " (not traced)");
 }
 
+/* @r's isolated_windows appended to @l; -1 when it does not read back whole */
+static int read_lists(const struct vsb_result *r, struct isol_lists *l)
+{
+	const char *val = vsb_result_meta_of(r, "isolated_windows");
+	long n = -1, got;
+	int f;
+
+	for (f = 0; val && f < F_N; f++) {
+		got = vsb_meta_list_get(val, isol_fig[f].label, l->v[f] + l->n,
+					l->cap - l->n);
+		if (got < 0 || (n >= 0 && got != n))
+			return -1;
+		n = got;
+	}
+	if (!val)
+		return -1;
+	l->n += (size_t)n;
+	return 0;
+}
+
+/*
+ * A sweep's later round (another worker process's, or this one's): its
+ * windows join the point's, and the lines say what all of them saw.
+ */
+static void isol_merge(struct vsb_result *dst, const struct vsb_result *src)
+{
+	struct isol_lists l;
+
+	lists_alloc(&l, dst->nsamples + src->nsamples);
+	if (!read_lists(dst, &l) && !read_lists(src, &l))
+		isol_lines(dst, &l, dst->opts.cpus.cpu[0]);
+	else
+		vsb_warn("isolated: a round's windows did not read back: its "
+			 "isolated_* lines leave them out");
+	lists_free(&l);
+}
+
 static const struct vsb_live_ops isol_ops = {
 	.name = "isolated",
 	.init = isol_init,
@@ -478,7 +588,7 @@ static const struct vsb_live_ops isol_ops = {
 	.check = isol_check,
 };
 
-int vsb_isolated_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int isol_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct isol_priv ip = { .hz = vsb_tsc_hz(), .repeat = o->repeat, .ms = o->loops,
 				.gap_ns = o->gap_ns, .cpu = o->cpus.cpu[0] };
@@ -499,3 +609,10 @@ int vsb_isolated_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	munmap(ip.win, bytes);
 	return ret;
 }
+
+const struct vsb_bench vsb_bench_isolated = {
+	.name = "isolated", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: oslat on one CPU after it dirtied its diffs; vmstat_update runs traced",
+	.run_user = isol_run, .check = isol_opts, .merge = isol_merge,
+	.takes = "dirty-pages gap-ns",
+};

@@ -570,9 +570,3 @@ int vsb_counter_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	return vsb_kmod_run(o, r, VSB_BENCH_COUNTER, NULL);
 }
-
-int vsb_page_alloc_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r)
-{
-	return vsb_kmod_run(o, r, !strcmp(o->bench, "page-alloc") ?
-			VSB_BENCH_PAGE_ALLOC : VSB_BENCH_PAGE_ALLOC_PARALLEL, NULL);
-}

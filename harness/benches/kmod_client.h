@@ -33,8 +33,7 @@ struct vsb_kmod_hooks {
 int vsb_kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		 unsigned int bench, const struct vsb_kmod_hooks *h);
 
-/* The backends (benches.c's table points here). */
+/* The counter bench's module side (its descriptor, counter_user.c) */
 int vsb_counter_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r);
-int vsb_page_alloc_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r);
 
 #endif /* VSB_KMOD_CLIENT_H */

@@ -42,8 +42,8 @@ static int kstat_find(const char *name)
 	return -1;
 }
 
-/* The bench row's check: every kstat option, before anything runs. */
-int vsb_kstat_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+/* Its own check (the descriptor's): every kstat option, before anything runs. */
+static int kstat_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	unsigned int f;
 
@@ -242,8 +242,8 @@ static const struct vsb_kmod_hooks kstat_hooks = {
 	.result = kstat_result,
 };
 
-/* The bench row's module backend. */
-int vsb_kstat_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r)
+/* Its module side. */
+static int kstat_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	const struct vsb_kstat_op_info *op = &vsb_kstat_ops[o->op_id];
 	const char *item = item_name(op->flags);
@@ -268,3 +268,10 @@ int vsb_kstat_run_kmod(const struct vsb_run_opts *o, struct vsb_result *r)
 		vmstat_line(r, item, have_before, before);
 	return 0;
 }
+
+const struct vsb_bench vsb_bench_kstat = {
+	.name = "kstat", .sides = VSB_SIDE_KMOD,
+	.desc = "module: the running kernel's own statistics functions, --op (mod_zone_page_state, ...)",
+	.run_kmod = kstat_run, .check = kstat_opts,
+	.takes = "op threshold delta batch run-length busy-workers memcg-depth preempt irqs",
+};

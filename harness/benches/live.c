@@ -121,6 +121,50 @@ const char *vsb_live_human(unsigned long long b, char *buf, size_t len)
 	return buf;
 }
 
+void vsb_live_thp_mode(char *buf, size_t len)
+{
+	char raw[128], *l, *r;
+
+	buf[0] = '\0';
+	if (vsb_read_file_str(THP_ENABLED, raw, sizeof(raw)))
+		return;
+	l = strchr(raw, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (l && r)
+		snprintf(buf, len, "%.*s", (int)(r - l - 1), l + 1);
+}
+
+long long vsb_live_meminfo_kb(const char *key)
+{
+	char line[256];
+	long long v = -1;
+	size_t n = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			v = atoll(line + n + 1);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+int vsb_live_size_check(const struct vsb_run_opts *o, unsigned long long size,
+			const char *what)
+{
+	long long avail = vsb_live_meminfo_kb("MemAvailable");
+
+	if (avail <= 0 || size / 1024 * (unsigned long long)o->cpus.n <=
+			  (unsigned long long)avail / 2)
+		return 0;
+	vsb_err_opt("size", "--size: %d workers x %s would %s more than half of the "
+		    "%lld MiB available", o->cpus.n, o->size, what, avail >> 10);
+	return VSB_EXIT_USAGE;
+}
+
 /* Pinned, and its counter group open; a failure is the run's stop. */
 static void worker_pin(struct live_shared *sh, struct live_worker *w)
 {

@@ -66,5 +66,18 @@ int vsb_live_stopped(const struct vsb_live_wctx *w);
 void vsb_live_fail(struct vsb_live_wctx *w, const char *what);
 /* "128 MiB" */
 const char *vsb_live_human(unsigned long long bytes, char *buf, size_t len);
+#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
+/* "always [madvise] never" -> "madvise"; "" without THP */
+void vsb_live_thp_mode(char *buf, size_t len);
+/* a /proc/meminfo line in kB, -1 when absent */
+long long vsb_live_meminfo_kb(const char *key);
+/*
+ * --size for every worker of @o at once under half of MemAvailable (the
+ * bound page-fault's mappings and fallocate's files share): 0, else
+ * VSB_EXIT_USAGE after one line saying they would @what more.  An
+ * unreadable MemAvailable is no bound.
+ */
+int vsb_live_size_check(const struct vsb_run_opts *o, unsigned long long size,
+			const char *what);
 
 #endif /* VSB_LIVE_H */

@@ -14,6 +14,9 @@
  *
  * The check: the /proc/vmstat deltas of the timed window must be at
  * least what the workers say they did, or the result is untrusted.
+ * Before that, the check of a run's options (the bench's hook):
+ * defaults that depend on the bench, memory the mappings need, and THP
+ * when --thp always asks for it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +30,8 @@
 #include "live.h"
 
 #define LIVE_STOP_EVERY	256
+#define LIVE_PF_LOOPS	1	/* default rounds per sample: 128 MiB is 32768 faults */
+#define LIVE_MMAP_LOOPS	10000	/* default mmap+munmap pairs per sample */
 
 enum live_kind { LIVE_PAGEFAULT, LIVE_MMAP };
 
@@ -281,6 +286,46 @@ static void pf_why(void *priv, const char *what, int err, char *buf, size_t len)
 		 " (vm.overcommit_memory=2 counts it against CommitLimit)" : "");
 }
 
+static int pf_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
+{
+	unsigned long long size, page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	int pf = !strcmp(b->name, "page-fault");
+	char mode[32];
+
+	vsb_parse_size(o->size, &size);		/* checked when it was set */
+	if (size % page) {
+		vsb_err_opt("size", "--size: %s is not a multiple of the page size (%llu)",
+			o->size, page);
+		return VSB_EXIT_USAGE;
+	}
+	/* a sample of the counter bench's default 10^6 loops would take hours */
+	if (!vsb_opt_given(o, "loops"))
+		o->loops = pf ? LIVE_PF_LOOPS : LIVE_MMAP_LOOPS;
+	if (!pf) {
+		if (vsb_opt_given(o, "thp") && strcmp(o->thp, "never")) {
+			vsb_err_opt("thp", "--thp: the mmap bench never touches its mapping; "
+				"THP applies to page-fault");
+			return VSB_EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (vsb_live_size_check(o, size, "touch"))
+		return VSB_EXIT_USAGE;
+	if (!strcmp(o->thp, "always")) {
+		vsb_live_thp_mode(mode, sizeof(mode));
+		if (!mode[0] || !strcmp(mode, "never")) {
+			vsb_err_opt("thp", "--thp always: transparent huge pages are %s (%s): skipped",
+				mode[0] ? "disabled" : "not built into this kernel",
+				mode[0] ? THP_ENABLED " says never" : "no " THP_ENABLED);
+			return VSB_EXIT_SKIP;
+		}
+		if (size % (2ull << 20))
+			vsb_warn_opt("thp", "--thp always: %s is not a multiple of 2 MiB; the "
+				 "rest is mapped with small pages", o->size);
+	}
+	return 0;
+}
+
 static const struct vsb_live_ops pf_ops = {
 	.op = pf_op,
 	.sample = pf_sample,
@@ -324,12 +369,26 @@ static int pf_run(const struct vsb_run_opts *o, struct vsb_result *r, enum live_
 	return ret;
 }
 
-int vsb_live_pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int pagefault_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	return pf_run(o, r, LIVE_PAGEFAULT);
 }
 
-int vsb_live_mmap_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int mmap_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	return pf_run(o, r, LIVE_MMAP);
 }
+
+const struct vsb_bench vsb_bench_page_fault = {
+	.name = "page-fault", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: map, write every page, unmap (will-it-scale page_fault1)",
+	.run_user = pagefault_run, .check = pf_opts,
+	.takes = "size thp tasks",
+};
+
+const struct vsb_bench vsb_bench_mmap = {
+	.name = "mmap", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: mmap + munmap, untouched: vm_committed_as (will-it-scale mmap2)",
+	.run_user = mmap_run, .check = pf_opts,
+	.takes = "size thp tasks",
+};

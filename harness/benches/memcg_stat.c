@@ -70,7 +70,7 @@ struct mst_state {
 	char *buf;
 };
 
-int vsb_memcg_stat_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+static int mst_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	(void)b;
 	if (!vsb_opt_given(o, "op"))
@@ -355,7 +355,7 @@ static int mst_setup(struct mst_priv *mp, const struct vsb_run_opts *o)
 	return start_writers(mp);
 }
 
-int vsb_memcg_stat_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int mst_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct mst_priv mp = { .parent = !strcmp(o->op, "parent"), .o = o,
 			       .nwriters = o->memcg_count, .busy = o->busy_workers };
@@ -381,3 +381,10 @@ int vsb_memcg_stat_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	free(mp.pids);
 	return ret;
 }
+
+const struct vsb_bench vsb_bench_memcg_stat_read = {
+	.name = "memcg-stat-read", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: one memory.stat read among --memcg-count cgroups, --busy-workers writing",
+	.run_user = mst_run, .check = mst_opts,
+	.takes = "op memcg-depth memcg-count busy-workers",
+};

@@ -104,7 +104,7 @@ static int model_run(int a, unsigned int ncpus, unsigned int nodes,
 	return ret;
 }
 
-int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
+static int refresh_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	int a = vsb_refresh_approach(o->approach);
 	unsigned int ncpus = (unsigned int)o->model_cpus;
@@ -165,3 +165,10 @@ int vsb_refresh_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	r->applied = r->counted = (long long)want;
 	return 0;
 }
+
+const struct vsb_bench vsb_bench_threshold_refresh = {
+	.name = "threshold-refresh", .sides = VSB_SIDE_USER,
+	.desc = "model: refresh_zone_stat_thresholds at CPU bring-up, per --approach (004 thread)",
+	.run_user = refresh_run,
+	.takes = "model-cpus model-nodes approach",
+};

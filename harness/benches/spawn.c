@@ -81,7 +81,7 @@ static const unsigned char tiny_elf[] = {
 };
 _Static_assert(sizeof(tiny_elf) == 129, "the ELF's sizes say 129 bytes");
 
-int vsb_spawn_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+static int spawn_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	(void)b;
 	if (!vsb_opt_given(o, "op"))
@@ -246,7 +246,7 @@ static int make_elf(struct spawn_priv *sp)
 	return 0;
 }
 
-int vsb_spawn_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int spawn_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct spawn_priv sp = { .posix = !strcmp(o->op, "posix-spawn"), .memfd = -1,
 				 .n = (unsigned int)o->cpus.n };
@@ -267,3 +267,10 @@ int vsb_spawn_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	munmap(sp.count, bytes);
 	return ret;
 }
+
+const struct vsb_bench vsb_bench_spawn = {
+	.name = "spawn", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: one process created and reaped, --op fork|posix-spawn (unixbench spawn)",
+	.run_user = spawn_run, .check = spawn_opts,
+	.takes = "op",
+};

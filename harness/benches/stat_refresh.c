@@ -64,7 +64,7 @@ struct refresh_thread {
 	pthread_t t;
 };
 
-int vsb_stat_refresh_check(const struct vsb_bench *b, struct vsb_run_opts *o)
+static int stat_refresh_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
 	(void)b;
 	if (!vsb_opt_given(o, "loops"))
@@ -250,7 +250,7 @@ static int start(struct refresh_shared *sh, struct refresh_thread *t)
 	return (int)i;
 }
 
-int vsb_stat_refresh_run(const struct vsb_run_opts *o, struct vsb_result *r)
+static int stat_refresh_run(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct refresh_shared sh = { .o = o, .n = (unsigned int)o->cpus.n };
 	struct refresh_thread *t = vsb_zalloc(sh.n * sizeof(*t));
@@ -292,3 +292,10 @@ out:
 	free(t);
 	return ret;
 }
+
+const struct vsb_bench vsb_bench_stat_refresh = {
+	.name = "stat-refresh", .sides = VSB_SIDE_LIVE,
+	.desc = "live kernel: vm.stat_refresh, every CPU's diffs folded, after --cpus dirtied theirs",
+	.run_user = stat_refresh_run, .check = stat_refresh_opts,
+	.takes = "dirty-pages",
+};

@@ -18,12 +18,13 @@
 /*
  * The header row the summary writer writes: its own output for a result
  * without samples ends with it.  The same for every point (the columns
- * are the option table's), so made once.
+ * are the option table's), so made once, from the default options.
  */
-static const char *summary_header(const struct vsb_sweep_point *p)
+static const char *summary_header(void)
 {
 	static char *header;
 	static struct vsb_result r;
+	static struct vsb_run_opts o;
 	size_t len = 0;
 	char *text = NULL, *nl;
 	FILE *f;
@@ -33,7 +34,8 @@ static const char *summary_header(const struct vsb_sweep_point *p)
 	f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
-	vsb_result_init(&r, &p->opts);
+	vsb_run_opts_defaults(&o);
+	vsb_result_init(&r, &o);
 	vsb_result_write_summary_csv(&r, f);
 	vsb_result_free(&r);
 	if (fclose(f) || !len) {
@@ -48,9 +50,9 @@ static const char *summary_header(const struct vsb_sweep_point *p)
 }
 
 /* @c's column names, ','-joined, are the summary writer's header row */
-static int header_ok(const struct vsb_sweep_point *p, const struct vsb_csv *c)
+static int header_ok(const struct vsb_csv *c)
 {
-	const char *want = summary_header(p);
+	const char *want = summary_header();
 	size_t i, n;
 
 	if (!want || !c->ncols)
@@ -145,7 +147,7 @@ int vsb_sweep_summary_read(const struct vsb_sweep_point *p,
 		snprintf(why, wlen, "%s", log.text[0] ? log.text : "not a CSV file");
 		return -1;
 	}
-	bad = header_ok(p, c) ? summary_rows(c) :
+	bad = header_ok(c) ? summary_rows(c) :
 	      "not a summary this tool writes (other columns)";
 	bad = bad ?: summary_match(p, c, msg, sizeof(msg));
 	if (!bad && (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".csv") ||

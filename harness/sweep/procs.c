@@ -12,6 +12,10 @@
  * does an interrupted one: --resume starts a new series of workers from
  * the partial files and points.txt, as after any interrupt.  The
  * file's lines are lib/model/handoff.c's.
+ *
+ * And the count those shares are cut from: the repetitions a point
+ * runs in all, each wanted one run_reps times (sweep_opts.h's
+ * VSB_SWEEP_RUN_MIN_MS says why).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -22,6 +26,11 @@
 #include "sweep_int.h"
 
 #define PROCS_FILE "procs.txt"
+
+long vsb_sweep_reps_total(const struct vsb_sweep_point *p)
+{
+	return p->run_reps > 1 ? p->reps * p->run_reps : p->reps;
+}
 
 long vsb_sweep_chunk_end(const struct vsb_sweep_point *p, long procs, long k)
 {

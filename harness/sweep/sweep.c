@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 #include "benches.h"
-#include "bpf/trace.h"
 #include "clock.h"
 #include "csvread.h"
 #include "monitor.h"
@@ -83,6 +82,24 @@ static int monitor_stop(struct vsb_monitor *mon, struct vsb_result *r, int ok,
 	return ret;
 }
 
+/*
+ * The point's result, born of its first round: the repetitions it will
+ * hold, and the TSC rate of this process, which timed them; a later
+ * worker process finds it in the point's partial and calibrates nothing.
+ */
+static void first_round(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
+{
+	char who[96];
+
+	p->res.opts.repeat = vsb_sweep_reps_total(p);
+	if (ro->worker)
+		snprintf(who, sizeof(who), "sweep worker process %ld of %ld, which timed "
+			 "the first repetitions", ro->worker, ro->procs);
+	else
+		snprintf(who, sizeof(who), "the sweep's process, which timed the samples");
+	vsb_bench_note_tsc(&p->res, who);
+}
+
 /* @n repetitions of @p in a row, one warm-up: one round of the point. */
 static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro,
 		     long n)
@@ -122,17 +139,9 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 		vsb_sweep_progress_clear();
 		vsb_warn("%s: %s", p->id, !strncmp(msg, "warning: ", 9) ? msg + 9 : msg);
 	}
-	if (!p->done) {
-		p->res = tmp;		/* takes over the sample and meta arrays */
-		memset(&tmp, 0, sizeof(tmp));
-		p->res.opts.repeat = vsb_sweep_reps_total(p);
-	} else {
-		vsb_result_merge_round(&p->res, &tmp, (unsigned int)p->done);
-		if (tmp.dist.on)	/* each round warned for itself */
-			vsb_disturb_report(&p->res, 0);
-		vsb_trace_merge(&p->res, &tmp);
-		vsb_result_free(&tmp);
-	}
+	vsb_bench_take_round(&p->res, &tmp, (unsigned int)p->done);
+	if (!p->done)	/* the point's first round is its result now */
+		first_round(p, ro);
 	p->done += n;
 	return 0;
 }
@@ -162,12 +171,14 @@ static int keep_point(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts
 	return 0;
 }
 
-/* What this process runs of @p: up to its share's end. */
+/*
+ * What this process runs of @p: up to its share's end, all of it when
+ * it is no worker process (worker 0 runs alone: procs 1).
+ */
 static long chunk_end(const struct vsb_sweep_point *p,
 		      const struct vsb_sweep_run_opts *ro)
 {
-	return ro->worker ? vsb_sweep_chunk_end(p, ro->procs, ro->worker) :
-	       vsb_sweep_reps_total(p);
+	return vsb_sweep_chunk_end(p, ro->procs, ro->worker);
 }
 
 /*
@@ -263,6 +274,20 @@ struct run_counts {
 	long rounds;
 };
 
+/* @p's repetitions of this process's share from @from on, into @n */
+static void count_share(const struct vsb_sweep_point *p,
+			const struct vsb_sweep_run_opts *ro, long from,
+			struct run_counts *n)
+{
+	long end = chunk_end(p, ro);
+
+	if (end <= from)
+		return;
+	n->total += (size_t)(end - from);
+	if (end > n->rounds)
+		n->rounds = end;
+}
+
 /*
  * Every point made ready: kept or continued (--resume), or as worker
  * K - 1 handed it on; @kept marks what --resume kept, for the hand-on.
@@ -285,11 +310,8 @@ static int prepare_all(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 			ret = handoff_point(p, ro, kept[i], &n->nkept, &n->ncont);
 		else if (!(ret = prepare_point(p, ro, &n->nkept, &n->ncont)))
 			kept[i] = p->state == VSB_PT_DONE;
-		if (ret || p->state != VSB_PT_PENDING || chunk_end(p, ro) <= p->done)
-			continue;
-		n->total += (size_t)(chunk_end(p, ro) - p->done);
-		if (chunk_end(p, ro) > n->rounds)
-			n->rounds = chunk_end(p, ro);
+		if (!ret && p->state == VSB_PT_PENDING)
+			count_share(p, ro, p->done, n);
 	}
 	return ret;
 }
@@ -330,7 +352,7 @@ static double first_rep_ns(const struct vsb_result *r)
 static void choose_run_reps(struct vsb_sweep_point *p,
 			    const struct vsb_sweep_run_opts *ro, struct run_counts *n)
 {
-	long before, after, f = 1;
+	long before, f = 1;
 	double ns;
 
 	if (p->run_reps || ro->worker != 1 || ro->procs < 2 || p->opts.trace ||
@@ -346,25 +368,52 @@ static void choose_run_reps(struct vsb_sweep_point *p,
 				"repetitions wanted ran %ld times: the first lasted %.2f "
 				"ms, a run should span %ld ms)", p->run_reps, p->reps,
 				p->run_reps, ns / 1e6, ro->run_min_ms);
-	after = chunk_end(p, ro);
-	n->total += (size_t)(after - before);
-	if (after > n->rounds)
-		n->rounds = after;
+	count_share(p, ro, before, n);
 }
 
 /*
- * The rounds: round r runs repetition r of every point that lacks it
- * (and whose share of this process reaches it): a point continued from
- * its partial sits out the rounds it has, and the shuffles are the
- * uninterrupted run's.  Returns the round it stopped in.
+ * @p's turn in @round: its next repetitions, when its share of this
+ * process reaches them and it has not had them (a point continued from
+ * its partial sits out the rounds it has).  A failure is said once for
+ * points that fail alike, and its repetitions leave the count.
+ */
+static void point_turn(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro,
+		       struct run_counts *n, long round, uint64_t start)
+{
+	long end = chunk_end(p, ro), nrep;
+
+	if (p->state != VSB_PT_PENDING || round < p->done || round >= end)
+		return;
+	if (ro->progress)
+		vsb_sweep_progress(n->chunks, n->total, round, n->rounds, p->id, start);
+	nrep = round_reps(p, end - p->done);
+	n->chunks += (size_t)nrep;
+	if (!run_chunk(p, ro, nrep)) {
+		choose_run_reps(p, ro, n);
+		return;
+	}
+	if (vsb_interrupted)
+		return;
+	vsb_sweep_progress_clear();
+	/* sixteen module points, one "no module" line */
+	if (strcmp(p->err, last_failure))
+		vsb_err("%s: %s: %s", p->id, vsb_sweep_state_name(p), p->err);
+	snprintf(last_failure, sizeof(last_failure), "%s", p->err);
+	n->total -= (size_t)(end - p->done - nrep);
+	vsb_sweep_partial_remove(ro, p);
+}
+
+/*
+ * The rounds: round r runs repetition r of every point that lacks it,
+ * in a fresh shuffle each round, the shuffles those of the
+ * uninterrupted run.  Returns the round it stopped in.
  */
 static long run_rounds(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
 		       struct run_counts *n, uint64_t start)
 {
 	size_t *perm = vsb_zalloc(sw->npoints * sizeof(*perm)), i;
 	struct vsb_rng g;
-	long round, left, nrep;
-	int ret;
+	long round;
 
 	/* worker K's shuffles are its own; worker 1's those of one process */
 	vsb_rng_seed(&g, ro->shuffle_seed && ro->worker > 1 ?
@@ -379,32 +428,8 @@ static long run_rounds(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 			perm[i - 1] = perm[j];
 			perm[j] = t;
 		}
-		for (i = 0; i < sw->npoints && !vsb_interrupted; i++) {
-			struct vsb_sweep_point *p = &sw->points[perm[i]];
-
-			if (p->state != VSB_PT_PENDING || round < p->done ||
-			    round >= chunk_end(p, ro))
-				continue;
-			if (ro->progress)
-				vsb_sweep_progress(n->chunks, n->total, round, n->rounds,
-						   p->id, start);
-			left = chunk_end(p, ro) - p->done;
-			nrep = round_reps(p, left);
-			ret = run_chunk(p, ro, nrep);
-			n->chunks += (size_t)nrep;
-			if (!ret)
-				choose_run_reps(p, ro, n);
-			if (ret && !vsb_interrupted) {
-				vsb_sweep_progress_clear();
-				/* sixteen module points, one "no module" line */
-				if (strcmp(p->err, last_failure))
-					vsb_err("%s: %s: %s", p->id, vsb_sweep_state_name(p),
-						p->err);
-				snprintf(last_failure, sizeof(last_failure), "%s", p->err);
-				n->total -= (size_t)(left - nrep);
-				vsb_sweep_partial_remove(ro, p);
-			}
-		}
+		for (i = 0; i < sw->npoints && !vsb_interrupted; i++)
+			point_turn(&sw->points[perm[i]], ro, n, round, start);
 		/* also after an interrupt: the repetitions that did finish */
 		vsb_sweep_persist(sw, ro);
 	}

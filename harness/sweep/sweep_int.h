@@ -2,9 +2,10 @@
 /*
  * What the sweep runner's files share among themselves (sweep.c runs,
  * partial.c keeps unfinished points, kept.c checks finished ones,
- * write.c writes the sweep's own files, procs.c hands on between worker
- * processes, common.c holds their paths and progress line); nothing
- * outside harness/sweep/ includes this.  It includes sweep_opts.h, not
+ * write.c writes the sweep's own files, procs.c counts a point's
+ * repetitions and hands on between worker processes, common.c holds
+ * their paths and progress line); nothing outside harness/sweep/
+ * includes this.  It includes sweep_opts.h, not
  * the public sweep.h, so no helper depends on the runner it serves.
  */
 #ifndef VSB_SWEEP_INT_H
@@ -47,6 +48,8 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path,
 			   char *why, size_t wlen);
 
 /* procs.c */
+/* The repetitions @p runs in all: each wanted one run_reps times. */
+long vsb_sweep_reps_total(const struct vsb_sweep_point *p);
 /*
  * The repetitions of @p that worker processes 1..@k of @procs run
  * between them: (k * reps) / procs, all of them for a --trace point

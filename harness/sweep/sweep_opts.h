@@ -73,10 +73,4 @@ struct vsb_sweep_run_opts {
 #define VSB_SWEEP_RUN_MIN_MS_MAX 1000
 #define VSB_SWEEP_RUN_REPS_MAX	5
 
-/* The repetitions @p runs in all: each wanted one run_reps times. */
-static inline long vsb_sweep_reps_total(const struct vsb_sweep_point *p)
-{
-	return p->run_reps > 1 ? p->reps * p->run_reps : p->reps;
-}
-
 #endif /* VSB_SWEEP_OPTS_H */

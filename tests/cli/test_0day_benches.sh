@@ -110,6 +110,28 @@ grep -q '^# isolated_windows: interruptions [0-9]*; worst us ' "$TMP/i.csv" &&
 	ok "... per-window figures and the tracefs instance in the metadata" ||
 	not_ok "isolated metadata" "$(grep '^# isolated' "$TMP/i.csv")"
 clean "isolated left no tracefs instance or mount"
+# a sweep spread over worker processes: the point's isolated_* lines
+# list every window, each worker's, in the samples' order (their folds
+# are the windows' interruptions), and sum all of them; exit 3 is a
+# window the loaded machine interrupted too long, not what is checked
+printf 'name iso\nbench isolated\ncpus %s\nloops 50\nrepeat 3\n' "$last" >"$TMP/iso.sweep"
+"$VSB" sweep "$TMP/iso.sweep" -o "$TMP/isw" --procs 3 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+f=$(ls "$TMP"/isw/p*[0-9a-f].csv 2>/dev/null | head -1)
+folds=$([ -f "$f" ] && awk -F, -v r="$(col_of "$f" rep)" -v c="$(col_of "$f" folds)" \
+	'/^#/ { next } h++ { print $r, $c }' "$f" | sort -n |
+	awk '{ printf "%s%s", (NR > 1 ? ";" : ""), $2 }')
+win=$([ -f "$f" ] && sed -n 's/^# isolated_windows: interruptions \([^ ]*\); worst us .*/\1/p' "$f")
+if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && [ -n "$folds" ] && [ "$win" = "$folds" ] &&
+   grep -q '^# sweep_procs: 3 ' "$f" &&
+   grep -qE "^# isolated_vmstat_update: [0-9]+ runs on CPU $last in 3 windows; " "$f"; then
+	ok "a sweep over 3 worker processes: isolated_* lines of all 3 windows ($win)"
+else
+	not_ok "a sweep over 3 worker processes: isolated_* lines of all 3 windows" \
+		"exit $rc; folds by repetition '$folds', listed '$win'" \
+		"$(grep -h '^# isolated_\|^# sweep_procs' "$f" 2>/dev/null)" "$(tail -3 "$TMP/err")"
+fi
+clean "... and left no tracefs instance or mount"
 expect_usage_error "isolated on two CPUs" "spins on one CPU" \
 	"$VSB" run --bench isolated --cpus 0-1 --allow-oversubscribe
 expect_usage_error "isolated with PMU events" "TSC alone" \

@@ -60,6 +60,9 @@ if "$VSB" run --variant plain-fold --events none --loops 200000 --repeat 5 --war
 else
 	not_ok "tsc-unit run succeeds" "$(cat "$TMP/err")"
 fi
+grep -qx '# tsc_hz_from: the run'"'"'s process, which timed the samples' "$TMP/tsc.csv" &&
+	ok "... and the rate is the timing process's (tsc_hz_from)" ||
+	not_ok "tsc_hz_from names the run's process" "$(grep '^# tsc' "$TMP/tsc.csv")"
 [ -f "$TMP/r.summary.csv" ] && ok "summary csv written beside it" || not_ok "summary csv written"
 srows=$(grep -v '^#' "$TMP/r.summary.csv" | tail -n +2 | wc -l)
 want=$(( nw > 1 ? nw + 1 : 1 ))

@@ -281,6 +281,36 @@ else
 	not_ok "--resume after an interrupt between workers" "exit $rc, reps '$reps'" "$(tail -n 2 "$TMP/err")"
 fi
 
+# The TSC rate a point's ticks are in comes from the process that timed
+# them: worker 1, which calibrates once and hands the rate on in the
+# partials, not the last worker, which writes the record and may time
+# none of a point's repetitions (a66d3f0 left the calibration there).
+printf 'name tsc\nbench counter\nloops 1000\nrepeat 3\n' >"$TMP/tsc.sweep"
+if "$VSB" sweep "$TMP/tsc.sweep" -o "$TMP/tsc" --procs 3 >"$TMP/out" 2>"$TMP/err" &&
+   f=$(ls "$TMP"/tsc/p*[0-9a-f].csv) && grep -qE '^# tsc_hz: [1-9][0-9]*$' "$f" &&
+   grep -qx '# tsc_hz_from: sweep worker process 1 of 3, which timed the first repetitions' "$f"; then
+	ok "a spread sweep's tsc_hz is worker 1's, which timed the first repetitions"
+else
+	not_ok "a spread sweep's tsc_hz is worker 1's" "$(grep -h '^# tsc' "$TMP"/tsc/p*.csv 2>&1)" \
+		"$(tail -n 2 "$TMP/err")"
+fi
+# ... and only it calibrates: three 4 ms sleeps (clock.c), in worker 1
+if command -v strace >/dev/null; then
+	rm -rf "$TMP/tsc"
+	strace -f -qq -s 256 -e trace=execve,clock_nanosleep -o "$TMP/strace" \
+		"$VSB" sweep "$TMP/tsc.sweep" -o "$TMP/tsc" --procs 3 >/dev/null 2>&1
+	pids=$(grep 'tv_nsec=4000000' "$TMP/strace" | awk '{ print $1 }' | sort -u)
+	if [ "$(grep -c 'tv_nsec=4000000' "$TMP/strace")" = 3 ] && [ "$(echo "$pids" | wc -w)" = 1 ] &&
+	   grep "^$pids execve" "$TMP/strace" | grep -q -- '"--worker", "1"'; then
+		ok "... and only worker 1 calibrated the TSC"
+	else
+		not_ok "only worker 1 calibrates the TSC" "calibrating pids: $pids" \
+			"$(grep 'execve\|tv_nsec=4000000' "$TMP/strace" | cut -c1-160 | head -8)"
+	fi
+else
+	skip "only worker 1 calibrates the TSC" "no strace"
+fi
+
 # every shipped sweep file parses and expands (a new one is covered by
 # the glob); points that cannot run here (no module, no root) are
 # listed as skipped, not refused

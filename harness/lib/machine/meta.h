@@ -45,9 +45,17 @@ void vsb_meta_noise_msg(unsigned int bit, const struct vsb_noise_in *in,
 struct vsb_result;
 
 /* ---- the record (meta.c) ---- */
+/*
+ * A finished result's record: the machine's, and the run's own lines.
+ * Its TSC rate is not collected here but noted by the process that
+ * timed the samples (benches.h, vsb_bench_note_tsc).
+ */
 void vsb_meta_collect(struct vsb_result *r);
 void vsb_meta_set_cmdline(int argc, char **argv);
-/* The machine part only (no run keys): `vmstat-bench info` prints it. */
+/*
+ * The machine part only (no run keys), with this process's TSC rate:
+ * `vmstat-bench info` prints it.
+ */
 void vsb_meta_collect_env(struct vsb_result *r);
 /* Module ABI hook: 0 and the version in @buf when the module answers. */
 int vsb_meta_kmod_abi(char *buf, size_t len);

@@ -36,12 +36,12 @@ double vsb_c2c_parse(const char *meta)
 	return end && !strncmp(end, " (", 2) && v > 0 ? v : NAN;
 }
 
-void vsb_c2c_line_write(struct vsb_result *r, double ns, int a, int b)
+void vsb_c2c_line_write(struct vsb_meta_rec *m, double ns, int a, int b)
 {
 	if (isnan(ns))
-		vsb_result_meta(r, VSB_C2C_KEY, "unknown (CPUs %d and %d: no round trip "
-				"within 200 ms)", a, b);
+		vsb_meta_rec_add(m, VSB_C2C_KEY, "unknown (CPUs %d and %d: no round trip "
+				 "within 200 ms)", a, b);
 	else
-		vsb_result_meta(r, VSB_C2C_KEY, "%.1f (CPUs %d and %d: a cache line's round "
-				"trip, after the run)", ns, a, b);
+		vsb_meta_rec_add(m, VSB_C2C_KEY, "%.1f (CPUs %d and %d: a cache line's round "
+				 "trip, after the run)", ns, a, b);
 }

@@ -19,8 +19,8 @@ int vsb_c2c_moved(double a, double b);
 double vsb_c2c_parse(const char *meta);
 
 #define VSB_C2C_KEY	"c2c_ns"
-struct vsb_result;
-/* @r's c2c_ns line: @ns between CPUs @a and @b (NAN: no round trip) */
-void vsb_c2c_line_write(struct vsb_result *r, double ns, int a, int b);
+struct vsb_meta_rec;
+/* @m's c2c_ns line: @ns between CPUs @a and @b (NAN: no round trip) */
+void vsb_c2c_line_write(struct vsb_meta_rec *m, double ns, int a, int b);
 
 #endif /* VSB_C2C_RULE_H */

@@ -10,12 +10,12 @@
 
 #include "kernel_line.h"
 
-void vsb_kernel_line_write(struct vsb_result *r, const char *sysname,
+void vsb_kernel_line_write(struct vsb_meta_rec *m, const char *sysname,
 			   const char *release, const char *version,
 			   const char *machine)
 {
-	vsb_result_meta(r, VSB_KERNEL_KEY, "%s %s %s %s", sysname, release, version,
-			machine);
+	vsb_meta_rec_add(m, VSB_KERNEL_KEY, "%s %s %s %s", sysname, release, version,
+			 machine);
 }
 
 /*

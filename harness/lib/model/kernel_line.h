@@ -13,8 +13,8 @@
 
 #define VSB_KERNEL_KEY	"kernel"
 
-/* "SYSNAME RELEASE VERSION... MACHINE" into @r's metadata */
-void vsb_kernel_line_write(struct vsb_result *r, const char *sysname,
+/* "SYSNAME RELEASE VERSION... MACHINE" into the metadata record @m */
+void vsb_kernel_line_write(struct vsb_meta_rec *m, const char *sysname,
 			   const char *release, const char *version,
 			   const char *machine);
 

@@ -49,28 +49,136 @@ void vsb_result_add(struct vsb_result *r, const struct vsb_sample *s)
 	r->samples[r->nsamples++] = *s;
 }
 
-void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...)
+/* @kv's value from @fmt: one line, whatever a sysfs file contained */
+static void kv_vset(struct vsb_meta_kv *kv, const char *fmt, va_list ap)
 {
-	struct vsb_meta_kv *kv = NULL;
-	va_list ap;
-	size_t i;
 	char *c;
 
-	for (i = 0; i < r->nmeta; i++)
-		if (!strcmp(r->meta[i].key, key))
-			kv = &r->meta[i];
-	if (!kv) {
-		r->meta = vsb_grow(r->meta, r->nmeta, &r->metacap, sizeof(*r->meta));
-		kv = &r->meta[r->nmeta++];
-		snprintf(kv->key, sizeof(kv->key), "%s", key);
-	}
-	va_start(ap, fmt);
 	vsnprintf(kv->val, sizeof(kv->val), fmt, ap);
-	va_end(ap);
-	/* one line per key, whatever a sysfs file contained */
 	for (c = kv->val; *c; c++)
 		if (*c == '\n' || *c == '\r')
 			*c = ' ';
+}
+
+/* The line of @key among @kv[0..n), or NULL */
+static struct vsb_meta_kv *kv_find(struct vsb_meta_kv *kv, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return &kv[i];
+	return NULL;
+}
+
+/* @r's line of @key, a new one at the end when it has none */
+static struct vsb_meta_kv *meta_slot(struct vsb_result *r, const char *key)
+{
+	struct vsb_meta_kv *kv = kv_find(r->meta, r->nmeta, key);
+
+	if (kv)
+		return kv;
+	r->meta = vsb_grow(r->meta, r->nmeta, &r->metacap, sizeof(*r->meta));
+	kv = &r->meta[r->nmeta++];
+	snprintf(kv->key, sizeof(kv->key), "%s", key);
+	return kv;
+}
+
+void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kv_vset(meta_slot(r, key), fmt, ap);
+	va_end(ap);
+}
+
+const char *vsb_result_meta_of(const struct vsb_result *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmeta; i++)
+		if (!strcmp(r->meta[i].key, key))
+			return r->meta[i].val;
+	return NULL;
+}
+
+void vsb_meta_rec_add(struct vsb_meta_rec *m, const char *key, const char *fmt, ...)
+{
+	struct vsb_meta_kv *kv = kv_find(m->kv, m->n, key);
+	va_list ap;
+
+	if (!kv && m->n == VSB_META_REC_MAX) {
+		vsb_warn("metadata record full: '%s' left out", key);
+		return;
+	}
+	if (!kv) {
+		kv = &m->kv[m->n++];
+		snprintf(kv->key, sizeof(kv->key), "%s", key);
+	}
+	va_start(ap, fmt);
+	kv_vset(kv, fmt, ap);
+	va_end(ap);
+}
+
+void vsb_result_take_meta(struct vsb_result *r, const struct vsb_meta_rec *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		*meta_slot(r, m->kv[i].key) = m->kv[i];
+}
+
+int vsb_meta_list_put(char *buf, size_t len, const char *label, const double *v,
+		      size_t n, int prec)
+{
+	size_t at = strlen(buf), off = at;
+	size_t i;
+
+	off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s ",
+				at ? "; " : "", label);
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)(isnan(v[i]) ?
+			snprintf(buf + off, len - off, "%s-", i ? ";" : "") :
+			snprintf(buf + off, len - off, "%s%.*f", i ? ";" : "", prec, v[i]));
+	if (off < len)
+		return 0;
+	buf[at] = '\0';
+	return -1;
+}
+
+/* @label's list in @val: where it starts, or NULL */
+static const char *list_of(const char *val, const char *label)
+{
+	size_t n = strlen(label);
+	const char *p = val;
+
+	for (; p; p = strstr(p, "; "), p = p ? p + 2 : NULL)
+		if (!strncmp(p, label, n) && p[n] == ' ')
+			return p + n + 1;
+	return NULL;
+}
+
+long vsb_meta_list_get(const char *val, const char *label, double *v, size_t max)
+{
+	const char *p = list_of(val, label);
+	size_t n = 0;
+
+	while (p && n < max) {
+		if (*p == '-') {
+			v[n] = NAN;
+			p++;
+		} else if (!(p = vsb_scan_real(p, &v[n]))) {
+			return -1;
+		}
+		n++;
+		if (!*p || !strncmp(p, "; ", 2))
+			return (long)n;	/* the end of the value, or of this list */
+		if (*p != ';')
+			return -1;
+		p++;
+	}
+	return -1;
 }
 
 static double note_multiplexed(struct vsb_result *r, int allow_multiplex)

@@ -41,6 +41,19 @@ struct vsb_meta_kv {
 	char val[1024];
 };
 
+/*
+ * Metadata lines made apart from any result, as the environment record
+ * is (machine/meta.c), and handed to one whole (vsb_result_take_meta):
+ * a plain array, filled once, so the maker and the result do not call
+ * each other line by line.  Room for every line the record has, with
+ * some to spare; a line past it is dropped with a warning.
+ */
+#define VSB_META_REC_MAX	96
+struct vsb_meta_rec {
+	size_t n;
+	struct vsb_meta_kv kv[VSB_META_REC_MAX];
+};
+
 struct vsb_result {
 	struct vsb_run_opts opts;	/* backend resolved, format chosen */
 	char unit[16];			/* tsc | cycles | ns */
@@ -92,6 +105,27 @@ void vsb_result_add(struct vsb_result *r, const struct vsb_sample *s);
 int vsb_sample_place(struct vsb_sample *s, unsigned int thread, int cpu, unsigned int rep);
 void vsb_result_meta(struct vsb_result *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* @r's value of @key, or NULL */
+const char *vsb_result_meta_of(const struct vsb_result *r, const char *key);
+/* A line of @m: its key's line replaced, else added at the end. */
+void vsb_meta_rec_add(struct vsb_meta_rec *m, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* @m's lines into @r in @m's order, each replacing @r's line of its key. */
+void vsb_result_take_meta(struct vsb_result *r, const struct vsb_meta_rec *m);
+/*
+ * A metadata value of labelled lists, one figure a repetition:
+ * "interruptions 3;0;1; worst us 12.5;0.0;4.0" (isolated_windows), so
+ * that a bench can list its repetitions' figures and a sweep's rounds
+ * can be joined.  vsb_meta_list_put() appends "@label v;v;..." to @buf
+ * (after "; " when it holds a list already), each figure with @prec
+ * decimals, NAN as "-": 0, or -1 and @buf as it was when it would not
+ * fit.  vsb_meta_list_get() reads @label's figures back into @v ("-"
+ * as NAN): how many, or -1 when @label has no list there, a figure does
+ * not read or there are more than @max.
+ */
+int vsb_meta_list_put(char *buf, size_t len, const char *label, const double *v,
+		      size_t n, int prec);
+long vsb_meta_list_get(const char *val, const char *label, double *v, size_t max);
 void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src,
 			    unsigned int rep);
 void vsb_result_note_workers(struct vsb_result *r, int affinity_bad,

@@ -258,9 +258,12 @@ static void test_kernel_line(void)
 	static struct vsb_run_opts o;
 	char rel[128], ver[512];
 
+	static struct vsb_meta_rec m;
+
 	vsb_result_init(&r, &o);
-	vsb_kernel_line_write(&r, "Linux", "6.1.0-9-amd64",
+	vsb_kernel_line_write(&m, "Linux", "6.1.0-9-amd64",
 			      "#1 SMP PREEMPT_DYNAMIC Debian 6.1.27-1 (2023-05-08)", "x86_64");
+	vsb_result_take_meta(&r, &m);
 	vsb_kernel_line_read(r.meta[0].val, rel, sizeof(rel), ver, sizeof(ver));
 	TAP_OK(!strcmp(r.meta[0].key, VSB_KERNEL_KEY) && !strcmp(rel, "6.1.0-9-amd64") &&
 	       !strcmp(ver, "#1 SMP PREEMPT_DYNAMIC Debian 6.1.27-1 (2023-05-08)"),
@@ -356,12 +359,17 @@ static void test_c2c_line(void)
 	static struct vsb_result r;
 	static struct vsb_run_opts o;
 
+	static struct vsb_meta_rec m;
+
 	vsb_result_init(&r, &o);
-	vsb_c2c_line_write(&r, 80.14, 0, 1);
+	vsb_c2c_line_write(&m, 80.14, 0, 1);
+	vsb_result_take_meta(&r, &m);
 	TAP_OK(!strcmp(r.meta[0].key, VSB_C2C_KEY) &&
 	       fabs(vsb_c2c_parse(r.meta[0].val) - 80.1) < 1e-9,
 	       "80.1 ns back: %s", r.meta[0].val);
-	vsb_c2c_line_write(&r, NAN, 2, 3);	/* the same key: written over */
+	m.n = 0;
+	vsb_c2c_line_write(&m, NAN, 2, 3);
+	vsb_result_take_meta(&r, &m);	/* the same key: written over */
 	TAP_OK(isnan(vsb_c2c_parse(r.meta[0].val)) && isnan(vsb_c2c_parse(NULL)),
 	       "unknown, or no line: NAN");
 	TAP_OK(isnan(vsb_c2c_parse("0x50 (CPUs 0 and 1)")) &&

@@ -6,7 +6,9 @@
  * check anywhere sticks, the applied and counted totals add up, a
  * migration or multiplexed counters in any round mark the point, and the
  * drift figures keep the worst max and p99 and the weighted means.  And
- * the CSV writers keep a value with commas in one cell.
+ * the CSV writers keep a value with commas in one cell, and a record of
+ * metadata lines made apart (the environment's) is taken whole, and
+ * labelled lists of figures read back as they were written.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -276,6 +278,80 @@ static void test_read_back(void)
 	vsb_result_free(&r);
 }
 
+/*
+ * A record made apart from the result (meta.c's), taken whole: each of
+ * its lines replaces the result's line of its key where it stands, the
+ * rest follow in the record's order, one line each whatever they held.
+ */
+static void test_take_meta(void)
+{
+	static struct vsb_meta_rec m;
+	struct vsb_result r;
+	size_t i;
+
+	vsb_result_init(&r, &opts);
+	vsb_result_meta(&r, "live", "from the bench");
+	vsb_result_meta(&r, "date", "earlier");
+	m.n = 0;
+	vsb_meta_rec_add(&m, "date", "2026-12-04");
+	vsb_meta_rec_add(&m, "kernel", "Linux\n6.1");
+	vsb_meta_rec_add(&m, "kernel", "Linux 6.12\r\n");
+	vsb_meta_rec_add(&m, "unit", "tsc");
+	TAP_OK(m.n == 3 && !strcmp(m.kv[1].val, "Linux 6.12  "),
+	       "a record's key set twice is one line, its newlines blanks (%zu)", m.n);
+	vsb_result_take_meta(&r, &m);
+	TAP_OK(r.nmeta == 4 && !strcmp(r.meta[0].key, "live") &&
+	       !strcmp(r.meta[1].key, "date") && !strcmp(meta(&r, "date"), "2026-12-04") &&
+	       !strcmp(r.meta[2].key, "kernel") && !strcmp(r.meta[3].key, "unit"),
+	       "taken whole: the result's date replaced in place, the rest appended in order");
+	for (i = m.n; i < VSB_META_REC_MAX; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "k%zu", i);
+		vsb_meta_rec_add(&m, key, "%zu", i);
+	}
+	vsb_meta_rec_add(&m, "one-too-many", "x");
+	vsb_meta_rec_add(&m, "unit", "ns");
+	TAP_OK(m.n == VSB_META_REC_MAX && !strcmp(m.kv[2].val, "ns"),
+	       "a full record drops a new key (with a warning) and still replaces one it has");
+	vsb_result_free(&r);
+}
+
+/*
+ * Labelled lists, one figure a repetition (isolated_windows): written
+ * and read back figure for figure, "-" for none, each label found among
+ * the others; a line that would not fit is left as it was, and what
+ * the writer never writes does not read.
+ */
+static void test_meta_lists(void)
+{
+	const double a[] = { 3, 0, 12 }, b[] = { 12.25, NAN, 4 };
+	double v[8];
+	char buf[96] = "";
+
+	TAP_OK(!vsb_meta_list_put(buf, sizeof(buf), "interruptions", a, 3, 0) &&
+	       !vsb_meta_list_put(buf, sizeof(buf), "worst us", b, 3, 1) &&
+	       !strcmp(buf, "interruptions 3;0;12; worst us 12.2;-;4.0"),
+	       "two lists in one value: %s", buf);
+	TAP_OK(vsb_meta_list_get(buf, "worst us", v, 8) == 3 && v[0] == 12.2 &&
+	       isnan(v[1]) && v[2] == 4, "the second list read back, '-' as none");
+	TAP_OK(vsb_meta_list_get(buf, "interruptions", v, 8) == 3 && v[2] == 12,
+	       "the first list read back");
+	TAP_OK(vsb_meta_list_get(buf, "worst", v, 8) == -1 &&
+	       vsb_meta_list_get(buf, "total us", v, 8) == -1,
+	       "a label that is not one, or not there, reads as none");
+	TAP_OK(vsb_meta_list_get(buf, "interruptions", v, 2) == -1,
+	       "more figures than room: refused, not cut");
+	TAP_OK(vsb_meta_list_put(buf, 50, "total us", a, 3, 1) == -1 &&
+	       !strcmp(buf, "interruptions 3;0;12; worst us 12.2;-;4.0"),
+	       "a list that does not fit leaves the value as it was");
+	TAP_OK(vsb_meta_list_get("runs 1;x;3", "runs", v, 8) == -1 &&
+	       vsb_meta_list_get("runs 1;;3", "runs", v, 8) == -1 &&
+	       vsb_meta_list_get("runs 01;2", "runs", v, 8) == -1 &&
+	       vsb_meta_list_get("runs 1 2", "runs", v, 8) == -1,
+	       "a figure that does not read refuses the list");
+}
+
 int main(void)
 {
 	vsb_run_opts_defaults(&opts);
@@ -284,5 +360,7 @@ int main(void)
 	test_drift();
 	test_comma_in_param();
 	test_read_back();
+	test_take_meta();
+	test_meta_lists();
 	return tap_done();
 }
