@@ -4,7 +4,7 @@
 # ab-run.sh - the QEMU side of `vmstat-bench ab`: get one kernel ready,
 # or boot one of them once with the module loaded and run a sweep.
 #
-# `vmstat-bench ab` (harness/cmd_ab.c) checks the command line, keeps the
+# `vmstat-bench ab` (harness/cmd/cmd_ab.c) checks the command line, keeps the
 # state file, the ABBA order, the progress line and the final compare;
 # it calls this script once per kernel (prepare) and once per boot
 # (boot).  Not meant to be called by hand, but it can be:

@@ -5,7 +5,7 @@
  * columns, judge each matched pair (ratio of medians with a bootstrap
  * CI, Mann-Whitney p, noise floor, verdict; compare_judge.c, which
  * treats runs as the unit where a side has several).  Nothing here prints but
- * the vsb_err line of an error; `compare` (harness/cmd_compare.c) turns
+ * the vsb_err line of an error; `compare` (harness/cmd/cmd_compare.c) turns
  * the verdicts into its table, compare.csv, summary.md and chart.
  */
 #ifndef VSB_COMPARE_H
