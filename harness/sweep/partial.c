@@ -278,6 +278,27 @@ static const char *partial_head(const struct vsb_csv *c,
 	return NULL;
 }
 
+/* where @orig (the file) and @text (its rewrite) part, as the reason */
+static const char *first_difference(const char *orig, size_t olen, const char *text,
+				    size_t tlen, char *msg, size_t len)
+{
+	size_t i = 0, line = 1, start = 0, oe, te;
+
+	while (i < olen && i < tlen && orig[i] == text[i])
+		if (orig[i++] == '\n') {
+			line++;
+			start = i;
+		}
+	for (oe = start; oe < olen && orig[oe] != '\n'; oe++)
+		;
+	for (te = start; te < tlen && text[te] != '\n'; te++)
+		;
+	snprintf(msg, len, "it does not read back to the same file: line %zu is "
+		 "\"%.*s\", read back \"%.*s\"", line, (int)(oe - start < 120 ? oe - start : 120),
+		 orig + start, (int)(te - start < 120 ? te - start : 120), text + start);
+	return msg;
+}
+
 /*
  * @c (read from @path, whose bytes are @orig) into @r, its rounds done
  * into @k and wanted into @reps: NULL, or what is wrong.  Trusted only
@@ -308,9 +329,10 @@ static const char *partial_rebuild(const struct vsb_csv *c,
 		    strncmp(key, "sweep_partial", 13))
 			vsb_result_meta(r, key, "%s", c->meta[i].val);
 	}
-	if (!bad && (partial_text(r, p, *k, *reps, &text, &tlen) ||
-		     tlen != olen || memcmp(text, orig, olen)))
+	if (!bad && partial_text(r, p, *k, *reps, &text, &tlen))
 		bad = "it does not read back to the same file";
+	else if (!bad && (tlen != olen || memcmp(text, orig, olen)))
+		bad = first_difference(orig, olen, text, tlen, msg, len);
 	free(text);
 	return bad;
 }
