@@ -114,7 +114,31 @@ static int run_error(const struct vsb_run_opts *o, int e)
 	return VSB_EXIT_ERROR;
 }
 
-/* gfp, preempt and irqs: what the module is asked for, checked here. */
+/*
+ * A page bench's --gfp, checked and made what the module will be asked
+ * for: auto is atomic when preemption or interrupts are off, kernel
+ * otherwise.  In the bench's check, so that a sweep point's options and
+ * its result say the same (a partial file is written from the result and
+ * read back from the point: "auto" against "kernel" failed every page
+ * bench spread over worker processes), and GFP_KERNEL under --preempt
+ * off is refused before any work.
+ */
+int vsb_kmod_page_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
+{
+	int atomic = !strcmp(o->preempt, "off") || !strcmp(o->irqs, "off");
+
+	(void)b;
+	if (!strcmp(o->gfp, "kernel") && atomic) {
+		vsb_err_opt("gfp", "--gfp kernel: GFP_KERNEL may sleep, which --preempt off or "
+			"--irqs off forbid; use --gfp atomic");
+		return VSB_EXIT_USAGE;
+	}
+	if (!strcmp(o->gfp, "auto"))
+		snprintf(o->gfp, sizeof(o->gfp), "%s", atomic ? "atomic" : "kernel");
+	return 0;
+}
+
+/* gfp, preempt and irqs: what the module is asked for. */
 static int kmod_flags(const struct vsb_run_opts *o, int pages,
 		      struct vsb_ioc_run *req)
 {
@@ -128,11 +152,7 @@ static int kmod_flags(const struct vsb_run_opts *o, int pages,
 		req->flags |= VSB_RUN_NO_PMU;
 	if (!pages)
 		return 0;
-	if (!strcmp(o->gfp, "kernel") && atomic) {
-		vsb_err_opt("gfp", "--gfp kernel: GFP_KERNEL may sleep, which --preempt off or "
-			"--irqs off forbid; use --gfp atomic");
-		return VSB_EXIT_USAGE;
-	}
+	/* the check made it atomic or kernel; auto kept for a direct caller */
 	req->gfp = !strcmp(o->gfp, "atomic") || (!strcmp(o->gfp, "auto") && atomic) ?
 		   VSB_GFP_ATOMIC : VSB_GFP_KERNEL;
 	return 0;

@@ -29,6 +29,10 @@ struct vsb_kmod_hooks {
 	void (*result)(struct vsb_result *r, const struct vsb_ioc_run *q);
 };
 
+struct vsb_bench;
+/* A page bench's check: --gfp refused or made atomic/kernel (not auto) */
+int vsb_kmod_page_opts(const struct vsb_bench *b, struct vsb_run_opts *o);
+
 /* One point through the module: VSB_BENCH_*, the request from @o. */
 int vsb_kmod_run(const struct vsb_run_opts *o, struct vsb_result *r,
 		 unsigned int bench, const struct vsb_kmod_hooks *h);

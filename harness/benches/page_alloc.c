@@ -22,13 +22,13 @@ static int page_alloc_parallel_run(const struct vsb_run_opts *o, struct vsb_resu
 const struct vsb_bench vsb_bench_page_alloc = {
 	.name = "page-alloc", .sides = VSB_SIDE_KMOD,
 	.desc = "module: alloc_pages + __free_pages on one CPU, --order, --outstanding (page_bench01/02)",
-	.run_kmod = page_alloc_run,
+	.run_kmod = page_alloc_run, .check = vsb_kmod_page_opts,
 	.takes = "order outstanding gfp preempt irqs",
 };
 
 const struct vsb_bench vsb_bench_page_alloc_parallel = {
 	.name = "page-alloc-parallel", .sides = VSB_SIDE_KMOD,
 	.desc = "module: the same loop on every CPU of --cpus in one common window (page_bench03)",
-	.run_kmod = page_alloc_parallel_run,
+	.run_kmod = page_alloc_parallel_run, .check = vsb_kmod_page_opts,
 	.takes = "order outstanding gfp preempt irqs",
 };

@@ -58,6 +58,14 @@ t_sane "page-alloc-parallel --outstanding 128 order 1" --bench page-alloc-parall
 t_run "--gfp kernel with --irqs off is a usage error" 2 \
 	"$VSB" run --bench page-alloc --gfp kernel --irqs off
 t_run "page-alloc on 2 CPUs is a usage error" 2 "$VSB" run --bench page-alloc --cpus 0-1
+# a page bench's sweep spread over worker processes: each worker reads
+# back the partial file the one before wrote (its gfp once said "auto"
+# where the result said "kernel", and every page point failed)
+printf 'name pb\nbackend kmod\nrepeat 4\nloops 1000\n[one]\nbench page-alloc\ncpus 0\n[par]\nbench page-alloc-parallel\ncpus 0-1\n[atomic]\nbench page-alloc\ncpus 0\npreempt off\n' >"$T/pb.sweep"
+t_run "page-bench sweep over 4 worker processes: every point done" 0 \
+	"$VSB" sweep "$T/pb.sweep" --procs 4 -o "$T/pb"
+t_grep "... no point failed" '0 failed' "$T/out"
+t_grep "... gfp atomic under --preempt off, in the sweep's CSV" ',off,on,atomic,' "$T/pb/sweep.csv"
 
 # results come back: CSV and JSON, checked on the host too
 t_sane "counter CSV to /out" --variant cmpxchg-locked --cpus 0-1 --loops 10000 --repeat 3 \
