@@ -223,7 +223,7 @@ else
 fi
 reps2=$(grep -v '^#' "$TMP/int/$id2.csv" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") c = i; next }
 	{ print $c }' | sort -n | uniq | wc -l)
-if grep -q "warning: $id2: not continued from its partial file (.*does not read back to the same file): it starts over" "$TMP/err" &&
+if grep -q "warning: $id2: not continued from its partial file (.*does not read back to the same file: line [0-9]* is .*, read back .*): it starts over" "$TMP/err" &&
 	[ "$reps2" -eq $R ] && ! grep -q '^# sweep_resumed' "$TMP/int/$id2.csv"; then
 	ok "an edited partial is not trusted: a warning, and that point runs all $R repetitions anew"
 else
@@ -295,13 +295,14 @@ else
 		"$(tail -n 2 "$TMP/err")"
 fi
 # ... and only it calibrates: three 4 ms sleeps (clock.c), in worker 1
+# (strace pads a pid to five columns: "3660  execve", "31234 execve")
 if command -v strace >/dev/null; then
 	rm -rf "$TMP/tsc"
 	strace -f -qq -s 256 -e trace=execve,clock_nanosleep -o "$TMP/strace" \
 		"$VSB" sweep "$TMP/tsc.sweep" -o "$TMP/tsc" --procs 3 >/dev/null 2>&1
 	pids=$(grep 'tv_nsec=4000000' "$TMP/strace" | awk '{ print $1 }' | sort -u)
 	if [ "$(grep -c 'tv_nsec=4000000' "$TMP/strace")" = 3 ] && [ "$(echo "$pids" | wc -w)" = 1 ] &&
-	   grep "^$pids execve" "$TMP/strace" | grep -q -- '"--worker", "1"'; then
+	   awk -v p="$pids" '$1 == p && $2 ~ /^execve/' "$TMP/strace" | grep -q -- '"--worker", "1"'; then
 		ok "... and only worker 1 calibrated the TSC"
 	else
 		not_ok "only worker 1 calibrates the TSC" "calibrating pids: $pids" \
