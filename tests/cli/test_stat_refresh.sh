@@ -16,9 +16,24 @@ if [ "$(id -u)" != 0 ] || [ ! -w /proc/sys/vm/stat_refresh ]; then
 fi
 cpus=0
 [ "$(nproc)" -ge 2 ] && cpus=0-1
-expect_exit 0 "stat-refresh on CPUs $cpus, 128 dirty pages each" \
+# nr_anon_pages is the whole machine's: under make test, the guest lane
+# and the other host tests map and free anonymous memory beside the run
+# (a clean-clone CI saw it grow by 585 of 1280 pages), so a sanity
+# failure is tried once more; a fold that misses a CPU fails both times
+try_refresh() {
 	"$VSB" run --bench stat-refresh --cpus "$cpus" --dirty-pages 128 --repeat 3 \
-	-o "$TMP/r.csv"
+		-o "$TMP/r.csv" >"$TMP/out" 2>"$TMP/err"
+}
+try_refresh
+rc=$?
+if [ $rc -eq 3 ]; then
+	echo "# first try: $(grep '^sanity' "$TMP/out"); once more"
+	rm -f "$TMP/r.csv"
+	try_refresh
+	rc=$?
+fi
+[ $rc -eq 0 ] && ok "stat-refresh on CPUs $cpus, 128 dirty pages each" ||
+	not_ok "stat-refresh on CPUs $cpus, 128 dirty pages each" "exit $rc" "$(cat "$TMP/err")"
 grep -q '^sanity: ok: /proc/vmstat nr_anon_pages grew by' "$TMP/out" &&
 	ok "... sanity ok: the fold reached the dirtied CPUs" ||
 	not_ok "stat-refresh sanity" "$(cat "$TMP/out" "$TMP/err")"
