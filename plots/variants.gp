@@ -37,9 +37,12 @@ set grid noxtics
 set style fill solid 0.8 border -1
 set key top left
 
+# each bar's value above it; more than three bars a variant are too
+# narrow for a level label, so the labels then stand upright
+barlabel = (nt > 3) ? 'rotate by 90 left offset 0, 0.3' : 'offset 0, 0.6'
 plot for [j=1:nt] datafile \
 	using (vi(rowvkey(0)) + xoff(j)):(keep(j) ? column('median') : NaN):(column('ci_lo')):(column('ci_hi')):(bw * 0.9) \
 	with boxerrorbars lw 1 title cpus(word(threads, j)), \
      for [j=1:nt] datafile \
 	using (vi(rowvkey(0)) + xoff(j)):(keep(j) ? column('ci_hi') : NaN):(sprintf('%.1f', column('median'))) \
-	with labels offset 0, 0.6 font ',9' tc rgb '#333333' notitle
+	with labels @barlabel font ',9' tc rgb '#333333' notitle
