@@ -114,6 +114,12 @@ static int run_error(const struct vsb_run_opts *o, int e)
 	return VSB_EXIT_ERROR;
 }
 
+/* the timed loop runs where it may not sleep: GFP_KERNEL is not allowed */
+static int atomic_context(const struct vsb_run_opts *o)
+{
+	return !strcmp(o->preempt, "off") || !strcmp(o->irqs, "off");
+}
+
 /*
  * A page bench's --gfp, checked and made what the module will be asked
  * for: auto is atomic when preemption or interrupts are off, kernel
@@ -125,7 +131,7 @@ static int run_error(const struct vsb_run_opts *o, int e)
  */
 int vsb_kmod_page_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 {
-	int atomic = !strcmp(o->preempt, "off") || !strcmp(o->irqs, "off");
+	int atomic = atomic_context(o);
 
 	(void)b;
 	if (!strcmp(o->gfp, "kernel") && atomic) {
@@ -142,7 +148,7 @@ int vsb_kmod_page_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 static int kmod_flags(const struct vsb_run_opts *o, int pages,
 		      struct vsb_ioc_run *req)
 {
-	int atomic = !strcmp(o->preempt, "off") || !strcmp(o->irqs, "off");
+	int atomic = atomic_context(o);
 
 	if (!strcmp(o->irqs, "off"))
 		req->flags |= VSB_RUN_IRQS_OFF;
