@@ -125,8 +125,7 @@ static const char *summary_match(const struct vsb_sweep_point *p,
 	return "its sweep_match line is not one a sweep writes";
 }
 
-int vsb_sweep_summary_read(const struct vsb_sweep_point *p,
-			   const struct vsb_sweep_run_opts *ro, struct vsb_csv *c,
+int vsb_sweep_summary_read(const struct vsb_sweep_point *p, struct vsb_csv *c,
 			   char *why, size_t wlen)
 {
 	char path[4096], msg[160];
@@ -134,10 +133,7 @@ int vsb_sweep_summary_read(const struct vsb_sweep_point *p,
 	const char *bad;
 	int ret;
 
-	if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".summary.csv")) {
-		snprintf(why, wlen, "its path is too long");
-		return -1;
-	}
+	snprintf(path, sizeof(path), "%s.summary.csv", p->stem);
 	if (!vsb_sweep_exists(path))
 		return 1;
 	vsb_errlog_begin(&log);
@@ -150,8 +146,8 @@ int vsb_sweep_summary_read(const struct vsb_sweep_point *p,
 	bad = header_ok(c) ? summary_rows(c) :
 	      "not a summary this tool writes (other columns)";
 	bad = bad ?: summary_match(p, c, msg, sizeof(msg));
-	if (!bad && (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".csv") ||
-		     !vsb_sweep_exists(path)))
+	snprintf(path, sizeof(path), "%s.csv", p->stem);
+	if (!bad && !vsb_sweep_exists(path))
 		bad = "its raw samples (<id>.csv) are missing";
 	if (!bad)
 		return 0;

@@ -108,18 +108,16 @@ static int partial_text(const struct vsb_result *res,
 	return ret;
 }
 
-void vsb_sweep_partial_remove(const struct vsb_sweep_run_opts *ro,
-			      const struct vsb_sweep_point *p)
+void vsb_sweep_partial_remove(const struct vsb_sweep_point *p)
 {
 	char path[4096];
 
-	if (!vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX))
-		unlink(path);
+	snprintf(path, sizeof(path), "%s%s", p->stem, VSB_SWEEP_PARTIAL_SUFFIX);
+	unlink(path);
 }
 
 /* A write that fails costs only resumability: a warning, and on we go. */
-void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
-			    const struct vsb_sweep_point *p)
+void vsb_sweep_partial_save(const struct vsb_sweep_point *p)
 {
 	struct vsb_outfile o;
 	struct vsb_errlog log;
@@ -132,8 +130,8 @@ void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
 	if (p->opts.trace)
 		return;
 	vsb_errlog_begin(&log);
-	ret = vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX);
-	ret = ret ?: partial_text(&p->res, p, p->done, vsb_sweep_reps_total(p),
+	snprintf(path, sizeof(path), "%s%s", p->stem, VSB_SWEEP_PARTIAL_SUFFIX);
+	ret = partial_text(&p->res, p, p->done, vsb_sweep_reps_total(p),
 				  &text, &len);
 	ret = ret ?: vsb_outfile_open(&o, path, "-o");
 	if (!ret) {

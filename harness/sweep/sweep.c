@@ -64,8 +64,7 @@ static int monitor_start(struct vsb_monitor **mon, const struct vsb_sweep_point 
 	*mon = NULL;
 	if (!ro->monitor[0] || p->done)
 		return 0;
-	if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".monitor.csv"))
-		return VSB_EXIT_USAGE;
+	snprintf(path, sizeof(path), "%s.monitor.csv", p->stem);
 	return vsb_monitor_start(mon, ro->monitor, &p->opts.cpus, path);
 }
 
@@ -152,17 +151,17 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
  * that does not is said, and the point runs again (its files are
  * replaced when it finishes).
  */
-static int keep_point(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
+static int keep_point(struct vsb_sweep_point *p)
 {
 	char why[600], path[4096];
 	struct vsb_csv c;
 
-	switch (vsb_sweep_summary_read(p, ro, &c, why, sizeof(why))) {
+	switch (vsb_sweep_summary_read(p, &c, why, sizeof(why))) {
 	case 0:
 		vsb_csv_free(&c);
 		return 1;
 	case -1:
-		vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".summary.csv");
+		snprintf(path, sizeof(path), "%s.summary.csv", p->stem);
 		vsb_sweep_warn_redo(p, "its finished result is not kept", path, why,
 				    p->state == VSB_PT_PENDING ? "it runs again" :
 				    "it is skipped this time");
@@ -208,7 +207,7 @@ static int handoff_point(struct vsb_sweep_point *p, const struct vsb_sweep_run_o
 	long resumed = p->resumed;
 
 	if (p->state == VSB_PT_DONE) {
-		if (keep_point(p, ro))
+		if (keep_point(p))
 			*nkept += kept;
 		else
 			handoff_fail(p, ro, "its finished result is gone or changed");
@@ -216,8 +215,7 @@ static int handoff_point(struct vsb_sweep_point *p, const struct vsb_sweep_run_o
 	}
 	if (p->state != VSB_PT_PENDING)
 		return 0;
-	if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX))
-		return VSB_EXIT_USAGE;
+	snprintf(path, sizeof(path), "%s%s", p->stem, VSB_SWEEP_PARTIAL_SUFFIX);
 	switch (vsb_sweep_partial_load(p, path, why, sizeof(why))) {
 	case 0:
 		p->resumed = resumed;	/* what --resume continued, not the hand-on */
@@ -241,15 +239,14 @@ static int prepare_point(struct vsb_sweep_point *p,
 {
 	char path[4096], why[600];
 
-	if (ro->resume && keep_point(p, ro)) {
+	if (ro->resume && keep_point(p)) {
 		p->state = VSB_PT_DONE;
 		(*nkept)++;
 		return 0;
 	}
 	if (p->state != VSB_PT_PENDING)
 		return 0;
-	if (vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, VSB_SWEEP_PARTIAL_SUFFIX))
-		return VSB_EXIT_USAGE;
+	snprintf(path, sizeof(path), "%s%s", p->stem, VSB_SWEEP_PARTIAL_SUFFIX);
 	if (!ro->resume) {
 		/* an earlier sweep's (--force): not this run's repetitions */
 		unlink(path);
@@ -289,8 +286,27 @@ static void count_share(const struct vsb_sweep_point *p,
 }
 
 /*
- * Every point made ready: kept or continued (--resume), or as worker
- * K - 1 handed it on; @kept marks what --resume kept, for the hand-on.
+ * Each point's stem, DIR/<id>: the runner's files name a point's file
+ * with one snprintf of stem and suffix, which cannot be cut short, since
+ * vsb_sweep_check_targets refused a sweep with any such name too long.
+ */
+static int name_points(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
+{
+	size_t i;
+
+	for (i = 0; i < sw->npoints; i++)
+		if ((size_t)snprintf(sw->points[i].stem, sizeof(sw->points[i].stem),
+				     "%s/%s", ro->dir, sw->points[i].id) >=
+		    sizeof(sw->points[i].stem)) {
+			vsb_err("%s: path too long", ro->dir);
+			return VSB_EXIT_USAGE;
+		}
+	return 0;
+}
+
+/*
+ * Every point named and made ready: kept or continued (--resume), or as
+ * worker K - 1 handed it on; @kept marks what --resume kept, for the hand-on.
  * The repetitions this process runs are counted into @n.
  */
 static int prepare_all(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
@@ -302,7 +318,9 @@ static int prepare_all(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 	if (ro->repeat > 0)
 		for (i = 0; i < sw->npoints; i++)
 			sw->points[i].reps = ro->repeat;
-	ret = handoff(ro) ? vsb_sweep_handoff_read(sw, ro, kept) : 0;
+	ret = name_points(sw, ro);
+	if (!ret && handoff(ro))
+		ret = vsb_sweep_handoff_read(sw, ro, kept);
 	for (i = 0; i < sw->npoints && !ret; i++) {
 		struct vsb_sweep_point *p = &sw->points[i];
 
@@ -400,7 +418,7 @@ static void point_turn(struct vsb_sweep_point *p, const struct vsb_sweep_run_opt
 		vsb_err("%s: %s: %s", p->id, vsb_sweep_state_name(p), p->err);
 	snprintf(last_failure, sizeof(last_failure), "%s", p->err);
 	n->total -= (size_t)(end - p->done - nrep);
-	vsb_sweep_partial_remove(ro, p);
+	vsb_sweep_partial_remove(p);
 }
 
 /*

@@ -39,10 +39,8 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
  * @run_min_ms: the --run-min-ms its run factors are chosen under
  */
 void vsb_sweep_partial_procs(long procs, long run_min_ms);
-void vsb_sweep_partial_remove(const struct vsb_sweep_run_opts *ro,
-			      const struct vsb_sweep_point *p);
-void vsb_sweep_partial_save(const struct vsb_sweep_run_opts *ro,
-			    const struct vsb_sweep_point *p);
+void vsb_sweep_partial_remove(const struct vsb_sweep_point *p);
+void vsb_sweep_partial_save(const struct vsb_sweep_point *p);
 /* 1: no such file; 0: p->res and p->done hold it; -1 and @why: untrusted */
 int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path,
 			   char *why, size_t wlen);
@@ -68,15 +66,13 @@ void vsb_sweep_handoff_remove(const struct vsb_sweep_run_opts *ro);
 /* kept.c: a finished point's <id>.summary.csv, checked before it is reused */
 struct vsb_csv;
 /* 1: no such file; 0: @c holds it; -1 and @why: not this point's as now run */
-int vsb_sweep_summary_read(const struct vsb_sweep_point *p,
-			   const struct vsb_sweep_run_opts *ro, struct vsb_csv *c,
+int vsb_sweep_summary_read(const struct vsb_sweep_point *p, struct vsb_csv *c,
 			   char *why, size_t wlen);
 
 /* write.c */
 void vsb_sweep_persist(const struct vsb_sweep *sw,
 		       const struct vsb_sweep_run_opts *ro);
-int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw,
-			      const struct vsb_sweep_run_opts *ro, FILE *f);
+int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw, FILE *f);
 int vsb_sweep_write_text_file(const char *dir, const char *name,
 			      const struct vsb_sweep *sw,
 			      const struct vsb_sweep_run_opts *ro, double secs);

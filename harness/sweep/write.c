@@ -41,10 +41,10 @@ void vsb_sweep_persist(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 			} else {
 				p->state = VSB_PT_DONE;
 				p->untrusted = !p->res.sanity_ok || p->res.migrated;
-				vsb_sweep_partial_remove(ro, p);
+				vsb_sweep_partial_remove(p);
 			}
 		} else {
-			vsb_sweep_partial_save(ro, p);
+			vsb_sweep_partial_save(p);
 		}
 		p->saved = p->done;
 	}
@@ -84,8 +84,7 @@ static void sweep_csv_header(const struct vsb_sweep *sw, const struct vsb_csv *c
  * only row of a one-worker point, with the point id in front.  Only a
  * summary that reads back as this point's (kept.c) is copied.
  */
-int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw,
-			      const struct vsb_sweep_run_opts *ro, FILE *f)
+int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw, FILE *f)
 {
 	char why[600];
 	size_t i, r, k;
@@ -97,7 +96,7 @@ int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw,
 
 		if (p->state != VSB_PT_DONE)
 			continue;
-		if (vsb_sweep_summary_read(p, ro, &c, why, sizeof(why))) {
+		if (vsb_sweep_summary_read(p, &c, why, sizeof(why))) {
 			vsb_err("sweep.csv: point %s: its summary is gone or changed "
 				"since: %s", p->id, why);
 			return VSB_EXIT_ERROR;
@@ -165,7 +164,7 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 				fprintf(o.f, "%s: %s\n", first->res.meta[i].key,
 					first->res.meta[i].val);
 	} else {
-		ret = vsb_sweep_write_sweep_csv(sw, ro, o.f);
+		ret = vsb_sweep_write_sweep_csv(sw, o.f);
 	}
 	if (ret) {
 		vsb_outfile_abort(&o);
@@ -223,9 +222,9 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 				"%ld..%ld run by --resume", p->resumed - 1, p->id,
 				VSB_SWEEP_PARTIAL_SUFFIX, p->resumed,
 				vsb_sweep_reps_total(p) - 1);
-	ret = vsb_sweep_path_join(path, sizeof(path), ro->dir, p->id, ".csv");
-	ret = ret ?: vsb_sweep_path_join(spath, sizeof(spath), ro->dir, p->id, ".summary.csv");
-	ret = ret ?: vsb_outfile_open(&raw, path, "-o");
+	snprintf(path, sizeof(path), "%s.csv", p->stem);
+	snprintf(spath, sizeof(spath), "%s.summary.csv", p->stem);
+	ret = vsb_outfile_open(&raw, path, "-o");
 	if (ret)
 		return ret;
 	ret = vsb_outfile_open(&sum, spath, "-o");

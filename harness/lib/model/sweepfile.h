@@ -30,6 +30,13 @@
 /* a partial larger than this is not read (the point starts over) */
 #define VSB_SWEEP_PARTIAL_MAX	(64u << 20)
 
+/*
+ * A point's stem, DIR/<id>, leaves room in a 4096-byte path for the
+ * longest suffix of its files: ".summary.csv", ".csv.partial" and
+ * ".monitor.csv" are 12 characters each.
+ */
+#define VSB_SWEEP_STEM_MAX	(4096 - 12)
+
 struct vsb_sweep_axis {
 	int opt;		/* row of vsb_run_opt_table */
 	int line;
@@ -65,6 +72,11 @@ struct vsb_sweep_point {
 	uint64_t file_hash;	/* of the sweep file's bytes (--resume's check) */
 
 	/* filled by the runner */
+	/*
+	 * DIR/<id>: its files' names less their suffixes, set once every
+	 * name with a suffix is checked to fit (sweep.c's name_points)
+	 */
+	char stem[VSB_SWEEP_STEM_MAX];
 	enum vsb_point_state state;
 	long done;		/* repetitions accumulated */
 	long saved;		/* of those, in its partial file */
