@@ -97,7 +97,7 @@ static int partial_text(const struct vsb_result *res,
 		vsb_err("out of memory");
 		return VSB_EXIT_ERROR;
 	}
-	ret = vsb_result_write(&r, f, "csv");
+	ret = vsb_result_write_csv(&r, f);
 	if (fclose(f))
 		ret = VSB_EXIT_ERROR;
 	free(r.meta);

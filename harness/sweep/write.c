@@ -232,7 +232,7 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 		vsb_outfile_abort(&raw);
 		return ret;
 	}
-	ret = vsb_result_write(&p->res, raw.f, "csv");
+	ret = vsb_result_write_csv(&p->res, raw.f);
 	ret = ret ?: vsb_result_write_summary_csv(&p->res, sum.f);
 	if (ret) {
 		vsb_outfile_abort(&raw);

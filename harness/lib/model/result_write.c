@@ -180,7 +180,7 @@ static void write_dist_sample_csv(const struct vsb_result *r,
 		fputs("no", f);
 }
 
-static int write_csv(const struct vsb_result *r, FILE *f)
+int vsb_result_write_csv(const struct vsb_result *r, FILE *f)
 {
 	size_t i;
 
@@ -559,7 +559,7 @@ static int write_text(const struct vsb_result *r, FILE *f)
 int vsb_result_write(const struct vsb_result *r, FILE *f, const char *format)
 {
 	if (!strcmp(format, "csv"))
-		return write_csv(r, f);
+		return vsb_result_write_csv(r, f);
 	if (!strcmp(format, "json"))
 		return write_json(r, f);
 	return write_text(r, f);
