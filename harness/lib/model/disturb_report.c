@@ -27,19 +27,26 @@ static void format_valid(unsigned int valid, char *buf, size_t len)
 					       at ? "," : "", vsb_disturb_reason_name(i));
 }
 
+/*
+ * The decision's words (disturb.c) worked out first, then the lines set
+ * in one go, then the warning.
+ */
 void vsb_disturb_report(struct vsb_result *r, int warn)
 {
 	const struct vsb_disturb_counts *c = &r->dist;
 	const struct vsb_disturb_bounds *b = &vsb_disturb_default_bounds;
-	double share = vsb_disturb_lost_share(c);
 	char line[512], valid[96];
+	double share;
+	const char *policy;
 
+	format_valid(c->valid, valid, sizeof(valid));
+	share = vsb_disturb_lost_share(c);
+	policy = vsb_disturb_policy_name(c->policy);
+	vsb_disturb_format(c, line, sizeof(line));
 	if (!c->on) {
 		vsb_result_meta(r, "disturbed", "off (--disturbed off: no bookkeeping)");
 		return;
 	}
-	vsb_disturb_format(c, line, sizeof(line));
-	format_valid(c->valid, valid, sizeof(valid));
 	vsb_result_meta(r, "disturbed", "%s (run delay %.2f%%, steal %.2f%%)",
 			line + strlen("disturbed: "),
 			c->timed_ns > 0 ? 100 * c->lost_delay_ns / c->timed_ns : 0,
@@ -62,6 +69,6 @@ void vsb_disturb_report(struct vsb_result *r, int warn)
 		 "%lu dropped, %lu kept disturbed", 100 * share,
 		 100 * c->lost_delay_ns / c->timed_ns,
 		 100 * c->lost_steal_ns / c->timed_ns, c->disturbed, c->attempts,
-		 vsb_disturb_policy_name(c->policy), c->retried, c->dropped,
+		 policy, c->retried, c->dropped,
 		 c->kept_disturbed);
 }

@@ -205,13 +205,16 @@ int vsb_result_write_csv(const struct vsb_result *r, FILE *f)
 /* Appended summary columns: the run's disturbance counts (empty when off). */
 static void write_dist_summary_csv(const struct vsb_disturb_counts *c, FILE *f)
 {
+	const char *policy = vsb_disturb_policy_name(c->policy);
+	double lost = vsb_disturb_lost_share(c);
+
 	if (!c->on) {
 		fprintf(f, ",off,,,,,,");
 		return;
 	}
-	fprintf(f, ",%s,%lu,%lu,%lu,%lu,%lu", vsb_disturb_policy_name(c->policy),
-		c->disturbed, c->kept_disturbed, c->dropped, c->retried, c->attempts);
-	csv_num(f, 100 * vsb_disturb_lost_share(c));
+	fprintf(f, ",%s,%lu,%lu,%lu,%lu,%lu", policy, c->disturbed, c->kept_disturbed,
+		c->dropped, c->retried, c->attempts);
+	csv_num(f, 100 * lost);
 }
 
 int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f)

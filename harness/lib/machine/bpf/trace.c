@@ -356,25 +356,11 @@ void vsb_trace_window_end(struct vsb_result *r, int ret)
 	win_marked = 0;
 }
 
-/*
- * The windows of a sweep's rounds add up: their durations, per-CPU work
- * and histograms, allocations and frees; the rate is then over the sum.
- */
-void vsb_trace_merge(struct vsb_result *dst, const struct vsb_result *src)
+/* Window @s added to the sum @d: durations, per-CPU work, histograms, pages. */
+static void add_window(struct vsb_trace_snap *d, const struct vsb_trace_snap *s)
 {
-	struct vsb_trace_snap *d = dst->trace;
-	const struct vsb_trace_snap *s = src->trace;
 	int i;
 
-	if (!s)
-		return;
-	if (!d) {
-		dst->trace = d = vsb_zalloc(sizeof(*d));
-		*d = *s;
-		dst->trace_timed = src->trace_timed;
-		write_trace_meta(dst);
-		return;
-	}
 	d->t_ns += s->t_ns;
 	for (i = 0; i < VSB_MAX_CPUS; i++) {
 		d->work[i] += s->work[i];
@@ -390,6 +376,26 @@ void vsb_trace_merge(struct vsb_result *dst, const struct vsb_result *src)
 	}
 	if (s->ncpus > d->ncpus)
 		d->ncpus = s->ncpus;
-	dst->trace_timed &= src->trace_timed;
+}
+
+/*
+ * The windows of a sweep's rounds add up: their durations, per-CPU work
+ * and histograms, allocations and frees; the rate is then over the sum.
+ */
+void vsb_trace_merge(struct vsb_result *dst, const struct vsb_result *src)
+{
+	struct vsb_trace_snap *d = dst->trace;
+	const struct vsb_trace_snap *s = src->trace;
+
+	if (!s)
+		return;
+	if (!d) {	/* the first window with one: the sum so far */
+		dst->trace = d = vsb_zalloc(sizeof(*d));
+		*d = *s;
+		dst->trace_timed = src->trace_timed;
+	} else {
+		add_window(d, s);
+		dst->trace_timed &= src->trace_timed;
+	}
 	write_trace_meta(dst);
 }
