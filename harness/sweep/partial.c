@@ -86,9 +86,7 @@ static int partial_text(const struct vsb_result *res,
 	if (res->nmeta)
 		memcpy(r.meta, res->meta, res->nmeta * sizeof(*r.meta));
 	partial_match(p, match, sizeof(match));
-	vsb_result_meta(&r, "sweep_partial_point", "%s", p->id);
-	vsb_result_meta(&r, "sweep_partial_match", "%s", match);
-	vsb_partial_state_write(&r, done, reps);
+	vsb_partial_state_write(&r, p->id, match, done, reps);
 	*text = NULL;
 	*len = 0;
 	f = open_memstream(text, len);
@@ -117,7 +115,7 @@ void vsb_sweep_partial_remove(const struct vsb_sweep_point *p)
 }
 
 /* A write that fails costs only resumability: a warning, and on we go. */
-void vsb_sweep_partial_save(const struct vsb_sweep_point *p)
+void vsb_sweep_partial_save(const struct vsb_sweep_point *p, long total)
 {
 	struct vsb_outfile o;
 	struct vsb_errlog log;
@@ -131,8 +129,7 @@ void vsb_sweep_partial_save(const struct vsb_sweep_point *p)
 		return;
 	vsb_errlog_begin(&log);
 	snprintf(path, sizeof(path), "%s%s", p->stem, VSB_SWEEP_PARTIAL_SUFFIX);
-	ret = partial_text(&p->res, p, p->done, vsb_sweep_reps_total(p),
-				  &text, &len);
+	ret = partial_text(&p->res, p, p->done, total, &text, &len);
 	ret = ret ?: vsb_outfile_open(&o, path, "-o");
 	if (!ret) {
 		if (fwrite(text, 1, len, o.f) != len) {
@@ -382,8 +379,8 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 	}
 	p->res = r;
 	memset(&r, 0, sizeof(r));
-	p->run_reps = partial_run_reps(p, reps);	/* as the run that wrote it chose */
-	p->res.opts.repeat = vsb_sweep_reps_total(p);
+	/* as the run that wrote it chose: its result's repeat is reps x run_reps */
+	p->run_reps = partial_run_reps(p, reps);
 	p->done = k;
 	p->saved = k;
 	p->resumed = k;

@@ -115,8 +115,8 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 	vsb_errlog_begin(&log);
 	ret = monitor_start(&mon, p, ro);
 	ret = ret ?: vsb_bench_run(&o, &tmp);
-	mret = monitor_stop(mon, &tmp, !ret && !vsb_interrupted,
-			    vsb_sweep_reps_total(p));
+	/* a round per wanted repetition, however many times a round runs it */
+	mret = monitor_stop(mon, &tmp, !ret && !vsb_interrupted, p->reps);
 	if (mret)
 		ret = mret;
 	vsb_errlog_end(&log);

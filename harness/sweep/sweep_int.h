@@ -40,7 +40,8 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
  */
 void vsb_sweep_partial_procs(long procs, long run_min_ms);
 void vsb_sweep_partial_remove(const struct vsb_sweep_point *p);
-void vsb_sweep_partial_save(const struct vsb_sweep_point *p);
+/* @p's repetitions so far, of @total (vsb_sweep_reps_total) */
+void vsb_sweep_partial_save(const struct vsb_sweep_point *p, long total);
 /* 1: no such file; 0: p->res and p->done hold it; -1 and @why: untrusted */
 int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path,
 			   char *why, size_t wlen);

@@ -27,11 +27,12 @@ void vsb_sweep_persist(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 
 	for (i = 0; i < sw->npoints; i++) {
 		struct vsb_sweep_point *p = &sw->points[i];
+		long total = vsb_sweep_reps_total(p);
 
 		if (p->state != VSB_PT_PENDING || !p->done ||
-		    (p->done == p->saved && p->done < vsb_sweep_reps_total(p)))
+		    (p->done == p->saved && p->done < total))
 			continue;
-		if (p->done >= vsb_sweep_reps_total(p)) {
+		if (p->done >= total) {
 			vsb_sweep_progress_clear();
 			ret = vsb_sweep_write_point(sw, p, ro);
 			if (ret) {
@@ -44,7 +45,7 @@ void vsb_sweep_persist(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 				vsb_sweep_partial_remove(p);
 			}
 		} else {
-			vsb_sweep_partial_save(p);
+			vsb_sweep_partial_save(p, total);
 		}
 		p->saved = p->done;
 	}
@@ -177,28 +178,33 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 /*
  * Which worker process ran which repetitions (sweep --procs): each one a
  * run of its own to `compare` (worker_list.c writes and reads the line).
- * Not written when one process ran them all.
+ * "" when one process ran them all.
  */
-static void procs_line(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
+static void procs_line(const struct vsb_sweep_point *p,
+		       const struct vsb_sweep_run_opts *ro, char *line, size_t len)
 {
-	char line[1024];
 	long end[VSB_SWEEP_PROCS_MAX], k;
 
+	line[0] = '\0';
 	for (k = 1; k <= ro->procs && ro->procs > 1; k++)
 		end[k - 1] = vsb_sweep_chunk_end(p, ro->procs, k);
-	if (ro->procs > 1 &&
-	    vsb_worker_list_write(line, sizeof(line), end, (size_t)ro->procs) > 1)
-		vsb_result_meta(&p->res, VSB_WORKER_LIST_KEY, "%s", line);
+	if (ro->procs > 1 && vsb_worker_list_write(line, len, end, (size_t)ro->procs) <= 1)
+		line[0] = '\0';
 }
 
-int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
-			  const struct vsb_sweep_run_opts *ro)
+/*
+ * The point's sweep_* lines: its figures worked out first, then the
+ * lines set in one go, each from what was worked out.
+ */
+static void sweep_lines(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
+			const struct vsb_sweep_run_opts *ro)
 {
-	struct vsb_outfile raw, sum;
-	char path[4096], spath[4096], match[96];
-	int ret;
+	long total = vsb_sweep_reps_total(p);
+	char procs[1024], match[96];
 
-	vsb_meta_collect(&p->res);
+	procs_line(p, ro, procs, sizeof(procs));
+	/* what --resume checks before it keeps this point (kept.c) */
+	vsb_sweep_point_match(p, match, sizeof(match));
 	vsb_result_meta(&p->res, "sweep", "%s", sw->path);
 	vsb_result_meta(&p->res, "sweep_name", "%s", sw->name);
 	vsb_result_meta(&p->res, "sweep_point", "%s", p->id);
@@ -206,22 +212,31 @@ int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 	if (p->run_reps > 1)
 		vsb_result_meta(&p->res, "sweep_order", "%ld repetitions in interleaved "
 				"rounds of up to %ld in a row (own warm-up each), shuffle "
-				"seed %llu", vsb_sweep_reps_total(p), p->run_reps,
+				"seed %llu", total, p->run_reps,
 				(unsigned long long)ro->shuffle_seed);
 	else
 		vsb_result_meta(&p->res, "sweep_order", "%ld interleaved rounds of 1 "
 				"repetition (own warm-up each), shuffle seed %llu",
-				vsb_sweep_reps_total(p), (unsigned long long)ro->shuffle_seed);
-	procs_line(p, ro);
-	/* what --resume checks before it keeps this point (kept.c) */
-	vsb_sweep_point_match(p, match, sizeof(match));
+				total, (unsigned long long)ro->shuffle_seed);
+	if (procs[0])
+		vsb_result_meta(&p->res, VSB_WORKER_LIST_KEY, "%s", procs);
 	vsb_result_meta(&p->res, "sweep_match", "%s", match);
 	if (p->resumed)
 		vsb_result_meta(&p->res, "sweep_resumed",
 				"repetitions 0..%ld from an interrupted run (read back from %s%s), "
 				"%ld..%ld run by --resume", p->resumed - 1, p->id,
-				VSB_SWEEP_PARTIAL_SUFFIX, p->resumed,
-				vsb_sweep_reps_total(p) - 1);
+				VSB_SWEEP_PARTIAL_SUFFIX, p->resumed, total - 1);
+}
+
+int vsb_sweep_write_point(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
+			  const struct vsb_sweep_run_opts *ro)
+{
+	struct vsb_outfile raw, sum;
+	char path[4096], spath[4096];
+	int ret;
+
+	vsb_meta_collect(&p->res);
+	sweep_lines(sw, p, ro);
 	snprintf(path, sizeof(path), "%s.csv", p->stem);
 	snprintf(spath, sizeof(spath), "%s.summary.csv", p->stem);
 	ret = vsb_outfile_open(&raw, path, "-o");

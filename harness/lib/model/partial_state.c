@@ -106,20 +106,20 @@ static void field_lead(const struct field *f, int first, char *buf, size_t len)
 		snprintf(buf, len, ",");
 }
 
-static void fields_write(struct vsb_result *r, const char *key,
-			 const struct field *fields)
+/* @fields of @r as one line's value into @line (1024 bytes) */
+static void fields_line(const struct vsb_result *r, const struct field *fields,
+			char line[1024])
 {
-	char line[1024], lead[40], v[40];
+	char lead[40], v[40];
 	const struct field *f;
 	size_t off = 0;
 
-	for (f = fields; f->t != F_END && off < sizeof(line); f++) {
+	line[0] = '\0';
+	for (f = fields; f->t != F_END && off < 1024; f++) {
 		field_lead(f, f == fields, lead, sizeof(lead));
 		field_text(r, f, v, sizeof(v));
-		off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s", lead,
-					v);
+		off += (size_t)snprintf(line + off, 1024 - off, "%s%s", lead, v);
 	}
-	vsb_result_meta(r, key, "%s", line);
 }
 
 /*
@@ -188,12 +188,21 @@ static int fields_read(const char *line, struct vsb_result *r,
 	return line && !*line ? 0 : -1;
 }
 
-void vsb_partial_state_write(struct vsb_result *r, long done, long reps)
+/* The lines worked out first, then set in one go, in the file's order. */
+void vsb_partial_state_write(struct vsb_result *r, const char *point,
+			     const char *match, long done, long reps)
 {
+	char state[1024], drift[1024], dist[1024];
+
+	fields_line(r, state_fields, state);
+	fields_line(r, drift_fields, drift);
+	fields_line(r, dist_fields, dist);
+	vsb_result_meta(r, "sweep_partial_point", "%s", point);
+	vsb_result_meta(r, "sweep_partial_match", "%s", match);
 	vsb_result_meta(r, "sweep_partial_rounds", "%ld of %ld", done, reps);
-	fields_write(r, "sweep_partial_state", state_fields);
-	fields_write(r, "sweep_partial_drift", drift_fields);
-	fields_write(r, "sweep_partial_dist", dist_fields);
+	vsb_result_meta(r, "sweep_partial_state", "%s", state);
+	vsb_result_meta(r, "sweep_partial_drift", "%s", drift);
+	vsb_result_meta(r, "sweep_partial_dist", "%s", dist);
 	vsb_result_meta(r, "sweep_partial_dist_sources", "%s", r->dist.sources);
 }
 

@@ -13,10 +13,12 @@
 struct vsb_csv;
 
 /*
- * Into @r's metadata: sweep_partial_rounds (@done of @reps), _state,
- * _drift, _dist and _dist_sources, from @r's fields.
+ * Into @r's metadata: sweep_partial_point (@point), _match (@match, what
+ * the partial was made by), _rounds (@done of @reps), and _state, _drift,
+ * _dist and _dist_sources, from @r's fields.
  */
-void vsb_partial_state_write(struct vsb_result *r, long done, long reps);
+void vsb_partial_state_write(struct vsb_result *r, const char *point,
+			     const char *match, long done, long reps);
 
 /* The rounds line of @c into @k (done, 1 or more) and @reps: NULL, or what is wrong */
 const char *vsb_partial_rounds_read(const struct vsb_csv *c, long *k, long *reps);

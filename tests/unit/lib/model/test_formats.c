@@ -138,11 +138,15 @@ static void test_partial_state(void)
 	r.dist.lost_steal_ns = 2.5e9;
 	r.dist.retries_cap = 40;
 	snprintf(r.dist.sources, sizeof(r.dist.sources), "schedstat; steal");
-	vsb_partial_state_write(&r, 3, 10);
+	vsb_partial_state_write(&r, "counter-x", "file=0123 m", 3, 10);
 	meta_as_csv(&r, &c, m);
 	vsb_result_init(&back, &o);
-	TAP_OK(r.nmeta == 5 && !strcmp(r.meta[1].key, "sweep_partial_state"),
-	       "five lines, the state second");
+	TAP_OK(r.nmeta == 7 && !strcmp(r.meta[3].key, "sweep_partial_state"),
+	       "seven lines, the state fourth");
+	TAP_OK(!strcmp(r.meta[0].key, "sweep_partial_point") &&
+	       !strcmp(r.meta[0].val, "counter-x") &&
+	       !strcmp(r.meta[1].key, "sweep_partial_match") &&
+	       !strcmp(r.meta[1].val, "file=0123 m"), "the point and its match first");
 	TAP_OK(!vsb_partial_rounds_read(&c, &k, &reps) && k == 3 && reps == 10,
 	       "rounds: 3 of 10");
 	TAP_OK(!vsb_partial_state_read(&c, &back) && back.applied == r.applied &&
@@ -151,20 +155,20 @@ static void test_partial_state(void)
 	       back.dist.reason[4] == 9 && back.dist.lost_steal_ns == 2.5e9 &&
 	       back.dist.retries_cap == 40 && !strcmp(back.dist.sources, r.dist.sources),
 	       "state, drift and dist lines read back whole");
-	TAP_OK(!strcmp(r.meta[1].val, "sanity_ok=1 migrated=0 applied=-12345678901 "
+	TAP_OK(!strcmp(r.meta[3].val, "sanity_ok=1 migrated=0 applied=-12345678901 "
 		       "counted=0 nthreads=0 npmu=2 pmu_cycles=1 pmu_instr=-1 "
 		       "mux_samples=0 multiplexed=0"), "the state line as ever: %s",
-	       r.meta[1].val);
-	TAP_OK(!strncmp(r.meta[3].val, "on=1 policy=0 attempts=0 kept=0 kept_disturbed=0 "
+	       r.meta[3].val);
+	TAP_OK(!strncmp(r.meta[5].val, "on=1 policy=0 attempts=0 kept=0 kept_disturbed=0 "
 			"dropped=0 retried=0 disturbed=0 reasons=0,0,0,0,9 valid=0 "
 			"timed_ns=0 lost_delay_ns=0 lost_steal_ns=2500000000 ", 132),
-	       "the dist line as ever: %s", r.meta[3].val);
-	snprintf(r.meta[2].val, sizeof(r.meta[2].val), "have=01 samples=7 max=0 p99=0.1 "
+	       "the dist line as ever: %s", r.meta[5].val);
+	snprintf(r.meta[4].val, sizeof(r.meta[4].val), "have=01 samples=7 max=0 p99=0.1 "
 		 "mean=0 stale_max=0 stale_p99=0 stale_mean=0");
 	TAP_OK(vsb_partial_state_read(&c, &back) != NULL, "a leading zero: refused");
-	snprintf(r.meta[1].val, sizeof(r.meta[1].val), "sanity_ok=1 migrated=0");
+	snprintf(r.meta[3].val, sizeof(r.meta[3].val), "sanity_ok=1 migrated=0");
 	TAP_OK(vsb_partial_state_read(&c, &back) != NULL, "a state line cut short: refused");
-	snprintf(r.meta[0].val, sizeof(r.meta[0].val), "0 of 10");
+	snprintf(r.meta[2].val, sizeof(r.meta[2].val), "0 of 10");
 	TAP_OK(vsb_partial_rounds_read(&c, &k, &reps) != NULL, "no round done: refused");
 	vsb_result_free(&r);
 	vsb_result_free(&back);
