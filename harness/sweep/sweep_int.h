@@ -55,6 +55,13 @@ long vsb_sweep_reps_total(const struct vsb_sweep_point *p);
  * (which keeps no partial to hand on: worker 1 runs it whole).
  */
 long vsb_sweep_chunk_end(const struct vsb_sweep_point *p, long procs, long k);
+/*
+ * Which worker process ran which repetitions of @p (sweep --procs), as
+ * the worker-list line's value (worker_list.c): each one a run of its
+ * own to `compare`.  "" when one process ran them all.
+ */
+void vsb_sweep_worker_line(const struct vsb_sweep_point *p, long procs, char *line,
+			   size_t len);
 /* What worker process K hands on to K + 1 (DIR/procs.txt) */
 int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
 			    const struct vsb_sweep_run_opts *ro,

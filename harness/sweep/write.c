@@ -174,24 +174,6 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 	return vsb_outfile_commit(&o);
 }
 
-
-/*
- * Which worker process ran which repetitions (sweep --procs): each one a
- * run of its own to `compare` (worker_list.c writes and reads the line).
- * "" when one process ran them all.
- */
-static void procs_line(const struct vsb_sweep_point *p,
-		       const struct vsb_sweep_run_opts *ro, char *line, size_t len)
-{
-	long end[VSB_SWEEP_PROCS_MAX], k;
-
-	line[0] = '\0';
-	for (k = 1; k <= ro->procs && ro->procs > 1; k++)
-		end[k - 1] = vsb_sweep_chunk_end(p, ro->procs, k);
-	if (ro->procs > 1 && vsb_worker_list_write(line, len, end, (size_t)ro->procs) <= 1)
-		line[0] = '\0';
-}
-
 /*
  * The point's sweep_* lines: its figures worked out first, then the
  * lines set in one go, each from what was worked out.
@@ -202,7 +184,7 @@ static void sweep_lines(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 	long total = vsb_sweep_reps_total(p);
 	char procs[1024], match[96];
 
-	procs_line(p, ro, procs, sizeof(procs));
+	vsb_sweep_worker_line(p, ro->procs, procs, sizeof(procs));
 	/* what --resume checks before it keeps this point (kept.c) */
 	vsb_sweep_point_match(p, match, sizeof(match));
 	vsb_result_meta(&p->res, "sweep", "%s", sw->path);
