@@ -24,37 +24,15 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "keyval.h"
 #include "vsb.h"
-
-/* The value of the first "key: value" line of @path; 0, or -1. */
-static int file_get(const char *path, const char *key, char *val, size_t len)
-{
-	size_t kl = strlen(key);
-	char line[8192];
-	int ret = -1;
-	FILE *f;
-	int e;
-
-	/* a FIFO planted in DIR blocked here; a folder's state is small */
-	f = vsb_fopen_regular(path, 1 << 20, &e);
-	if (!f)
-		return -1;
-	while (ret && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl) && !strncmp(line + kl, ": ", 2)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(val, len, "%s", line + kl + 2);
-			ret = 0;
-		}
-	fclose(f);
-	return ret;
-}
 
 int vsb_ab_state_get(const char *dir, const char *key, char *val, size_t len)
 {
 	char path[4096 + 16];
 
 	snprintf(path, sizeof(path), "%s/ab.txt", dir);
-	return file_get(path, key, val, len);
+	return vsb_keyval_get(path, key, val, len);
 }
 
 static double now_s(void)
@@ -77,7 +55,7 @@ static void boot_info(const char *bdir, const char *key, char *val, size_t len)
 	char path[4096 + 16];
 
 	snprintf(path, sizeof(path), "%s/ab-boot.txt", bdir);
-	if (file_get(path, key, val, len))
+	if (vsb_keyval_get(path, key, val, len))
 		snprintf(val, len, "?");
 }
 

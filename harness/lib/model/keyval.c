@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "key: value" files of `ab`: its state, DIR/ab.txt (ab/boot.c
+ * writes it), and a boot's ab-boot.txt (ci/ab-run.sh writes it, one
+ * printf).  Read here, so that no layer above decodes them by hand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "keyval.h"
+#include "vsb.h"
+
+int vsb_keyval_get(const char *path, const char *key, char *val, size_t len)
+{
+	size_t kl = strlen(key);
+	char line[8192];
+	int ret = -1;
+	FILE *f;
+	int e;
+
+	/* a FIFO planted in DIR blocked here; a folder's state is small */
+	f = vsb_fopen_regular(path, 1 << 20, &e);
+	if (!f)
+		return -1;
+	while (ret && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && !strncmp(line + kl, ": ", 2)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(val, len, "%s", line + kl + 2);
+			ret = 0;
+		}
+	fclose(f);
+	return ret;
+}

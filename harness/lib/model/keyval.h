@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * "key: value" files (keyval.c): ab's DIR/ab.txt and a boot's
+ * ab-boot.txt.
+ */
+#ifndef VSB_KEYVAL_H
+#define VSB_KEYVAL_H
+
+#include <stddef.h>
+
+/* The value of the first "key: value" line of @path into @val; 0, or -1. */
+int vsb_keyval_get(const char *path, const char *key, char *val, size_t len);
+
+#endif /* VSB_KEYVAL_H */
