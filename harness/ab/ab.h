@@ -70,7 +70,7 @@ struct vsb_ab {
 /* What the run knows of each boot; filled as they finish or are found. */
 struct vsb_ab_boot {
 	int done;
-	int status;		/* the guest sweep's exit status (0 or 3) */
+	int status;		/* the guest sweep's exit status (0 or 3); -1: unreadable */
 	double secs;		/* wall time on the host, this run only */
 	char accel[16];
 	char pinning[256];

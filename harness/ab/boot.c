@@ -62,8 +62,9 @@ static void boot_info(const char *bdir, const char *key, char *val, size_t len)
 static void boot_load(struct vsb_ab_run *r, long i)
 {
 	struct vsb_ab_boot *b = &r->b[i];
-	char dir[4096], st[16];
+	char dir[4096], path[4096 + 16];
 	struct stat s;
+	long st;
 
 	boot_dir(r->ab, i, dir, sizeof(dir));
 	if (stat(dir, &s) || !S_ISDIR(s.st_mode))
@@ -73,8 +74,10 @@ static void boot_load(struct vsb_ab_run *r, long i)
 	boot_info(dir, "accel", b->accel, sizeof(b->accel));
 	boot_info(dir, "pinning", b->pinning, sizeof(b->pinning));
 	boot_info(dir, "guest_seconds", b->guest_secs, sizeof(b->guest_secs));
-	boot_info(dir, "sweep_status", st, sizeof(st));
-	b->status = atoi(st);
+	/* ab-run.sh's exit status of the sweep; -1: not one it writes */
+	snprintf(path, sizeof(path), "%s/ab-boot.txt", dir);
+	b->status = vsb_keyval_long(path, "sweep_status", &st) || st < 0 || st > 255 ?
+		    -1 : (int)st;
 }
 
 /* DIR/ab.txt, whole: the question (checked on continuing) and the state. */

@@ -31,3 +31,12 @@ int vsb_keyval_get(const char *path, const char *key, char *val, size_t len)
 	fclose(f);
 	return ret;
 }
+
+int vsb_keyval_long(const char *path, const char *key, long *v)
+{
+	char val[64];
+
+	if (vsb_keyval_get(path, key, val, sizeof(val)))
+		return -1;
+	return vsb_parse_long(val, v) ? -1 : 0;
+}

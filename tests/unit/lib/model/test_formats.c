@@ -15,6 +15,7 @@
 #include "csvread.h"
 #include "handoff.h"
 #include "kernel_line.h"
+#include "keyval.h"
 #include "partial_state.h"
 #include "refresh_seed.h"
 #include "result_load.h"
@@ -382,6 +383,39 @@ static void test_c2c_line(void)
 	vsb_result_free(&r);
 }
 
+/* ab-boot.txt's sweep_status, as ci/ab-run.sh's printf writes it */
+static void test_keyval(void)
+{
+	static const char *const bad[] = { "07", "+3", "3 ", "", "3junk", "-", "0x3" };
+	char path[] = "/tmp/vsb-keyval-XXXXXX", val[64];
+	size_t i;
+	long v = -9;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		TAP_OK(0, "a temporary file");
+		return;
+	}
+	fprintf(f, "accel: tcg\nsweep_status: 3\nsweep_statusx: 4\n");
+	fclose(f);
+	TAP_OK(!vsb_keyval_long(path, "sweep_status", &v) && v == 3, "sweep_status: 3");
+	TAP_OK(!vsb_keyval_get(path, "accel", val, sizeof(val)) && !strcmp(val, "tcg"),
+	       "accel: tcg");
+	TAP_OK(vsb_keyval_long(path, "guest_seconds", &v) == -1, "no such key: -1");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = fopen(path, "w");
+		if (!f)
+			break;
+		fprintf(f, "sweep_status: %s\n", bad[i]);
+		fclose(f);
+		TAP_OK(vsb_keyval_long(path, "sweep_status", &v) == -1,
+		       "sweep_status: \"%s\" refused, not read as a number", bad[i]);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	test_c2c_line();
@@ -393,5 +427,6 @@ int main(void)
 	test_partial_state();
 	test_point_list();
 	test_worker_list();
+	test_keyval();
 	return tap_done();
 }
