@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "bisect_state.h"
+
 #define VSB_BISECT_POINTS_MAX	256
 #define VSB_BISECT_STEPS_MAX	256
 #define VSB_BISECT_AB_ARGS_MAX	64
@@ -37,16 +39,6 @@ struct vsb_bisect_row {
 struct vsb_bisect_cmp {
 	struct vsb_bisect_row rows[VSB_BISECT_POINTS_MAX];
 	size_t n;
-};
-
-/* One commit measured: an endpoint, a step or the culprit's check. */
-struct vsb_bisect_step {
-	char role[16];		/* endpoints, step, confirm */
-	char sha[41];
-	char base_sha[41];	/* what it was compared with */
-	char verdict[16];	/* good, bad, skip, differ, same, ... */
-	char dir[64];		/* its ab folder, relative to OUT */
-	char why[128];
 };
 
 struct vsb_bisect {
