@@ -75,19 +75,32 @@ static int record(struct vsb_bisect *b, const struct vsb_bisect_step *s)
 		return VSB_EXIT_ERROR;
 	}
 	b->steps[b->nsteps++] = *s;
-	snprintf(line, sizeof(line), "step %s %s %s %s %s", s->role, s->sha,
-		 s->base_sha, s->verdict, s->dir);
+	vsb_bisect_step_write(line, sizeof(line), s);
 	return state_add(b, line);
 }
 
-static void load_step(struct vsb_bisect *b, const char *line)
+/*
+ * A line of bisect.state after the question into @b: 0, or -1 when it is
+ * no line a bisect writes (the steps and builds past the most it keeps
+ * are read and left out, as they were never recorded).
+ */
+static int load_line(struct vsb_bisect *b, const char *line)
 {
-	struct vsb_bisect_step *s = &b->steps[b->nsteps];
+	struct vsb_bisect_step s;
+	char sha[41], spec[4096];
 
-	if (b->nsteps < VSB_BISECT_STEPS_MAX &&
-	    sscanf(line, "step %15s %40s %40s %15s %63s", s->role, s->sha, s->base_sha,
-		   s->verdict, s->dir) == 5)
-		b->nsteps++;
+	if (!vsb_bisect_spec_read(line, sha, spec, sizeof(spec))) {
+		if (b->nbuilt < VSB_BISECT_BUILT_MAX) {
+			snprintf(b->built[b->nbuilt].sha, 41, "%s", sha);
+			snprintf(b->built[b->nbuilt++].spec, 4096, "%s", spec);
+		}
+		return 0;
+	}
+	if (vsb_bisect_step_read(line, &s))
+		return -1;
+	if (b->nsteps < VSB_BISECT_STEPS_MAX)
+		b->steps[b->nsteps++] = s;
+	return 0;
 }
 
 /*
@@ -122,14 +135,12 @@ static int open_out(struct vsb_bisect *b)
 		return VSB_EXIT_USAGE;
 	}
 	ret = vsb_dir_lock(b->out, "-o");
-	while (!ret && (line = strtok_r(NULL, "\n", &save))) {
-		if (!strncmp(line, "spec ", 5) && strlen(line) > 46 &&
-		    b->nbuilt < VSB_BISECT_BUILT_MAX) {
-			snprintf(b->built[b->nbuilt].sha, 41, "%.40s", line + 5);
-			snprintf(b->built[b->nbuilt++].spec, 4096, "%s", line + 46);
+	while (!ret && (line = strtok_r(NULL, "\n", &save)))
+		if (load_line(b, line)) {
+			vsb_err("-o %s: bisect.state holds a line no bisect writes (\"%.80s\"): "
+				"give another -o", b->out, line);
+			ret = VSB_EXIT_USAGE;
 		}
-		load_step(b, line);
-	}
 	free(buf);
 	if (!ret && b->nsteps)
 		vsb_note("bisect: resuming %s after %zu step(s)", b->out, b->nsteps);
@@ -203,7 +214,7 @@ static int build_once(struct vsb_bisect *b, const char *sha, char *spec, size_t 
 		snprintf(b->built[b->nbuilt].sha, 41, "%s", sha);
 		snprintf(b->built[b->nbuilt++].spec, 4096, "%s", spec);
 	}
-	snprintf(line, sizeof(line), "spec %s %s", sha, spec);
+	vsb_bisect_spec_write(line, sizeof(line), sha, spec);
 	return state_add(b, line);
 }
 

@@ -89,6 +89,15 @@ rc=$?
 expect_usage_error "another question on the same OUT is refused" 'holds another bisect' \
 	"$VSB" bisect --tree "$G" --good "$C4" --bad "$C8" "$TMP/k.sweep" -o "$TMP/o1"
 
+# a state whose step line was damaged: refused before anything is built
+cp -r "$TMP/o1" "$TMP/o1bad" && : >"$FAKE_LOG"
+sed -i '0,/^step endpoints /s/^step endpoints \([0-9a-f]*\) /step endpoints \1x /' "$TMP/o1bad/bisect.state"
+expect_usage_error "a bisect.state line no bisect writes is refused" 'bisect.state holds a line no bisect writes' \
+	"$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" --boots 3 --exact "$TMP/k.sweep" \
+	-o "$TMP/o1bad"
+[ ! -s "$FAKE_LOG" ] && ok "the damaged state: nothing built or booted" ||
+	not_ok "the damaged state: nothing built" "$(cat "$FAKE_LOG")"
+
 # compare's old word "no-change" counts as same; --db imports each ab
 FAKE_SLOW=c3 FAKE_WORDS=old bisect "$TMP/o2" --db "sqlite:$TMP/db"
 [ $? -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $(sha c3) c3" ] &&

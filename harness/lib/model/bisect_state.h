@@ -18,4 +18,13 @@ struct vsb_bisect_step {
 	char why[128];
 };
 
+/* A step's line, "step ROLE SHA BASE_SHA VERDICT DIR", into @buf */
+void vsb_bisect_step_write(char *buf, size_t len, const struct vsb_bisect_step *s);
+/* @line into @s (why left empty): 0, or -1 unless the writer wrote it */
+int vsb_bisect_step_read(const char *line, struct vsb_bisect_step *s);
+/* A built commit's line, "spec SHA SPEC" (SPEC: ab's BZIMAGE:BUILD_DIR) */
+void vsb_bisect_spec_write(char *buf, size_t len, const char *sha, const char *spec);
+/* @line into @sha (41 bytes) and @spec (@len): 0, or -1 as above */
+int vsb_bisect_spec_read(const char *line, char *sha, char *spec, size_t len);
+
 #endif /* VSB_BISECT_STATE_H */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "bisect_state.h"
 #include "c2c_rule.h"
 #include "csvread.h"
 #include "handoff.h"
@@ -416,6 +417,49 @@ static void test_keyval(void)
 	unlink(path);
 }
 
+/* bisect.state's step and spec lines: back whole, or refused */
+static void test_bisect_state(void)
+{
+	static const char *const bad[] = {
+		"step step 0123 89ab same steps/01",			/* short shas */
+		"step  step %s %s same steps/01",			/* two spaces */
+		"step step %s %s same steps/01 extra",		/* a field more */
+		"step step %s %s same",				/* one less */
+		"step step %s %s same steps/01 ",			/* a blank after */
+		"step stepstepstepstepstep %s %s same steps/01",	/* role too long */
+	};
+	const char *sha = "0123456789abcdef0123456789abcdef01234567";
+	const char *base = "89abcdef0123456789abcdef0123456789abcdef";
+	struct vsb_bisect_step s = { .role = "step", .verdict = "bad",
+				     .dir = "steps/03-0123456789ab" }, back;
+	char line[512], bsha[41], spec[4096];
+	size_t i;
+
+	snprintf(s.sha, sizeof(s.sha), "%s", sha);
+	snprintf(s.base_sha, sizeof(s.base_sha), "%s", base);
+	vsb_bisect_step_write(line, sizeof(line), &s);
+	TAP_OK(!vsb_bisect_step_read(line, &back) && !strcmp(back.role, "step") &&
+	       !strcmp(back.sha, sha) && !strcmp(back.base_sha, base) &&
+	       !strcmp(back.verdict, "bad") && !strcmp(back.dir, s.dir),
+	       "a step line reads back whole: %s", line);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), bad[i], sha, base);
+		TAP_OK(vsb_bisect_step_read(line, &back) == -1, "refused: \"%s\"", bad[i]);
+	}
+	snprintf(line, sizeof(line), "step step %s %s same steps/01", sha, base);
+	line[12] = 'A';
+	TAP_OK(vsb_bisect_step_read(line, &back) == -1, "an uppercase sha refused");
+	vsb_bisect_spec_write(line, sizeof(line), sha, "/k/b zImage:/k/build dir");
+	TAP_OK(!vsb_bisect_spec_read(line, bsha, spec, sizeof(spec)) && !strcmp(bsha, sha) &&
+	       !strcmp(spec, "/k/b zImage:/k/build dir"), "a spec line, blanks in its paths");
+	TAP_OK(vsb_bisect_spec_read("spec 0123", bsha, spec, sizeof(spec)) == -1 &&
+	       vsb_bisect_spec_read(line, bsha, spec, 8) == -1,
+	       "a spec line cut short, or too long to hold: refused");
+	snprintf(line, sizeof(line), "spec %s ", sha);
+	TAP_OK(vsb_bisect_spec_read(line, bsha, spec, sizeof(spec)) == -1,
+	       "a spec line without its spec: refused");
+}
+
 int main(void)
 {
 	test_c2c_line();
@@ -428,5 +472,6 @@ int main(void)
 	test_point_list();
 	test_worker_list();
 	test_keyval();
+	test_bisect_state();
 	return tap_done();
 }
