@@ -157,7 +157,7 @@ static int field_set(struct vsb_result *r, const struct field *f, const char *s)
 }
 
 /*
- * @line into @r's @fields: 0, or -1 unless it is what fields_write()
+ * @line into @r's @fields: 0, or -1 unless it is what fields_line()
  * writes, to the byte.  A value is taken only when the writer would
  * write it the same way, so "07", "+7", " 7" or "0x7" are refused.
  */
