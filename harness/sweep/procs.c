@@ -59,8 +59,7 @@ static int procs_path(const struct vsb_sweep_run_opts *ro, char *buf, size_t len
 }
 
 int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
-			    const struct vsb_sweep_run_opts *ro,
-			    const unsigned char *kept)
+			    const struct vsb_sweep_run_opts *ro)
 {
 	struct vsb_outfile o;
 	char path[4096];
@@ -70,7 +69,7 @@ int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
 	ret = ret ?: vsb_outfile_open(&o, path, "-o");
 	if (ret)
 		return ret;
-	vsb_handoff_write(o.f, sw, ro->worker, ro->procs, kept);
+	vsb_handoff_write(o.f, sw, ro->worker, ro->procs);
 	return vsb_outfile_commit(&o);
 }
 
@@ -82,8 +81,7 @@ void vsb_sweep_handoff_remove(const struct vsb_sweep_run_opts *ro)
 		unlink(path);
 }
 
-int vsb_sweep_handoff_read(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
-			   unsigned char *kept)
+int vsb_sweep_handoff_read(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 {
 	char path[4096], *buf = NULL, *line, *next;
 	unsigned char *seen;
@@ -107,7 +105,7 @@ int vsb_sweep_handoff_read(struct vsb_sweep *sw, const struct vsb_sweep_run_opts
 		lineno++;
 		if (line[0] == '#')
 			continue;
-		if (vsb_handoff_line(sw, line, kept, seen)) {
+		if (vsb_handoff_line(sw, line, seen)) {
 			vsb_err("%s:%zu: not a line this sweep's worker %ld wrote",
 				path, lineno, ro->worker - 1);
 			ret = VSB_EXIT_ERROR;

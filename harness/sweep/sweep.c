@@ -201,14 +201,14 @@ static void handoff_fail(struct vsb_sweep_point *p, const struct vsb_sweep_run_o
 
 /* A point worker K - 1 handed on: done (its files checked), or pending. */
 static int handoff_point(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro,
-			 int kept, size_t *nkept, size_t *ncont)
+			 size_t *nkept, size_t *ncont)
 {
 	char path[4096], why[600];
 	long resumed = p->resumed;
 
 	if (p->state == VSB_PT_DONE) {
 		if (keep_point(p))
-			*nkept += kept;
+			*nkept += p->kept;
 		else
 			handoff_fail(p, ro, "its finished result is gone or changed");
 		return 0;
@@ -306,11 +306,12 @@ static int name_points(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 
 /*
  * Every point named and made ready: kept or continued (--resume), or as
- * worker K - 1 handed it on; @kept marks what --resume kept, for the hand-on.
+ * worker K - 1 handed it on; a point's kept marks what --resume kept,
+ * for the hand-on.
  * The repetitions this process runs are counted into @n.
  */
 static int prepare_all(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
-		       unsigned char *kept, struct run_counts *n)
+		       struct run_counts *n)
 {
 	size_t i;
 	int ret;
@@ -320,14 +321,14 @@ static int prepare_all(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro
 			sw->points[i].reps = ro->repeat;
 	ret = name_points(sw, ro);
 	if (!ret && handoff(ro))
-		ret = vsb_sweep_handoff_read(sw, ro, kept);
+		ret = vsb_sweep_handoff_read(sw, ro);
 	for (i = 0; i < sw->npoints && !ret; i++) {
 		struct vsb_sweep_point *p = &sw->points[i];
 
 		if (handoff(ro))
-			ret = handoff_point(p, ro, kept[i], &n->nkept, &n->ncont);
+			ret = handoff_point(p, ro, &n->nkept, &n->ncont);
 		else if (!(ret = prepare_point(p, ro, &n->nkept, &n->ncont)))
-			kept[i] = p->state == VSB_PT_DONE;
+			p->kept = p->state == VSB_PT_DONE;
 		if (!ret && p->state == VSB_PT_PENDING)
 			count_share(p, ro, p->done, n);
 	}
@@ -574,7 +575,6 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 {
 	struct run_counts n = { 0 };
 	uint64_t start = ro->start_ns ? ro->start_ns : vsb_now_ns();
-	unsigned char *kept;	/* kept by --resume, for the hand-on */
 	long round;
 	int ret;
 
@@ -582,20 +582,16 @@ int vsb_sweep_run(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro)
 	if (ret)
 		return ret;
 	vsb_sweep_partial_procs(ro->procs, ro->run_min_ms);
-	kept = vsb_zalloc(sw->npoints + 1);
-	ret = prepare_all(sw, ro, kept, &n);
-	if (!ret) {
-		round = run_rounds(sw, ro, &n, start);
-		if (vsb_interrupted)
-			ret = interrupted(sw, ro, &n, round);
-		else if (ro->worker && ro->worker < ro->procs)
-			/* a worker before the last hands on; the partials are written */
-			ret = vsb_sweep_handoff_write(sw, ro, kept);
-		else
-			ret = finish(sw, ro, &n, start);
-	}
-	free(kept);
-	return ret;
+	ret = prepare_all(sw, ro, &n);
+	if (ret)
+		return ret;
+	round = run_rounds(sw, ro, &n, start);
+	if (vsb_interrupted)
+		return interrupted(sw, ro, &n, round);
+	if (ro->worker && ro->worker < ro->procs)
+		/* a worker before the last hands on; the partials are written */
+		return vsb_sweep_handoff_write(sw, ro);
+	return finish(sw, ro, &n, start);
 }
 
 /* `sweep --dry-run`: the points, one a line, and how they would run. */

@@ -64,11 +64,9 @@ void vsb_sweep_worker_line(const struct vsb_sweep_point *p, long procs, char *li
 			   size_t len);
 /* What worker process K hands on to K + 1 (DIR/procs.txt) */
 int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
-			    const struct vsb_sweep_run_opts *ro,
-			    const unsigned char *kept);
-/* into the points' states, resumed counts and @kept; VSB_EXIT_* */
-int vsb_sweep_handoff_read(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro,
-			   unsigned char *kept);
+			    const struct vsb_sweep_run_opts *ro);
+/* into the points' states (kept among them) and resumed counts; VSB_EXIT_* */
+int vsb_sweep_handoff_read(struct vsb_sweep *sw, const struct vsb_sweep_run_opts *ro);
 void vsb_sweep_handoff_remove(const struct vsb_sweep_run_opts *ro);
 
 /* kept.c: a finished point's <id>.summary.csv, checked before it is reused */

@@ -16,11 +16,11 @@
 #include "handoff.h"
 #include "vsb.h"
 
-static const char *handoff_state(const struct vsb_sweep_point *p, int kept)
+static const char *handoff_state(const struct vsb_sweep_point *p)
 {
 	switch (p->state) {
 	case VSB_PT_DONE:
-		return kept ? "kept" : "done";
+		return p->kept ? "kept" : "done";
 	case VSB_PT_FAILED:
 		return "failed";
 	case VSB_PT_SKIPPED:
@@ -30,8 +30,7 @@ static const char *handoff_state(const struct vsb_sweep_point *p, int kept)
 	}
 }
 
-void vsb_handoff_write(FILE *f, const struct vsb_sweep *sw, long worker, long procs,
-		       const unsigned char *kept)
+void vsb_handoff_write(FILE *f, const struct vsb_sweep *sw, long worker, long procs)
 {
 	size_t i;
 
@@ -47,7 +46,7 @@ void vsb_handoff_write(FILE *f, const struct vsb_sweep *sw, long worker, long pr
 		snprintf(err, sizeof(err), "%s", bad ? p->err : "");
 		while ((nl = strpbrk(err, "\t\n")))
 			*nl = ' ';
-		fprintf(f, "%s\t%s\t%ld\t%d\t%s\n", p->id, handoff_state(p, kept[i]),
+		fprintf(f, "%s\t%s\t%ld\t%d\t%s\n", p->id, handoff_state(p),
 			p->resumed, bad ? p->status : 0, err);
 	}
 }
@@ -72,8 +71,7 @@ static int split_tabs(char *line, char **f)
  * parse.  Its numbers in numbers.c's syntax, as the writer's %ld and
  * %d write them: "06" or "6x" is no count of ours.
  */
-int vsb_handoff_line(struct vsb_sweep *sw, char *line, unsigned char *kept,
-		     unsigned char *seen)
+int vsb_handoff_line(struct vsb_sweep *sw, char *line, unsigned char *seen)
 {
 	struct vsb_sweep_point *p;
 	long resumed, status;
@@ -92,7 +90,7 @@ int vsb_handoff_line(struct vsb_sweep *sw, char *line, unsigned char *kept,
 	p->resumed = resumed;
 	if (!strcmp(f[1], "done") || !strcmp(f[1], "kept")) {
 		p->state = VSB_PT_DONE;
-		kept[i] = f[1][0] == 'k';
+		p->kept = f[1][0] == 'k';
 	} else if (!strcmp(f[1], "failed") || !strcmp(f[1], "skipped")) {
 		p->state = f[1][0] == 'f' ? VSB_PT_FAILED : VSB_PT_SKIPPED;
 		p->status = (int)status;

@@ -13,17 +13,15 @@
 
 /*
  * procs.txt's text into @f: worker @worker of @procs hands on @sw's
- * points, @kept[i] saying that point i is done by the user's --resume.
+ * points, each with its state (a point's kept: done by the user's --resume).
  */
-void vsb_handoff_write(FILE *f, const struct vsb_sweep *sw, long worker, long procs,
-		       const unsigned char *kept);
+void vsb_handoff_write(FILE *f, const struct vsb_sweep *sw, long worker, long procs);
 
 /*
- * One line of procs.txt (cut up here) into its point of @sw, @kept, and
- * @seen (each point once): 0, or -1 when it is not a line the writer
- * above makes for one of @sw's points.
+ * One line of procs.txt (cut up here) into its point of @sw and @seen
+ * (each point once): 0, or -1 when it is not a line the writer above
+ * makes for one of @sw's points.
  */
-int vsb_handoff_line(struct vsb_sweep *sw, char *line, unsigned char *kept,
-		     unsigned char *seen);
+int vsb_handoff_line(struct vsb_sweep *sw, char *line, unsigned char *seen);
 
 #endif /* VSB_HANDOFF_H */

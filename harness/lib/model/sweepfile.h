@@ -81,6 +81,7 @@ struct vsb_sweep_point {
 	long done;		/* repetitions accumulated */
 	long saved;		/* of those, in its partial file */
 	long resumed;		/* of those, read back from a partial (--resume) */
+	int kept;		/* done by the user's --resume (handed on as such) */
 	struct vsb_result res;
 	int status;		/* VSB_EXIT_* of the failing chunk */
 	char err[512];
