@@ -80,12 +80,13 @@ static int partial_text(const struct vsb_result *res,
 	FILE *f;
 	int ret;
 
+	partial_match(p, match, sizeof(match));
+	/* the result's own lines, and room for the seven sweep_partial_* */
 	r = *res;
 	r.metacap = res->nmeta + 7;
 	r.meta = vsb_zalloc(r.metacap * sizeof(*r.meta));
 	if (res->nmeta)
 		memcpy(r.meta, res->meta, res->nmeta * sizeof(*r.meta));
-	partial_match(p, match, sizeof(match));
 	vsb_partial_state_write(&r, p->id, match, done, reps);
 	*text = NULL;
 	*len = 0;
