@@ -108,20 +108,6 @@ int vsb_sweep_check_targets(const struct vsb_sweep *sw,
 }
 
 /*
- * One line: @p's file at @path is not used (@why), and the point runs
- * anew (@then).  csvread's reasons name the file already.
- */
-void vsb_sweep_warn_redo(const struct vsb_sweep_point *p, const char *what,
-			 const char *path, const char *why, const char *then)
-{
-	int named = !strncmp(why, path, strlen(path));
-
-	vsb_sweep_progress_clear();
-	vsb_warn("%s: %s (%s%s%s): %s", p->id, what, named ? "" : path,
-		 named ? "" : ": ", why, then);
-}
-
-/*
  * A progress line on a terminal ends without a newline and is redrawn
  * with "\r"; a message printed under it would continue its line ("ETA
  * 0m00svmstat-bench: warning: ...").  Every message of the runner

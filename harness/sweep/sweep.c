@@ -146,6 +146,20 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 }
 
 /*
+ * One line: @p's file at @path is not used (@why), and the point runs
+ * anew (@then).  csvread's reasons name the file already.
+ */
+static void warn_redo(const struct vsb_sweep_point *p, const char *what,
+		      const char *path, const char *why, const char *then)
+{
+	int named = !strncmp(why, path, strlen(path));
+
+	vsb_sweep_progress_clear();
+	vsb_warn("%s: %s (%s%s%s): %s", p->id, what, named ? "" : path,
+		 named ? "" : ": ", why, then);
+}
+
+/*
  * --resume: a point's summary keeps it when it reads back as this point's,
  * made with the options and repetitions this run asks for (kept.c); one
  * that does not is said, and the point runs again (its files are
@@ -162,9 +176,9 @@ static int keep_point(struct vsb_sweep_point *p)
 		return 1;
 	case -1:
 		snprintf(path, sizeof(path), "%s.summary.csv", p->stem);
-		vsb_sweep_warn_redo(p, "its finished result is not kept", path, why,
-				    p->state == VSB_PT_PENDING ? "it runs again" :
-				    "it is skipped this time");
+		warn_redo(p, "its finished result is not kept", path, why,
+			  p->state == VSB_PT_PENDING ? "it runs again" :
+			  "it is skipped this time");
 		break;
 	}
 	return 0;
@@ -257,8 +271,8 @@ static int prepare_point(struct vsb_sweep_point *p,
 		(*ncont)++;
 		break;
 	case -1:
-		vsb_sweep_warn_redo(p, "not continued from its partial file", path,
-				    why, "it starts over");
+		warn_redo(p, "not continued from its partial file", path, why,
+			  "it starts over");
 		unlink(path);
 		break;
 	}

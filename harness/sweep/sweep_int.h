@@ -24,8 +24,6 @@ int vsb_sweep_mkdir_p(const char *dir);
 /* 0, or VSB_EXIT_USAGE after one line: a name the sweep writes is taken */
 int vsb_sweep_check_targets(const struct vsb_sweep *sw,
 			    const struct vsb_sweep_run_opts *ro);
-void vsb_sweep_warn_redo(const struct vsb_sweep_point *p, const char *what,
-			 const char *path, const char *why, const char *then);
 void vsb_sweep_progress_clear(void);
 void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
 			const char *id, uint64_t start);
