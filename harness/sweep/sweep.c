@@ -82,15 +82,14 @@ static int monitor_stop(struct vsb_monitor *mon, struct vsb_result *r, int ok,
 }
 
 /*
- * The point's result, born of its first round: the repetitions it will
- * hold, and the TSC rate of this process, which timed them; a later
- * worker process finds it in the point's partial and calibrates nothing.
+ * The point's result, born of its first round: the TSC rate of this
+ * process, which timed its repetitions; a later worker process finds it
+ * in the point's partial and calibrates nothing.
  */
 static void first_round(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
 {
 	char who[96];
 
-	p->res.opts.repeat = vsb_sweep_reps_total(p);
 	if (ro->worker)
 		snprintf(who, sizeof(who), "sweep worker process %ld of %ld, which timed "
 			 "the first repetitions", ro->worker, ro->procs);

@@ -33,6 +33,8 @@ void vsb_sweep_persist(const struct vsb_sweep *sw, const struct vsb_sweep_run_op
 		    (p->done == p->saved && p->done < total))
 			continue;
 		if (p->done >= total) {
+			/* all it holds: its first round ran one, or run_reps */
+			p->res.opts.repeat = total;
 			vsb_sweep_progress_clear();
 			ret = vsb_sweep_write_point(sw, p, ro);
 			if (ret) {
