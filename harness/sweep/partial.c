@@ -228,14 +228,20 @@ static long partial_run_reps(const struct vsb_sweep_point *p, long n)
 	return f >= 1 && f <= most_run_reps() ? f : 0;
 }
 
+/* What a partial's sweep_partial_rounds line says, and what it implies */
+struct partial_rounds {
+	long done;	/* the repetitions it holds */
+	long wanted;	/* of how many: the point's reps times its run_reps */
+	long run_reps;	/* that factor, as the run that wrote it chose */
+};
+
 /*
- * A partial's sweep_partial_* and sanity lines into @r and @k (rounds
- * done) / @reps (rounds wanted then): NULL, or what is wrong (in @msg
- * when it needs numbers).
+ * A partial's sweep_partial_* and sanity lines into @r and @pr: NULL, or
+ * what is wrong (in @msg when it needs numbers).
  */
 static const char *partial_head(const struct vsb_csv *c,
 				const struct vsb_sweep_point *p, struct vsb_result *r,
-				long *k, long *reps, char *msg, size_t len)
+				struct partial_rounds *pr, char *msg, size_t len)
 {
 	char match[128];
 	const char *v;
@@ -250,18 +256,19 @@ static const char *partial_head(const struct vsb_csv *c,
 	if (strcmp(v, match))
 		return "it was made with other options or another --repeat "
 			"(or --procs, --run-min-ms)";
-	v = vsb_partial_rounds_read(c, k, reps);
+	v = vsb_partial_rounds_read(c, &pr->done, &pr->wanted);
 	if (v)
 		return v;
-	if (!partial_run_reps(p, *reps)) {
+	pr->run_reps = partial_run_reps(p, pr->wanted);
+	if (!pr->run_reps) {
 		snprintf(msg, len, "it wants %ld repetitions, not the %ld this run "
-			 "wants (or a short point's %ld times as many at most)", *reps,
-			 p->reps, most_run_reps());
+			 "wants (or a short point's %ld times as many at most)",
+			 pr->wanted, p->reps, most_run_reps());
 		return msg;
 	}
-	if (*k > *reps) {
+	if (pr->done > pr->wanted) {
 		snprintf(msg, len, "it holds %ld repetitions, more than the %ld this "
-			 "run wants", *k, *reps);
+			 "run wants", pr->done, pr->wanted);
 		return msg;
 	}
 	v = vsb_partial_state_read(c, r);
@@ -296,26 +303,25 @@ static const char *first_difference(const char *orig, size_t olen, const char *t
 }
 
 /*
- * @c (read from @path, whose bytes are @orig) into @r, its rounds done
- * into @k and wanted into @reps: NULL, or what is wrong.  Trusted only
- * when every row is a repetition it claims and the result writes back
- * the very same bytes.
+ * @c (read from @path, whose bytes are @orig) into @r and @pr: NULL, or
+ * what is wrong.  Trusted only when every row is a repetition it claims
+ * and the result writes back the very same bytes.
  */
 static const char *partial_rebuild(const struct vsb_csv *c,
 				   const struct vsb_sweep_point *p,
 				   struct vsb_result *r, const char *orig,
-				   size_t olen, long *k, long *reps, char *msg,
-				   size_t len)
+				   size_t olen, struct partial_rounds *pr,
+				   char *msg, size_t len)
 {
 	const char *bad;
 	char *text = NULL;
 	size_t tlen = 0, i;
 
-	bad = partial_head(c, p, r, k, reps, msg, len);
+	bad = partial_head(c, p, r, pr, msg, len);
 	if (!bad)
-		r->opts.repeat = *reps;
-	bad = bad ?: vsb_result_read_samples(c, r, *k);
-	bad = bad ?: rows_match_rounds(r, *k, msg, len);
+		r->opts.repeat = pr->wanted;
+	bad = bad ?: vsb_result_read_samples(c, r, pr->done);
+	bad = bad ?: rows_match_rounds(r, pr->done, msg, len);
 	/* the metadata in file order, less what the writer adds from fields */
 	for (i = 0; !bad && i < c->nmeta; i++) {
 		const char *key = c->meta[i].key;
@@ -325,7 +331,7 @@ static const char *partial_rebuild(const struct vsb_csv *c,
 		    strncmp(key, "sweep_partial", 13))
 			vsb_result_meta(r, key, "%s", c->meta[i].val);
 	}
-	if (!bad && partial_text(r, p, *k, *reps, &text, &tlen))
+	if (!bad && partial_text(r, p, pr->done, pr->wanted, &text, &tlen))
 		bad = "it does not read back to the same file";
 	else if (!bad && (tlen != olen || memcmp(text, orig, olen)))
 		bad = first_difference(orig, olen, text, tlen, msg, len);
@@ -342,12 +348,12 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 			   size_t wlen)
 {
 	static struct vsb_result r;
+	struct partial_rounds pr = { 0 };
 	struct vsb_csv c;
 	struct vsb_errlog log;
 	char msg[512], *orig = NULL;
 	const char *bad;
 	size_t olen = 0;
-	long k = 0, reps = 0;
 	int ret;
 
 	if (!vsb_sweep_exists(path))
@@ -370,7 +376,7 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 		return -1;
 	}
 	vsb_result_init(&r, &p->opts);	/* its repeat: the partial's (rebuild) */
-	bad = partial_rebuild(&c, p, &r, orig, olen, &k, &reps, msg, sizeof(msg));
+	bad = partial_rebuild(&c, p, &r, orig, olen, &pr, msg, sizeof(msg));
 	vsb_csv_free(&c);
 	free(orig);
 	if (bad) {
@@ -380,10 +386,9 @@ int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path, char *wh
 	}
 	p->res = r;
 	memset(&r, 0, sizeof(r));
-	/* as the run that wrote it chose: its result's repeat is reps x run_reps */
-	p->run_reps = partial_run_reps(p, reps);
-	p->done = k;
-	p->saved = k;
-	p->resumed = k;
+	p->run_reps = pr.run_reps;
+	p->done = pr.done;
+	p->saved = pr.done;
+	p->resumed = pr.done;
 	return 0;
 }
