@@ -68,23 +68,17 @@ static int monitor_start(struct vsb_monitor **mon, const struct vsb_sweep_point 
 	return vsb_monitor_start(mon, ro->monitor, &p->opts.cpus, path);
 }
 
-static int monitor_stop(struct vsb_monitor *mon, struct vsb_result *r, int ok,
-			long rounds)
+static int monitor_stop(struct vsb_monitor *mon, struct vsb_result *r, int ok)
 {
-	int ret;
-
-	if (!mon)
-		return 0;
-	ret = vsb_monitor_stop(mon, ok ? r : NULL);
-	if (ok && !ret)
-		vsb_result_meta(r, "monitor_rounds", "the first of %ld", rounds);
-	return ret;
+	return mon ? vsb_monitor_stop(mon, ok ? r : NULL) : 0;
 }
 
 /*
  * The point's result, born of its first round: the TSC rate of this
- * process, which timed its repetitions; a later worker process finds it
- * in the point's partial and calibrates nothing.
+ * process, which timed its repetitions (a later worker process finds it
+ * in the point's partial and calibrates nothing), and with --monitor
+ * which rounds the series covers: one round per wanted repetition,
+ * however many times a round runs it.
  */
 static void first_round(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts *ro)
 {
@@ -96,6 +90,8 @@ static void first_round(struct vsb_sweep_point *p, const struct vsb_sweep_run_op
 	else
 		snprintf(who, sizeof(who), "the sweep's process, which timed the samples");
 	vsb_bench_note_tsc(&p->res, who);
+	if (ro->monitor[0])
+		vsb_result_meta(&p->res, "monitor_rounds", "the first of %ld", p->reps);
 }
 
 /* @n repetitions of @p in a row, one warm-up: one round of the point. */
@@ -114,8 +110,7 @@ static int run_chunk(struct vsb_sweep_point *p, const struct vsb_sweep_run_opts 
 	vsb_errlog_begin(&log);
 	ret = monitor_start(&mon, p, ro);
 	ret = ret ?: vsb_bench_run(&o, &tmp);
-	/* a round per wanted repetition, however many times a round runs it */
-	mret = monitor_stop(mon, &tmp, !ret && !vsb_interrupted, p->reps);
+	mret = monitor_stop(mon, &tmp, !ret && !vsb_interrupted);
 	if (mret)
 		ret = mret;
 	vsb_errlog_end(&log);
