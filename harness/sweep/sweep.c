@@ -369,7 +369,7 @@ static double first_rep_ns(const struct vsb_result *r)
 
 /*
  * Worker 1, after @p's first repetition: how many times each wanted one
- * runs (VSB_SWEEP_RUN_MIN_MS, sweep.h): as many as fit in the time a run
+ * runs (VSB_SWEEP_RUN_MIN_MS, sweep_opts.h): as many as fit in the time a run
  * should span, at least 1, the extra rounds counted into @n.  Decided
  * once, in the first worker, so that every worker's share is the same
  * count of the same runs; the rest read it from the partial.  Called
@@ -390,12 +390,12 @@ static void choose_run_reps(struct vsb_sweep_point *p,
 	if (ro->run_min_ms > 0 && ns > 0)
 		f = (long)floor(ro->run_min_ms * 1e6 / ns);
 	p->run_reps = f < 1 ? 1 : f > VSB_SWEEP_RUN_REPS_MAX ? VSB_SWEEP_RUN_REPS_MAX : f;
+	count_share(p, ro, before, n);
 	if (p->run_reps > 1)
 		vsb_result_meta(&p->res, "sweep_run_reps", "%ld (each of the %ld "
 				"repetitions wanted ran %ld times: the first lasted %.2f "
 				"ms, a run should span %ld ms)", p->run_reps, p->reps,
 				p->run_reps, ns / 1e6, ro->run_min_ms);
-	count_share(p, ro, before, n);
 }
 
 /*
