@@ -2,8 +2,8 @@
 /*
  * What the sweep runner's files share among themselves (sweep.c runs,
  * partial.c keeps unfinished points, kept.c checks finished ones,
- * write.c writes the sweep's own files, procs.c counts a point's
- * repetitions and hands on between worker processes, common.c holds
+ * write.c writes the sweep's own files, shares.c counts a point's
+ * repetitions, procs.c hands on between worker processes, common.c holds
  * their paths and progress line); nothing outside harness/sweep/
  * includes this.  It includes sweep_opts.h, not
  * the public sweep.h, so no helper depends on the runner it serves.
@@ -44,7 +44,7 @@ void vsb_sweep_partial_save(const struct vsb_sweep_point *p, long total);
 int vsb_sweep_partial_load(struct vsb_sweep_point *p, const char *path,
 			   char *why, size_t wlen);
 
-/* procs.c */
+/* shares.c */
 /* The repetitions @p runs in all: each wanted one run_reps times. */
 long vsb_sweep_reps_total(const struct vsb_sweep_point *p);
 /*
@@ -60,7 +60,8 @@ long vsb_sweep_chunk_end(const struct vsb_sweep_point *p, long procs, long k);
  */
 void vsb_sweep_worker_line(const struct vsb_sweep_point *p, long procs, char *line,
 			   size_t len);
-/* What worker process K hands on to K + 1 (DIR/procs.txt) */
+
+/* procs.c: what worker process K hands on to K + 1 (DIR/procs.txt) */
 int vsb_sweep_handoff_write(const struct vsb_sweep *sw,
 			    const struct vsb_sweep_run_opts *ro);
 /* into the points' states (kept among them) and resumed counts; VSB_EXIT_* */
