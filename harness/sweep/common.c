@@ -2,8 +2,8 @@
 /*
  * What the runner's files share (sweep.c runs, partial.c keeps
  * unfinished points, kept.c checks finished ones, write.c writes): the
- * result folder's paths, the check of every name the sweep writes there,
- * and the one progress line on stderr, which every message first clears.
+ * result folder's paths and the check of every name the sweep writes
+ * there.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,11 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "result_load.h"
 #include "sweep_int.h"
-
-static int progress_shown;
 
 int vsb_sweep_path_join(char *buf, size_t len, const char *dir, const char *name,
 			const char *suffix)
@@ -105,31 +102,4 @@ int vsb_sweep_check_targets(const struct vsb_sweep *sw,
 		for (k = 0; k < nsuf && !ret; k++)
 			ret = target_check(ro->dir, sw->points[i].id, point_suffixes[k]);
 	return ret;
-}
-
-/*
- * A progress line on a terminal ends without a newline and is redrawn
- * with "\r"; a message printed under it would continue its line ("ETA
- * 0m00svmstat-bench: warning: ...").  Every message of the runner
- * clears it first; the next point draws it again.
- */
-void vsb_sweep_progress_clear(void)
-{
-	if (!progress_shown)
-		return;
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
-	progress_shown = 0;
-}
-
-void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
-		     const char *id, uint64_t start)
-{
-	double el = (double)(vsb_now_ns() - start) / 1e9;
-	double eta = done ? el / (double)done * (double)(total - done) : 0;
-
-	fprintf(stderr, "\r\033[K[%zu/%zu] round %ld/%ld %.40s  elapsed %.0fs  ETA %dm%02ds",
-		done, total, round + 1, rounds, id, el, (int)eta / 60, (int)eta % 60);
-	fflush(stderr);
-	progress_shown = 1;
 }

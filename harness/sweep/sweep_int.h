@@ -3,10 +3,10 @@
  * What the sweep runner's files share among themselves (sweep.c runs,
  * partial.c keeps unfinished points, kept.c checks finished ones,
  * write.c writes the sweep's own files, shares.c counts a point's
- * repetitions, procs.c hands on between worker processes, common.c holds
- * their paths and progress line); nothing outside harness/sweep/
- * includes this.  It includes sweep_opts.h, not
- * the public sweep.h, so no helper depends on the runner it serves.
+ * repetitions, procs.c hands on between worker processes, common.c
+ * holds their paths, progress.c their progress line); nothing outside
+ * harness/sweep/ includes this.  It includes sweep_opts.h, not the
+ * public sweep.h, so no helper depends on the runner it serves.
  */
 #ifndef VSB_SWEEP_INT_H
 #define VSB_SWEEP_INT_H
@@ -24,6 +24,8 @@ int vsb_sweep_mkdir_p(const char *dir);
 /* 0, or VSB_EXIT_USAGE after one line: a name the sweep writes is taken */
 int vsb_sweep_check_targets(const struct vsb_sweep *sw,
 			    const struct vsb_sweep_run_opts *ro);
+
+/* progress.c */
 void vsb_sweep_progress_clear(void);
 void vsb_sweep_progress(size_t done, size_t total, long round, long rounds,
 			const char *id, uint64_t start);
