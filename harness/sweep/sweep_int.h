@@ -3,7 +3,7 @@
  * What the sweep runner's files share among themselves (sweep.c runs,
  * partial.c keeps unfinished points, kept.c checks finished ones,
  * write.c writes the sweep's own files, shares.c counts a point's
- * repetitions, procs.c hands on between worker processes, common.c
+ * repetitions, procs.c hands on between worker processes, paths.c
  * holds their paths, progress.c their progress line); nothing outside
  * harness/sweep/ includes this.  It includes sweep_opts.h, not the
  * public sweep.h, so no helper depends on the runner it serves.
@@ -16,7 +16,7 @@
 #include "point_match.h"
 #include "sweep_opts.h"
 
-/* common.c */
+/* paths.c */
 int vsb_sweep_path_join(char *buf, size_t len, const char *dir,
 			const char *name, const char *suffix);
 int vsb_sweep_exists(const char *path);
