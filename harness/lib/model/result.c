@@ -293,5 +293,3 @@ void vsb_result_note_workers(struct vsb_result *r, int affinity_bad,
 		 "enabled/running, lowest %.3f)%s", r->mux_samples, r->nsamples, minscale,
 		 allow_multiplex ? "" : ": untrustworthy unless --allow-multiplex");
 }
-
-/* ---- point parameters, shared by every format ---- */
