@@ -2,8 +2,9 @@
 /*
  * Sweeps: check every point of a sweep file (parsed by lib/model/sweepfile.c)
  * before anything runs, then run them with their repetitions interleaved
- * and write one result pair per point plus sweep.csv, points.txt,
- * meta.txt and failed.txt (write.c); partial points are partial.c's.
+ * and write one result pair per point (write.c) plus sweep.csv,
+ * points.txt, meta.txt and failed.txt (dir_files.c); partial points are
+ * partial.c's.
  *
  * Repetitions run as rounds: every point gets one repetition (a
  * `--repeat 1` run, with its warm-up) per round, in a fresh seeded

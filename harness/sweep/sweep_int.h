@@ -2,11 +2,12 @@
 /*
  * What the sweep runner's files share among themselves (sweep.c runs,
  * partial.c keeps unfinished points, kept.c checks finished ones,
- * write.c writes the sweep's own files, shares.c counts a point's
- * repetitions, procs.c hands on between worker processes, paths.c
- * holds their paths, progress.c their progress line); nothing outside
- * harness/sweep/ includes this.  It includes sweep_opts.h, not the
- * public sweep.h, so no helper depends on the runner it serves.
+ * write.c writes a point's files, dir_files.c the sweep's own, shares.c
+ * counts a point's repetitions, procs.c hands on between worker
+ * processes, paths.c holds their paths, progress.c their progress
+ * line); nothing outside harness/sweep/ includes this.  It includes
+ * sweep_opts.h, not the public sweep.h, so no helper depends on the
+ * runner it serves.
  */
 #ifndef VSB_SWEEP_INT_H
 #define VSB_SWEEP_INT_H
@@ -76,9 +77,11 @@ struct vsb_csv;
 int vsb_sweep_summary_read(const struct vsb_sweep_point *p, struct vsb_csv *c,
 			   char *why, size_t wlen);
 
-/* write.c */
+/* write.c: after each round, each point's result pair or partial */
 void vsb_sweep_persist(const struct vsb_sweep *sw,
 		       const struct vsb_sweep_run_opts *ro);
+
+/* dir_files.c: the sweep's own files in DIR */
 int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw, FILE *f);
 int vsb_sweep_write_text_file(const char *dir, const char *name,
 			      const struct vsb_sweep *sw,

@@ -2,8 +2,9 @@
 /*
  * A sweep folder's points.txt (point_list.c): one line per point, its
  * id, its state and its parameters, tab-separated.  Written by the
- * sweep after every round (harness/sweep/write.c); `compare` reads it
- * back to load only the points that are done (lib/judge/compare.c).
+ * sweep when it ends or is interrupted (harness/sweep/dir_files.c);
+ * `compare` reads it back to load only the points that are done
+ * (lib/judge/compare.c).
  */
 #ifndef VSB_POINT_LIST_H
 #define VSB_POINT_LIST_H
