@@ -279,14 +279,9 @@ int vsb_opt_index(const char *name)
 	return -1;
 }
 
-int vsb_opt_hashed(const struct vsb_run_opts *o, const struct vsb_opt *opt)
+int vsb_opt_hashed(const struct vsb_opt *opt, const char *v)
 {
-	char v[512];
-
-	if (!(opt->flags & VSB_OPTF_LATE) || !opt->def)
-		return 1;
-	vsb_opt_format(o, opt, v, sizeof(v));
-	return strcmp(v, opt->def) != 0;
+	return !(opt->flags & VSB_OPTF_LATE) || !opt->def || strcmp(v, opt->def);
 }
 
 /* 1 when option @name was set explicitly (command line or sweep file) */

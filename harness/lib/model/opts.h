@@ -136,8 +136,11 @@ extern const size_t vsb_run_opt_count;
 const struct vsb_opt *vsb_opt_find(const char *name);
 int vsb_opt_index(const char *name);
 int vsb_opt_given(const struct vsb_run_opts *o, const char *name);
-/* 1 when @opt goes into a sweep point's id and match hashes (VSB_OPTF_LATE) */
-int vsb_opt_hashed(const struct vsb_run_opts *o, const struct vsb_opt *opt);
+/*
+ * 1 when @opt, whose value (vsb_sweep_opt_value) is @v, goes into a sweep
+ * point's id and match hashes: all but a VSB_OPTF_LATE one at its default
+ */
+int vsb_opt_hashed(const struct vsb_opt *opt, const char *v);
 void vsb_run_opts_defaults(struct vsb_run_opts *o);
 int vsb_opt_set(struct vsb_run_opts *o, const struct vsb_opt *opt,
 		const char *value, const char *where);

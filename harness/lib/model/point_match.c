@@ -34,9 +34,11 @@ void vsb_sweep_point_match(const struct vsb_sweep_point *p, char *buf, size_t le
 	for (i = 0; i < vsb_run_opt_count; i++) {
 		const struct vsb_opt *opt = &vsb_run_opt_table[i];
 
-		if (!strcmp(opt->name, "repeat") || !vsb_opt_hashed(&p->opts, opt))
+		if (!strcmp(opt->name, "repeat"))
 			continue;
 		vsb_sweep_opt_value(&p->opts, opt, v, sizeof(v));
+		if (!vsb_opt_hashed(opt, v))
+			continue;
 		snprintf(kv, sizeof(kv), "%s=%s;", opt->name, v);
 		h = vsb_fnv1a64(kv, strlen(kv), h);
 	}

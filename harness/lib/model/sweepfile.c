@@ -321,10 +321,11 @@ static void point_id(struct vsb_sweep_point *p, const struct vsb_sweep_block *bl
 	for (i = 0; i < vsb_run_opt_count; i++) {
 		const struct vsb_opt *opt = &vsb_run_opt_table[i];
 
-		if (!(opt->flags & VSB_OPTF_SWEEP) || !strcmp(opt->name, "repeat") ||
-		    !vsb_opt_hashed(&p->opts, opt))
+		if (!(opt->flags & VSB_OPTF_SWEEP) || !strcmp(opt->name, "repeat"))
 			continue;
 		vsb_sweep_opt_value(&p->opts, opt, v, sizeof(v));
+		if (!vsb_opt_hashed(opt, v))
+			continue;
 		snprintf(kv, sizeof(kv), "%s=%s;", opt->name, v);
 		h = fnv1a(h, kv);
 	}
