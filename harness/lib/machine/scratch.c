@@ -88,16 +88,46 @@ static int older_run_alive(long pid)
 	return !strcmp(comm, "vmstat-bench");
 }
 
+/* The run's own process, not its workers, is gone (or a zombie). */
+static int run_gone(long pid)
+{
+	char path[64], stat[256];
+	const char *state;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (vsb_read_file_str(path, stat, sizeof(stat)))
+		return 1;
+	state = strrchr(stat, ')');	/* the name before it may hold anything */
+	return state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X');
+}
+
+static int lock_held(int fd)
+{
+	return flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+}
+
+/*
+ * A SIGKILLed run's forked workers hold its lock until PR_SET_PDEATHSIG
+ * has taken them too, which on a loaded machine takes seconds: `restore`
+ * right after the kill found the lock held and left the run's tmpfs and
+ * cgroups as a live run's.  So a lock whose run is gone is waited for,
+ * two seconds at most (as cgroup.c waits for the workers' cgroups to
+ * empty); one held longer is a live process's, and its names are kept.
+ */
 int vsb_scratch_pid_alive(long pid)
 {
 	char path[64];
-	int fd, alive;
+	int fd, alive, i;
 
 	snprintf(path, sizeof(path), VSB_SCRATCH_DIR "/" HOLD "%ld", pid);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return older_run_alive(pid);
-	alive = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	alive = lock_held(fd);
+	for (i = 0; alive && i < 40 && run_gone(pid); i++) {
+		usleep(50000);
+		alive = lock_held(fd);
+	}
 	if (!alive)
 		unlink(path);	/* a killed run's: its lock died with it */
 	close(fd);
