@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the runner's files share (sweep.c runs, partial.c keeps
- * unfinished points, kept.c checks finished ones, write.c writes): the
- * result folder's paths and the check of every name the sweep writes
- * there.
+ * unfinished points, kept.c checks finished ones, write.c and
+ * dir_files.c write): the result folder's paths and the check of every
+ * name the sweep writes there.
  */
 #define _GNU_SOURCE
 #include <errno.h>
