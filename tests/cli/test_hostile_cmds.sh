@@ -683,45 +683,41 @@ else
 fi
 # a planted name of a live process that holds that pid's lock (no
 # vmstat-bench at all): kept; the old test asked /proc/PID/comm
+plant() {	# plant PID SECONDS: PID's lock held that long, its tmpfs name, restore
+	flock -n -o "$SD/live.$1" sleep "$2" & fl=$!
+	sleep 0.2
+	mkdir -p "$SD/tmpfs.$1"
+	"$VSB" restore >/dev/null 2>&1
+}
+unplant() {	# unplant PID: its lock let go, then restore removes its name
+	kill $fl 2>/dev/null; wait $fl 2>/dev/null
+	"$VSB" restore >/dev/null 2>&1
+	[ ! -e "$SD/tmpfs.$1" ] && ok "[N] ... removed once the lock is gone (guard)" ||
+		{ not_ok "[N] stale name kept after its lock died"; rmdir "$SD/tmpfs.$1"; }
+	rm -f "$SD/live.$1"
+}
 if command -v flock >/dev/null; then
 	sleep 30 & sp=$!
 	mkdir -p "$SD"
-	flock -n -o "$SD/live.$sp" sleep 30 & fl=$!
-	sleep 0.2
-	mkdir -p "$SD/tmpfs.$sp"
-	"$VSB" restore >/dev/null 2>&1
+	plant $sp 30
 	[ -d "$SD/tmpfs.$sp" ] && ok "[N] a name whose pid's lock is held: left as a live run's" ||
 		not_ok "[N] a held lock's tmpfs name removed"
-	kill $fl $sp 2>/dev/null; wait $fl $sp 2>/dev/null
-	"$VSB" restore >/dev/null 2>&1
-	[ ! -e "$SD/tmpfs.$sp" ] && ok "[N] ... removed once the lock is gone (guard)" ||
-		{ not_ok "[N] stale name kept after its lock died"; rmdir "$SD/tmpfs.$sp"; }
-	rm -f "$SD/live.$sp"
+	unplant $sp
+	kill $sp; wait $sp 2>/dev/null
 	# a killed run's name whose lock its dying workers still hold: the
 	# run is gone, so restore waits the second they take (it left them
 	# as a live run's); a lock held past two seconds is a live one's
 	sleep 0 & dp=$!
 	wait $dp
-	flock -n -o "$SD/live.$dp" sleep 1 & fl=$!
-	sleep 0.2
-	mkdir -p "$SD/tmpfs.$dp"
-	"$VSB" restore >/dev/null 2>&1
+	plant $dp 1
 	[ ! -e "$SD/tmpfs.$dp" ] && [ ! -e "$SD/live.$dp" ] &&
 		ok "[N] a gone run's name, its lock held a second longer: removed by one restore" ||
 		{ not_ok "[N] a gone run's name left while its lock was let go"; rmdir "$SD/tmpfs.$dp"; }
 	wait $fl 2>/dev/null
-	sleep 0 & dp=$!
-	wait $dp
-	flock -n -o "$SD/live.$dp" sleep 30 & fl=$!
-	sleep 0.2
-	mkdir -p "$SD/tmpfs.$dp"
-	"$VSB" restore >/dev/null 2>&1
+	plant $dp 30
 	[ -d "$SD/tmpfs.$dp" ] && ok "[N] ... its lock held on past the wait: kept as a live one's" ||
 		not_ok "[N] a name whose lock is held removed after the wait"
-	kill $fl 2>/dev/null; wait $fl 2>/dev/null
-	"$VSB" restore >/dev/null 2>&1
-	[ ! -e "$SD/tmpfs.$dp" ] || { not_ok "[N] stale name kept"; rmdir "$SD/tmpfs.$dp"; }
-	rm -f "$SD/live.$dp"
+	unplant $dp
 fi
 
 # [J] the memory cgroup chain hangs below the caller's own cgroup, so
