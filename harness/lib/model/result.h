@@ -130,10 +130,11 @@ void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src
 			    unsigned int rep);
 void vsb_result_note_workers(struct vsb_result *r, int affinity_bad,
 			     int allow_multiplex);
+/* result_agg.c: a row per worker and one for all, in a fresh array */
 size_t vsb_result_aggregate(const struct vsb_result *r, struct vsb_agg_row **rows);
-/* @format: "csv" (the raw samples), "json" or else text */
+/* result_write.c; @format: "csv" (the raw samples), "json" or else text */
 int vsb_result_write(const struct vsb_result *r, FILE *f, const char *format);
-/* the raw CSV and the summary CSV, as a sweep writes each point's pair */
+/* the raw CSV; with the summary CSV, the pair a sweep writes per point */
 int vsb_result_write_csv(const struct vsb_result *r, FILE *f);
 int vsb_result_write_summary_csv(const struct vsb_result *r, FILE *f);
 /* result_read.c: a raw CSV's samples back into @r; NULL, or what is wrong */
