@@ -49,12 +49,9 @@ static void boot_dir(const struct vsb_ab *ab, long i, char *buf, size_t len)
 		 vsb_ab_side_boot(i));
 }
 
-/* "key: value" of a boot's ab-boot.txt (written by ci/ab-run.sh). */
-static void boot_info(const char *bdir, const char *key, char *val, size_t len)
+/* "key: value" of a boot's ab-boot.txt at @path (written by ci/ab-run.sh). */
+static void boot_info(const char *path, const char *key, char *val, size_t len)
 {
-	char path[4096 + 16];
-
-	snprintf(path, sizeof(path), "%s/ab-boot.txt", bdir);
 	if (vsb_keyval_get(path, key, val, len))
 		snprintf(val, len, "?");
 }
@@ -71,11 +68,11 @@ static void boot_load(struct vsb_ab_run *r, long i)
 		return;
 	b->done = 1;
 	r->ndone++;
-	boot_info(dir, "accel", b->accel, sizeof(b->accel));
-	boot_info(dir, "pinning", b->pinning, sizeof(b->pinning));
-	boot_info(dir, "guest_seconds", b->guest_secs, sizeof(b->guest_secs));
-	/* ab-run.sh's exit status of the sweep; -1: not one it writes */
 	snprintf(path, sizeof(path), "%s/ab-boot.txt", dir);
+	boot_info(path, "accel", b->accel, sizeof(b->accel));
+	boot_info(path, "pinning", b->pinning, sizeof(b->pinning));
+	boot_info(path, "guest_seconds", b->guest_secs, sizeof(b->guest_secs));
+	/* ab-run.sh's exit status of the sweep; -1: not one it writes */
 	b->status = vsb_keyval_long(path, "sweep_status", &st) || st < 0 || st > 255 ?
 		    -1 : (int)st;
 }
