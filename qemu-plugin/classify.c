@@ -71,8 +71,10 @@ static unsigned int classify_opcode(const uint8_t *op, size_t n)
 	if (!n)
 		return 0;
 	switch (op[0]) {
-	case 0xfa: case 0xfb:			/* cli, sti */
-		return VSB_CLS_IRQ;
+	case 0xfa:
+		return VSB_CLS_IRQ | VSB_CLS_CLI;
+	case 0xfb:
+		return VSB_CLS_IRQ | VSB_CLS_STI;
 	case 0x9c:
 		return VSB_CLS_IRQ | VSB_CLS_PUSHF;
 	case 0x9d:
@@ -93,15 +95,20 @@ unsigned int vsb_classify_insn(const uint8_t *b, size_t len)
 {
 	unsigned int cls = 0;
 	size_t i = 0;
+	int rep = 0;
 
 	if (is_marker(b, len, VSB_EXACT_MARK_START))
 		return VSB_CLS_MARK_START;
 	if (is_marker(b, len, VSB_EXACT_MARK_STOP))
 		return VSB_CLS_MARK_STOP;
-	for (; i < len && is_legacy_prefix(b[i]); i++)
+	for (; i < len && is_legacy_prefix(b[i]); i++) {
 		if (b[i] == 0xf0)
 			cls |= VSB_CLS_LOCK;
+		rep |= b[i] == 0xf3;
+	}
 	if (i < len && (b[i] & 0xf0) == 0x40)	/* REX */
 		i++;
+	if (rep && i < len && b[i] == 0x90)	/* pause is rep nop */
+		return cls | VSB_CLS_PAUSE;
 	return cls | classify_opcode(b + i, len - i);
 }

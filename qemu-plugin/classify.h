@@ -5,7 +5,7 @@
  *
  * Just enough of a decoder for the classes of kmod/uapi/vsb_exact.h:
  * legacy prefixes (LOCK among them), a REX byte, and the one- and two-byte
- * opcodes of cmpxchg, xchg, the interrupt flag and the fences.  Anything
+ * opcodes of cmpxchg, xchg, the interrupt flag, pause and the fences.  Anything
  * it does not know (VEX/EVEX, three-byte maps) is "other", which is what
  * those instructions are to the classes counted.  Written by hand because
  * it is twenty opcodes: a full disassembler (capstone, libopcodes) would
@@ -25,6 +25,9 @@
 #define VSB_CLS_POPF		(1U << 5)
 #define VSB_CLS_MARK_START	(1U << 6)	/* exact mode's window markers */
 #define VSB_CLS_MARK_STOP	(1U << 7)
+#define VSB_CLS_CLI		(1U << 8)
+#define VSB_CLS_STI		(1U << 9)
+#define VSB_CLS_PAUSE		(1U << 10)	/* f3 90 */
 
 unsigned int vsb_classify_insn(const uint8_t *b, size_t len);
 

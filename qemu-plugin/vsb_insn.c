@@ -137,11 +137,17 @@ static void count_insn(struct qemu_plugin_insn *insn, unsigned int cls)
 		{ VSB_CLS_SERIAL, VSB_EXACT_SERIAL_INSN },
 		{ VSB_CLS_PUSHF, VSB_EXACT_PUSHF },
 		{ VSB_CLS_POPF, VSB_EXACT_POPF },
+		{ VSB_CLS_CLI, VSB_EXACT_CLI },
+		{ VSB_CLS_STI, VSB_EXACT_STI },
+		{ VSB_CLS_PAUSE, VSB_EXACT_PAUSE },
 	};
 	size_t i;
 
 	qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 						   &global[VSB_EXACT_INSN], 1);
+	if ((cls & VSB_CLS_CMPXCHG) && !(cls & VSB_CLS_LOCK))
+		qemu_plugin_register_vcpu_insn_exec_inline(insn,
+			QEMU_PLUGIN_INLINE_ADD_U64, &global[VSB_EXACT_CMPXCHG_LOCAL], 1);
 	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (cls & map[i].bit)
 			qemu_plugin_register_vcpu_insn_exec_inline(insn,

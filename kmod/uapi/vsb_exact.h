@@ -57,14 +57,24 @@
 #define VSB_EXACT_STORES	6	/* memory writes */
 #define VSB_EXACT_PUSHF		7	/* pushf alone (irq: all four) */
 #define VSB_EXACT_POPF		8	/* popf alone */
-#define VSB_EXACT_NCLASS	9
+/*
+ * Appended: the irq class split by instruction, each with a cost of its
+ * own (docs/exact.md), the spin-wait hint, and cmpxchg without LOCK,
+ * which a count of cmpxchg less one of LOCK cannot give where a window
+ * holds a locked add too (a fold beside this_cpu_cmpxchg).
+ */
+#define VSB_EXACT_CLI		9
+#define VSB_EXACT_STI		10
+#define VSB_EXACT_PAUSE		11	/* pause (f3 90): what cpu_relax() emits */
+#define VSB_EXACT_CMPXCHG_LOCAL	12	/* cmpxchg, cmpxchg8b/16b without LOCK */
+#define VSB_EXACT_NCLASS	13
 
 struct vsb_exact_window {
 	__u32 magic;		/* VSB_EXACT_MAGIC: the record was written */
 	__u32 vcpu;
 	__u64 seq;		/* the window's number on its vCPU, from 0 */
 	__u64 count[VSB_EXACT_NCLASS];
-	__u64 reserved[5];	/* zero; 128 bytes in all */
+	__u64 reserved[14 - VSB_EXACT_NCLASS];	/* zero; 128 bytes in all */
 };
 
 #define VSB_EXACT_REC_SIZE	128

@@ -22,6 +22,11 @@ const struct vsb_exact_class vsb_exact_classes[VSB_EXACT_RESULT_CLASSES] = {
 	[VSB_MIX_SERIAL] = { VSB_EXACT_SERIAL_INSN, "serializing" },
 	[VSB_MIX_LOADS] = { VSB_EXACT_LOADS, "loads" },
 	[VSB_MIX_STORES] = { VSB_EXACT_STORES, "stores" },
+	[VSB_MIX_PUSHF] = { VSB_EXACT_PUSHF, "pushf" },
+	[VSB_MIX_CLI] = { VSB_EXACT_CLI, "cli" },
+	[VSB_MIX_STI] = { VSB_EXACT_STI, "sti" },
+	[VSB_MIX_PAUSE] = { VSB_EXACT_PAUSE, "pause" },
+	[VSB_MIX_CMPXCHG_LOCAL] = { VSB_EXACT_CMPXCHG_LOCAL, "cmpxchg_local" },
 };
 
 uint64_t vsb_exact_offset(unsigned int cpu, uint64_t seq)

@@ -13,13 +13,19 @@
 #include "kmod/uapi/vsb_exact.h"
 
 /*
- * The classes a result carries, in its PMU slots (at most VSB_PMU_MAX):
+ * The classes a result carries, in its PMU slots (at most VSB_PMU_SLOTS):
  * record class and column name, instructions first.
  */
-#define VSB_EXACT_RESULT_CLASSES	8
-/* their places in a result (vsb_exact_classes[] lists them in this order) */
+#define VSB_EXACT_RESULT_CLASSES	13
+/*
+ * Their places in a result (vsb_exact_classes[] lists them in this
+ * order).  Appended, never reordered: the first VSB_MIX_OLD_CLASSES are
+ * all that results written before the irq class was split carry.
+ */
 enum { VSB_MIX_INSN, VSB_MIX_LOCK, VSB_MIX_CMPXCHG, VSB_MIX_IRQ, VSB_MIX_POPF,
-       VSB_MIX_SERIAL, VSB_MIX_LOADS, VSB_MIX_STORES };
+       VSB_MIX_SERIAL, VSB_MIX_LOADS, VSB_MIX_STORES, VSB_MIX_PUSHF,
+       VSB_MIX_CLI, VSB_MIX_STI, VSB_MIX_PAUSE, VSB_MIX_CMPXCHG_LOCAL };
+#define VSB_MIX_OLD_CLASSES		8
 struct vsb_exact_class {
 	int rec;		/* VSB_EXACT_* index into the record */
 	const char *name;	/* column and event name: insn, lock, ... */

@@ -222,7 +222,7 @@ const char *vsb_partial_state_read(const struct vsb_csv *c, struct vsb_result *r
 	const char *src = vsb_csv_meta(c, "sweep_partial_dist_sources");
 
 	if (fields_read(vsb_csv_meta(c, "sweep_partial_state"), r, state_fields) ||
-	    r->npmu < 0 || r->npmu > VSB_PMU_MAX ||
+	    r->npmu < 0 || r->npmu > VSB_PMU_SLOTS ||
 	    r->pmu_cycles < -1 || r->pmu_cycles >= r->npmu ||
 	    r->pmu_instr < -1 || r->pmu_instr >= r->npmu)
 		return "no valid sweep_partial_state line";

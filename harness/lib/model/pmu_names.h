@@ -8,6 +8,12 @@
 #define VSB_PMU_NAMES_H
 
 #define VSB_PMU_MAX		8	/* events per group; more would multiplex anyway */
+/*
+ * The counts a result row keeps: a PMU group's events, or exact mode's
+ * instruction classes, which are not a group and need more
+ * (VSB_EXACT_RESULT_CLASSES).
+ */
+#define VSB_PMU_SLOTS		16
 #define VSB_PMU_NAME_LEN	128
 #define VSB_PMU_FSTR_LEN	192
 #define VSB_PMU_DEFAULT_EVENTS	"cycles,instructions"

@@ -21,7 +21,7 @@ struct vsb_sample {
 	double ns;		/* wall time of the sample */
 	uint64_t folds;		/* folds into the shared counter */
 	/* PMU group deltas over the batch, scaled when multiplexed */
-	uint64_t pmu[VSB_PMU_MAX];	/* in the order of vsb_result.pmu_event */
+	uint64_t pmu[VSB_PMU_SLOTS];	/* in the order of vsb_result.pmu_event */
 	double pmu_scale;	/* time_running / time_enabled, 1 = never multiplexed */
 	int multiplexed;	/* pmu_scale < 1: values are extrapolated */
 	/* appended: what else ran on the CPU during the batch (disturb.h) */
@@ -77,7 +77,7 @@ struct vsb_result {
 	long long counted;		/* what the counters hold afterwards */
 	/* PMU events counted per sample (pmu.c); npmu 0 when none */
 	int npmu;
-	char pmu_event[VSB_PMU_MAX][VSB_PMU_FSTR_LEN];	/* libpfm full names */
+	char pmu_event[VSB_PMU_SLOTS][VSB_PMU_FSTR_LEN];	/* libpfm full names */
 	int pmu_cycles, pmu_instr;	/* index into pmu_event, -1 if not counted */
 	int mux_samples;		/* samples whose counters were multiplexed */
 	int multiplexed;		/* mux_samples and no --allow-multiplex: exit 3 */
@@ -93,7 +93,7 @@ struct vsb_agg_row {
 	struct vsb_stats ops_per_sec;	/* summed across workers for "all" */
 	double folds_per_op;
 	/* medians per op of each PMU event; NaN where not counted */
-	double pmu_per_op[VSB_PMU_MAX];
+	double pmu_per_op[VSB_PMU_SLOTS];
 	double cycles_per_op, instr_per_op, ipc;
 	int mux_samples;
 };

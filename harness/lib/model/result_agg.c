@@ -35,7 +35,7 @@ static void pmu_aggregate(const struct vsb_result *r, const struct vsb_sample *s
 	struct vsb_stats st;
 
 	row->cycles_per_op = row->instr_per_op = row->ipc = NAN;
-	for (k = 0; k < VSB_PMU_MAX; k++)
+	for (k = 0; k < VSB_PMU_SLOTS; k++)
 		row->pmu_per_op[k] = NAN;
 	for (i = 0; i < n; i++)
 		row->mux_samples += s[i].multiplexed;

@@ -111,7 +111,7 @@ const char *vsb_result_read_samples(const struct vsb_csv *c, struct vsb_result *
 		"elapsed", "unit", "event", "plm", "ns", "folds", "multiplexed",
 		"pmu_scale", "pmu_events", "pmu_values", "nivcsw", "migrations",
 		"run_delay_ns", "steal_ns", "cpu_irqs", "disturbed" };
-	char buf[VSB_PMU_MAX * (VSB_PMU_FSTR_LEN + 1) + 64], *f[VSB_PMU_MAX + 1];
+	char buf[VSB_PMU_SLOTS * (VSB_PMU_FSTR_LEN + 1) + 64], *f[VSB_PMU_SLOTS + 1];
 	int col[NCOLS], k, n;
 	size_t i;
 
@@ -126,7 +126,7 @@ const char *vsb_result_read_samples(const struct vsb_csv *c, struct vsb_result *
 	snprintf(r->event, sizeof(r->event), "%s", vsb_csv_cell(c, 0, col[EVENT]));
 	snprintf(r->plm, sizeof(r->plm), "%s", vsb_csv_cell(c, 0, col[PLM]));
 	snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, 0, col[EVENTS]));
-	n = split_semi(buf, f, VSB_PMU_MAX + 1);
+	n = split_semi(buf, f, VSB_PMU_SLOTS + 1);
 	if (n != r->npmu)
 		return "its PMU events do not match its state line";
 	for (k = 0; k < n; k++) {
@@ -170,7 +170,7 @@ const char *vsb_result_read_samples(const struct vsb_csv *c, struct vsb_result *
 		d = vsb_csv_num(c, i, col[SCALE]);
 		s.pmu_scale = isfinite(d) ? d : 1.0;
 		snprintf(buf, sizeof(buf), "%s", vsb_csv_cell(c, i, col[VALUES]));
-		if (split_semi(buf, f, VSB_PMU_MAX + 1) != r->npmu)
+		if (split_semi(buf, f, VSB_PMU_SLOTS + 1) != r->npmu)
 			return "a row's PMU values do not match its events";
 		for (k = 0; k < r->npmu; k++) {
 			if (scan_count(f[k], &v))

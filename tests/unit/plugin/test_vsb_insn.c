@@ -192,8 +192,11 @@ static void test_classify(void)
 		{ { 0xf0, 0x48, 0x01, 0x07 }, 4, VSB_CLS_LOCK, "lock add" },
 		{ { 0x9c }, 1, VSB_CLS_IRQ | VSB_CLS_PUSHF, "pushf" },
 		{ { 0x9d }, 1, VSB_CLS_IRQ | VSB_CLS_POPF, "popf" },
-		{ { 0xfa }, 1, VSB_CLS_IRQ, "cli" },
-		{ { 0xfb }, 1, VSB_CLS_IRQ, "sti" },
+		{ { 0xfa }, 1, VSB_CLS_IRQ | VSB_CLS_CLI, "cli" },
+		{ { 0xfb }, 1, VSB_CLS_IRQ | VSB_CLS_STI, "sti" },
+		{ { 0xf3, 0x90 }, 2, VSB_CLS_PAUSE, "pause (rep nop)" },
+		{ { 0x90 }, 1, 0, "nop is not pause" },
+		{ { 0xf3, 0xaa }, 2, 0, "rep stosb is no class of its own" },
 		{ { 0x0f, 0xae, 0xe8 }, 3, VSB_CLS_SERIAL, "lfence" },
 		{ { 0x0f, 0xae, 0xf0 }, 3, VSB_CLS_SERIAL, "mfence" },
 		{ { 0x0f, 0xa2 }, 2, VSB_CLS_SERIAL, "cpuid" },
@@ -267,6 +270,10 @@ int main(void)
 	       "one locked cmpxchg");
 	TAP_OK(w.count[VSB_EXACT_IRQ] == 3 && w.count[VSB_EXACT_PUSHF] == 1 &&
 	       w.count[VSB_EXACT_POPF] == 1, "irq: pushf, popf, cli");
+	TAP_OK(w.count[VSB_EXACT_CLI] == 1 && w.count[VSB_EXACT_STI] == 0 &&
+	       w.count[VSB_EXACT_PAUSE] == 0, "cli counted alone, no sti, no pause");
+	TAP_OK(w.count[VSB_EXACT_CMPXCHG_LOCAL] == 0,
+	       "a locked cmpxchg is not a local one");
 	TAP_OK(w.count[VSB_EXACT_LOADS] == 2 && w.count[VSB_EXACT_STORES] == 2,
 	       "loads 2, stores 2 (got %llu, %llu): vCPU 1's 20 loads are its own",
 	       (unsigned long long)w.count[VSB_EXACT_LOADS],
