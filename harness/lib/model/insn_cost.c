@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * insn_cost.c - exact mode's cycle estimate: a model, labelled as one.
+ * insn_cost.c - exact mode's cycle estimate: a model, labelled as one,
+ * every cost in it cited or measured.
  *
  * An instruction count says that code changed and by how much, not
  * which way the cycles go: the irqsave patch to mod_node_page_state runs
  * fewer instructions than the this_cpu_cmpxchg loop it replaces, and is
- * slower on hardware, because pushf/popf/cli cost more than a cmpxchg
- * without LOCK.  The estimate charges
+ * slower on hardware (the kernel left that path for this_cpu_cmpxchg at
+ * 170 against 32 cycles, 7c83912062c8).  The estimate charges
  *
  *	max(insn / width, loads / load ports, stores / store ports)
- *	+ lock * LOCK + max(0, cmpxchg - lock) * CMPXCHG
- *	+ (irq - popf) * IRQ + popf * POPF + serializing * SERIAL
+ *	+ sum over the special classes of count x cost
  *
  * cycles per op: the plain code at the core's throughput bound, plus
  * each special instruction's cost in full, as if nothing overlapped it.
@@ -18,44 +18,160 @@
  * chains and branch mispredictions in the plain code, cache misses and
  * contention between CPUs (the counts cannot see them), and the overlap
  * a real core finds around cheap special instructions.  docs/exact.md
- * gives the sources of every cost and checks the model against the
- * seeds' measurements on hardware.
+ * checks it against cycles measured here and the seeds' hardware.
+ *
+ * A cost no source gives is NAN, never a guess: an estimate that needs
+ * it is NAN, and a verdict that needs it cannot be vouched for by that
+ * core (insn_judge.c).
  */
 #include <math.h>
+#include <string.h>
 
 #include "insn_mix.h"
 
+#define AGNER	"Agner Fog, instruction tables (2021-08-17), "
+#define ITJ	"Intel Technology Journal 12(3), 2008, 45nm Core (Penryn): " \
+		"the newest published cli/sti figure, 6 generations older"
+#define NONE	"no published figure for this core"
+
 /*
- * Cycles per instruction, from Agner Fog's instruction tables (revision
- * of 2021-08-17): reciprocal throughputs where the table gives them,
- * the latency where it gives only that (Zen 3's locked operations and
- * its cmpxchg).  docs/exact.md names each row.  Two figures are no
- * source's: cli and sti, which no table measures on these cores (the
- * IRQ class, cli/sti/pushf, takes pushf's figure averaged with an
- * assumed 3 for cli), and the plain code's width, the ALU limit of 4.
- * Ice Lake/Tiger Lake is here because the 002 thread measured on one.
+ * Rates are reciprocal: instructions, loads and stores a cycle.  Agner
+ * gives reciprocal throughputs; where he gives only a latency (Zen 3's
+ * locked operations and cmpxchg) that is the figure, and the row says so.
  */
 const struct vsb_uarch_cost vsb_uarch_costs[] = {
 	{ .name = "skl", .what = "Intel Skylake (client and server)",
-	  .width = 4, .loads = 2, .stores = 1,
-	  .lock = 18, .cmpxchg = 6, .irq = 2, .popf = 20, .serializing = 33 },
+	  .c = { 4, 2, 1, 18, 6, 5, 8, 1, 20, 140, 33, NAN },
+	  .src = {
+		[VSB_COST_WIDTH] = "Intel optimization manual: 4 uops a cycle "
+				   "allocated and retired",
+		[VSB_COST_LOADS] = "Intel optimization manual: 2 loads a cycle",
+		[VSB_COST_STORES] = "Intel optimization manual: 1 store a cycle",
+		[VSB_COST_LOCK] = AGNER "Skylake, LOCK CMPXCHG m,r",
+		[VSB_COST_CMPXCHG] = AGNER "Skylake, CMPXCHG m,r",
+		[VSB_COST_CLI] = ITJ ", CLI throughput 5",
+		[VSB_COST_STI] = ITJ ", STI throughput 8",
+		[VSB_COST_PUSHF] = AGNER "Skylake, PUSHF",
+		[VSB_COST_POPF] = AGNER "Skylake, POPF",
+		[VSB_COST_PAUSE] = "Intel optimization manual: PAUSE latency "
+				   "about 140 from Skylake on, about 10 before",
+		[VSB_COST_SERIAL] = AGNER "Skylake, MFENCE",
+	  } },
 	{ .name = "zen3", .what = "AMD Zen 3",
-	  .width = 4, .loads = 3, .stores = 2,
-	  .lock = 8, .cmpxchg = 9, .irq = 3.5, .popf = 13, .serializing = 60 },
+	  .c = { 4, 3, 2, 8, 9, NAN, NAN, 4, 13, NAN, 60, NAN },
+	  .src = {
+		[VSB_COST_WIDTH] = AGNER "Zen 3: 4 integer ALUs",
+		[VSB_COST_LOADS] = AGNER "Zen 3: 3 loads a cycle",
+		[VSB_COST_STORES] = AGNER "Zen 3: 2 stores a cycle",
+		[VSB_COST_LOCK] = AGNER "Zen 3, LOCK CMPXCHG m,r (latency only)",
+		[VSB_COST_CMPXCHG] = AGNER "Zen 3, CMPXCHG m,r (latency only)",
+		[VSB_COST_CLI] = NONE " (no table measures cli on AMD)",
+		[VSB_COST_STI] = NONE " (no table measures sti on AMD)",
+		[VSB_COST_PUSHF] = AGNER "Zen 3, PUSHF",
+		[VSB_COST_POPF] = AGNER "Zen 3, POPF",
+		[VSB_COST_PAUSE] = NONE,
+		[VSB_COST_SERIAL] = AGNER "Zen 3, MFENCE",
+	  } },
 	{ .name = "icl", .what = "Intel Ice Lake and Tiger Lake",
-	  .width = 4, .loads = 2, .stores = 1,
-	  .lock = 22, .cmpxchg = 7, .irq = 2, .popf = 21, .serializing = 36 },
+	  .c = { 4, 2, 1, 22, 7, 5, 8, 1, 21, NAN, 36, NAN },
+	  .src = {
+		[VSB_COST_WIDTH] = AGNER "Ice Lake: 4 integer ALUs",
+		[VSB_COST_LOADS] = "Intel optimization manual: 2 loads a cycle",
+		[VSB_COST_STORES] = AGNER "Ice Lake: 1 store a cycle to one line",
+		[VSB_COST_LOCK] = AGNER "Ice Lake, LOCK CMPXCHG m,r",
+		[VSB_COST_CMPXCHG] = AGNER "Ice Lake, CMPXCHG m,r",
+		[VSB_COST_CLI] = ITJ ", CLI throughput 5",
+		[VSB_COST_STI] = ITJ ", STI throughput 8",
+		[VSB_COST_PUSHF] = AGNER "Ice Lake, PUSHF",
+		[VSB_COST_POPF] = AGNER "Ice Lake, POPF",
+		[VSB_COST_PAUSE] = NONE " (Intel's 140 is said of Skylake)",
+		[VSB_COST_SERIAL] = AGNER "Ice Lake, MFENCE",
+	  } },
 };
 const size_t vsb_uarch_ncosts = sizeof(vsb_uarch_costs) / sizeof(vsb_uarch_costs[0]);
 
-double vsb_mix_estimate(const struct vsb_mix *m, const struct vsb_uarch_cost *u)
+const char *vsb_cost_class_name(enum vsb_cost_class k)
+{
+	static const char *const names[VSB_COST_N] = {
+		"width", "loads", "stores", "lock", "cmpxchg", "cli", "sti",
+		"pushf", "popf", "pause", "serializing", "irq",
+	};
+
+	return k < VSB_COST_N ? names[k] : "?";
+}
+
+static struct vsb_uarch_cost host;
+static int have_host;
+
+void vsb_uarch_set_host(const struct vsb_uarch_cost *h)
+{
+	have_host = h != NULL;
+	if (h)
+		host = *h;
+}
+
+const struct vsb_uarch_cost *vsb_uarch_host(void)
+{
+	return have_host ? &host : NULL;
+}
+
+size_t vsb_uarch_models(const struct vsb_uarch_cost **out)
+{
+	size_t n = 0, u;
+
+	for (u = 0; u < vsb_uarch_ncosts && n < VSB_UARCH_MAX; u++)
+		out[n++] = &vsb_uarch_costs[u];
+	if (have_host && n < VSB_UARCH_MAX)
+		out[n++] = &host;
+	return n;
+}
+
+/* a class the result does not carry counts as none (pause: as plain) */
+static double known(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+void vsb_mix_charges(const struct vsb_mix *m, double k[VSB_COST_N])
 {
 	const double *c = m->c;
-	double plain = fmax(c[VSB_MIX_INSN] / u->width,
-			    fmax(c[VSB_MIX_LOADS] / u->loads, c[VSB_MIX_STORES] / u->stores));
-	double unlocked = fmax(0, c[VSB_MIX_CMPXCHG] - c[VSB_MIX_LOCK]);
+	int split = !isnan(c[VSB_MIX_CLI]) && !isnan(c[VSB_MIX_STI]) &&
+		    !isnan(c[VSB_MIX_PUSHF]);
 
-	return plain + c[VSB_MIX_LOCK] * u->lock + unlocked * u->cmpxchg +
-	       fmax(0, c[VSB_MIX_IRQ] - c[VSB_MIX_POPF]) * u->irq +
-	       c[VSB_MIX_POPF] * u->popf + c[VSB_MIX_SERIAL] * u->serializing;
+	k[VSB_COST_WIDTH] = c[VSB_MIX_INSN];
+	k[VSB_COST_LOADS] = c[VSB_MIX_LOADS];
+	k[VSB_COST_STORES] = c[VSB_MIX_STORES];
+	k[VSB_COST_LOCK] = c[VSB_MIX_LOCK];
+	/* older results: cmpxchg less LOCK, wrong where a LOCK add is beside */
+	k[VSB_COST_CMPXCHG] = !isnan(c[VSB_MIX_CMPXCHG_LOCAL]) ?
+			      c[VSB_MIX_CMPXCHG_LOCAL] :
+			      fmax(0, c[VSB_MIX_CMPXCHG] - c[VSB_MIX_LOCK]);
+	k[VSB_COST_CLI] = split ? c[VSB_MIX_CLI] : 0;
+	k[VSB_COST_STI] = split ? c[VSB_MIX_STI] : 0;
+	k[VSB_COST_PUSHF] = split ? c[VSB_MIX_PUSHF] : 0;
+	k[VSB_COST_IRQ_LUMP] = split ? 0 : fmax(0, c[VSB_MIX_IRQ] - c[VSB_MIX_POPF]);
+	k[VSB_COST_POPF] = c[VSB_MIX_POPF];
+	k[VSB_COST_PAUSE] = known(c[VSB_MIX_PAUSE]);
+	k[VSB_COST_SERIAL] = c[VSB_MIX_SERIAL];
+}
+
+/* the plain code's cycles: the tightest of the three throughput bounds */
+static double plain_cycles(const double *k, const struct vsb_uarch_cost *u)
+{
+	return fmax(k[VSB_COST_WIDTH] / u->c[VSB_COST_WIDTH],
+		    fmax(k[VSB_COST_LOADS] / u->c[VSB_COST_LOADS],
+			 k[VSB_COST_STORES] / u->c[VSB_COST_STORES]));
+}
+
+double vsb_mix_estimate(const struct vsb_mix *m, const struct vsb_uarch_cost *u)
+{
+	double k[VSB_COST_N], est;
+	int j;
+
+	vsb_mix_charges(m, k);
+	est = plain_cycles(k, u);
+	for (j = VSB_COST_FIRST_CHARGED; j < VSB_COST_N; j++)
+		if (k[j] != 0)	/* a missing cost matters only where charged */
+			est += k[j] * u->c[j];
+	return est;
 }

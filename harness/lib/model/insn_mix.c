@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "vsb.h"
@@ -61,30 +62,51 @@ static int row_mix(const struct vsb_rl_file *f, size_t i, double *per_op)
 		a += ne + 1;
 		b += nv + 1;
 	}
-	return seen == (1u << VSB_EXACT_RESULT_CLASSES) - 1 ? 0 : -1;
+	/* classes appended later may be missing: NAN, not a reason to drop */
+	for (k = VSB_MIX_OLD_CLASSES; k < VSB_EXACT_RESULT_CLASSES; k++)
+		if (!(seen & 1u << k))
+			per_op[k] = NAN;
+	return (seen & ((1u << VSB_MIX_OLD_CLASSES) - 1)) ==
+	       (1u << VSB_MIX_OLD_CLASSES) - 1 ? 0 : -1;
 }
 
-int vsb_mix_of_point(const struct vsb_rl_file *f, size_t pt, struct vsb_mix *m)
+static int has_nan(const double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (isnan(x[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The per-class medians over rows [@r, @end) in insn, only those of
+ * point @pt where @pt is not SIZE_MAX.
+ */
+static int mix_over(const struct vsb_rl_file *f, size_t r, size_t end,
+		    size_t pt, struct vsb_mix *m)
 {
 	double *v[VSB_EXACT_RESULT_CLASSES], row[VSB_EXACT_RESULT_CLASSES];
-	size_t i, n = 0, cap = f->points[pt].nsamples;
+	size_t i, n = 0, cap = end > r ? end - r : 0;
 	int k, ret = -1;
 
-	if (strcmp(f->points[pt].unit, "insn") || f->c_pmu_events < 0 ||
-	    f->c_pmu_values < 0 || !cap)
+	if (f->c_pmu_events < 0 || f->c_pmu_values < 0 || !cap)
 		return -1;
 	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
 		v[k] = vsb_zalloc(cap * sizeof(double));
-	for (i = 0; i < f->nrows; i++) {
-		if (f->row_point[i] != pt || n == cap || row_mix(f, i, row))
+	for (i = r; i < end; i++) {
+		if ((pt != SIZE_MAX && f->row_point[i] != pt) ||
+		    strcmp(f->points[f->row_point[i]].unit, "insn") || row_mix(f, i, row))
 			continue;
 		for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
 			v[k][n] = row[k];
 		n++;
 	}
 	if (n) {
+		/* a class some rows lack is unknown for the point */
 		for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
-			m->c[k] = vsb_median(v[k], n);
+			m->c[k] = has_nan(v[k], n) ? NAN : vsb_median(v[k], n);
 		ret = 0;
 	}
 	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
@@ -92,22 +114,51 @@ int vsb_mix_of_point(const struct vsb_rl_file *f, size_t pt, struct vsb_mix *m)
 	return ret;
 }
 
+int vsb_mix_of_rows(const struct vsb_rl_file *f, size_t r, size_t end,
+		    struct vsb_mix *m)
+{
+	return mix_over(f, r, end, SIZE_MAX, m);
+}
+
+int vsb_mix_of_point(const struct vsb_rl_file *f, size_t pt, struct vsb_mix *m)
+{
+	if (strcmp(f->points[pt].unit, "insn"))
+		return -1;
+	return mix_over(f, 0, f->nrows, pt, m);
+}
+
+/*
+ * Columns are an API: the classes and estimates mix.csv had first, then
+ * those appended since (the irq class's parts, pause, cmpxchg without
+ * LOCK, the host's estimate, empty where it was not calibrated).
+ */
 void vsb_mix_csv_header(FILE *f)
 {
 	size_t u;
 	int k;
 
 	fputs("label,side,insn_per_op", f);
-	for (k = 1; k < VSB_EXACT_RESULT_CLASSES; k++)
+	for (k = 1; k < VSB_MIX_OLD_CLASSES; k++)
 		fprintf(f, ",%s", vsb_exact_classes[k].name);
 	for (u = 0; u < vsb_uarch_ncosts; u++)
 		fprintf(f, ",est_cycles_%s", vsb_uarch_costs[u].name);
-	fputc('\n', f);
+	for (k = VSB_MIX_OLD_CLASSES; k < VSB_EXACT_RESULT_CLASSES; k++)
+		fprintf(f, ",%s", vsb_exact_classes[k].name);
+	fputs(",est_cycles_host\n", f);
+}
+
+static void csv_num(FILE *f, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputc(',', f);
 }
 
 void vsb_mix_csv_row(FILE *f, const char *label, const char *side,
 		     const struct vsb_mix *m)
 {
+	const struct vsb_uarch_cost *host = vsb_uarch_host();
 	size_t u;
 	int k;
 
@@ -115,9 +166,12 @@ void vsb_mix_csv_row(FILE *f, const char *label, const char *side,
 	for (; *label; label++)
 		fputc(*label == ',' ? ';' : *label, f);
 	fprintf(f, ",%s", side);
-	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
-		fprintf(f, ",%.4f", m->c[k]);
+	for (k = 0; k < VSB_MIX_OLD_CLASSES; k++)
+		csv_num(f, ",%.4f", m->c[k]);
 	for (u = 0; u < vsb_uarch_ncosts; u++)
-		fprintf(f, ",%.2f", vsb_mix_estimate(m, &vsb_uarch_costs[u]));
+		csv_num(f, ",%.2f", vsb_mix_estimate(m, &vsb_uarch_costs[u]));
+	for (k = VSB_MIX_OLD_CLASSES; k < VSB_EXACT_RESULT_CLASSES; k++)
+		csv_num(f, ",%.4f", m->c[k]);
+	csv_num(f, ",%.2f", host ? vsb_mix_estimate(m, host) : NAN);
 	fputc('\n', f);
 }

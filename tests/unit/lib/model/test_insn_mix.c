@@ -23,8 +23,12 @@
 
 static struct vsb_run_opts opts;
 
-/* a kstat point in insn: 3 samples of 1000 ops, one with an interrupt */
-static void write_exact_result(const char *path)
+/*
+ * A kstat point in insn: 3 samples of 1000 ops, one with an interrupt;
+ * with @nclass classes (VSB_MIX_OLD_CLASSES: as written before the irq
+ * class was split).
+ */
+static void write_exact_result(const char *path, int nclass)
 {
 	static const uint64_t insn[3] = { 37522, 37522, 39000 };
 	struct vsb_result r;
@@ -36,8 +40,8 @@ static void write_exact_result(const char *path)
 	snprintf(r.unit, sizeof(r.unit), "insn");
 	snprintf(r.event, sizeof(r.event), "instructions (test)");
 	snprintf(r.plm, sizeof(r.plm), "k");
-	r.npmu = VSB_EXACT_RESULT_CLASSES;
-	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
+	r.npmu = nclass;
+	for (k = 0; k < nclass; k++)
 		snprintf(r.pmu_event[k], sizeof(r.pmu_event[k]), "tcg:%s",
 			 vsb_exact_classes[k].name);
 	r.pmu_instr = 0;
@@ -53,6 +57,7 @@ static void write_exact_result(const char *path)
 		s.pmu[VSB_MIX_SERIAL] = 0;
 		s.pmu[VSB_MIX_LOADS] = 8504;
 		s.pmu[VSB_MIX_STORES] = 4278;
+		s.pmu[VSB_MIX_CMPXCHG_LOCAL] = 1000;
 		vsb_result_add(&r, &s);
 	}
 	r.sanity_ok = 1;
@@ -71,7 +76,7 @@ static void test_round_trip(void)
 	int fd = mkstemps(path, 4);
 
 	close(fd);
-	write_exact_result(path);
+	write_exact_result(path, VSB_EXACT_RESULT_CLASSES);
 	TAP_OK(vsb_rl_read(path, 0, &f) == 0 && f.npoints == 1, "the loader reads it: one point");
 	TAP_OK(!strcmp(f.points[0].unit, "insn"), "in unit insn");
 	TAP_OK(vsb_mix_of_point(&f, 0, &m) == 0, "its mix is there");
@@ -82,32 +87,92 @@ static void test_round_trip(void)
 	TAP_NEAR(m.c[VSB_MIX_LOADS], 8.504, 1e-9, "loads per op");
 	TAP_NEAR(m.c[VSB_MIX_STORES], 4.278, 1e-9, "stores per op");
 	TAP_NEAR(m.c[VSB_MIX_IRQ], 0, 1e-9, "irq per op: the median 0");
+	TAP_NEAR(m.c[VSB_MIX_CMPXCHG_LOCAL], 1.0, 1e-9, "cmpxchg without LOCK 1");
+	vsb_rl_free(&f);
+	write_exact_result(path, VSB_MIX_OLD_CLASSES);
+	TAP_OK(vsb_rl_read(path, 0, &f) == 0 && vsb_mix_of_point(&f, 0, &m) == 0,
+	       "a result with the old eight classes still has a mix");
+	TAP_OK(isnan(m.c[VSB_MIX_CLI]) && isnan(m.c[VSB_MIX_CMPXCHG_LOCAL]) &&
+	       m.c[VSB_MIX_LOCK] > 0.1, "the classes it lacks are unknown, not 0");
 	vsb_rl_free(&f);
 	unlink(path);
 }
 
+static struct vsb_mix mix_of(double insn, double loads, double stores)
+{
+	struct vsb_mix m;
+	int k;
+
+	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
+		m.c[k] = 0;
+	m.c[VSB_MIX_INSN] = insn;
+	m.c[VSB_MIX_LOADS] = loads;
+	m.c[VSB_MIX_STORES] = stores;
+	return m;
+}
+
 static void test_estimate(void)
 {
-	const struct vsb_uarch_cost u = { .name = "t", .width = 4, .loads = 2, .stores = 1,
-					  .lock = 18, .cmpxchg = 6, .irq = 3, .popf = 20,
-					  .serializing = 30 };
-	struct vsb_mix cx = { .c = { [VSB_MIX_INSN] = 40, [VSB_MIX_CMPXCHG] = 1,
-				     [VSB_MIX_LOADS] = 8, [VSB_MIX_STORES] = 4 } };
-	struct vsb_mix lk = cx, irq = { .c = { [VSB_MIX_INSN] = 36, [VSB_MIX_IRQ] = 3,
-					       [VSB_MIX_POPF] = 1, [VSB_MIX_LOADS] = 8,
-					       [VSB_MIX_STORES] = 12 } };
+	struct vsb_uarch_cost u = { .name = "t",
+		.c = { 4, 2, 1, 18, 6, 5, 8, 1, 20, 140, 30, NAN } };
+	struct vsb_mix cx = mix_of(40, 8, 4), lk, irq = mix_of(36, 8, 12), old;
 
+	cx.c[VSB_MIX_CMPXCHG] = cx.c[VSB_MIX_CMPXCHG_LOCAL] = 1;
+	lk = cx;
 	lk.c[VSB_MIX_LOCK] = 1;
+	lk.c[VSB_MIX_CMPXCHG_LOCAL] = 0;
 	/* 40 / 4 = 10 beats 8 / 2 and 4 / 1; one unlocked cmpxchg: 6 */
 	TAP_NEAR(vsb_mix_estimate(&cx, &u), 16, 1e-9, "this_cpu_cmpxchg: 10 + 6");
 	/* the same cmpxchg locked: charged once, as LOCK */
 	TAP_NEAR(vsb_mix_estimate(&lk, &u), 28, 1e-9, "LOCK cmpxchg: 10 + 18, not + 6 more");
-	/* 12 stores at 1 a cycle bind; pushf and cli 3 each, popf 20 */
-	TAP_NEAR(vsb_mix_estimate(&irq, &u), 12 + 6 + 20, 1e-9,
-		 "irqsave: stores bind (12), + 2 x 3 + popf 20");
+	/* pushf, cli, sti, popf: each its own cost; 12 stores at 1 a cycle bind */
+	irq.c[VSB_MIX_IRQ] = 4;
+	irq.c[VSB_MIX_PUSHF] = irq.c[VSB_MIX_CLI] = irq.c[VSB_MIX_STI] = 1;
+	irq.c[VSB_MIX_POPF] = 1;
+	TAP_NEAR(vsb_mix_estimate(&irq, &u), 12 + 1 + 5 + 8 + 20, 1e-9,
+		 "irqsave: stores bind (12), + pushf 1 + cli 5 + sti 8 + popf 20");
+	irq.c[VSB_MIX_PAUSE] = 2;
+	TAP_NEAR(vsb_mix_estimate(&irq, &u), 12 + 34 + 280, 1e-9,
+		 "pause is a class of its own: 2 x 140");
+	u.c[VSB_COST_CLI] = NAN;
+	TAP_OK(isnan(vsb_mix_estimate(&irq, &u)), "a cli with no cost: no estimate");
+	TAP_NEAR(vsb_mix_estimate(&cx, &u), 16, 1e-9,
+		 "... while a mix without cli is priced as before");
+	/* a result written before the split: irq less popf has no one cost */
+	old = irq;
+	old.c[VSB_MIX_PUSHF] = old.c[VSB_MIX_CLI] = old.c[VSB_MIX_STI] = NAN;
+	old.c[VSB_MIX_PAUSE] = old.c[VSB_MIX_CMPXCHG_LOCAL] = NAN;
+	u.c[VSB_COST_CLI] = 5;
+	TAP_OK(isnan(vsb_mix_estimate(&old, &u)), "an old result's irq lump is not priced");
+	old = lk;
+	old.c[VSB_MIX_CMPXCHG_LOCAL] = NAN;
+	TAP_NEAR(vsb_mix_estimate(&old, &u), 28, 1e-9,
+		 "an old result's local cmpxchg: cmpxchg less LOCK");
 	TAP_OK(vsb_uarch_ncosts == 3 && !strcmp(vsb_uarch_costs[0].name, "skl") &&
 	       !strcmp(vsb_uarch_costs[1].name, "zen3") && !strcmp(vsb_uarch_costs[2].name, "icl"),
 	       "three microarchitectures: skl, zen3, icl");
+}
+
+/* every cost of the cited tables has a source; a missing one says so */
+static void test_sources(void)
+{
+	size_t u;
+	int k, bad = 0;
+
+	for (u = 0; u < vsb_uarch_ncosts; u++)
+		for (k = 0; k < VSB_COST_IRQ_LUMP; k++) {
+			const char *src = vsb_uarch_costs[u].src[k];
+
+			if (!src || !*src)
+				bad++;
+			else if (isnan(vsb_uarch_costs[u].c[k]) && !strstr(src, "no published"))
+				bad++;
+		}
+	TAP_OK(!bad, "every cost of every table is cited, and every missing one "
+	       "says none is published (%d not)", bad);
+	TAP_OK(!isnan(vsb_uarch_costs[0].c[VSB_COST_CLI]) &&
+	       isnan(vsb_uarch_costs[1].c[VSB_COST_CLI]),
+	       "cli: Intel's figure on skl, none on zen3");
 }
 
 static void test_mix_csv(void)
@@ -121,10 +186,11 @@ static void test_mix_csv(void)
 	vsb_mix_csv_row(f, "kstat mod-zone cpus=0,1", "base", &m);
 	fclose(f);
 	static const char head[] = "label,side,insn_per_op,lock,cmpxchg,irq,popf,"
-		"serializing,loads,stores,est_cycles_skl,est_cycles_zen3,est_cycles_icl\n";
+		"serializing,loads,stores,est_cycles_skl,est_cycles_zen3,est_cycles_icl,"
+		"pushf,cli,sti,pause,cmpxchg_local,est_cycles_host\n";
 
 	TAP_OK(len >= sizeof(head) - 1 && !strncmp(buf, head, sizeof(head) - 1),
-	       "mix.csv's header: label, side, insn_per_op, the classes, est_cycles_*");
+	       "mix.csv's header: the columns it had, then those appended");
 	TAP_OK(strstr(buf, "\nkstat mod-zone cpus=0;1,base,37.5000,") != NULL,
 	       "a label's comma is written ';': one cell");
 	free(buf);
@@ -154,6 +220,7 @@ int main(void)
 	vsb_run_opts_defaults(&opts);
 	test_round_trip();
 	test_estimate();
+	test_sources();
 	test_mix_csv();
 	test_record();
 	return tap_done();
