@@ -34,7 +34,15 @@ load plotsdir.'/common.gp'
 colour(v) = (v eq 'slower') ? 0xd62728 : (v eq 'faster') ? 0x2ca02c : \
 	    (v eq 'moved' || v eq 'disturbed') ? 0xcccccc : \
 	    (v eq 'few-runs' || v eq 'no-model') ? 0x9ecae1 : \
-	    (v eq 'one-sweep') ? 0xfdae6b : (v eq 'inconclusive') ? 0xd4a017 : 0x999999
+	    (v eq 'one-sweep') ? 0xfdae6b : (v eq 'inconclusive') ? 0xd4a017 : \
+	    (v eq 'changed') ? 0xe377c2 : 0x999999
+
+# a changed point's label: what moved, without the estimates (compare.csv's
+# change is "CLASSES; est MODELS"); haschange: the file has that column
+if (!exists("haschange")) haschange = 0
+mixpart(s) = strstrt(s, '; est') > 0 ? s[1:strstrt(s, '; est') - 1] : s
+changelabel(v) = (haschange && v eq 'changed') ? mixpart(strcol('change')) : ''
+
 
 # a row with no ratio to draw (a side disturbed, or on one side only)
 # says why beside its label, or it reads as a point left out
@@ -87,10 +95,13 @@ if (exists("shift") && shift > xlo && shift < xhi) {
 
 plot datafile using (column('ratio')):(column('index')):(column('ratio_ci_lo')):(column('ratio_ci_hi')):(colour(strcol('verdict'))):ytic(rowlabel(strcol('label'), strcol('verdict'))) \
 	with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \
+     datafile using (column('ratio')):(column('index')):(changelabel(strcol('verdict'))) \
+	with labels left offset 1, 0.55 font ',9' tc rgb '#b0308a' noenhanced notitle, \
      NaN with points lc rgb '#d62728' pt 7 ps 1.3 title 'slower', \
      NaN with points lc rgb '#999999' pt 7 ps 1.3 title (exact ? 'same (within 0.1% or 0.05 insn)' : 'same (CI within the threshold)'), \
      NaN with points lc rgb '#d4a017' pt 7 ps 1.3 title 'inconclusive: could not tell', \
      NaN with points lc rgb '#2ca02c' pt 7 ps 1.3 title 'faster', \
+     NaN with points lc rgb '#e377c2' pt 7 ps 1.3 title 'changed: no cost model vouches which way', \
      NaN with points lc rgb '#cccccc' pt 7 ps 1.3 title 'not judged: the CPUs moved, or disturbed', \
      NaN with points lc rgb '#9ecae1' pt 7 ps 1.3 title 'not judged: too few runs, no noise model', \
      NaN with points lc rgb '#fdae6b' pt 7 ps 1.3 title 'not judged: one sweep a side (multi-CPU)', \

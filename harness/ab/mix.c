@@ -119,15 +119,7 @@ static void add_boot(struct mix_table *t, int side, const char *dir)
 /* the median over a side's boots, class by class */
 static void side_mix(const struct mix_point *p, int side, struct vsb_mix *m)
 {
-	double v[MIX_BOOTS_MAX];
-	size_t b;
-	int k;
-
-	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++) {
-		for (b = 0; b < p->nboot[side]; b++)
-			v[b] = p->boot[side][b].c[k];
-		m->c[k] = vsb_median(v, p->nboot[side]);
-	}
+	vsb_mix_median(p->boot[side], p->nboot[side], m);
 }
 
 static int write_mix(const struct vsb_ab *ab, const struct mix_table *t)
@@ -159,7 +151,9 @@ static int write_mix(const struct vsb_ab *ab, const struct mix_table *t)
 /* "37.52 -> 40.52" for a class per op, or the one figure when equal */
 static void md_pair(FILE *f, double b, double n)
 {
-	if (fabs(n - b) <= 0.0005 * fmax(fabs(b), 1e-9))
+	if (isnan(b) || isnan(n))	/* no cost for a class it holds */
+		fprintf(f, " %s |", isnan(b) && isnan(n) ? "-" : "- / ?");
+	else if (fabs(n - b) <= 0.0005 * fmax(fabs(b), 1e-9))
 		fprintf(f, " %.2f |", b);
 	else
 		fprintf(f, " %.2f -> %.2f |", b, n);
@@ -170,18 +164,21 @@ static char *mix_md(const struct mix_table *t)
 {
 	static const int cls[] = { VSB_MIX_INSN, VSB_MIX_LOCK, VSB_MIX_CMPXCHG,
 				   VSB_MIX_IRQ, VSB_MIX_LOADS, VSB_MIX_STORES };
+	const struct vsb_uarch_cost *models[VSB_UARCH_MAX];
+	size_t nm = vsb_uarch_models(models);
 	char *buf = NULL;
 	size_t len = 0, i, k, u;
 	FILE *f = open_memstream(&buf, &len);
 
 	fprintf(f, "## Instructions per op and their mix (exact mode)\n\n"
 		"Base -> new where they differ. est: cycles per op from a model "
-		"(docs/exact.md), not measured.\n\n| point | insn | lock | cmpxchg | irq "
+		"(docs/exact.md), not measured; - where a model has no cost for a "
+		"class the op holds.\n\n| point | insn | lock | cmpxchg | irq "
 		"| loads | stores |");
-	for (u = 0; u < vsb_uarch_ncosts; u++)
-		fprintf(f, " est %s |", vsb_uarch_costs[u].name);
+	for (u = 0; u < nm; u++)
+		fprintf(f, " est %s |", models[u]->name);
 	fprintf(f, "\n|---|");
-	for (k = 0; k < sizeof(cls) / sizeof(cls[0]) + vsb_uarch_ncosts; k++)
+	for (k = 0; k < sizeof(cls) / sizeof(cls[0]) + nm; k++)
 		fprintf(f, "---|");
 	fputc('\n', f);
 	for (i = 0; i < t->n; i++) {
@@ -194,9 +191,9 @@ static char *mix_md(const struct mix_table *t)
 		fprintf(f, "| %s |", t->p[i].label);
 		for (k = 0; k < sizeof(cls) / sizeof(cls[0]); k++)
 			md_pair(f, b.c[cls[k]], n.c[cls[k]]);
-		for (u = 0; u < vsb_uarch_ncosts; u++)
-			md_pair(f, vsb_mix_estimate(&b, &vsb_uarch_costs[u]),
-				vsb_mix_estimate(&n, &vsb_uarch_costs[u]));
+		for (u = 0; u < nm; u++)
+			md_pair(f, vsb_mix_estimate(&b, models[u]),
+				vsb_mix_estimate(&n, models[u]));
 		fputc('\n', f);
 	}
 	fputc('\n', f);

@@ -23,7 +23,12 @@
 #define VSB_BISECT_BUILT_MAX	64
 
 /* How a verdict word of compare.csv counts for a step. */
-enum vsb_bisect_class { VSB_BC_UNDECIDED, VSB_BC_SAME, VSB_BC_SLOWER, VSB_BC_FASTER };
+/*
+ * CHANGED: exact mode's count moved and no cost model vouches for a
+ * direction (compare's `changed`): still a change to bisect to.
+ */
+enum vsb_bisect_class { VSB_BC_UNDECIDED, VSB_BC_SAME, VSB_BC_SLOWER, VSB_BC_FASTER,
+			VSB_BC_CHANGED };
 
 /* What a step decided: git bisect's words. */
 enum vsb_bisect_verdict { VSB_BV_NONE, VSB_BV_GOOD, VSB_BV_BAD, VSB_BV_SKIP };

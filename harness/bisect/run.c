@@ -171,7 +171,7 @@ static int endpoints_changed(struct vsb_bisect *b, const struct vsb_bisect_cmp *
 	for (i = 0; i < c->n; i++) {
 		enum vsb_bisect_class v = vsb_bisect_classify(c->rows[i].verdict);
 
-		if (v != VSB_BC_SLOWER && v != VSB_BC_FASTER)
+		if (v != VSB_BC_SLOWER && v != VSB_BC_FASTER && v != VSB_BC_CHANGED)
 			continue;
 		snprintf(b->changed[b->nchanged], sizeof(b->changed[0]), "%s",
 			 c->rows[i].label);

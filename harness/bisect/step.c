@@ -23,9 +23,12 @@
 #define ARGV_MAX	(VSB_BISECT_AB_ARGS_MAX + 16)
 
 /*
- * compare's words: slower and faster are changes; same (and no-change,
- * its word before "inconclusive" was split from it) is none; anything
- * else (inconclusive, few-runs, unmatched, ...) decides nothing.
+ * compare's words: slower and faster are changes; so is changed (exact
+ * mode: the instructions changed, which way the cycles go no model
+ * vouches for), so that a bisect still finds the commit that changed
+ * the count; same (and no-change, its word before "inconclusive" was
+ * split from it) is none; anything else (inconclusive, few-runs,
+ * unmatched, ...) decides nothing.
  */
 enum vsb_bisect_class vsb_bisect_classify(const char *verdict)
 {
@@ -33,6 +36,8 @@ enum vsb_bisect_class vsb_bisect_classify(const char *verdict)
 		return VSB_BC_SLOWER;
 	if (!strcmp(verdict, "faster"))
 		return VSB_BC_FASTER;
+	if (!strcmp(verdict, "changed"))
+		return VSB_BC_CHANGED;
 	if (!strcmp(verdict, "same") || !strcmp(verdict, "no-change"))
 		return VSB_BC_SAME;
 	return VSB_BC_UNDECIDED;
@@ -198,7 +203,8 @@ int vsb_bisect_ab(const struct vsb_bisect *b, const char *base, const char *new,
  * The rule.  With the endpoints' changed points known: bad when one of
  * them moved the way it moved from good to bad, good when all are the
  * same, else nothing.  Without (the endpoints themselves, bisect-step):
- * bad when any point is slower or faster, good when all are the same.
+ * bad when any point is slower, faster or changed, good when all are the
+ * same.
  */
 enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
 					  const struct vsb_bisect_cmp *c)
@@ -209,7 +215,8 @@ enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
 	if (!b->nchanged) {
 		for (k = 0; k < c->n; k++) {
 			v = vsb_bisect_classify(c->rows[k].verdict);
-			if (v == VSB_BC_SLOWER || v == VSB_BC_FASTER)
+			if (v == VSB_BC_SLOWER || v == VSB_BC_FASTER ||
+			    v == VSB_BC_CHANGED)
 				return VSB_BV_BAD;
 			same += v == VSB_BC_SAME;
 		}

@@ -341,8 +341,10 @@ int vsb_chart_compare(const char *path, const char *outdir)
 	vsb_plot_title(vsb_csv_meta(&cc, "cpu_model"), vsb_csv_meta(&cc, "kernel"),
 		       title, sizeof(title));
 	shift_var(&cc, shift, sizeof(shift));
-	snprintf(vars, sizeof(vars), "npoints=%zu;%s%s", cc.nrows, shift,
-		 all_insn(&cc) ? "exact=1;" : "");
+	/* files before exact verdicts went through costs have no change column */
+	snprintf(vars, sizeof(vars), "npoints=%zu;%s%s%s", cc.nrows, shift,
+		 all_insn(&cc) ? "exact=1;" : "",
+		 vsb_csv_col(&cc, "change") >= 0 ? "haschange=1;" : "");
 	vsb_csv_free(&cc);
 	return vsb_plot_chart("regression", path, outdir, title, vars);
 }

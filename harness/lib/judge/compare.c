@@ -83,6 +83,7 @@ static void side_free(struct vsb_cmp_side *s)
 		free(s->pts[i].run);
 		free(s->pts[i].c2c);
 		free(s->pts[i].skey);
+		free(s->pts[i].mix);
 	}
 	free(s->pts);
 	s->pts = NULL;
@@ -356,6 +357,18 @@ static int one_unit(const struct cmp_file *f, size_t r, size_t end)
 	return 0;
 }
 
+/* Unit insn: the file's mix of the point, for the exact rule to price. */
+static void add_mix(struct vsb_cmp_point *p, const struct cmp_file *f,
+		    size_t r, size_t end)
+{
+	struct vsb_mix m;
+
+	if (!vsb_cmp_exact_unit(p->unit) || vsb_mix_of_rows(&f->rl, r, end, &m))
+		return;
+	p->mix = vsb_grow(p->mix, p->nmix, &p->mixcap, sizeof(*p->mix));
+	p->mix[p->nmix++] = m;
+}
+
 /* The point of rows [@r, @end) on side @s, with its values and unit. */
 static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		     const struct cmp_file *f, size_t r, size_t end,
@@ -397,6 +410,7 @@ static int add_point(const struct vsb_compare *c, struct vsb_cmp_side *s,
 		snprintf(p->machine, sizeof(p->machine), "%s", f->machine);
 	}
 	add_reps(p, f, r, end, maxrep, s->cur, c->drop_disturbed);
+	add_mix(p, f, r, end);
 	return 0;
 }
 

@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "insn_mix.h"
+
 #define VSB_CMP_MAX_COLS	64	/* --ignore keeps one bit per column */
 #define VSB_CMP_KEY_MAX		1024	/* a point's match values, '|'-joined */
 #define VSB_CMP_MIN_REPS	5	/* per side, for the rank test to say much */
@@ -45,6 +47,9 @@ struct vsb_cmp_point {
 	char machine[24];
 	double store_cv;	/* between-run CV of the stored runs; NAN: none */
 	size_t store_runs;	/* how many stored runs it is from */
+	/* unit insn: each file's instruction mix of the point (insn_mix.h) */
+	size_t nmix, mixcap;
+	struct vsb_mix *mix;
 };
 
 struct vsb_cmp_side {
@@ -101,6 +106,15 @@ struct vsb_cmp_verdict {
 	const char *model;
 	double model_cv;	/* the between-run CV behind the floor; NAN: none */
 	size_t model_n;		/* runs that CV is from */
+	/*
+	 * What decided: "rank" (the three-way rule), "mix" (unit insn, the
+	 * mix alone: every class moved one way, or none did), "costs" (unit
+	 * insn, every cost model agreed), "none" (not judged, or changed:
+	 * the models disagree or cannot price what moved); compare.csv's
+	 * `rule`.  mixv: unit insn, base's mix against new's.
+	 */
+	const char *rule;
+	struct vsb_mix_verdict mixv;
 };
 
 /*
@@ -160,6 +174,7 @@ struct vsb_compare {
 	size_t runs_split;	/* files whose repetitions name worker processes */
 	/* filled by vsb_cmp_judge(): the judged pairs by verdict */
 	size_t nslow, nfast, nsame, ninconc;
+	size_t nchanged;	/* unit insn: changed, which way no model vouches */
 	size_t by_exact;	/* of them, judged by the exact rule (unit insn) */
 	double mde_lo, mde_hi;	/* over the inconclusive ones; NAN: none */
 	double shift;		/* median NEW/BASE of the judged pairs; NAN: none */
@@ -269,7 +284,9 @@ int vsb_cmp_shift_shown(const struct vsb_compare *c, const struct vsb_cmp_opts *
  * a change beyond the noise floor; same: the 95% CI of NEW/BASE inside
  * 1 +- max_regression_pct and the floor no wider than that; else
  * inconclusive.  Rows in VSB_CMP_EXACT_UNIT (instruction counts, which
- * repeat to ~0.03%) are judged by vsb_cmp_judge_exact() instead.
+ * repeat to ~0.03%) are judged by vsb_cmp_judge_exact() instead
+ * (compare_exact.c): through the cost model, slower, faster, same or
+ * changed.
  */
 #define VSB_CMP_EXACT_UNIT	"insn"
 #define VSB_CMP_EXACT_REL	0.001	/* 0.1% of BASE's median ... */

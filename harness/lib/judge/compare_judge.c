@@ -280,6 +280,7 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	change = v->ratio - 1;
 	mde_of(v, o, &gb, &gn);
 	v->verdict = vsb_cmp_three_way(v, o);
+	v->rule = "rank";
 	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
 			100 * change > o->max_regression_pct;
 	why = not_judged(v, o, by_store);
@@ -287,6 +288,7 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 		v->verdict = why;
 		v->regression = 0;
 		v->model = "none";
+		v->rule = "none";
 		v->mde = NAN;
 	}
 	grouped_free(&gb);
@@ -320,6 +322,7 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 	c->nslow += !strcmp(v->verdict, "slower");
 	c->nfast += !strcmp(v->verdict, "faster");
 	c->nsame += !strcmp(v->verdict, "same");
+	c->nchanged += !strcmp(v->verdict, "changed");
 	if (!strcmp(v->verdict, "inconclusive")) {
 		c->ninconc++;
 		c->mde_lo = isnan(c->mde_lo) ? v->mde : fmin(c->mde_lo, v->mde);
@@ -358,6 +361,7 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 	c->by_runs = c->by_store = c->by_reps = c->no_model = c->runs_store = 0;
 	c->all_disturbed = c->ndisturbed = 0;
 	c->nslow = c->nfast = c->nsame = c->ninconc = c->by_exact = 0;
+	c->nchanged = 0;
 	c->mde_lo = c->mde_hi = NAN;
 	c->fewest = c->fewest_runs = (size_t)-1;
 	for (i = 0; i < c->nv; i++) {
@@ -370,6 +374,7 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 		v->by_runs = 0;
 		v->one_sweep = 0;
 		v->model = "none";
+		v->rule = "none";
 		v->model_cv = NAN;
 		v->model_n = 0;
 		v->mde = NAN;

@@ -76,9 +76,14 @@ static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 	fprintf(f, ",%s", test_name(v));
 	/* mde_pct: empty where not judged, inf where no test could call any */
 	if (isnan(v->mde))
-		fputs(",\n", f);
+		fputc(',', f);
 	else
-		fprintf(f, ",%.3g\n", 100 * v->mde);
+		fprintf(f, ",%.3g", 100 * v->mde);
+	/* rule: what decided (compare.h); change: insn rows, what moved */
+	fprintf(f, ",%s", v->rule ? v->rule : "none");
+	put_cell(f, v->mixv.line);
+	put_cell(f, v->mixv.why);
+	fputc('\n', f);
 }
 
 static const char *model_name(const struct vsb_cmp_opts *o)
@@ -164,7 +169,10 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		"# store: %s\n# disturbed_repetitions: %s, %zu left out\n"
 		"# verdicts: same needs the 95%% CI inside 1 +- max_regression_pct "
 		"and the noise floor no wider; else inconclusive; test exact (unit "
-		"insn): changed beyond max(0.1%% of base, 0.05 insn) per op; mde_pct: "
+		"insn): a class moved beyond max(0.1%% of base, 0.05) per op, and "
+		"which way is the cost model's (docs/exact.md): rule mix (every class "
+		"moved one way), costs (every model agreed), none (changed: they "
+		"disagree or lack a cost); mde_pct: "
 		"the smallest change the row could call (80%% power at alpha)\n",
 		model_name(o), c->by_runs, c->by_store, c->by_reps,
 		c->nv - c->by_runs - c->by_store - c->by_reps - c->by_exact,
@@ -177,7 +185,7 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		fprintf(csv.f, ",%s", c->cols[k]);
 	fputs(",unit,n_base,n_new,median_base,median_new,ratio,ratio_ci_lo,"
 	      "ratio_ci_hi,p,exact,noise_pct,verdict,regression,runs_base,"
-	      "runs_new,between_cv_pct,test,mde_pct\n", csv.f);
+	      "runs_new,between_cv_pct,test,mde_pct,rule,change,why\n", csv.f);
 	for (i = 0; i < c->nv; i++)
 		write_csv_row(csv.f, c, i);
 	return vsb_outfile_commit(&csv);
@@ -324,6 +332,9 @@ static void model_cell(const struct vsb_cmp_verdict *v, char *buf, size_t len)
 			 v->model_n);
 	else if (!strcmp(m, "reps"))
 		snprintf(buf, len, "repetitions");
+	else if (!strcmp(m, "exact") && v->mixv.line[0])
+		snprintf(buf, len, "exact, by %s: %s%s%s", v->rule, v->mixv.line,
+			 v->mixv.why[0] ? "; " : "", v->mixv.why);
 	else if (!strcmp(m, "exact"))
 		snprintf(buf, len, "exact: instruction counts");
 	else
@@ -354,8 +365,10 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 		"the noise floor (max of %g%% and either side's CV); same needs the "
 		"95%% CI of NEW/BASE inside 1 +- %g%% and the floor no wider; else "
 		"inconclusive, with its MDE (the smallest change the row could call); "
-		"unit insn: changed beyond max(0.1%% of base, 0.05 insn) per op, "
-		"else same\n- %s\n- noise model `%s`: %s\n",
+		"unit insn: a class moved beyond max(0.1%% of base, 0.05) per op, "
+		"slower or faster only where the mix moved one way or every cost "
+		"model agrees, else changed (docs/exact.md)\n- %s\n- noise model "
+		"`%s`: %s\n",
 		line, c->unmatched ? " (points on one side only are listed below)" : "",
 		o->alpha, o->noise_pct, o->max_regression_pct, runs, model_name(o), basis);
 	if (c->store_url)
@@ -370,7 +383,7 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 		"noise model |\n|---|---:|---:|---|---:|---|---:|---|\n");
 	for (i = 0; i < c->nv; i++) {
 		const struct vsb_cmp_verdict *v = &c->vs[i];
-		char model[96];
+		char model[640];
 
 		model_cell(v, model, sizeof(model));
 		fprintf(md.f, "| %s | %.4g %s | %.4g | %.3f [%.3f, %.3f] | %.3g | %s%s | ",

@@ -110,19 +110,49 @@ static void mde_words(const struct vsb_compare *c, char *buf, size_t len)
 			 "%.0f%% (their MDE)", 100 * c->mde_lo, 100 * c->mde_hi);
 }
 
+/* the largest rise among the slower rows: count, or any model's estimate */
+static double slower_most(const struct vsb_compare *c)
+{
+	double w = 0;
+	size_t i, m;
+
+	for (i = 0; i < c->nv; i++) {
+		const struct vsb_cmp_verdict *v = &c->vs[i];
+
+		if (!v->verdict || strcmp(v->verdict, "slower"))
+			continue;
+		w = fmax(w, v->ratio - 1);
+		for (m = 0; m < v->mixv.nmodels; m++)
+			if (!isnan(v->mixv.rel_est[m]))
+				w = fmax(w, v->mixv.rel_est[m]);
+	}
+	return w;
+}
+
+static void counts_words(const struct vsb_compare *c, size_t notj, char *buf,
+			 size_t len)
+{
+	size_t off;
+
+	snprintf(buf, len, "%zu slower, %zu faster, %zu same, %zu inconclusive",
+		 c->nslow, c->nfast, c->nsame, c->ninconc);
+	off = strlen(buf);
+	if (c->nchanged)
+		off += (size_t)snprintf(buf + off, len - off, ", %zu changed",
+					c->nchanged);
+	if (notj && off < len)
+		snprintf(buf + off, len - off, ", %zu not judged", notj);
+}
+
 void vsb_cmp_headline(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 		      char *buf, size_t len)
 {
-	size_t judged = c->nslow + c->nfast + c->nsame + c->ninconc;
+	size_t judged = c->nslow + c->nfast + c->nsame + c->ninconc + c->nchanged;
 	size_t notj = c->nv - c->unmatched - judged;
 	char counts[256], mde[160];
 	double thr = o->max_regression_pct;
 
-	snprintf(counts, sizeof(counts), "%zu slower, %zu faster, %zu same, %zu "
-		 "inconclusive", c->nslow, c->nfast, c->nsame, c->ninconc);
-	if (notj)
-		snprintf(counts + strlen(counts), sizeof(counts) - strlen(counts),
-			 ", %zu not judged", notj);
+	counts_words(c, notj, counts, sizeof(counts));
 	if (c->nreg) {
 		snprintf(buf, len, "REGRESSION beyond %g%% at %zu point%s: %s", thr,
 			 c->nreg, c->nreg == 1 ? "" : "s", counts);
@@ -130,13 +160,22 @@ void vsb_cmp_headline(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 		mde_words(c, mde, sizeof(mde));
 		snprintf(buf, len, "inconclusive: %zu of %zu judged points could not "
 			 "tell, %s: %s", c->ninconc, judged, mde, counts);
+	} else if (c->nchanged) {
+		snprintf(buf, len, "changed: %zu of %zu judged points changed their "
+			 "instructions, and the cost models cannot say which way "
+			 "(they disagree, or lack a cost for what moved): %s",
+			 c->nchanged, judged, counts);
 	} else if (!judged) {
 		snprintf(buf, len, "not judged: no point could be judged: %s", counts);
 	} else if (c->nsame == judged) {
 		snprintf(buf, len, "no regression beyond %g%%: every judged point the "
 			 "same within +-%g%%: %s", thr, thr, counts);
+	} else if (c->nslow) {
+		snprintf(buf, len, "%zu slower (+%.1f%% at most; none beyond "
+			 "--max-regression %g%%): %s", c->nslow, 100 * slower_most(c),
+			 thr, counts);
 	} else {
-		snprintf(buf, len, "no point slower beyond %g%%: %s", thr, counts);
+		snprintf(buf, len, "none slower: %s", counts);
 	}
 }
 
@@ -144,7 +183,7 @@ int vsb_cmp_status(const struct vsb_compare *c)
 {
 	if (c->nreg)
 		return VSB_EXIT_ERROR;
-	return c->ninconc ? VSB_EXIT_INCONCLUSIVE : VSB_EXIT_OK;
+	return c->ninconc || c->nchanged ? VSB_EXIT_INCONCLUSIVE : VSB_EXIT_OK;
 }
 
 /*

@@ -127,6 +127,20 @@ int vsb_mix_of_point(const struct vsb_rl_file *f, size_t pt, struct vsb_mix *m)
 	return mix_over(f, 0, f->nrows, pt, m);
 }
 
+void vsb_mix_median(const struct vsb_mix *mixes, size_t n, struct vsb_mix *m)
+{
+	double *x = vsb_zalloc((n ? n : 1) * sizeof(double));
+	size_t i;
+	int k;
+
+	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++) {
+		for (i = 0; i < n; i++)
+			x[i] = mixes[i].c[k];
+		m->c[k] = !n || has_nan(x, n) ? NAN : vsb_median(x, n);
+	}
+	free(x);
+}
+
 /*
  * Columns are an API: the classes and estimates mix.csv had first, then
  * those appended since (the irq class's parts, pause, cmpxchg without

@@ -33,6 +33,8 @@ int vsb_mix_of_rows(const struct vsb_rl_file *f, size_t r, size_t end,
 		    struct vsb_mix *m);
 /* The same over the rows of point @pt of @f; -1 unless it is in insn. */
 int vsb_mix_of_point(const struct vsb_rl_file *f, size_t pt, struct vsb_mix *m);
+/* Class by class, the median of @n mixes (boots): NAN where one lacks it. */
+void vsb_mix_median(const struct vsb_mix *mixes, size_t n, struct vsb_mix *m);
 
 /*
  * What the model charges for: the plain code at the core's throughput

@@ -127,8 +127,9 @@ static void test_exact(void)
 	} cases[] = {
 		{ "insn/base.csv", "insn/base.csv", "same", "A/A, identical counts" },
 		{ "insn/base.csv", "insn/aa.csv", "same", "+0.04%: within 0.1%" },
-		{ "insn/base.csv", "insn/slower.csv", "slower", "+0.4% (1 insn/op)" },
-		{ "insn/base.csv", "insn/faster.csv", "faster", "-0.4%" },
+		{ "insn/base.csv", "insn/slower.csv", "changed",
+		  "+0.4% (1 insn/op), no mix: a count alone says no direction" },
+		{ "insn/base.csv", "insn/faster.csv", "changed", "-0.4%, no mix" },
 		{ "insn/small-base.csv", "insn/small-new.csv", "same",
 		  "20 -> 20.04 insn/op: within the 0.05 insn floor" },
 		{ "insn/small-new.csv", "insn/small-base.csv", "same", "and back" },
@@ -148,11 +149,62 @@ static void test_exact(void)
 	v = judge(&c, "insn/base.csv", "insn/slower.csv");
 	if (v)
 		TAP_NEAR(v->mde, 0.001, 1e-12, "insn: the MDE is the tolerance, 0.1%% of 250");
-	TAP_OK(c.ninconc == 0 && c.by_exact == 1, "insn: never inconclusive, judged exactly");
+	TAP_OK(c.ninconc == 0 && c.by_exact == 1 && c.nchanged == 1 &&
+	       vsb_cmp_status(&c) == VSB_EXIT_INCONCLUSIVE,
+	       "insn without a mix: changed, exit %d, judged exactly",
+	       VSB_EXIT_INCONCLUSIVE);
 	vsb_cmp_free(&c);
 	v = judge(&c, "insn/small-base.csv", "insn/small-new.csv");
 	if (v)
 		TAP_NEAR(v->mde, 0.05 / 20, 1e-12, "insn at 20/op: the MDE is 0.05 insn, 0.25%%");
+	vsb_cmp_free(&c);
+}
+
+/* exact verdicts through the cost model, on mixes whose answer is known */
+static void test_mix(void)
+{
+	static const struct {
+		const char *new, *verdict, *rule, *what;
+		int regression;
+	} cases[] = {
+		{ "mix/aa.csv", "same", "mix", "an A/A", 0 },
+		{ "mix/irqsave.csv", "changed", "none",
+		  "irqsave (-4.89 insn, +pushf +cli +sti, -1 cmpxchg): not faster", 0 },
+		{ "mix/nop.csv", "slower", "mix", "+1 nop", 0 },
+		{ "mix/lock5.csv", "slower", "mix", "+5 insn, +1 LOCK", 1 },
+		{ "mix/lock.csv", "slower", "costs",
+		  "the LOCK patch: every model agrees", 1 },
+		{ "mix/removal.csv", "faster", "mix", "3 plain instructions out", 0 },
+	};
+	const struct vsb_cmp_verdict *v;
+	struct vsb_compare c;
+	char line[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v = judge(&c, "mix/base.csv", cases[i].new);
+		TAP_OK(v && !strcmp(v->verdict, cases[i].verdict) &&
+		       !strcmp(v->rule, cases[i].rule) &&
+		       v->regression == cases[i].regression,
+		       "mix, %s: %s by %s%s (%s by %s, %s)", cases[i].what,
+		       cases[i].verdict, cases[i].rule,
+		       cases[i].regression ? ", a regression" : "",
+		       v ? v->verdict : "no row", v ? v->rule : "-",
+		       v ? v->mixv.line : "");
+		vsb_cmp_free(&c);
+	}
+	v = judge(&c, "mix/base.csv", "mix/irqsave.csv");
+	vsb_cmp_headline(&c, &opts, line, sizeof(line));
+	TAP_OK(v && strstr(line, "changed: 1 of 1") &&
+	       vsb_cmp_status(&c) == VSB_EXIT_INCONCLUSIVE,
+	       "irqsave: the headline says changed, exit %d (%s)",
+	       VSB_EXIT_INCONCLUSIVE, line);
+	vsb_cmp_free(&c);
+	v = judge(&c, "mix/base.csv", "mix/nop.csv");
+	vsb_cmp_headline(&c, &opts, line, sizeof(line));
+	TAP_OK(v && strstr(line, "1 slower (+2.5% at most; none beyond "
+			   "--max-regression 5%)") && vsb_cmp_status(&c) == 0,
+	       "+1 nop: the headline says how much slower at most (%s)", line);
 	vsb_cmp_free(&c);
 }
 
@@ -165,5 +217,6 @@ int main(void)
 	test_narrow();
 	test_wide();
 	test_exact();
+	test_mix();
 	return tap_done();
 }
