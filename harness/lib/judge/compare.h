@@ -300,6 +300,8 @@ const char *vsb_cmp_three_way(const struct vsb_cmp_verdict *v,
 /* the MDE of @v from the values the test saw: @b[0..nb), @n[0..nn) */
 double vsb_cmp_mde(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
 		   const double *b, size_t nb, const double *n, size_t nn);
+/* an inconclusive @v's MDE raised to the change it saw and its CI's half-width */
+void vsb_cmp_mde_bound(struct vsb_cmp_verdict *v);
 /*
  * The headline: the counts of slower / faster / same / inconclusive,
  * "no regression" only where every judged pair is the same, and the MDE

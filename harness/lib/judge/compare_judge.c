@@ -280,6 +280,7 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	change = v->ratio - 1;
 	mde_of(v, o, &gb, &gn);
 	v->verdict = vsb_cmp_three_way(v, o);
+	vsb_cmp_mde_bound(v);
 	v->rule = "rank";
 	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
 			100 * change > o->max_regression_pct;

@@ -208,6 +208,38 @@ static void test_mix(void)
 	vsb_cmp_free(&c);
 }
 
+/*
+ * Timed, ten boots a side at ab's first-look alpha: whole boots the
+ * emulator ran 1.7x slower.  The rank test and the CI see them, so the
+ * MDE must too: never below the 35% the run saw and could not call.
+ */
+static void test_boots20(void)
+{
+	struct vsb_cmp_opts o = opts;
+	const struct vsb_cmp_verdict *v;
+	struct vsb_compare c;
+
+	o.alpha = 0.005;
+	vsb_cmp_init(&c);
+	if (vsb_cmp_load(&c, &c.base, fx("boots20-base")) ||
+	    vsb_cmp_load(&c, &c.new, fx("boots20-new")) || vsb_cmp_match(&c) ||
+	    c.nv != 1) {
+		TAP_OK(0, "boots20 loads");
+		vsb_cmp_free(&c);
+		return;
+	}
+	vsb_cmp_judge(&c, &o);
+	v = &c.vs[0];
+	TAP_OK(!strcmp(v->verdict, "inconclusive") && v->by_runs,
+	       "20 boot medians, alpha 0.005: inconclusive, by runs (%s, p %.4f, "
+	       "ratio %.3f [%.3f, %.3f])", v->verdict, v->p, v->ratio, v->lo, v->hi);
+	TAP_OK(v->mde >= 0.35, "its MDE %.1f%% is at least the 35%% it saw",
+	       100 * v->mde);
+	TAP_OK(v->mde >= fabs(v->ratio - 1) && v->mde >= (v->hi - v->lo) / 2,
+	       "never below the change seen, nor inside its CI's half-width");
+	vsb_cmp_free(&c);
+}
+
 int main(void)
 {
 	const char *root = getenv("VSB_ROOT");
@@ -218,5 +250,6 @@ int main(void)
 	test_wide();
 	test_exact();
 	test_mix();
+	test_boots20();
 	return tap_done();
 }
