@@ -90,7 +90,7 @@ expect_usage_error "a truncated file" "fewer cells" "$VSB" compare "$TMP/trunc.c
 
 expect_exit 1 "-o DIR: written even when exiting 1" \
 	"$VSB" compare --noise-model reps "$TMP/base.csv" "$TMP/slow.csv" -o "$TMP/cmp"
-if grep -q ',slower,1,1,1,,pooled,[0-9.]*$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSION' "$TMP/cmp/summary.md"; then
+if grep -q ',slower,1,1,1,,pooled,[0-9.]*,rank,,$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSION' "$TMP/cmp/summary.md"; then
 	ok "compare.csv and summary.md carry the verdict"
 else
 	not_ok "compare.csv and summary.md carry the verdict"
@@ -170,7 +170,7 @@ if command -v gnuplot >/dev/null; then
 	"$VSB" compare --noise-model reps "$TMP/sh/a" "$TMP/sh/three" -o "$TMP/sh/cmp-three" >/dev/null 2>&1
 	expect_exit 0 "plot of a compare folder with an only-base point (median_new nan)" \
 		"$VSB" plot "$TMP/sh/cmp-three" -o "$TMP/sh/plot-three"
-	grep -q ',only-base,0,0,0,,none,$' "$TMP/sh/cmp-three/compare.csv" &&
+	grep -q ',only-base,0,0,0,,none,,none,,$' "$TMP/sh/cmp-three/compare.csv" &&
 		grep -q '<svg' "$TMP/sh/plot-three/regression.svg" &&
 		grep -q 'thr=8 (only-base)' "$TMP/sh/plot-three/regression.svg" &&
 		ok "... drawn, as compare drew it, the point without a ratio labelled why" ||
@@ -211,7 +211,7 @@ if grep -q '^# c2c_ns: [0-9]' "$TMP/mc.csv"; then
 	# compare.csv's test column: none, not the test the pair would have had
 	[ $rc -eq 0 ] && grep -q ' moved (c2c 100 -> 300 ns)' "$TMP/out" &&
 		grep -q 'not judged (verdict `moved`)' "$TMP/err" &&
-		grep -q ',moved,0,1,1,,none,$' "$TMP/mv/compare.csv" &&
+		grep -q ',moved,0,1,1,,none,,none,,$' "$TMP/mv/compare.csv" &&
 		grep -q '^# noise_models: 0 runs, 0 store, 0 pooled, 1 not judged' "$TMP/mv/compare.csv" &&
 		ok "2 CPUs, 3x farther apart on NEW: not judged (moved, test none), exit 0" ||
 		not_ok "2 CPUs, 3x farther apart: moved" "exit $rc" "$(cat "$TMP/out" "$TMP/err")"
@@ -237,7 +237,7 @@ expect_exit 0 "--runs-only, one run a side, +83% pooled: not judged (exit 0)" \
 	"$VSB" compare "$TMP/base.csv" "$TMP/slow.csv" --runs-only -o "$TMP/ro"
 if grep -q '1.833 \[.*few-runs$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
    grep -q -- '--runs-only: 1 point not judged (verdict `few-runs`).* needs 5 runs a side' "$TMP/err" &&
-   grep -q ',few-runs,0,1,1,,none,$' "$TMP/ro/compare.csv"; then
+   grep -q ',few-runs,0,1,1,,none,,none,,$' "$TMP/ro/compare.csv"; then
 	ok "few-runs in the table and compare.csv (test none), the ratio kept, stderr says why"
 else
 	not_ok "--runs-only output" "$(cat "$TMP/out" "$TMP/err")" "$(tail -n1 "$TMP/ro/compare.csv")"
