@@ -37,10 +37,11 @@ colour(v) = (v eq 'slower') ? 0xd62728 : (v eq 'faster') ? 0x2ca02c : \
 	    (v eq 'one-sweep') ? 0xfdae6b : (v eq 'inconclusive') ? 0xd4a017 : \
 	    (v eq 'changed') ? 0xe377c2 : 0x999999
 
-# a changed point's label: what moved, without the estimates (compare.csv's
-# change is "CLASSES; est MODELS"); haschange: the file has that column
+# a changed point's label: what moved of the instructions and the special
+# ones, the part of compare.csv's change before its first ';' (memory
+# operations and the estimates follow); haschange: the file has that column
 if (!exists("haschange")) haschange = 0
-mixpart(s) = strstrt(s, '; est') > 0 ? s[1:strstrt(s, '; est') - 1] : s
+mixpart(s) = strstrt(s, ';') > 0 ? s[1:strstrt(s, ';') - 1] : s
 changelabel(v) = (haschange && v eq 'changed') ? mixpart(strcol('change')) : ''
 
 

@@ -264,6 +264,23 @@ grep -q 'instructions per op per point (exact counts)' "$TMP/cx/regression.svg" 
 	! grep -q 'median cost' "$TMP/cx/regression.svg" &&
 	ok "an insn comparison's chart says instructions per op and the tolerance" ||
 	not_ok "an insn comparison's chart says instructions per op and the tolerance"
+# fewer instructions is not faster: the irqsave patch's mix is changed,
+# exit 5, painted pink with what moved beside it; the LOCK patch is a
+# regression, exit 1, with every model's estimate in its change cell
+expect_exit 5 "exact: the irqsave patch (-4.89 insn, +cli +sti +pushf) is changed, exit 5" \
+	"$VSB" compare $F/mix/base.csv $F/mix/irqsave.csv -o "$TMP/cirq"
+grep -q ',changed,0,.*,exact,[0-9.]*,none,"-4.89 insn, -1 cmpxchg, +1 pushf, +1 cli, +1 sti;.*? zen3' \
+	"$TMP/cirq/compare.csv" &&
+	grep -q -- '-4.89 insn.* -1 cmpxchg.* +1 pushf.* +1 cli.* +1 sti<' "$TMP/cirq/regression.svg" &&
+	grep -q 'changed: no cost model vouches which way' "$TMP/cirq/regression.svg" &&
+	grep -q 'changed: 1 of 1 judged points' "$TMP/cirq/summary.md" &&
+	ok "... compare.csv says what moved and why, the chart labels it, summary.md says changed" ||
+	not_ok "exact changed: compare.csv, chart, summary.md" "$(tail -1 "$TMP/cirq/compare.csv")"
+expect_exit 1 "exact: the LOCK patch (+5 insn, a local cmpxchg locked) is a regression, exit 1" \
+	"$VSB" compare $F/mix/base.csv $F/mix/lock.csv -o "$TMP/clock"
+grep -q ',slower,1,.*,costs,"+5 insn, +1 lock, -1 cmpxchg_local; est +[0-9.]* skl, +[0-9.]* zen3, +[0-9.]* icl"' \
+	"$TMP/clock/compare.csv" && ok "... decided by costs, every model's estimate up" ||
+	not_ok "exact LOCK patch by costs" "$(tail -1 "$TMP/clock/compare.csv")"
 "$VSB" compare $F/narrow-base $F/narrow-slow -o "$TMP/ct" >/dev/null 2>&1
 grep -q 'NEW / BASE median cost per point' "$TMP/ct/regression.svg" &&
 	ok "a timed comparison's chart keeps its median cost" ||

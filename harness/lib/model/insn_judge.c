@@ -21,13 +21,19 @@
 
 #include "insn_mix.h"
 
-/* the classes shown in the one-line change, irq by its parts when known */
+/*
+ * The classes shown in the one-line change: instructions and the special
+ * ones first (irq by its parts when known), then the memory operations
+ * after a ';', then the estimates: "-4.89 insn, +1 cli, +1 sti, -1
+ * cmpxchg; -1.99 loads; est +6.78 skl, ? zen3".  A chart's label is
+ * the part before the first ';'.
+ */
 static const int shown[] = {
 	VSB_MIX_INSN, VSB_MIX_LOCK, VSB_MIX_CMPXCHG, VSB_MIX_CMPXCHG_LOCAL,
-	VSB_MIX_PUSHF, VSB_MIX_CLI,
-	VSB_MIX_STI, VSB_MIX_POPF, VSB_MIX_PAUSE, VSB_MIX_SERIAL, VSB_MIX_LOADS,
-	VSB_MIX_STORES,
+	VSB_MIX_PUSHF, VSB_MIX_CLI, VSB_MIX_STI, VSB_MIX_POPF, VSB_MIX_PAUSE,
+	VSB_MIX_SERIAL,
 };
+static const int shown_mem[] = { VSB_MIX_LOADS, VSB_MIX_STORES };
 
 static double tol_of(double base, double abs_tol)
 {
@@ -94,24 +100,46 @@ static double est_delta(const struct vsb_mix *b, const struct vsb_mix *n,
 	return d;
 }
 
+/* " +1 cli" for each of @k[0..n) that moved; the offset after them */
+static size_t moved_words(const struct vsb_mix *b, const struct vsb_mix *n,
+			  const int *k, size_t nk, char *buf, size_t len, size_t off)
+{
+	double d;
+	size_t i;
+
+	for (i = 0; i < nk && off < len; i++) {
+		if (!moved(b, n, k[i]))
+			continue;
+		d = n->c[k[i]] - b->c[k[i]];
+		/* a local cmpxchg gone with the cmpxchg says nothing more */
+		if (k[i] == VSB_MIX_CMPXCHG_LOCAL &&
+		    fabs(d - (n->c[VSB_MIX_CMPXCHG] - b->c[VSB_MIX_CMPXCHG])) < 1e-9)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%+.3g %s",
+					off ? ", " : "", d, vsb_exact_classes[k[i]].name);
+	}
+	return off;
+}
+
 static void change_line(const struct vsb_mix *b, const struct vsb_mix *n,
 			struct vsb_mix_verdict *v)
 {
-	size_t len = sizeof(v->line), off = 0, i;
-	const char *sep = "";
+	size_t len = sizeof(v->line), off, mem, i;
 
-	for (i = 0; i < sizeof(shown) / sizeof(shown[0]) && off < len; i++) {
-		int k = shown[i];
-
-		if (!moved(b, n, k))
-			continue;
-		off += (size_t)snprintf(v->line + off, len - off, "%s%+.3g %s", sep,
-					n->c[k] - b->c[k], vsb_exact_classes[k].name);
-		sep = ", ";
-	}
+	off = moved_words(b, n, shown, sizeof(shown) / sizeof(shown[0]),
+			  v->line, len, 0);
 	if (moved(b, n, VSB_MIX_IRQ) && isnan(b->c[VSB_MIX_CLI]) && off < len)
-		off += (size_t)snprintf(v->line + off, len - off, "%s%+.3g irq", sep,
+		off += (size_t)snprintf(v->line + off, len - off, "%s%+.3g irq",
+					off ? ", " : "",
 					n->c[VSB_MIX_IRQ] - b->c[VSB_MIX_IRQ]);
+	if (off < len) {
+		char m[96];
+
+		mem = moved_words(b, n, shown_mem, 2, m, sizeof(m), 0);
+		if (mem)
+			off += (size_t)snprintf(v->line + off, len - off, "%s%s",
+						off ? "; " : "", m);
+	}
 	for (i = 0; i < v->nmodels && off < len; i++) {
 		const char *pre = i ? ", " : "; est ";
 
