@@ -59,8 +59,24 @@ bad_table "a user-space row missing" "no row 'lock_xadd'" '/^lock_xadd,/d'
 bad_table "a number that does not parse" "row 'mfence': median 'x' is not a number" 's/^mfence,[^,]*,/mfence,x,/'
 bad_table "an unknown row" "unknown row 'cli'" 's/^cli_sti,/cli,/'
 expect_usage_error "a missing file" "nothing.costs: " "$VSB" calibrate --show-costs "$TMP/nothing.costs"
-"$VSB" run --bench counter --loops 1000 --repeat 1 --warmup 0 --events none \
-	-o "$TMP/r.csv" >/dev/null 2>&1
+# every result's record names the table its CPU's cost model would use
+short_run() {	# short_run CACHE OUT: a tiny counter run with that cost cache
+	VSB_COST_CACHE=$1 "$VSB" run --bench counter --loops 1000 --repeat 1 --warmup 0 \
+		--events none -o "$2" >/dev/null 2>&1
+}
+short_run "$cache" "$TMP/r.csv"
+grep -qx "# cost_table: $key ($cache/$key.costs)" "$TMP/r.csv" &&
+	ok "a result's record names the cached table" ||
+	not_ok "cost_table metadata" "$(grep '^# cost_table' "$TMP/r.csv")"
+short_run "$TMP/empty" "$TMP/r0.csv"
+grep -qx "# cost_table: none (not calibrated: vmstat-bench calibrate --costs)" "$TMP/r0.csv" &&
+	ok "... and says none where none is kept" ||
+	not_ok "cost_table: none" "$(grep '^# cost_table' "$TMP/r0.csv")"
+mkdir -p "$TMP/junk" && echo junk >"$TMP/junk/$key.costs"
+short_run "$TMP/junk" "$TMP/r1.csv"
+grep -q "^# cost_table: none (.*$key.costs: not a vmstat-bench cost table" "$TMP/r1.csv" &&
+	ok "... and names a bad one as none, with why" ||
+	not_ok "cost_table: a bad file" "$(grep '^# cost_table' "$TMP/r1.csv")"
 expect_usage_error "a result is not a cost table" "r.csv: not a vmstat-bench cost table" \
 	"$VSB" calibrate --show-costs "$TMP/r.csv"
 
