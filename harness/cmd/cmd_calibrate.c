@@ -55,7 +55,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: vmstat-bench calibrate [--cpu N] [--loops N] [--repeat R]\n"
-"       vmstat-bench calibrate --costs [--cpu N] [--costs-out FILE]\n"
+"       vmstat-bench calibrate --costs [--kernel] [--cpu N] [--costs-out FILE]\n"
 "       vmstat-bench calibrate --show-costs FILE\n"
 "\n"
 "Measures the harness floor on one pinned CPU: the this-cpu-add\n"
@@ -75,6 +75,8 @@ static void usage(FILE *f)
 "  -r, --repeat R   timed samples of each loop, 1..%d [11]\n"
 "      --costs      time the cost table of this CPU (see above)\n"
 "      --costs-out FILE  the table into FILE as well\n"
+"      --kernel     with --costs: the kernel rows too (cli+sti, irqsave,\n"
+"                   this_cpu ops), in the module where it loads natively\n"
 "      --show-costs FILE read a cost table, check it, print it\n"
 "  -h, --help       this text\n"
 "\n"
@@ -85,7 +87,8 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 ok, 2 bad usage or a bad cost table, 3 a check failed (the\n"
 "line says which; --costs: the imul chain off 3 cycles three times), 4 no\n"
-"x86-64 CPU key to time under.\n",
+"x86-64 CPU key to time under, or --kernel where the module does not run\n"
+"natively (not loaded, or under QEMU TCG).\n",
 		CAL_LOOPS_MIN, VSB_LOOPS_MAX, CAL_REPS_MAX);
 }
 

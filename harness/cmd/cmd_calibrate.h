@@ -14,6 +14,16 @@ struct cal_costs_args {
 	const char *show;	/* --show-costs FILE: read, check, print */
 };
 
+/*
+ * cmd_calibrate_kernel.c: whether the module's ops can be timed here as
+ * this CPU's (loaded, with the primitive ops, not under TCG): 0, or
+ * VSB_EXIT_SKIP after one line saying what this machine lacks.
+ */
+int vsb_calibrate_kernel_ready(void);
+/* @t's kernel rows, over its tsc_per_cycle: 0 or an exit code after one line */
+struct vsb_cost_table;
+int vsb_calibrate_kernel_rows(struct vsb_cost_table *t, long cpu);
+
 /* The table measured on @cpu, or shown: the command's exit status. */
 int vsb_calibrate_costs(const struct cal_costs_args *a, long cpu);
 

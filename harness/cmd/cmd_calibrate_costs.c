@@ -7,6 +7,10 @@
  * and with --costs-out to a file of the user's; `--show-costs FILE`
  * reads one back, checked, and prints it.
  *
+ * With --kernel the kernel rows too, timed in the module where it runs
+ * natively (cmd_calibrate_kernel.c); refused before any timing where it
+ * does not.
+ *
  * A measurement whose own check fails (the imul chain off 3 cycles, so
  * the add chain's clock is wrong; a LOCK cmpxchg no dearer than an add)
  * is measured again, twice at most, and then printed but kept nowhere:
@@ -84,9 +88,13 @@ int vsb_calibrate_costs(const struct cal_costs_args *a, long cpu)
 	if (ret)
 		return ret;
 	ret = targets(a, &t, cache, sizeof(cache));
+	if (!ret && a->kernel)
+		ret = vsb_calibrate_kernel_ready();
 	if (ret)
 		return ret;
 	bad = measure(&t, cpu, ca, cb, sizeof(ca), &tries, &ret);
+	if (!ret && !bad && a->kernel)
+		ret = vsb_calibrate_kernel_rows(&t, cpu);
 	if (ret)
 		return ret;
 	vsb_cost_table_write(stdout, &t);

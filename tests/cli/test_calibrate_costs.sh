@@ -93,4 +93,18 @@ bad "--costs with --repeat" "--repeat: the harness floor's option, not --costs's
 bad "--costs-out a folder" "--costs-out: $TMP is a directory" --costs --costs-out "$TMP"
 expect_usage_error "no cache folder and no --costs-out" "no cache folder" \
 	env -u VSB_COST_CACHE -u XDG_CACHE_HOME -u HOME "$VSB" calibrate --costs
+
+# --kernel where the module does not run natively: exit 4 with what this
+# machine lacks, before any timing, nothing kept
+if [ -e /dev/vmstat_bench ]; then
+	skip "--kernel without the module: exit 4" "the module is loaded here"
+else
+	VSB_COST_CACHE=$TMP/cache3 "$VSB" calibrate --costs --kernel >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 4 ] && one_line "$TMP/err" &&
+		grep -q "the kernel rows need the module loaded natively" "$TMP/err" &&
+		[ ! -s "$TMP/out" ] && [ ! -e "$TMP/cache3" ] &&
+		ok "--kernel without the module: exit 4, one line, nothing timed or kept" ||
+		not_ok "--kernel without the module" "exit $rc" "$(head -3 "$TMP/err" "$TMP/out")"
+fi
 done_testing

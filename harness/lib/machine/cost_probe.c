@@ -18,7 +18,13 @@
  * core since Nehalem and every AMD Zen) checks the conversion.
  */
 #define _GNU_SOURCE
+#if defined(__x86_64__)
 #include <asm/prctl.h>
+#include <cpuid.h>
+#else
+#define ARCH_SET_GS	0	/* no GS base to set: cost_loops.c has no loops */
+#define ARCH_GET_GS	0
+#endif
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -242,6 +248,24 @@ int vsb_cost_check(const struct vsb_cost_table *t, char *a, char *b, size_t len)
 	snprintf(b, len, "lock_cmpxchg %.3f cycles > add_chain %.3f: %s", lock, add,
 		 lock_ok ? "ok" : "FAILED");
 	return imul_ok && lock_ok ? 0 : 1;
+}
+
+void vsb_cost_hypervisor(char *buf, size_t len)
+{
+	char sig[13] = "";
+#if defined(__x86_64__)
+	unsigned int a, b, c, d;
+
+	__cpuid(1, a, b, c, d);
+	if (c & (1u << 31)) {		/* the hypervisor bit */
+		__cpuid(0x40000000, a, b, c, d);
+		memcpy(sig, &b, 4);
+		memcpy(sig + 4, &c, 4);
+		memcpy(sig + 8, &d, 4);
+		sig[12] = '\0';
+	}
+#endif
+	snprintf(buf, len, "%s", sig);
 }
 
 int vsb_cost_measure(struct vsb_cost_table *t, int cpu)

@@ -36,6 +36,13 @@ int vsb_cost_measure_n(struct vsb_cost_table *t, int cpu, size_t samples);
 int vsb_cost_check(const struct vsb_cost_table *t, char *a, char *b, size_t len);
 
 /*
+ * The hypervisor's CPUID signature into @buf (leaf 0x40000000: "KVMKVMKVM",
+ * "TCGTCGTCGTCG", ...), "" on bare metal (no CPUID hypervisor bit) or
+ * off x86.  Under TCG a time is the emulator's, not this CPU's.
+ */
+void vsb_cost_hypervisor(char *buf, size_t len);
+
+/*
  * The folder of cost tables: $VSB_COST_CACHE, else
  * $XDG_CACHE_HOME/vmstat-bench/costs, else ~/.cache/vmstat-bench/costs.
  * 0, or -1 (quietly) when there is no home to keep it in.
