@@ -14,6 +14,7 @@
  * the module is not loaded; exact mode counts these ops instead.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -189,18 +190,17 @@ static int time_op(const char *dir, unsigned int i, long cpu, double **v, size_t
 	return read_per_op(csv, v, n);
 }
 
-/* what time_op() left in @dir, and @dir */
+/* what the runs left in @dir (results, summaries, their stderr), and @dir */
 static void clean(const char *dir)
 {
-	char p[4200];
-	unsigned int i;
+	DIR *d = opendir(dir);
+	struct dirent *de;
 
-	for (i = 0; i < NKOPS; i++) {
-		snprintf(p, sizeof(p), "%s/%s.csv", dir, kops[i].op);
-		unlink(p);
-		snprintf(p, sizeof(p), "%s/%s.err", dir, kops[i].op);
-		unlink(p);
-	}
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	if (d)
+		closedir(d);
 	if (rmdir(dir))
 		vsb_warn("could not remove %s: %s", dir, strerror(errno));
 }
