@@ -75,6 +75,25 @@ static double time_loop(const struct vsb_cost_loop_def *d, uint64_t iters, void 
 	return (double)(t1 - t0);
 }
 
+/*
+ * Whether this thread may set its GS base (a seccomp filter may refuse
+ * arch_prctl): the %gs loop would fault without it.  0, or VSB_EXIT_SKIP
+ * after one line.
+ */
+static int gs_usable(void *mem)
+{
+	unsigned long old = 0;
+
+	if (gs_base(ARCH_GET_GS, (unsigned long)&old) ||
+	    gs_base(ARCH_SET_GS, (unsigned long)mem)) {
+		vsb_err("calibrate --costs: arch_prctl(ARCH_SET_GS): %s: cannot time "
+			"cmpxchg through %%gs here", strerror(errno));
+		return VSB_EXIT_SKIP;
+	}
+	gs_base(ARCH_SET_GS, old);
+	return 0;
+}
+
 /* iterations for a sample of about SAMPLE_TICKS, from the fastest of a few */
 static uint64_t size_loop(const struct vsb_cost_loop_def *d, void *mem)
 {
@@ -217,6 +236,12 @@ int vsb_cost_measure_n(struct vsb_cost_table *t, int cpu, size_t ns)
 	if (ns < 11)
 		ns = 11;
 	mem = vsb_zalloc_page(VSB_COST_MEM);
+	ret = gs_usable(mem);
+	if (ret) {
+		free(mem);
+		sched_setaffinity(0, sizeof(old), &old);
+		return ret;
+	}
 	r = vsb_zalloc(nl * sizeof(*r));
 	for (i = 0; i < nl; i++) {
 		r[i].d = &defs[i];
