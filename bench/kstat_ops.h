@@ -29,7 +29,7 @@
 #define VSB_KF_UNIT	0x20u	/* +-1 only (inc/dec): --delta must be 1 */
 #define VSB_KF_MEMCG	0x40u	/* on a page charged to the caller's memory cgroup */
 #define VSB_KF_READ	0x80u	/* a read: --busy-workers run the update side */
-#define VSB_KF_NOCALL	0x100u	/* no kernel call at all (the floors) */
+#define VSB_KF_NOCALL	0x100u	/* no kernel call at all (the floors, the primitives) */
 
 /*
  * The items updated, per kernel (Debian 6.1 and 6.12): chosen because no
@@ -79,7 +79,22 @@
 	  "on the run's own percpu_counter, folding at --batch")	\
 	X(pcc_sum, "percpu-counter-sum", VSB_KF_PCC | VSB_KF_READ,	\
 	  "__percpu_counter_sum", "",					\
-	  "the read side: every online CPU's count under the lock; --busy-workers add")
+	  "the read side: every online CPU's count under the lock; --busy-workers add") \
+	X(cli_sti, "cli-sti", VSB_KF_NOCALL,				\
+	  "local_irq_disable + local_irq_enable", "",			\
+	  "a cli+sti pair, no statistics: calibrate --costs --kernel's cli_sti row") \
+	X(irqsave, "irqsave", VSB_KF_NOCALL,				\
+	  "local_irq_save + local_irq_restore", "",			\
+	  "the pair __mod-zone's callers wrap it in, alone")		\
+	X(this_cpu_cmpxchg, "this-cpu-cmpxchg", VSB_KF_NOCALL,		\
+	  "this_cpu_cmpxchg (module's per-CPU slot)", "",		\
+	  "one this_cpu_cmpxchg that succeeds, as mod-zone's fast path does") \
+	X(lock_cmpxchg, "lock-cmpxchg", VSB_KF_NOCALL,			\
+	  "cmpxchg (LOCK) on the module's per-CPU slot", "",		\
+	  "the same cmpxchg with the LOCK prefix: what seed 002's patch pays") \
+	X(this_cpu_add, "this-cpu-add", VSB_KF_NOCALL,			\
+	  "this_cpu_add (module's per-CPU slot)", "",			\
+	  "one this_cpu_add, as vm-event's count_vm_events does")
 
 enum vsb_kstat_op {
 #define VSB_X_ENUM(id, name, flags, fn, why, desc) VSB_KSTAT_##id,

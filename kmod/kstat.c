@@ -84,6 +84,15 @@ struct vsb_kstat {
 static DEFINE_PER_CPU(s8, vsb_kstat_dummy);
 
 /*
+ * The primitive ops' per-CPU slots (cli-sti .. this-cpu-add, the cost
+ * table's kernel rows): the cmpxchg slot stays 0, each cmpxchg of 0 for
+ * 0 succeeding as the statistics' fast path does; the add slot takes
+ * the runs' +-delta.  Nobody else reads either.
+ */
+static DEFINE_PER_CPU(long, vsb_kstat_cx_slot);
+static DEFINE_PER_CPU(long, vsb_kstat_add_slot);
+
+/*
  * The empty op: what calling a kernel function with mod_zone_page_state's
  * arguments costs, without its body.  noinline and an asm that "uses"
  * the arguments, so the compiler can neither drop nor inline the call.
@@ -238,6 +247,24 @@ static __always_inline void vsb_kstat_op(struct vsb_kstat *ks, unsigned int op,
 		break;
 	case VSB_KSTAT_pcc_sum:
 		ks->sink += __percpu_counter_sum(&ks->pcc);
+		break;
+	case VSB_KSTAT_cli_sti:
+		local_irq_disable();
+		local_irq_enable();
+		break;
+	case VSB_KSTAT_irqsave:
+		local_irq_save(flags);
+		local_irq_restore(flags);
+		break;
+	case VSB_KSTAT_this_cpu_cmpxchg:
+		(void)this_cpu_cmpxchg(vsb_kstat_cx_slot, 0L, 0L);
+		break;
+	case VSB_KSTAT_lock_cmpxchg:
+		/* the worker is bound to its CPU: raw_, no preemption check */
+		(void)cmpxchg(raw_cpu_ptr(&vsb_kstat_cx_slot), 0L, 0L);
+		break;
+	case VSB_KSTAT_this_cpu_add:
+		this_cpu_add(vsb_kstat_add_slot, d);
 		break;
 	}
 }

@@ -9,6 +9,9 @@
  *    loop, or the harness's loop structure is what is being measured;
  *  - the timer: the cost of one rdtscp (and one clock_gettime), as a
  *    share of a default-sized sample; it should stay under 1%.
+ *
+ * With --costs it does the other job instead: the cost table of this
+ * CPU (cmd_calibrate_costs.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +22,7 @@
 
 #include "bench/counter.h"
 #include "clock.h"
+#include "cmd_calibrate.h"
 #include "cmds.h"
 #include "vsb.h"
 
@@ -51,37 +55,79 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: vmstat-bench calibrate [--cpu N] [--loops N] [--repeat R]\n"
+"       vmstat-bench calibrate --costs [--kernel] [--cpu N] [--costs-out FILE]\n"
+"       vmstat-bench calibrate --show-costs FILE\n"
 "\n"
 "Measures the harness floor on one pinned CPU: the this-cpu-add\n"
 "variant against a bare inline-asm add loop (should be within 1.5x),\n"
 "and the cost of a timer read against a sample (should be under 1%%).\n"
 "\n"
+"--costs instead times the primitives the cost model prices (adds, loads,\n"
+"stores, LOCK cmpxchg and xadd, cmpxchg plain and through %%gs, pushf,\n"
+"popf, pause, lfence, mfence, cpuid, rep stosb) in core cycles on one\n"
+"pinned CPU, prints the table, and keeps it in the cache under the CPU's\n"
+"key ($VSB_COST_CACHE, else $XDG_CACHE_HOME or ~/.cache, vmstat-bench/costs/),\n"
+"which every result's `# cost_table:` line names (docs/costs.md).\n"
+"\n"
 "options:\n"
 "  -c, --cpu N      the CPU to pin to [first allowed]\n"
 "  -n, --loops N    operations per timed sample, %ld..%ld [1000000]\n"
 "  -r, --repeat R   timed samples of each loop, 1..%d [11]\n"
+"      --costs      time the cost table of this CPU (see above)\n"
+"      --costs-out FILE  the table into FILE as well\n"
+"      --kernel     with --costs: the kernel rows too (cli+sti, irqsave,\n"
+"                   this_cpu ops), in the module where it loads natively\n"
+"      --show-costs FILE read a cost table, check it, print it\n"
 "  -h, --help       this text\n"
 "\n"
 "examples:\n"
 "  vmstat-bench calibrate\n"
 "  vmstat-bench calibrate --cpu 1 --repeat 21\n"
+"  flock /tmp/vsb-timing.lock vmstat-bench calibrate --costs\n"
 "\n"
-"exit status: 0 ok, 2 bad usage, 3 a check failed (the line says which).\n",
+"exit status: 0 ok, 2 bad usage or a bad cost table, 3 a check failed (the\n"
+"line says which; --costs: the imul chain off 3 cycles three times), 4 no\n"
+"x86-64 CPU key to time under, or --kernel where the module does not run\n"
+"natively (not loaded, or under QEMU TCG).\n",
 		CAL_LOOPS_MIN, VSB_LOOPS_MAX, CAL_REPS_MAX);
 }
 
-static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
+/* --costs and its companions: each only where it means something */
+static int check_costs_args(const struct cal_costs_args *ca, const char *floor_opt)
+{
+	if (ca->show && (ca->costs || ca->out || ca->kernel)) {
+		vsb_err("--show-costs: reads a table, it measures nothing: not with "
+			"--costs, --costs-out or --kernel");
+		return VSB_EXIT_USAGE;
+	}
+	if (!ca->costs && (ca->out || ca->kernel)) {
+		vsb_err("%s: goes with --costs", ca->out ? "--costs-out" : "--kernel");
+		return VSB_EXIT_USAGE;
+	}
+	if ((ca->costs || ca->show) && floor_opt) {
+		vsb_err("%s: the harness floor's option, not --costs's", floor_opt);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps,
+		      struct cal_costs_args *ca)
 {
 	static const struct option lopts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "loops", required_argument, NULL, 'n' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "costs", no_argument, NULL, 'C' },
+		{ "costs-out", required_argument, NULL, 'O' },
+		{ "show-costs", required_argument, NULL, 'S' },
+		{ "kernel", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct vsb_cpulist cl = { 0 };
 	struct vsb_getopt g = VSB_GETOPT("calibrate", "+c:n:r:", lopts, usage, argc, argv);
-	const char *arg;
+	const char *arg, *floor_opt = NULL;
 	int c, ret = 0, one;
 	long v;
 
@@ -96,11 +142,25 @@ static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
 			ret = vsb_parse_long_range("--cpu", arg, 0, VSB_MAX_CPUS - 1, cpu);
 			break;
 		case 'n':
+			floor_opt = "--loops";
 			ret = vsb_parse_long_range("--loops", arg, CAL_LOOPS_MIN,
 						   VSB_LOOPS_MAX, loops);
 			break;
 		case 'r':
+			floor_opt = "--repeat";
 			ret = vsb_parse_long_range("--repeat", arg, 1, CAL_REPS_MAX, reps);
+			break;
+		case 'C':
+			ca->costs = 1;
+			break;
+		case 'O':
+			ca->out = arg;
+			break;
+		case 'S':
+			ca->show = arg;
+			break;
+		case 'K':
+			ca->kernel = 1;
 			break;
 		}
 		if (ret)
@@ -120,6 +180,9 @@ static int parse_args(int argc, char **argv, long *cpu, long *loops, long *reps)
 			argc - optind > 1 ? "s" : "", extra);
 		return VSB_EXIT_USAGE;
 	}
+	ret = check_costs_args(ca, floor_opt);
+	if (ret)
+		return ret;
 	/* the same check as run's --cpus: online, and ours to run on */
 	one = (int)*cpu;
 	cl = (struct vsb_cpulist){ .n = 1, .cpu = &one };	/* a view, checked */
@@ -136,11 +199,14 @@ int vsb_cmd_calibrate(int argc, char **argv)
 	s8 *slot;
 	cpu_set_t set;
 	double hz, bare_op, var_op, ratio, rd_ns, cg_ns, sample_ns;
+	struct cal_costs_args ca = { 0 };
 	int i, k, ret;
 
-	ret = parse_args(argc, argv, &cpu, &loops, &reps);
+	ret = parse_args(argc, argv, &cpu, &loops, &reps, &ca);
 	if (ret)
 		return ret < 0 ? VSB_EXIT_OK : ret;
+	if (ca.costs || ca.show)
+		return vsb_calibrate_costs(&ca, cpu);
 	CPU_ZERO(&set);
 	CPU_SET((int)cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {

@@ -34,6 +34,7 @@
 #include "topo.h"
 #include "c2c.h"
 #include "c2c_rule.h"
+#include "cost_probe.h"
 #include "kmod_abi.h"
 
 #ifndef VSB_GIT_REV
@@ -323,6 +324,9 @@ static void cpu_part(struct env_ctx *e)
 	vsb_meta_rec_add(m, "isolated_cpus", "%s", buf);
 	read_or(SYS_CPU "/nohz_full", buf, sizeof(buf), "none");
 	vsb_meta_rec_add(m, "nohz_full_cpus", "%s", buf);
+	/* the table exact mode's cost model prices this CPU with (docs/costs.md) */
+	vsb_cost_meta_line(buf, sizeof(buf));
+	vsb_meta_rec_add(m, "cost_table", "%s", buf);
 }
 
 /*

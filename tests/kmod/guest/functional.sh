@@ -197,7 +197,7 @@ else
 fi
 kl="--bench kstat --cpus 0-1 --loops 4000 --repeat 2 --warmup 1"
 for op in bare empty mod-zone __mod-zone inc-dec-zone mod-node __mod-node vm-event \
-	  percpu-counter-add; do
+	  percpu-counter-add cli-sti irqsave this-cpu-cmpxchg lock-cmpxchg this-cpu-add; do
 	# shellcheck disable=SC2086
 	t_sane "kstat $op on CPUs 0-1: sanity ok, counts back" --op $op $kl \
 		-o /out/kstat-$op.csv
