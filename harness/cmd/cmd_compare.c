@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "cost_host.h"
 #include "compare.h"
 #include "plot.h"
 #include "store.h"
@@ -23,7 +24,7 @@ static void usage(FILE *f)
 "usage: vmstat-bench compare BASE NEW [--alpha A] [--noise PCT]\n"
 "                            [--max-regression PCT] [--runs-only] [-o DIR]\n"
 "                            [--noise-model auto|reps] [--db URL]\n"
-"                            [--keep-disturbed]\n"
+"                            [--keep-disturbed] [--costs FILE|none]\n"
 "\n"
 "Compare two results point by point.  BASE and NEW are sweep directories\n"
 "or raw-sample CSV files (from `run -o x.csv`).  Points match by bench,\n"
@@ -38,8 +39,11 @@ static void usage(FILE *f)
 "change its spread and counts would call, at 80%% power).  The noise floor\n"
 "is the larger of --noise and the coefficient of variation of either\n"
 "side's repetitions.  Rows in unit insn (exact instruction counts) are\n"
-"slower or faster when the per-op medians differ by more than max(0.1%%\n"
-"of BASE, 0.05 insn), else same; never inconclusive.\n"
+"judged by their instruction mix through cost models (docs/exact.md):\n"
+"same when no class moved beyond max(0.1%% of BASE, 0.05 an op); slower or\n"
+"faster when every class moved one way, or when every cost model (the\n"
+"cited cores', and this CPU's measured table) agrees; else changed, which\n"
+"exits 5: fewer instructions is not faster.\n"
 "\n"
 "Runs: a side may hold several runs (separate processes or boots: `sweep\n"
 "--runs N` folders, or files with different `# run_id:` lines; else one\n"
@@ -80,6 +84,9 @@ static void usage(FILE *f)
 "                              SQLite file, postgresql://..., or `default`\n"
 "                              ($VSB_DB, else results/vmstat-bench.db)\n"
 "      --keep-disturbed        judge disturbed repetitions too\n"
+"      --costs FILE|none       the measured cost table that prices insn rows\n"
+"                              for this CPU [its cached one, from\n"
+"                              `calibrate --costs`, where there is one]\n"
 "  -h, --help                  this text\n"
 "\n"
 "examples:\n"
@@ -89,7 +96,7 @@ static void usage(FILE *f)
 "exit status: 0 no regression and every judged point decided, 1 a point\n"
 "regressed beyond the limit (or an error), 2 bad input (also: units differ),\n"
 "4 no point matched, 5 no regression but a point inconclusive (the run\n"
-"could not tell: not a pass).\n",
+"could not tell: not a pass) or changed.\n",
 		VSB_CMP_BETWEEN_K, VSB_CMP_STORE_MIN_RUNS);
 }
 
@@ -138,7 +145,8 @@ static int parse_model(const char *s, struct vsb_cmp_opts *o)
 }
 
 static int parse_args(int argc, char **argv, struct vsb_compare *c,
-		      struct vsb_cmp_opts *o, const char **outdir, const char **db)
+		      struct vsb_cmp_opts *o, const char **outdir, const char **db,
+		      const char **costs)
 {
 	static const struct option lopts[] = {
 		{ "alpha", required_argument, NULL, 'a' },
@@ -150,6 +158,7 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 		{ "noise-model", required_argument, NULL, 'M' },
 		{ "db", required_argument, NULL, 'D' },
 		{ "keep-disturbed", no_argument, NULL, 'K' },
+		{ "costs", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -190,6 +199,9 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 		case 'K':
 			o->drop_disturbed = 0;
 			break;
+		case 'C':
+			*costs = arg;
+			break;
 		}
 		if (ret)
 			return ret;
@@ -208,14 +220,17 @@ int vsb_cmd_compare(int argc, char **argv)
 	struct vsb_cmp_opts o = { .alpha = 0.01, .noise_pct = 2,
 				  .max_regression_pct = 5,
 				  .model = VSB_CMP_MODEL_AUTO, .drop_disturbed = 1 };
-	const char *outdir = NULL, *db = NULL;
+	const char *outdir = NULL, *db = NULL, *costs = NULL;
 	struct vsb_compare c;
 	int ret;
 
 	vsb_cmp_init(&c);
-	ret = parse_args(argc, argv, &c, &o, &outdir, &db);
+	ret = parse_args(argc, argv, &c, &o, &outdir, &db, &costs);
 	if (ret)
 		return ret < 0 ? VSB_EXIT_OK : ret;
+	ret = vsb_host_costs_use(costs);	/* a bad --costs: one line, exit 2 */
+	if (ret)
+		return ret;
 	ret = vsb_compare_report_db(&c, &o, argv[optind], argv[optind + 1], outdir, db);
 	vsb_cmp_free(&c);
 	return ret;

@@ -278,9 +278,24 @@ grep -q ',changed,0,.*,exact,[0-9.]*,none,"-4.89 insn, -1 cmpxchg, +1 pushf, +1 
 	not_ok "exact changed: compare.csv, chart, summary.md" "$(tail -1 "$TMP/cirq/compare.csv")"
 expect_exit 1 "exact: the LOCK patch (+5 insn, a local cmpxchg locked) is a regression, exit 1" \
 	"$VSB" compare $F/mix/base.csv $F/mix/lock.csv -o "$TMP/clock"
-grep -q ',slower,1,.*,costs,"+5 insn, +1 lock, -1 cmpxchg_local; est +[0-9.]* skl, +[0-9.]* zen3, +[0-9.]* icl"' \
+grep -q ',slower,1,.*,costs,"+5 insn, +1 lock, -1 cmpxchg_local; est +[0-9.]* skl, +[0-9.]* zen3, +[0-9.]* icl[^"]*"' \
 	"$TMP/clock/compare.csv" && ok "... decided by costs, every model's estimate up" ||
 	not_ok "exact LOCK patch by costs" "$(tail -1 "$TMP/clock/compare.csv")"
+# --costs: the measured table that prices insn rows for this CPU; a file
+# of another format or missing a row is refused in one line, exit 2
+printf 'label,side,insn_per_op\n' >"$TMP/mix.csv"
+expect_usage_error "--costs: a file of another format" "not a vmstat-bench cost table" \
+	"$VSB" compare --costs "$TMP/mix.csv" $F/mix/base.csv $F/mix/lock.csv
+{ printf '# vmstat-bench cost table, version 1\nprim,median,lo,hi,n\n'
+  printf 'add_chain,1,1,1,5\n'; } >"$TMP/short.costs"
+expect_usage_error "--costs: a table missing a class" "missing" \
+	"$VSB" compare --costs "$TMP/short.costs" $F/mix/base.csv $F/mix/lock.csv
+expect_exit 1 "--costs none: the cited models alone still call the LOCK patch" \
+	"$VSB" compare --costs none $F/mix/base.csv $F/mix/lock.csv -o "$TMP/cnone"
+grep -q '^# cost_models: skl, zen3, icl$' "$TMP/cnone/compare.csv" &&
+	grep -q '^# cost_host: none (--costs none)$' "$TMP/cnone/compare.csv" &&
+	ok "... compare.csv names the models and says no host table" ||
+	not_ok "--costs none metadata" "$(grep cost_ "$TMP/cnone/compare.csv")"
 "$VSB" compare $F/narrow-base $F/narrow-slow -o "$TMP/ct" >/dev/null 2>&1
 grep -q 'NEW / BASE median cost per point' "$TMP/ct/regression.svg" &&
 	ok "a timed comparison's chart keeps its median cost" ||

@@ -17,6 +17,7 @@
 #include "c2c_rule.h"
 #include "charts.h"
 #include "compare.h"
+#include "cost_host.h"
 #include "plot.h"
 #include "shift_line.h"
 #include "stats.h"
@@ -178,6 +179,8 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		c->nv - c->by_runs - c->by_store - c->by_reps - c->by_exact,
 		c->runs_store, c->store_url ? c->store_url : "none",
 		o->drop_disturbed ? "left out" : "kept", c->ndisturbed);
+	fprintf(csv.f, "# cost_models: %s\n# cost_host: %s\n", vsb_uarch_names(),
+		vsb_host_costs_used());
 	vsb_cmp_headline(c, o, line, sizeof(line));
 	fprintf(csv.f, "# headline: %s\n", line);
 	fputs("index,label", csv.f);

@@ -25,6 +25,7 @@
  * core (insn_judge.c).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "insn_mix.h"
@@ -174,4 +175,17 @@ double vsb_mix_estimate(const struct vsb_mix *m, const struct vsb_uarch_cost *u)
 		if (k[j] != 0)	/* a missing cost matters only where charged */
 			est += k[j] * u->c[j];
 	return est;
+}
+
+const char *vsb_uarch_names(void)
+{
+	static char buf[128];
+	const struct vsb_uarch_cost *u[VSB_UARCH_MAX];
+	size_t n = vsb_uarch_models(u), i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s",
+					i ? ", " : "", u[i]->name);
+	return buf;
 }

@@ -80,8 +80,13 @@ const char *vsb_cost_class_name(enum vsb_cost_class k);
  */
 #define VSB_UARCH_MAX	8
 void vsb_uarch_set_host(const struct vsb_uarch_cost *host);
+/* insn_host.c: the host's row from its measured cost table (cost_table.h) */
+struct vsb_cost_table;
+void vsb_uarch_from_table(const struct vsb_cost_table *t, struct vsb_uarch_cost *u);
 const struct vsb_uarch_cost *vsb_uarch_host(void);
 size_t vsb_uarch_models(const struct vsb_uarch_cost **out);
+/* their names, ", "-joined: "skl, zen3, icl, host" */
+const char *vsb_uarch_names(void);
 
 /*
  * What the model charges mix @m for, per class of enum vsb_cost_class
