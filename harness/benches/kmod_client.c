@@ -43,6 +43,7 @@
 #include "drift.h"
 #include "kmod_client.h"
 #include "kmod_exact.h"
+#include "exact_result.h"
 #include "window.h"
 #include "kmod_abi.h"
 

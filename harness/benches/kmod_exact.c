@@ -6,9 +6,7 @@
  * executed between the marks, and here each sample's figure becomes that
  * count: unit insn, the instructions of --loops operations and of the
  * loop around them, and of any interrupt the CPU took meanwhile, never
- * another CPU's.  The mix rides in the PMU columns (one "event" per
- * class, counted in kernel mode), so every writer, the summary's
- * per-op medians and compare carry it unchanged.
+ * another CPU's.  The result's columns are exact_result.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,38 +87,4 @@ void vsb_kmod_exact_end(struct vsb_kmod_exact *x)
 	free(x->win);
 	x->fd = -1;
 	x->win = NULL;
-}
-
-void vsb_kmod_exact_unit(struct vsb_result *r)
-{
-	int k;
-
-	snprintf(r->unit, sizeof(r->unit), "insn");
-	/* a CSV cell of every sample row: no comma */
-	snprintf(r->event, sizeof(r->event),
-		 "instructions of the worker's vCPU between the module's markers "
-		 "(QEMU TCG plugin vsb-insn)");
-	snprintf(r->plm, sizeof(r->plm), "k");
-	r->npmu = VSB_EXACT_RESULT_CLASSES;
-	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
-		snprintf(r->pmu_event[k], sizeof(r->pmu_event[k]), "tcg:%s",
-			 vsb_exact_classes[k].name);
-	r->pmu_cycles = -1;
-	r->pmu_instr = 0;
-	vsb_result_meta(r, "pmu_events", "exact mode: instruction classes of each "
-			"window from the TCG plugin (per vCPU; no PMU, no time)");
-	vsb_result_meta(r, "counted_by", "exact mode: QEMU TCG plugin vsb-insn, "
-			"per vCPU, between marker NOPs around each batch "
-			"(docs/exact.md)");
-}
-
-void vsb_kmod_exact_sample(const struct vsb_exact_window *w, struct vsb_sample *s)
-{
-	int k;
-
-	s->elapsed = w->count[VSB_EXACT_INSN];
-	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
-		s->pmu[k] = w->count[vsb_exact_classes[k].rec];
-	s->pmu_scale = 1.0;
-	s->multiplexed = 0;
 }

@@ -30,9 +30,5 @@ int vsb_kmod_exact_begin(const struct vsb_run_opts *o, unsigned int caps,
 int vsb_kmod_exact_fetch(struct vsb_kmod_exact *x,
 			 const struct vsb_ioc_sample *ks, size_t n);
 void vsb_kmod_exact_end(struct vsb_kmod_exact *x);
-/* The result's unit, event and mix columns. */
-void vsb_kmod_exact_unit(struct vsb_result *r);
-/* Sample @s's elapsed and mix from its window. */
-void vsb_kmod_exact_sample(const struct vsb_exact_window *w, struct vsb_sample *s);
 
 #endif /* VSB_KMOD_EXACT_H */
