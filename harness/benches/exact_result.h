@@ -10,9 +10,12 @@
 #include "kmod/uapi/vsb_exact.h"
 #include "result.h"
 
-/* The result's unit, event and mix columns. */
-void vsb_kmod_exact_unit(struct vsb_result *r);
+/*
+ * The result's unit, event and mix columns: counted in the module's
+ * windows (@user 0), or in a user-space worker's under qemu-x86_64.
+ */
+void vsb_exact_unit(struct vsb_result *r, int user);
 /* Sample @s's elapsed and mix from its window. */
-void vsb_kmod_exact_sample(const struct vsb_exact_window *w, struct vsb_sample *s);
+void vsb_exact_sample(const struct vsb_exact_window *w, struct vsb_sample *s);
 
 #endif /* VSB_EXACT_RESULT_H */
