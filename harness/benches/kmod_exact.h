@@ -19,8 +19,9 @@ struct vsb_kmod_exact {
 
 /*
  * --exact where it can count: a point that runs in the module, in a guest
- * booted for exact mode; else one line and VSB_EXIT_USAGE.  Checked with
- * every other option, before anything runs.
+ * booted for exact mode, or the user-space counter under qemu-x86_64 with
+ * the plugin (VSB_EXACT_USER_FILE set); else one line and
+ * VSB_EXIT_USAGE.  Checked with every other option, before anything runs.
  */
 int vsb_kmod_exact_check(const struct vsb_run_opts *o);
 /* With --exact: the module can, the disk is there, the flag is set. */
