@@ -455,11 +455,19 @@ static int collect(struct vsb_result *r, struct worker *ws, int n)
  */
 static int exact_begin(const struct vsb_run_opts *o, struct shared_state *sh)
 {
+	unsigned int main_vcpu;
+	int ret;
+
 	sh->exact_fd = -1;
 	if (!o->exact)
 		return 0;
 	sh->dist_policy = VSB_DISTURB_OFF;
-	return vsb_exact_user_open(&sh->exact_fd);
+	/* the options' check made the main thread's window: not a worker's */
+	ret = vsb_exact_user_probe(&main_vcpu);
+	if (!ret)
+		ret = vsb_exact_user_open(&sh->exact_fd);
+	sh->exact_taken = ret ? 0 : 1ull << main_vcpu;
+	return ret;
 }
 
 /* Exact mode: the vCPU each worker was counted on, for the record. */

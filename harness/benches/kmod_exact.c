@@ -25,8 +25,10 @@ int vsb_kmod_exact_check(const struct vsb_run_opts *o)
 		return 0;
 	if (strcmp(o->backend, "kmod")) {
 		/* the counter marks its batches itself, for qemu-x86_64's plugin */
+		unsigned int vcpu;
+
 		if (!strcmp(o->bench, "counter") && vsb_exact_user_file())
-			return 0;
+			return vsb_exact_user_probe(&vcpu);
 		vsb_err_opt("exact", "--exact counts the module's windows; --bench %s runs "
 			    "in user space here (backend %s); the counter bench counts "
 			    "in user space only under qemu-x86_64 with the plugin and "

@@ -13,7 +13,9 @@
  * a vCPU's records when a thread starts or ends, and numbers its
  * windows from 0; so right after a thread closed its first window, the
  * vCPUs holding a window 0 are those of the live threads that marked,
- * and the one not already taken by another worker is the caller's.
+ * and the one not already taken by another worker is the caller's.  The
+ * main thread goes first, when the options are checked: its window also
+ * tells that the plugin counts this process at all.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,18 +62,31 @@ static int record_at(int fd, unsigned int vcpu, uint64_t seq,
 	       w->vcpu == vcpu && w->seq == seq;
 }
 
-int vsb_exact_user_find(int fd, uint64_t taken, unsigned int *vcpu)
+/* how many vCPUs not in @taken hold a window 0 (0, 1 or 2: many); the first */
+static unsigned int first_windows(int fd, uint64_t taken, unsigned int *vcpu)
 {
 	struct vsb_exact_window w;
 	unsigned int v, found = 0;
 
-	for (v = 0; v < VSB_EXACT_VCPUS; v++) {
+	for (v = 0; v < VSB_EXACT_VCPUS && found < 2; v++) {
 		if (taken & (1ull << v) || !record_at(fd, v, 0, &w))
 			continue;
-		if (found++)
-			break;
-		*vcpu = v;
+		if (!found++)
+			*vcpu = v;
 	}
+	return found;
+}
+
+/* the main thread's probe: 0 when exactly one vCPU has a window 0 */
+static int probe_find(int fd, unsigned int *vcpu)
+{
+	return first_windows(fd, 0, vcpu) != 1;
+}
+
+int vsb_exact_user_find(int fd, uint64_t taken, unsigned int *vcpu)
+{
+	unsigned int found = first_windows(fd, taken, vcpu);
+
 	if (found == 1)
 		return 0;
 	if (!found)
@@ -83,6 +98,46 @@ int vsb_exact_user_find(int fd, uint64_t taken, unsigned int *vcpu)
 			"another process writes the same window file",
 			vsb_exact_user_file());
 	return VSB_EXIT_ERROR;
+}
+
+int vsb_exact_user_probe(unsigned int *vcpu)
+{
+	static int done, ret;
+	static unsigned int main_vcpu;
+	const char *f = vsb_exact_user_file();
+	int fd;
+
+	if (done) {
+		*vcpu = main_vcpu;
+		return ret;
+	}
+	done = 1;
+	ret = VSB_EXIT_USAGE;
+	if (!f) {
+		vsb_err("--exact: %s names no window file", VSB_EXACT_USER_ENV);
+		return ret;
+	}
+	fd = open(f, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		vsb_err("--exact: %s=%s: %s: run under qemu-x86_64 -plugin "
+			"vsb-insn.so,out=FILE with the same FILE (ci/model-check)",
+			VSB_EXACT_USER_ENV, f, strerror(errno));
+		return ret;
+	}
+	vsb_exact_mark_start();
+	vsb_exact_mark_stop();
+	if (probe_find(fd, &main_vcpu)) {
+		vsb_err("--exact: %s=%s, but no plugin counts this process (a "
+			"marked window left no record there): run under "
+			"qemu-x86_64 -plugin vsb-insn.so,out=FILE with the same "
+			"FILE (ci/model-check)", VSB_EXACT_USER_ENV, f);
+		close(fd);
+		return ret;
+	}
+	close(fd);
+	*vcpu = main_vcpu;
+	ret = 0;
+	return 0;
 }
 
 int vsb_exact_user_read(int fd, unsigned int vcpu, uint64_t seq,

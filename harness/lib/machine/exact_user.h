@@ -37,6 +37,13 @@ const char *vsb_exact_user_file(void);
 /* Open that file for reading into @fd; a VSB_EXIT_* code. */
 int vsb_exact_user_open(int *fd);
 /*
+ * Is the plugin counting this process?  The calling thread (the main
+ * one) closes an empty window and finds its vCPU, into @vcpu: 0.  Else
+ * VSB_EXIT_USAGE after one line: VSB_EXACT_USER_ENV is unset, or names
+ * a file no plugin writes.  Done once; later calls give the same answer.
+ */
+int vsb_exact_user_probe(unsigned int *vcpu);
+/*
  * After the calling thread's first window, closed by it alone: its vCPU
  * into @vcpu, the only one with a window 0 that is not in @taken (a bit
  * per vCPU: those of threads that found theirs before).  A VSB_EXIT_*
