@@ -8,7 +8,7 @@
 set -euo pipefail
 
 PKGS=(gcc make libc6-dev flex bison jq cppcheck gnuplot-nox libpfm4-dev likwid clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
-      qemu-system-x86 busybox-static cpio
+      qemu-system-x86 qemu-user busybox-static cpio
       strace dwarves sparse libsqlite3-dev sqlite3 libpq-dev postgresql ansible chromium)
 
 missing=()

@@ -63,12 +63,19 @@ typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index,
 					    void *userdata);
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+/* a vCPU made or ended: in user mode, a guest thread's start or exit */
+typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id,
+					     unsigned int vcpu_index);
 /* one memory access: load or store is asked of @info */
 typedef uint32_t qemu_plugin_meminfo_t;
 typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index,
 					  qemu_plugin_meminfo_t info,
 					  uint64_t vaddr, void *userdata);
 
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
+				       qemu_plugin_vcpu_simple_cb_t cb);
+void qemu_plugin_register_vcpu_exit_cb(qemu_plugin_id_t id,
+				       qemu_plugin_vcpu_simple_cb_t cb);
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
 					   qemu_plugin_vcpu_tb_trans_cb_t cb);
 void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,

@@ -4,30 +4,47 @@
  * and their mix, per timed window and per vCPU (exact mode).
  *
  *   qemu-system-x86_64 -accel tcg,thread=single -icount shift=0,... \
- *	-plugin build/qemu-plugin/vsb-insn.so,file=WINDOWS.img ...
+ *	-plugin build/qemu-plugin/vsb-insn.so,out=WINDOWS.img ...
+ *   qemu-x86_64 -plugin build/qemu-plugin/vsb-insn.so,out=WINDOWS \
+ *	build/vmstat-bench run --backend user --exact ...
  *
- * Counting.  Each translated instruction gets inline additions (TCG code,
- * no call) to global counters: one for every instruction and one for each
- * class it is in (classify.c); each memory access it makes, a call.
- * Globals are race-free only because the guest runs on one host thread
- * (thread=single, which -icount implies anyway).  Which vCPU the counts
- * belong to is settled lazily: every translation block calls tb_enter()
- * with its vCPU before its first instruction, and that hands what the
- * globals gained since the last call to the vCPU that ran then.  A vCPU
- * switch happens only between blocks, so each vCPU gets exactly its own
- * instructions, including the interrupts it took, never another's.
+ * Counting, system mode.  Each translated instruction gets inline
+ * additions (TCG code, no call) to global counters: one for every
+ * instruction and one for each class it is in (classify.c); each memory
+ * access it makes, a call.  Globals are race-free only because the guest
+ * runs on one host thread (thread=single, which -icount implies anyway).
+ * Which vCPU the counts belong to is settled lazily: every translation
+ * block calls tb_enter() with its vCPU before its first instruction, and
+ * that hands what the globals gained since the last call to the vCPU
+ * that ran then.  A vCPU switch happens only between blocks, so each
+ * vCPU gets exactly its own instructions, including the interrupts it
+ * took, never another's.
  *
- * Windows.  The module brackets every timed batch with two marker NOPs
- * (kmod/uapi/vsb_exact.h).  A marker gets a call before it executes,
- * which settles the counts to that instruction and opens or closes the
- * vCPU's window; a closed window is written to the window file at its
- * fixed place, where the guest reads it back from a read-only disk.
+ * Counting, user mode (qemu-x86_64).  Every guest thread is a vCPU of
+ * its own and runs on a host thread of its own, at the same time as the
+ * others, so no global is race-free: each instruction gets one call
+ * instead, which adds its classes to its own vCPU's counters (API
+ * version 1 has no per-vCPU inline counter).  A vCPU's counters are
+ * touched by its own thread only.  QEMU reuses the index of a thread
+ * that exited for a later one, so a vCPU's state starts over, and its
+ * records in the window file are cleared, when a thread starts or ends:
+ * the file holds the windows of live threads only, numbered from 0 per
+ * thread (docs/model-check.md says how the harness finds its own).
+ *
+ * Windows.  The module, or the harness's user-space batch, brackets every
+ * timed batch with two marker NOPs (kmod/uapi/vsb_exact.h).  A marker
+ * gets a call before it executes, which settles the counts to that
+ * instruction and opens or closes the vCPU's window; a closed window is
+ * written to the window file at its fixed place, where the guest reads
+ * it back (from a read-only disk in system mode, as a plain file in
+ * user mode).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/types.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "api.h"
@@ -55,7 +72,14 @@ struct vcpu_state {
 };
 static struct vcpu_state vcpus[VSB_EXACT_VCPUS];
 static int out_fd = -1;
-static uint64_t windows_written, stray_stops, write_errors;
+static int user_mode;		/* qemu-x86_64: a vCPU per guest thread */
+/* added to by every vCPU's thread in user mode: atomically */
+static uint64_t windows_written, stray_stops, write_errors, untracked;
+
+static void stat_add(uint64_t *stat)
+{
+	__atomic_fetch_add(stat, 1, __ATOMIC_RELAXED);
+}
 
 /* Hand what the globals gained to the vCPU that ran since, then to @vcpu. */
 static void settle(int vcpu)
@@ -87,16 +111,17 @@ static void window_write(unsigned int vcpu, struct vcpu_state *v)
 	at = ((off_t)vcpu * VSB_EXACT_RING + (off_t)(w.seq % VSB_EXACT_RING)) *
 	     VSB_EXACT_REC_SIZE;
 	if (pwrite(out_fd, &w, sizeof(w), at) != (ssize_t)sizeof(w))
-		write_errors++;
+		stat_add(&write_errors);
 	else
-		windows_written++;
+		stat_add(&windows_written);
 }
 
 static void marker(unsigned int vcpu, void *udata)
 {
 	struct vcpu_state *v;
 
-	settle((int)vcpu);
+	if (!user_mode)
+		settle((int)vcpu);
 	if (vcpu >= VSB_EXACT_VCPUS)
 		return;
 	v = &vcpus[vcpu];
@@ -108,7 +133,7 @@ static void marker(unsigned int vcpu, void *udata)
 		v->open = 0;
 		window_write(vcpu, v);
 	} else {
-		stray_stops++;
+		stat_add(&stray_stops);
 	}
 }
 
@@ -122,10 +147,47 @@ static void marker(unsigned int vcpu, void *udata)
 static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		       uint64_t vaddr, void *udata)
 {
-	(void)vcpu;
+	int c = qemu_plugin_mem_is_store(info) ? VSB_EXACT_STORES : VSB_EXACT_LOADS;
+
 	(void)vaddr;
 	(void)udata;
-	global[qemu_plugin_mem_is_store(info) ? VSB_EXACT_STORES : VSB_EXACT_LOADS]++;
+	if (!user_mode)
+		global[c]++;
+	else if (vcpu < VSB_EXACT_VCPUS)
+		vcpus[vcpu].count[c]++;
+}
+
+/* User mode: an instruction's classes (a bit per VSB_EXACT_* index). */
+static void count_user(unsigned int vcpu, void *udata)
+{
+	unsigned int c, mask = (unsigned int)(uintptr_t)udata;
+
+	if (vcpu >= VSB_EXACT_VCPUS) {
+		stat_add(&untracked);
+		return;
+	}
+	for (c = 0; c < VSB_EXACT_NCLASS; c++)
+		if (mask & (1u << c))
+			vcpus[vcpu].count[c]++;
+}
+
+/*
+ * Count @insn in the classes of @mask (a bit per VSB_EXACT_* index):
+ * inline additions to the globals in system mode, one call in user mode.
+ */
+static void count_classes(struct qemu_plugin_insn *insn, unsigned int mask)
+{
+	int c;
+
+	if (user_mode) {
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, count_user,
+			QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)mask);
+		return;
+	}
+	for (c = 0; c < VSB_EXACT_NCLASS; c++)
+		if (mask & (1u << c))
+			qemu_plugin_register_vcpu_insn_exec_inline(insn,
+				QEMU_PLUGIN_INLINE_ADD_U64, &global[c], 1);
 }
 
 static void count_insn(struct qemu_plugin_insn *insn, unsigned int cls)
@@ -142,16 +204,14 @@ static void count_insn(struct qemu_plugin_insn *insn, unsigned int cls)
 		{ VSB_CLS_PAUSE, VSB_EXACT_PAUSE },
 	};
 	size_t i;
+	unsigned int mask = 1u << VSB_EXACT_INSN;
 
-	qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-						   &global[VSB_EXACT_INSN], 1);
-	if ((cls & VSB_CLS_CMPXCHG) && !(cls & VSB_CLS_LOCK))
-		qemu_plugin_register_vcpu_insn_exec_inline(insn,
-			QEMU_PLUGIN_INLINE_ADD_U64, &global[VSB_EXACT_CMPXCHG_LOCAL], 1);
 	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (cls & map[i].bit)
-			qemu_plugin_register_vcpu_insn_exec_inline(insn,
-				QEMU_PLUGIN_INLINE_ADD_U64, &global[map[i].idx], 1);
+			mask |= 1u << map[i].idx;
+	if ((cls & VSB_CLS_CMPXCHG) && !(cls & VSB_CLS_LOCK))
+		mask |= 1u << VSB_EXACT_CMPXCHG_LOCAL;
+	count_classes(insn, mask);
 	qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
 					 QEMU_PLUGIN_MEM_RW, NULL);
 }
@@ -161,8 +221,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t i, n = qemu_plugin_tb_n_insns(tb);
 
 	(void)id;
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_enter, QEMU_PLUGIN_CB_NO_REGS,
-					     NULL);
+	if (!user_mode)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_enter,
+						     QEMU_PLUGIN_CB_NO_REGS, NULL);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		unsigned int cls = vsb_classify_insn(qemu_plugin_insn_data(insn),
@@ -177,51 +238,133 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 }
 
+/*
+ * User mode: a thread started or ended on @vcpu_index.  Its state starts
+ * over and its records are zeroed, so that the window file holds only
+ * live threads' windows (a later thread may get the same index).  Only
+ * the part of the ring inside the file: a record past its end reads as
+ * absent anyway.
+ */
+static void vcpu_reset(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	static const char zero[VSB_EXACT_REC_SIZE * 64];
+	off_t at = (off_t)vcpu_index * VSB_EXACT_RING * VSB_EXACT_REC_SIZE;
+	off_t end = at + (off_t)VSB_EXACT_RING * VSB_EXACT_REC_SIZE;
+	struct stat st;
+	size_t n;
+
+	(void)id;
+	if (vcpu_index >= VSB_EXACT_VCPUS)
+		return;
+	memset(&vcpus[vcpu_index], 0, sizeof(vcpus[vcpu_index]));
+	if (fstat(out_fd, &st))
+		return;
+	if (end > st.st_size)
+		end = st.st_size;
+	for (; at < end; at += (off_t)n) {
+		n = end - at < (off_t)sizeof(zero) ? (size_t)(end - at) : sizeof(zero);
+		if (pwrite(out_fd, zero, n, at) != (ssize_t)n) {
+			stat_add(&write_errors);
+			return;
+		}
+	}
+}
+
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	char line[256];
 
 	(void)id;
 	(void)udata;
-	settle(-1);
+	if (!user_mode)
+		settle(-1);
 	snprintf(line, sizeof(line),
-		 "vsb-insn: %llu windows written, %llu stray stops, %llu write errors, "
-		 "%llu instructions in all\n",
+		 "vsb-insn: %llu windows written, %llu stray stops, %llu write errors",
 		 (unsigned long long)windows_written, (unsigned long long)stray_stops,
-		 (unsigned long long)write_errors,
-		 (unsigned long long)global[VSB_EXACT_INSN]);
+		 (unsigned long long)write_errors);
+	if (!user_mode)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 ", %llu instructions in all\n",
+			 (unsigned long long)global[VSB_EXACT_INSN]);
+	else
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 ", user mode%s\n", untracked ?
+			 ", threads past the 64th not counted" : "");
 	qemu_plugin_outs(line);
 	if (out_fd >= 0)
 		close(out_fd);
+}
+
+/*
+ * Why the plugin will not load: to QEMU's log, which only -d plugin
+ * shows, and to stderr, where a refused load must be seen without it.
+ */
+static void refuse(const char *why)
+{
+	qemu_plugin_outs(why);
+	fputs(why, stderr);
+}
+
+/*
+ * The arguments: out=FILE, and nothing else.  An unknown one is refused,
+ * so that a misspelt option never loads a plugin that ignores it.
+ */
+static const char *parse_args(int argc, char **argv)
+{
+	const char *file = NULL;
+	char line[512];
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "out=", 4) && argv[i][4]) {
+			file = argv[i] + 4;
+			continue;
+		}
+		snprintf(line, sizeof(line), "vsb-insn: unknown option '%s': "
+			 "the only one is out=FILE (the window file)\n", argv[i]);
+		refuse(line);
+		return NULL;
+	}
+	if (!file)
+		refuse("vsb-insn: out=FILE missing (the window file)\n");
+	return file;
 }
 
 __attribute__((visibility("default")))
 int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 			int argc, char **argv)
 {
-	const char *file = NULL;
+	const char *file = parse_args(argc, argv);
 	char line[512];
-	int i;
 
-	for (i = 0; i < argc; i++)
-		if (!strncmp(argv[i], "out=", 4))
-			file = argv[i] + 4;
-	if (!info->system_emulation || strcmp(info->target_name, "x86_64")) {
-		qemu_plugin_outs("vsb-insn: wants qemu-system-x86_64\n");
+	if (!file)
+		return -1;
+	if (strcmp(info->target_name, "x86_64")) {
+		snprintf(line, sizeof(line), "vsb-insn: wants an x86_64 guest "
+			 "(qemu-system-x86_64 or qemu-x86_64), not %s\n",
+			 info->target_name);
+		refuse(line);
 		return -1;
 	}
-	if (info->system.max_vcpus > VSB_EXACT_VCPUS) {
+	user_mode = !info->system_emulation;
+	if (!user_mode && info->system.max_vcpus > VSB_EXACT_VCPUS) {
 		snprintf(line, sizeof(line), "vsb-insn: %d vCPUs, at most %d\n",
 			 info->system.max_vcpus, VSB_EXACT_VCPUS);
-		qemu_plugin_outs(line);
+		refuse(line);
 		return -1;
 	}
-	out_fd = file ? open(file, O_WRONLY | O_CLOEXEC) : -1;
+	/* user mode may make the file; system mode's is the guest's disk */
+	out_fd = user_mode ? open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0644) :
+			     open(file, O_WRONLY | O_CLOEXEC);
 	if (out_fd < 0) {
-		snprintf(line, sizeof(line), "vsb-insn: out=%s: %s\n",
-			 file ? file : "(none given)", file ? strerror(errno) : "");
-		qemu_plugin_outs(line);
+		snprintf(line, sizeof(line), "vsb-insn: out=%s: %s\n", file,
+			 strerror(errno));
+		refuse(line);
 		return -1;
+	}
+	if (user_mode) {
+		qemu_plugin_register_vcpu_init_cb(id, vcpu_reset);
+		qemu_plugin_register_vcpu_exit_cb(id, vcpu_reset);
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

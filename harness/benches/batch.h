@@ -6,7 +6,8 @@
  *   disturbance snapshot (/proc: switches, run delay, steal, irqs)
  *   [the --monitor window, likwid's marker]
  *   PMU group read
- *   clock_gettime, rdtscp  | the work |  rdtscp, clock_gettime
+ *   clock_gettime, rdtscp  [start marker] | the work | [stop marker]
+ *   rdtscp, clock_gettime
  *   PMU group read
  *   [marker, window]
  *   disturbance snapshot
@@ -14,6 +15,8 @@
  * Everything but the two clock pairs lies outside the timed window, and
  * the disturbance reads lie outside the PMU's too: with --events cycles
  * the PMU reading is the sample.  Inline, so the hot path has no call.
+ * The markers (exact mode under qemu-x86_64, exact_user.h) lie inside
+ * the clocks, so the plugin's window is the work and a test of a flag.
  */
 #ifndef VSB_BENCH_BATCH_H
 #define VSB_BENCH_BATCH_H
@@ -23,6 +26,7 @@
 
 #include "clock.h"
 #include "disturb_src.h"
+#include "exact_user.h"
 #include "pmu.h"
 #include "result.h"
 #include "vsb.h"
@@ -37,6 +41,7 @@ struct vsb_batch {
 	int cycles;			/* active index of core cycles, or -1 */
 	int window;			/* mark the sample's --monitor window */
 	int marker;			/* likwid marker region (make LIKWID=1) */
+	int exact;			/* the plugin's window markers */
 };
 
 /* What vsb_batch_begin() read, for vsb_batch_end(). */
@@ -58,15 +63,22 @@ static inline void vsb_batch_begin(const struct vsb_batch *b, struct vsb_batch_m
 		*b->pmu_error = EIO;
 	m->ns = vsb_now_ns();
 	m->tsc = vsb_rdtscp();
+	if (b->exact)
+		vsb_exact_mark_start();
 }
 
 /* The batch's figures into @s (elapsed, ns, PMU, disturbances). */
 static inline void vsb_batch_end(const struct vsb_batch *b, const struct vsb_batch_mark *m,
 				 struct vsb_sample *s)
 {
-	uint64_t tsc = vsb_rdtscp(), ns = vsb_now_ns();
 	struct vsb_pmu_reading pb;
 	struct vsb_disturb_snap db;
+	uint64_t tsc, ns;
+
+	if (b->exact)
+		vsb_exact_mark_stop();
+	tsc = vsb_rdtscp();
+	ns = vsb_now_ns();
 
 	if (b->pmu->n && vsb_pmu_group_read(b->pmu, &pb))
 		*b->pmu_error = EIO;

@@ -17,6 +17,13 @@
  * never touches shared state or makes a system call.  `elapsed` is core
  * cycles when the group has them, else the TSC, else nanoseconds.
  *
+ * Exact mode (--exact, under qemu-x86_64 with the TCG plugin): each
+ * batch is marked for the plugin instead (batch.h), which counts the
+ * worker thread's instructions between the marks; `elapsed` is that
+ * count, the mix rides in the PMU columns, and no PMU is opened.  Each
+ * worker finds its vCPU from a first, empty window of its own, closed
+ * in worker order (exact_user.h), then numbers its windows itself.
+ *
  * Disturbances (disturb.h): each worker snapshots its switches, run
  * delay, CPU, steal and interrupts after the start barrier and after the
  * batch, outside the timed window, and judges its sample.  The next
@@ -33,12 +40,15 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/counter.h"
 #include "batch.h"
 #include "benches.h"
 #include "clock.h"
 #include "drift.h"
+#include "exact_result.h"
+#include "exact_user.h"
 #include "kmod_client.h"
 #include "pmu.h"
 #include "window.h"
@@ -53,6 +63,9 @@ struct worker {
 	int migrated;
 	int affinity_bad;	/* the mask read back is not exactly {cpu} */
 	int pmu_error;		/* errno of a failed group open or read */
+	int exact_error;	/* VSB_EXIT_* of a window not found */
+	unsigned int exact_vcpu;	/* exact mode: the plugin's vCPU for it */
+	uint64_t exact_seq;		/* the next window's number on it */
 	int quiet;		/* stops updating once timing starts (nohz_full) */
 	unsigned long long ops_done;	/* updates applied, warm-up included */
 	struct vsb_local_fold lf;
@@ -79,6 +92,9 @@ struct shared_state {
 	struct worker *ws;		/* every worker, for the verdicts */
 	int nworkers;
 	int dist_policy;		/* enum vsb_disturb_policy */
+	int exact_fd;			/* exact mode's window file, or -1 */
+	unsigned int exact_turn;	/* the worker whose first window is next */
+	uint64_t exact_taken;		/* vCPUs found by workers, a bit each */
 };
 
 /*
@@ -130,6 +146,53 @@ static void warm_up(struct worker *w)
 		vsb_disturb_fit(&w->dsrc, w->warm_batch_ns);
 }
 
+/*
+ * Exact mode: the sample's figures are its window's counts, read right
+ * after the batch (the plugin wrote them at the stop marker, before this
+ * thread ran on).  A window not found ends the run for every worker.
+ */
+static void exact_count(struct worker *w, struct vsb_sample *s)
+{
+	struct vsb_exact_window win;
+	int ret;
+
+	if (w->exact_error)
+		return;
+	ret = vsb_exact_user_read(w->sh->exact_fd, w->exact_vcpu, w->exact_seq++, &win);
+	if (ret) {
+		w->exact_error = ret;
+		vsb_barrier_break(&w->sh->barrier);
+		return;
+	}
+	vsb_exact_sample(&win, s);
+}
+
+/*
+ * Exact mode: which vCPU the plugin counts this thread on.  One worker
+ * at a time, in worker order, closes an empty window and finds the one
+ * vCPU with a first window that no earlier worker took; a worker that
+ * cannot (it failed to pin) still passes the turn on.
+ */
+static void exact_find_vcpu(struct worker *w)
+{
+	struct shared_state *sh = w->sh;
+	int ret;
+
+	while (__atomic_load_n(&sh->exact_turn, __ATOMIC_ACQUIRE) != w->index)
+		sched_yield();
+	if (!w->error) {
+		vsb_exact_mark_start();
+		vsb_exact_mark_stop();
+		ret = vsb_exact_user_find(sh->exact_fd, sh->exact_taken, &w->exact_vcpu);
+		if (ret)
+			w->exact_error = ret;
+		else
+			sh->exact_taken |= 1ull << w->exact_vcpu;
+		w->exact_seq = 1;
+	}
+	__atomic_store_n(&sh->exact_turn, w->index + 1, __ATOMIC_RELEASE);
+}
+
 /* One timed batch into @s, the disturbance snapshots outside it. */
 static void time_batch(struct worker *w, struct vsb_sample *s, unsigned int slot)
 {
@@ -137,7 +200,8 @@ static void time_batch(struct worker *w, struct vsb_sample *s, unsigned int slot
 	/* worker 0 marks the sample's window, for --monitor */
 	const struct vsb_batch b = { .pmu = &w->pmu, .pmu_error = &w->pmu_error,
 		.dsrc = w->dc.on ? &w->dsrc : NULL, .unit = sh->unit,
-		.cycles = sh->pmu->cycles, .window = !w->index, .marker = 1 };
+		.cycles = sh->pmu->cycles, .window = !w->index, .marker = 1,
+		.exact = sh->exact_fd >= 0 };
 	uint64_t folds0 = w->cw.folds;
 	struct vsb_batch_mark m;
 	unsigned long long done;
@@ -146,6 +210,8 @@ static void time_batch(struct worker *w, struct vsb_sample *s, unsigned int slot
 	vsb_batch_begin(&b, &m);
 	done = run_loop(w, sh->loops);
 	vsb_batch_end(&b, &m, s);
+	if (b.exact)
+		exact_count(w, s);
 	w->ops_done += done;	/* all of them, for the totals check */
 	w->migrated |= vsb_sample_place(s, w->index, w->cpu, slot);
 	s->ops = sh->loops;
@@ -227,7 +293,10 @@ static void *worker_main(void *arg)
 	vsb_disturb_counts_init(&w->dc, sh->dist_policy, sh->repeat);
 	if (w->dc.on && !w->error)
 		vsb_disturb_open(&w->dsrc, w->cpu);
-	if (w->error || w->pmu_error)	/* nobody may start: the run would be unpinned */
+	if (sh->exact_fd >= 0)
+		exact_find_vcpu(w);
+	/* nobody may start: the run would be unpinned, or uncounted */
+	if (w->error || w->pmu_error || w->exact_error)
 		vsb_barrier_break(&sh->barrier);
 	VSB_MARKER_THREADINIT();
 	VSB_MARKER_REGISTER("vsb-batch");
@@ -335,6 +404,15 @@ static void check_totals(struct vsb_result *r, struct worker *ws, int n,
 static void set_unit(const struct vsb_run_opts *o, struct vsb_result *r,
 		     struct shared_state *sh)
 {
+	static const struct vsb_pmu_set no_pmu = { .cycles = -1, .instr = -1 };
+
+	if (sh->exact_fd >= 0) {	/* counted: no PMU, no clock */
+		sh->pmu = &no_pmu;
+		sh->unit = VSB_UNIT_TSC;
+		vsb_exact_unit(r, 1);
+		VSB_MARKER_INIT();
+		return;
+	}
 	sh->pmu = vsb_pmu_setup_run(o->events, o->plm, r, &sh->unit);
 	if (sh->pmu->nactive)
 		vsb_result_meta(r, "pmu_read_ns", "%.0f ns per group read, two per batch",
@@ -369,6 +447,44 @@ static int collect(struct vsb_result *r, struct worker *ws, int n)
 	return VSB_EXIT_UNTRUSTED;
 }
 
+/*
+ * Exact mode: the plugin's window file, and no disturbance bookkeeping:
+ * a window holds its own thread's instructions, whatever else ran on
+ * the CPU, and under the emulator the /proc figures say nothing of the
+ * batch.  sh->exact_fd stays -1 when timed.
+ */
+static int exact_begin(const struct vsb_run_opts *o, struct shared_state *sh)
+{
+	unsigned int main_vcpu;
+	int ret;
+
+	sh->exact_fd = -1;
+	if (!o->exact)
+		return 0;
+	sh->dist_policy = VSB_DISTURB_OFF;
+	/* the options' check made the main thread's window: not a worker's */
+	ret = vsb_exact_user_probe(&main_vcpu);
+	if (!ret)
+		ret = vsb_exact_user_open(&sh->exact_fd);
+	sh->exact_taken = ret ? 0 : 1ull << main_vcpu;
+	return ret;
+}
+
+/* Exact mode: the vCPU each worker was counted on, for the record. */
+static void exact_note(struct vsb_result *r, const struct worker *ws, int n)
+{
+	char list[VSB_EXACT_VCPUS * 4] = "";
+	size_t at = 0;
+	int i;
+
+	for (i = 0; i < n && at < sizeof(list); i++)
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%u",
+				       i ? " " : "", ws[i].exact_vcpu);
+	vsb_result_meta(r, "exact_window", "user space: each batch's call of the "
+			"loop between the markers, on the worker's own thread; the "
+			"plugin's vCPUs of workers 0..%d: %s", n - 1, list);
+}
+
 static int counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 {
 	struct shared_state *sh;
@@ -393,6 +509,11 @@ static int counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 	sh->dist_policy = vsb_disturb_parse_policy(o->disturbed);
 	if (sh->dist_policy < 0)
 		sh->dist_policy = VSB_DISTURB_RETRY;
+	ret = exact_begin(o, sh);
+	if (ret) {
+		free(sh);
+		return ret;
+	}
 
 	shared = vsb_zalloc_page((size_t)o->items * sizeof(*shared));
 	pcc = vsb_zalloc_page((size_t)o->items * sizeof(*pcc));
@@ -441,6 +562,8 @@ static int counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 			vsb_err_opt("cpus", "--cpus: cannot pin worker %d to CPU %d: %s", i,
 				ws[i].cpu, strerror(ws[i].error));
 			ret = VSB_EXIT_ERROR;
+		} else if (ws[i].exact_error) {
+			ret = ws[i].exact_error;	/* said where it was found */
 		} else if (ws[i].pmu_error) {
 			vsb_err_opt("events", "--events: worker %d on CPU %d cannot %s its counter group: %s",
 				i, ws[i].cpu, ws[i].pmu_error == EIO ? "read" : "open",
@@ -462,7 +585,11 @@ static int counter_run_user(const struct vsb_run_opts *o, struct vsb_result *r)
 		}
 		vsb_result_note_workers(r, bad, (int)o->allow_multiplex);
 		check_totals(r, ws, n, shared, pcc);
+		if (sh->exact_fd >= 0)
+			exact_note(r, ws, n);
 	}
+	if (sh->exact_fd >= 0)
+		close(sh->exact_fd);
 	for (i = 0; i < n; i++) {
 		free(ws[i].samples);
 		free(ws[i].cw.diffs);

@@ -43,6 +43,7 @@
 #include "drift.h"
 #include "kmod_client.h"
 #include "kmod_exact.h"
+#include "exact_result.h"
 #include "window.h"
 #include "kmod_abi.h"
 
@@ -229,7 +230,7 @@ static void conv_sample(const struct vsb_result *r, const struct vsb_ioc_sample 
 	s->elapsed = !strcmp(r->unit, "cycles") ? s->pmu[0] :
 		     !strcmp(r->unit, "tsc") ? k->cycles : k->ns;
 	if (w)
-		vsb_kmod_exact_sample(w, s);
+		vsb_exact_sample(w, s);
 	if (!dist)
 		return;
 	s->dist_valid = VSB_DIST_SWITCH | VSB_DIST_MIGRATED | VSB_DIST_STEAL |
@@ -481,7 +482,7 @@ static int kmod_rounds(const struct vsb_run_opts *o, struct vsb_result *r,
 			r->nthreads = (int)(q.ncpus - q.quiet_workers - q.busy_workers);
 			set_unit(o, r, &q);
 			if (x->win)
-				vsb_kmod_exact_unit(r);
+				vsb_exact_unit(r, 0);
 			set_drift(o, r, &q);
 		}
 		settle_samples(r, &q, ks, x->win, &p);

@@ -6,9 +6,7 @@
  * executed between the marks, and here each sample's figure becomes that
  * count: unit insn, the instructions of --loops operations and of the
  * loop around them, and of any interrupt the CPU took meanwhile, never
- * another CPU's.  The mix rides in the PMU columns (one "event" per
- * class, counted in kernel mode), so every writer, the summary's
- * per-op medians and compare carry it unchanged.
+ * another CPU's.  The result's columns are exact_result.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +16,7 @@
 #include "vsb.h"
 #include "exact_disk.h"
 #include "exact_record.h"
+#include "exact_user.h"
 #include "kmod_exact.h"
 
 int vsb_kmod_exact_check(const struct vsb_run_opts *o)
@@ -25,8 +24,16 @@ int vsb_kmod_exact_check(const struct vsb_run_opts *o)
 	if (!o->exact)
 		return 0;
 	if (strcmp(o->backend, "kmod")) {
+		/* the counter marks its batches itself, for qemu-x86_64's plugin */
+		unsigned int vcpu;
+
+		if (!strcmp(o->bench, "counter") && vsb_exact_user_file())
+			return vsb_exact_user_probe(&vcpu);
 		vsb_err_opt("exact", "--exact counts the module's windows; --bench %s runs "
-			    "in user space here (backend %s)", o->bench, o->backend);
+			    "in user space here (backend %s); the counter bench counts "
+			    "in user space only under qemu-x86_64 with the plugin and "
+			    "%s set (ci/model-check)", o->bench, o->backend,
+			    VSB_EXACT_USER_ENV);
 		return VSB_EXIT_USAGE;
 	}
 	if (!vsb_exact_guest()) {
@@ -89,38 +96,4 @@ void vsb_kmod_exact_end(struct vsb_kmod_exact *x)
 	free(x->win);
 	x->fd = -1;
 	x->win = NULL;
-}
-
-void vsb_kmod_exact_unit(struct vsb_result *r)
-{
-	int k;
-
-	snprintf(r->unit, sizeof(r->unit), "insn");
-	/* a CSV cell of every sample row: no comma */
-	snprintf(r->event, sizeof(r->event),
-		 "instructions of the worker's vCPU between the module's markers "
-		 "(QEMU TCG plugin vsb-insn)");
-	snprintf(r->plm, sizeof(r->plm), "k");
-	r->npmu = VSB_EXACT_RESULT_CLASSES;
-	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
-		snprintf(r->pmu_event[k], sizeof(r->pmu_event[k]), "tcg:%s",
-			 vsb_exact_classes[k].name);
-	r->pmu_cycles = -1;
-	r->pmu_instr = 0;
-	vsb_result_meta(r, "pmu_events", "exact mode: instruction classes of each "
-			"window from the TCG plugin (per vCPU; no PMU, no time)");
-	vsb_result_meta(r, "counted_by", "exact mode: QEMU TCG plugin vsb-insn, "
-			"per vCPU, between marker NOPs around each batch "
-			"(docs/exact.md)");
-}
-
-void vsb_kmod_exact_sample(const struct vsb_exact_window *w, struct vsb_sample *s)
-{
-	int k;
-
-	s->elapsed = w->count[VSB_EXACT_INSN];
-	for (k = 0; k < VSB_EXACT_RESULT_CLASSES; k++)
-		s->pmu[k] = w->count[vsb_exact_classes[k].rec];
-	s->pmu_scale = 1.0;
-	s->multiplexed = 0;
 }

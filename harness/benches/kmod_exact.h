@@ -19,8 +19,9 @@ struct vsb_kmod_exact {
 
 /*
  * --exact where it can count: a point that runs in the module, in a guest
- * booted for exact mode; else one line and VSB_EXIT_USAGE.  Checked with
- * every other option, before anything runs.
+ * booted for exact mode, or the user-space counter under qemu-x86_64 with
+ * the plugin (VSB_EXACT_USER_FILE set); else one line and
+ * VSB_EXIT_USAGE.  Checked with every other option, before anything runs.
  */
 int vsb_kmod_exact_check(const struct vsb_run_opts *o);
 /* With --exact: the module can, the disk is there, the flag is set. */
@@ -30,9 +31,5 @@ int vsb_kmod_exact_begin(const struct vsb_run_opts *o, unsigned int caps,
 int vsb_kmod_exact_fetch(struct vsb_kmod_exact *x,
 			 const struct vsb_ioc_sample *ks, size_t n);
 void vsb_kmod_exact_end(struct vsb_kmod_exact *x);
-/* The result's unit, event and mix columns. */
-void vsb_kmod_exact_unit(struct vsb_result *r);
-/* Sample @s's elapsed and mix from its window. */
-void vsb_kmod_exact_sample(const struct vsb_exact_window *w, struct vsb_sample *s);
 
 #endif /* VSB_KMOD_EXACT_H */

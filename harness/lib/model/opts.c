@@ -180,7 +180,8 @@ const struct vsb_opt vsb_run_opt_table[] = {
 	  "vmstat diffs) before each sample", VSB_OPTF_SWEEP, 33 },
 	/* exact mode (benches/kmod_exact.c, docs/exact.md): no column, the unit says */
 	{ "exact", 0, VSB_OPT_FLAG, OFF(exact), 0, 0, 1, NULL, NULL, "",
-	  "module benches in a QEMU TCG guest booted for it (ci/kmod-run.sh --exact, ab): "
+	  "module benches in a QEMU TCG guest booted for it (ci/kmod-run.sh --exact, ab), "
+	  "or the user-space counter under qemu-x86_64 with the plugin (ci/model-check): "
 	  "count the instructions of each op and their mix (unit insn), do not time them",
 	  VSB_OPTF_SWEEP, 0 },
 	/* the guest a point needs (guest_shape.h); ab boots one per shape */

@@ -27,8 +27,9 @@ struct qemu_plugin_insn {
 	uint64_t *inl[8];
 	uint64_t imm[8];
 	int ninl;
-	qemu_plugin_vcpu_udata_cb_t cb;
-	void *cb_udata;
+	qemu_plugin_vcpu_udata_cb_t cb[2];	/* called in this order */
+	void *cb_udata[2];
+	int ncb;
 	qemu_plugin_vcpu_mem_cb_t mem_cb;
 };
 
@@ -40,7 +41,22 @@ struct qemu_plugin_tb {
 
 static qemu_plugin_vcpu_tb_trans_cb_t trans_cb;
 static qemu_plugin_udata_cb_t exit_cb;
+static qemu_plugin_vcpu_simple_cb_t vcpu_init_cb, vcpu_exit_cb;
 static char outs[1024];
+
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
+				       qemu_plugin_vcpu_simple_cb_t cb)
+{
+	(void)id;
+	vcpu_init_cb = cb;
+}
+
+void qemu_plugin_register_vcpu_exit_cb(qemu_plugin_id_t id,
+				       qemu_plugin_vcpu_simple_cb_t cb)
+{
+	(void)id;
+	vcpu_exit_cb = cb;
+}
 
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
 					   qemu_plugin_vcpu_tb_trans_cb_t cb)
@@ -63,8 +79,8 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    enum qemu_plugin_cb_flags flags, void *userdata)
 {
 	(void)flags;
-	insn->cb = cb;
-	insn->cb_udata = userdata;
+	insn->cb[insn->ncb] = cb;
+	insn->cb_udata[insn->ncb++] = userdata;
 }
 
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
@@ -150,12 +166,13 @@ static void run_tb(struct qemu_plugin_tb *tb, unsigned int vcpu)
 	size_t i;
 	int k;
 
-	tb->cb(vcpu, NULL);
+	if (tb->cb)
+		tb->cb(vcpu, NULL);
 	for (i = 0; i < tb->n; i++) {
 		struct qemu_plugin_insn *in = &tb->insn[i];
 
-		if (in->cb)
-			in->cb(vcpu, in->cb_udata);
+		for (k = 0; k < in->ncb; k++)
+			in->cb[k](vcpu, in->cb_udata[k]);
 		for (k = 0; k < in->ninl; k++)
 			*in->inl[k] += in->imm[k];
 		for (k = 0; k < in->loads; k++)
@@ -211,6 +228,64 @@ static void test_classify(void)
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		TAP_OK(vsb_classify_insn(t[i].b, t[i].len) == t[i].cls, "classify: %s",
 		       t[i].what);
+}
+
+/*
+ * User mode: two threads' vCPUs at once, each counted by calls into its
+ * own counters; a thread's exit clears its records, and a new thread on
+ * the same index numbers its windows from 0 again.
+ */
+static void test_user_mode(const char *file)
+{
+	struct qemu_plugin_tb *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	qemu_info_t info = { .target_name = "x86_64", .system_emulation = false };
+	char arg[64], bad[] = "file=x", *argv[1] = { arg }, *argv_bad[2] = { arg, bad };
+	struct vsb_exact_window w;
+
+	snprintf(arg, sizeof(arg), "out=%s", file);
+	TAP_OK(qemu_plugin_install(2, &info, 2, argv_bad) == -1 &&
+	       strstr(outs, "unknown option 'file=x'"), "an unknown option is refused: %s",
+	       outs);
+	TAP_OK(qemu_plugin_install(2, &info, 1, argv) == 0, "installs in user mode");
+	vcpu_init_cb(2, 0);
+	vcpu_init_cb(2, 1);
+	put(a, m_start, 8, 0, 0);
+	put(a, lock_cmpxchg, 5, 1, 1);
+	put(a, mov_load, 3, 1, 0);
+	put(b, nop, 1, 0, 0);
+	put(b, m_stop, 8, 0, 0);
+	trans_cb(2, a);
+	trans_cb(2, b);
+	/* interleaved, as threads run: no block boundary says whose it is */
+	run_tb(a, 0);
+	run_tb(a, 1);
+	run_tb(b, 1);
+	run_tb(b, 0);
+	TAP_OK(read_window(file, 0, 0, &w) && w.count[VSB_EXACT_INSN] == 4 &&
+	       w.count[VSB_EXACT_LOCK] == 1 && w.count[VSB_EXACT_CMPXCHG] == 1 &&
+	       w.count[VSB_EXACT_LOADS] == 2 && w.count[VSB_EXACT_STORES] == 1,
+	       "user mode: vCPU 0's window holds its own 4 instructions (got %llu), "
+	       "lock 1, loads 2, stores 1", (unsigned long long)w.count[VSB_EXACT_INSN]);
+	TAP_OK(read_window(file, 1, 0, &w) && w.count[VSB_EXACT_INSN] == 4,
+	       "user mode: vCPU 1's the same, none of vCPU 0's");
+	vcpu_exit_cb(2, 1);
+	TAP_OK(!read_window(file, 1, 0, &w) && read_window(file, 0, 0, &w),
+	       "a thread's exit clears its records only");
+	run_tb(a, 0);
+	run_tb(b, 0);
+	vcpu_init_cb(2, 1);
+	run_tb(a, 1);
+	run_tb(b, 1);
+	TAP_OK(read_window(file, 0, 1, &w) && w.seq == 1,
+	       "a live thread's windows go on: vCPU 0's window 1");
+	TAP_OK(read_window(file, 1, 0, &w) && w.seq == 0 && w.count[VSB_EXACT_INSN] == 4,
+	       "a new thread on a reused index numbers its windows from 0");
+	exit_cb(2, NULL);
+	/* the process's totals: the system-mode part above wrote 2 */
+	TAP_OK(strstr(outs, "6 windows written") && strstr(outs, "user mode"),
+	       "closing line: %s", outs);
+	free(a);
+	free(b);
 }
 
 int main(void)
@@ -284,6 +359,7 @@ int main(void)
 	exit_cb(1, NULL);
 	TAP_OK(strstr(outs, "2 windows written, 1 stray stops, 0 write errors") != NULL,
 	       "closing line counts windows and stray stops: %s", outs);
+	test_user_mode(file);
 	unlink(file);
 	free(a);
 	free(b);
