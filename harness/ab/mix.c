@@ -36,31 +36,6 @@ struct mix_table {
 	size_t n;
 };
 
-/* "kstat mod-zone cpus=0": what runs, and where */
-static void point_label(const struct vsb_rl_file *f, size_t row, char *buf, size_t len)
-{
-	static const char *const cols[] = { "bench", "op", "variant", "cpus" };
-	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
-	size_t i, off = 0;
-	char bench[64] = "";
-
-	vsb_rl_cells(f, row, cells);
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]) && off < len; i++) {
-		int c = vsb_rl_col(f, cols[i]);
-
-		if (c < 0 || !cells[c].len)
-			continue;
-		if (i == 0)
-			snprintf(bench, sizeof(bench), "%.*s", (int)cells[c].len, cells[c].s);
-		/* the op for kstat, the variant for the counter */
-		if ((i == 1 && strcmp(bench, "kstat")) || (i == 2 && strcmp(bench, "counter")))
-			continue;
-		off += snprintf(buf + off, len - off, "%s%s%.*s", off ? " " : "",
-				i == 3 ? "cpus=" : "", (int)cells[c].len, cells[c].s);
-	}
-}
-
 static struct mix_point *find_point(struct mix_table *t, const char *key)
 {
 	size_t i;
@@ -90,7 +65,7 @@ static void add_file(struct mix_table *t, int side, const char *path)
 			continue;
 		for (row = 0; row < f.nrows && f.row_point[row] != pt; row++)
 			;
-		point_label(&f, row, p->label, sizeof(p->label));
+		vsb_mix_point_label(&f, row, p->label, sizeof(p->label));
 		p->boot[side][p->nboot[side]++] = m;
 	}
 	vsb_rl_free(&f);

@@ -33,6 +33,9 @@ int vsb_mix_of_rows(const struct vsb_rl_file *f, size_t r, size_t end,
 		    struct vsb_mix *m);
 /* The same over the rows of point @pt of @f; -1 unless it is in insn. */
 int vsb_mix_of_point(const struct vsb_rl_file *f, size_t pt, struct vsb_mix *m);
+/* "kstat mod-zone cpus=0": what row @row of @f runs, and where */
+void vsb_mix_point_label(const struct vsb_rl_file *f, size_t row, char *buf,
+			 size_t len);
 /* Class by class, the median of @n mixes (boots): NAN where one lacks it. */
 void vsb_mix_median(const struct vsb_mix *mixes, size_t n, struct vsb_mix *m);
 
