@@ -19,6 +19,8 @@ static const struct vsb_cmd cmds[] = {
 	  "show topology, PMU verdicts and the environment record results carry" },
 	{ "calibrate", vsb_cmd_calibrate,
 	  "measure the harness floor: bare add loop vs this-cpu-add, timer cost" },
+	{ "estimate", vsb_cmd_estimate,
+	  "the cost model's cycles per op for exact mode's counted mixes" },
 	{ "sweep", vsb_cmd_sweep, "run every point of a sweep file, repetitions interleaved" },
 	{ "compare", vsb_cmd_compare, "compare two results point by point: ratio, CI, rank test, verdict" },
 	{ "plot", vsb_cmd_plot, "gnuplot charts (PNG, SVG) of a sweep or a comparison" },
@@ -66,8 +68,10 @@ static void usage(FILE *f)
 "  vmstat-bench compare results/base results/patched --max-regression 2\n"
 "  vmstat-bench plot results/thr\n"
 "\n"
-"exit status: 0 ok, 1 error, 2 bad usage or input, 3 results untrustworthy,\n"
-"4 skipped (something this machine lacks; the message says what).\n");
+"exit status: 0 ok, 1 error (or a regression), 2 bad usage or input, 3 results\n"
+"untrustworthy, 4 skipped (something this machine lacks; the message says\n"
+"what), 5 inconclusive (compare, ab, bisect, history --check: the run could\n"
+"not tell, or exact counts changed in a way no cost model vouches for).\n");
 }
 
 int main(int argc, char **argv)
