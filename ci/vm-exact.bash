@@ -40,8 +40,8 @@ exact_setup() {
 	ACCEL=tcg
 	ACCEL_ARGS=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off,align=off
 		-plugin "$PLUGIN,out=$w/exact.img")
-	# sparse: 64 vCPUs x 4096 windows x 128 bytes, written as windows close
-	truncate -s 32M "$w/exact.img"
+	# sparse: 64 vCPUs x 4096 windows x 256 bytes, written as windows close
+	truncate -s 64M "$w/exact.img"
 	EXACT_ARGS=(-drive "file=$w/exact.img,if=none,format=raw,id=vsbexact,readonly=on"
 		-device nvme,drive=vsbexact,serial=vsbexact)
 }

@@ -94,6 +94,8 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
 				      enum qemu_plugin_cb_flags flags,
 				      enum qemu_plugin_mem_rw rw, void *userdata);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
+/* log2 of the access's size in bytes */
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
 void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn,
 					  enum qemu_plugin_mem_rw rw,
 					  enum qemu_plugin_op op, void *ptr,

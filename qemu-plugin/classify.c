@@ -24,6 +24,13 @@ static int is_legacy_prefix(uint8_t b)
 	return 0;
 }
 
+/* ins, outs, movs, cmps, stos, lods, scas: what a rep prefix repeats */
+static int is_string_op(uint8_t op)
+{
+	return (op >= 0x6c && op <= 0x6f) || (op >= 0xa4 && op <= 0xa7) ||
+	       (op >= 0xaa && op <= 0xaf);
+}
+
 /* ModRM's mod field is not 3: the r/m operand is memory */
 static int modrm_is_mem(uint8_t modrm)
 {
@@ -95,7 +102,7 @@ unsigned int vsb_classify_insn(const uint8_t *b, size_t len)
 {
 	unsigned int cls = 0;
 	size_t i = 0;
-	int rep = 0;
+	int rep = 0, repany = 0;
 
 	if (is_marker(b, len, VSB_EXACT_MARK_START))
 		return VSB_CLS_MARK_START;
@@ -105,10 +112,13 @@ unsigned int vsb_classify_insn(const uint8_t *b, size_t len)
 		if (b[i] == 0xf0)
 			cls |= VSB_CLS_LOCK;
 		rep |= b[i] == 0xf3;
+		repany |= b[i] == 0xf3 || b[i] == 0xf2;
 	}
 	if (i < len && (b[i] & 0xf0) == 0x40)	/* REX */
 		i++;
 	if (rep && i < len && b[i] == 0x90)	/* pause is rep nop */
 		return cls | VSB_CLS_PAUSE;
+	if (repany && i < len && is_string_op(b[i]))
+		cls |= VSB_CLS_REP_STR;
 	return cls | classify_opcode(b + i, len - i);
 }

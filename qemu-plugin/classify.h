@@ -28,6 +28,7 @@
 #define VSB_CLS_CLI		(1U << 8)
 #define VSB_CLS_STI		(1U << 9)
 #define VSB_CLS_PAUSE		(1U << 10)	/* f3 90 */
+#define VSB_CLS_REP_STR		(1U << 11)	/* rep/repne movs, stos, lods, cmps, scas, ins, outs */
 
 unsigned int vsb_classify_insn(const uint8_t *b, size_t len);
 

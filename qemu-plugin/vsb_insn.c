@@ -147,14 +147,19 @@ static void marker(unsigned int vcpu, void *udata)
 static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		       uint64_t vaddr, void *udata)
 {
-	int c = qemu_plugin_mem_is_store(info) ? VSB_EXACT_STORES : VSB_EXACT_LOADS;
+	int store = qemu_plugin_mem_is_store(info);
+	int c = store ? VSB_EXACT_STORES : VSB_EXACT_LOADS;
+	/* a rep string instruction's stores: the bytes it sets or moves */
+	uint64_t bytes = udata && store ? 1ull << qemu_plugin_mem_size_shift(info) : 0;
 
 	(void)vaddr;
-	(void)udata;
-	if (!user_mode)
+	if (!user_mode) {
 		global[c]++;
-	else if (vcpu < VSB_EXACT_VCPUS)
+		global[VSB_EXACT_REP_BYTES] += bytes;
+	} else if (vcpu < VSB_EXACT_VCPUS) {
 		vcpus[vcpu].count[c]++;
+		vcpus[vcpu].count[VSB_EXACT_REP_BYTES] += bytes;
+	}
 }
 
 /* User mode: an instruction's classes (a bit per VSB_EXACT_* index). */
@@ -202,6 +207,7 @@ static void count_insn(struct qemu_plugin_insn *insn, unsigned int cls)
 		{ VSB_CLS_CLI, VSB_EXACT_CLI },
 		{ VSB_CLS_STI, VSB_EXACT_STI },
 		{ VSB_CLS_PAUSE, VSB_EXACT_PAUSE },
+		{ VSB_CLS_REP_STR, VSB_EXACT_REP_ITERS },
 	};
 	size_t i;
 	unsigned int mask = 1u << VSB_EXACT_INSN;
@@ -213,7 +219,8 @@ static void count_insn(struct qemu_plugin_insn *insn, unsigned int cls)
 		mask |= 1u << VSB_EXACT_CMPXCHG_LOCAL;
 	count_classes(insn, mask);
 	qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
-					 QEMU_PLUGIN_MEM_RW, NULL);
+					 QEMU_PLUGIN_MEM_RW,
+					 cls & VSB_CLS_REP_STR ? (void *)1 : NULL);
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)

@@ -67,16 +67,25 @@
 #define VSB_EXACT_STI		10
 #define VSB_EXACT_PAUSE		11	/* pause (f3 90): what cpu_relax() emits */
 #define VSB_EXACT_CMPXCHG_LOCAL	12	/* cmpxchg, cmpxchg8b/16b without LOCK */
-#define VSB_EXACT_NCLASS	13
+/*
+ * rep-prefixed string instructions: TCG runs one iteration at a time, so
+ * each iteration is an execution, counted in insn as well; REP_BYTES is
+ * the bytes their iterations stored (rep stosb of a page: 4096 and 4096;
+ * rep stosq: 512 and 4096).  The cost model prices those by bytes at the
+ * core's fast-string rate, not as instructions.
+ */
+#define VSB_EXACT_REP_ITERS	13
+#define VSB_EXACT_REP_BYTES	14
+#define VSB_EXACT_NCLASS	15
 
 struct vsb_exact_window {
 	__u32 magic;		/* VSB_EXACT_MAGIC: the record was written */
 	__u32 vcpu;
 	__u64 seq;		/* the window's number on its vCPU, from 0 */
 	__u64 count[VSB_EXACT_NCLASS];
-	__u64 reserved[14 - VSB_EXACT_NCLASS];	/* zero; 128 bytes in all */
+	__u64 reserved[30 - VSB_EXACT_NCLASS];	/* zero; 256 bytes in all */
 };
 
-#define VSB_EXACT_REC_SIZE	128
+#define VSB_EXACT_REC_SIZE	256
 
 #endif /* _UAPI_VSB_EXACT_H */

@@ -27,6 +27,8 @@ const struct vsb_exact_class vsb_exact_classes[VSB_EXACT_RESULT_CLASSES] = {
 	[VSB_MIX_STI] = { VSB_EXACT_STI, "sti" },
 	[VSB_MIX_PAUSE] = { VSB_EXACT_PAUSE, "pause" },
 	[VSB_MIX_CMPXCHG_LOCAL] = { VSB_EXACT_CMPXCHG_LOCAL, "cmpxchg_local" },
+	[VSB_MIX_REP_ITERS] = { VSB_EXACT_REP_ITERS, "rep_iters" },
+	[VSB_MIX_REP_BYTES] = { VSB_EXACT_REP_BYTES, "rep_bytes" },
 };
 
 uint64_t vsb_exact_offset(unsigned int cpu, uint64_t seq)

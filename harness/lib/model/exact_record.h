@@ -16,7 +16,7 @@
  * The classes a result carries, in its PMU slots (at most VSB_PMU_SLOTS):
  * record class and column name, instructions first.
  */
-#define VSB_EXACT_RESULT_CLASSES	13
+#define VSB_EXACT_RESULT_CLASSES	15
 /*
  * Their places in a result (vsb_exact_classes[] lists them in this
  * order).  Appended, never reordered: the first VSB_MIX_OLD_CLASSES are
@@ -24,7 +24,8 @@
  */
 enum { VSB_MIX_INSN, VSB_MIX_LOCK, VSB_MIX_CMPXCHG, VSB_MIX_IRQ, VSB_MIX_POPF,
        VSB_MIX_SERIAL, VSB_MIX_LOADS, VSB_MIX_STORES, VSB_MIX_PUSHF,
-       VSB_MIX_CLI, VSB_MIX_STI, VSB_MIX_PAUSE, VSB_MIX_CMPXCHG_LOCAL };
+       VSB_MIX_CLI, VSB_MIX_STI, VSB_MIX_PAUSE, VSB_MIX_CMPXCHG_LOCAL,
+       VSB_MIX_REP_ITERS, VSB_MIX_REP_BYTES };
 #define VSB_MIX_OLD_CLASSES		8
 struct vsb_exact_class {
 	int rec;		/* VSB_EXACT_* index into the record */

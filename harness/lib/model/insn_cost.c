@@ -34,6 +34,7 @@
 #define ITJ	"Intel Technology Journal 12(3), 2008, 45nm Core (Penryn): " \
 		"the newest published cli/sti figure, 6 generations older"
 #define NONE	"no published figure for this core"
+#define NOREP	NONE " (fast-string rate; the host's table measures it)"
 
 /*
  * Rates are reciprocal: instructions, loads and stores a cycle.  Agner
@@ -42,7 +43,7 @@
  */
 const struct vsb_uarch_cost vsb_uarch_costs[] = {
 	{ .name = "skl", .what = "Intel Skylake (client and server)",
-	  .c = { 4, 2, 1, 18, 6, 5, 8, 1, 20, 140, 33, NAN },
+	  .c = { 4, 2, 1, 18, 6, 5, 8, 1, 20, 140, 33, NAN, NAN },
 	  .src = {
 		[VSB_COST_WIDTH] = "Intel optimization manual: 4 uops a cycle "
 				   "allocated and retired",
@@ -57,9 +58,10 @@ const struct vsb_uarch_cost vsb_uarch_costs[] = {
 		[VSB_COST_PAUSE] = "Intel optimization manual: PAUSE latency "
 				   "about 140 from Skylake on, about 10 before",
 		[VSB_COST_SERIAL] = AGNER "Skylake, MFENCE",
+		[VSB_COST_REP_BYTE] = NOREP,
 	  } },
 	{ .name = "zen3", .what = "AMD Zen 3",
-	  .c = { 4, 3, 2, 8, 9, NAN, NAN, 4, 13, NAN, 60, NAN },
+	  .c = { 4, 3, 2, 8, 9, NAN, NAN, 4, 13, NAN, 60, NAN, NAN },
 	  .src = {
 		[VSB_COST_WIDTH] = AGNER "Zen 3: 4 integer ALUs",
 		[VSB_COST_LOADS] = AGNER "Zen 3: 3 loads a cycle",
@@ -72,9 +74,10 @@ const struct vsb_uarch_cost vsb_uarch_costs[] = {
 		[VSB_COST_POPF] = AGNER "Zen 3, POPF",
 		[VSB_COST_PAUSE] = NONE,
 		[VSB_COST_SERIAL] = AGNER "Zen 3, MFENCE",
+		[VSB_COST_REP_BYTE] = NOREP,
 	  } },
 	{ .name = "icl", .what = "Intel Ice Lake and Tiger Lake",
-	  .c = { 4, 2, 1, 22, 7, 5, 8, 1, 21, NAN, 36, NAN },
+	  .c = { 4, 2, 1, 22, 7, 5, 8, 1, 21, NAN, 36, NAN, NAN },
 	  .src = {
 		[VSB_COST_WIDTH] = AGNER "Ice Lake: 4 integer ALUs",
 		[VSB_COST_LOADS] = "Intel optimization manual: 2 loads a cycle",
@@ -87,6 +90,7 @@ const struct vsb_uarch_cost vsb_uarch_costs[] = {
 		[VSB_COST_POPF] = AGNER "Ice Lake, POPF",
 		[VSB_COST_PAUSE] = NONE " (Intel's 140 is said of Skylake)",
 		[VSB_COST_SERIAL] = AGNER "Ice Lake, MFENCE",
+		[VSB_COST_REP_BYTE] = NOREP,
 	  } },
 };
 const size_t vsb_uarch_ncosts = sizeof(vsb_uarch_costs) / sizeof(vsb_uarch_costs[0]);
@@ -95,7 +99,7 @@ const char *vsb_cost_class_name(enum vsb_cost_class k)
 {
 	static const char *const names[VSB_COST_N] = {
 		"width", "loads", "stores", "lock", "cmpxchg", "cli", "sti",
-		"pushf", "popf", "pause", "serializing", "irq",
+		"pushf", "popf", "pause", "serializing", "irq", "rep_bytes",
 	};
 
 	return k < VSB_COST_N ? names[k] : "?";
@@ -139,9 +143,11 @@ void vsb_mix_charges(const struct vsb_mix *m, double k[VSB_COST_N])
 	int split = !isnan(c[VSB_MIX_CLI]) && !isnan(c[VSB_MIX_STI]) &&
 		    !isnan(c[VSB_MIX_PUSHF]);
 
-	k[VSB_COST_WIDTH] = c[VSB_MIX_INSN];
+	/* a rep string's iterations: its bytes, not instructions or stores */
+	k[VSB_COST_WIDTH] = c[VSB_MIX_INSN] - known(c[VSB_MIX_REP_ITERS]);
 	k[VSB_COST_LOADS] = c[VSB_MIX_LOADS];
-	k[VSB_COST_STORES] = c[VSB_MIX_STORES];
+	k[VSB_COST_STORES] = fmax(0, c[VSB_MIX_STORES] - known(c[VSB_MIX_REP_ITERS]));
+	k[VSB_COST_REP_BYTE] = known(c[VSB_MIX_REP_BYTES]);
 	k[VSB_COST_LOCK] = c[VSB_MIX_LOCK];
 	/* older results: cmpxchg less LOCK, wrong where a LOCK add is beside */
 	k[VSB_COST_CMPXCHG] = !isnan(c[VSB_MIX_CMPXCHG_LOCAL]) ?

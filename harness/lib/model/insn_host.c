@@ -32,6 +32,7 @@ static const int prim_of[VSB_COST_N] = {
 	[VSB_COST_PAUSE] = VSB_PRIM_PAUSE,
 	[VSB_COST_SERIAL] = VSB_PRIM_MFENCE,
 	[VSB_COST_IRQ_LUMP] = -1,
+	[VSB_COST_REP_BYTE] = VSB_PRIM_REP_STOSB_4K,
 };
 
 /* the sources name the table they came from; one host at a time */
@@ -50,6 +51,8 @@ void vsb_uarch_from_table(const struct vsb_cost_table *t, struct vsb_uarch_cost 
 
 		if (k == VSB_COST_CLI || k == VSB_COST_STI)
 			v /= 2;		/* a pair was timed: half each */
+		else if (k == VSB_COST_REP_BYTE)
+			v /= 4096;	/* a 4 KiB clear was timed: per byte */
 		else if (k < VSB_COST_FIRST_CHARGED)
 			v = v > 0 ? 1 / v : NAN;	/* cycles each -> a cycle */
 		u->c[k] = v > 0 ? v : NAN;

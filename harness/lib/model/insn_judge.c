@@ -33,7 +33,7 @@ static const int shown[] = {
 	VSB_MIX_PUSHF, VSB_MIX_CLI, VSB_MIX_STI, VSB_MIX_POPF, VSB_MIX_PAUSE,
 	VSB_MIX_SERIAL,
 };
-static const int shown_mem[] = { VSB_MIX_LOADS, VSB_MIX_STORES };
+static const int shown_mem[] = { VSB_MIX_LOADS, VSB_MIX_STORES, VSB_MIX_REP_BYTES };
 
 static double tol_of(double base, double abs_tol)
 {
@@ -135,7 +135,7 @@ static void change_line(const struct vsb_mix *b, const struct vsb_mix *n,
 	if (off < len) {
 		char m[96];
 
-		mem = moved_words(b, n, shown_mem, 2, m, sizeof(m), 0);
+		mem = moved_words(b, n, shown_mem, 3, m, sizeof(m), 0);
 		if (mem)
 			off += (size_t)snprintf(v->line + off, len - off, "%s%s",
 						off ? "; " : "", m);

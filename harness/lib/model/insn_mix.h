@@ -44,7 +44,10 @@ void vsb_mix_median(const struct vsb_mix *mixes, size_t n, struct vsb_mix *m);
  * (instructions, loads and stores a cycle), then each special
  * instruction's cycles in full.  IRQ_LUMP is cli, sti and pushf of a
  * result that did not tell them apart: no core has one cost for the
- * three, so it is never priced.
+ * three, so it is never priced.  A rep string instruction's iterations
+ * are not plain instructions (TCG counts each): they are taken out of
+ * insn and stores and charged by the bytes they store, at the core's
+ * fast-string rate (REP_BYTE).
  */
 enum vsb_cost_class {
 	VSB_COST_WIDTH,		/* plain instructions a cycle */
@@ -59,6 +62,7 @@ enum vsb_cost_class {
 	VSB_COST_PAUSE,
 	VSB_COST_SERIAL,	/* lfence, mfence, cpuid, iret, wrmsr */
 	VSB_COST_IRQ_LUMP,
+	VSB_COST_REP_BYTE,	/* cycles a byte a rep string instruction stores */
 	VSB_COST_N
 };
 /* the first class charged per instruction (those before are rates) */

@@ -24,6 +24,7 @@ struct qemu_plugin_insn {
 	uint8_t bytes[16];
 	size_t len;
 	int loads, stores;	/* accesses it makes when executed */
+	unsigned int shift;	/* their size: 1 << shift bytes */
 	uint64_t *inl[8];
 	uint64_t imm[8];
 	int ninl;
@@ -31,6 +32,7 @@ struct qemu_plugin_insn {
 	void *cb_udata[2];
 	int ncb;
 	qemu_plugin_vcpu_mem_cb_t mem_cb;
+	void *mem_udata;
 };
 
 struct qemu_plugin_tb {
@@ -99,13 +101,19 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
 {
 	(void)flags;
 	(void)rw;
-	(void)userdata;
 	insn->mem_cb = cb;
+	insn->mem_udata = userdata;
 }
 
+/* a meminfo here: bit 0 store, the size's log2 above it */
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info)
 {
-	return info == 1;
+	return info & 1;
+}
+
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info)
+{
+	return info >> 1;
 }
 
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
@@ -176,9 +184,9 @@ static void run_tb(struct qemu_plugin_tb *tb, unsigned int vcpu)
 		for (k = 0; k < in->ninl; k++)
 			*in->inl[k] += in->imm[k];
 		for (k = 0; k < in->loads; k++)
-			in->mem_cb(vcpu, 0, 0, NULL);
+			in->mem_cb(vcpu, 0 | in->shift << 1, 0, in->mem_udata);
 		for (k = 0; k < in->stores; k++)
-			in->mem_cb(vcpu, 1, 0, NULL);
+			in->mem_cb(vcpu, 1 | in->shift << 1, 0, in->mem_udata);
 	}
 }
 
@@ -213,7 +221,10 @@ static void test_classify(void)
 		{ { 0xfb }, 1, VSB_CLS_IRQ | VSB_CLS_STI, "sti" },
 		{ { 0xf3, 0x90 }, 2, VSB_CLS_PAUSE, "pause (rep nop)" },
 		{ { 0x90 }, 1, 0, "nop is not pause" },
-		{ { 0xf3, 0xaa }, 2, 0, "rep stosb is no class of its own" },
+		{ { 0xf3, 0xaa }, 2, VSB_CLS_REP_STR, "rep stosb" },
+		{ { 0xf3, 0x48, 0xa5 }, 3, VSB_CLS_REP_STR, "rep movsq" },
+		{ { 0xf2, 0xae }, 2, VSB_CLS_REP_STR, "repne scasb" },
+		{ { 0xaa }, 1, 0, "stosb without rep" },
 		{ { 0x0f, 0xae, 0xe8 }, 3, VSB_CLS_SERIAL, "lfence" },
 		{ { 0x0f, 0xae, 0xf0 }, 3, VSB_CLS_SERIAL, "mfence" },
 		{ { 0x0f, 0xa2 }, 2, VSB_CLS_SERIAL, "cpuid" },
@@ -235,6 +246,38 @@ static void test_classify(void)
  * own counters; a thread's exit clears its records, and a new thread on
  * the same index numbers its windows from 0 again.
  */
+/*
+ * rep stosq as TCG runs it: the instruction's block once an iteration,
+ * each storing 8 bytes.  Three iterations inside vCPU 0's second window.
+ */
+static void test_rep(struct qemu_plugin_tb *open, struct qemu_plugin_tb *body,
+		     struct qemu_plugin_tb *close, const char *file)
+{
+	static const uint8_t rep_stosq[] = { 0xf3, 0x48, 0xab };
+	struct vsb_exact_window w;
+	int i;
+
+	put(open, m_start, 8, 0, 0);
+	put(body, rep_stosq, 3, 0, 1);
+	body->insn[0].shift = 3;
+	put(close, m_stop, 8, 0, 0);
+	trans_cb(1, open);
+	trans_cb(1, body);
+	trans_cb(1, close);
+	run_tb(open, 0);
+	for (i = 0; i < 3; i++)
+		run_tb(body, 0);
+	run_tb(close, 0);
+	TAP_OK(read_window(file, 0, 1, &w) && w.count[VSB_EXACT_INSN] == 4,
+	       "rep stosq: each of its 3 iterations an instruction, + the marker");
+	TAP_OK(w.count[VSB_EXACT_REP_ITERS] == 3 && w.count[VSB_EXACT_REP_BYTES] == 24 &&
+	       w.count[VSB_EXACT_STORES] == 3,
+	       "rep_iters 3, rep_bytes 24 (3 x 8), stores 3 (got %llu, %llu, %llu)",
+	       (unsigned long long)w.count[VSB_EXACT_REP_ITERS],
+	       (unsigned long long)w.count[VSB_EXACT_REP_BYTES],
+	       (unsigned long long)w.count[VSB_EXACT_STORES]);
+}
+
 static void test_user_mode(const char *file)
 {
 	struct qemu_plugin_tb *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
@@ -282,7 +325,7 @@ static void test_user_mode(const char *file)
 	       "a new thread on a reused index numbers its windows from 0");
 	exit_cb(2, NULL);
 	/* the process's totals: the system-mode part above wrote 2 */
-	TAP_OK(strstr(outs, "6 windows written") && strstr(outs, "user mode"),
+	TAP_OK(strstr(outs, "7 windows written") && strstr(outs, "user mode"),
 	       "closing line: %s", outs);
 	free(a);
 	free(b);
@@ -293,6 +336,9 @@ int main(void)
 	struct qemu_plugin_tb *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	struct qemu_plugin_tb *other = calloc(1, sizeof(*other));
 	struct qemu_plugin_tb *c = calloc(1, sizeof(*c)), *stray = calloc(1, sizeof(*stray));
+	struct qemu_plugin_tb *rep_open = calloc(1, sizeof(*rep_open));
+	struct qemu_plugin_tb *rep_body = calloc(1, sizeof(*rep_body));
+	struct qemu_plugin_tb *rep_close = calloc(1, sizeof(*rep_close));
 	char file[] = "/tmp/vsb-insn-test.XXXXXX", arg[64], *argv[1];
 	qemu_info_t info = { .target_name = "x86_64", .system_emulation = true };
 	struct vsb_exact_window w;
@@ -301,7 +347,7 @@ int main(void)
 	test_classify();
 
 	fd = mkstemp(file);
-	TAP_OK(fd >= 0 && !ftruncate(fd, 32 << 20), "window file made");
+	TAP_OK(fd >= 0 && !ftruncate(fd, 64 << 20), "window file made");
 	close(fd);
 	info.system.max_vcpus = 2;
 	snprintf(arg, sizeof(arg), "out=%s", file);
@@ -356,8 +402,9 @@ int main(void)
 	TAP_OK(read_window(file, 1, 0, &w) && w.count[VSB_EXACT_INSN] == 2,
 	       "vCPU 1 numbers its own windows from 0: start marker + nop");
 	TAP_OK(!read_window(file, 0, 1, &w), "a stop with no open window writes nothing");
+	test_rep(rep_open, rep_body, rep_close, file);
 	exit_cb(1, NULL);
-	TAP_OK(strstr(outs, "2 windows written, 1 stray stops, 0 write errors") != NULL,
+	TAP_OK(strstr(outs, "3 windows written, 1 stray stops, 0 write errors") != NULL,
 	       "closing line counts windows and stray stops: %s", outs);
 	test_user_mode(file);
 	unlink(file);
@@ -366,5 +413,8 @@ int main(void)
 	free(other);
 	free(c);
 	free(stray);
+	free(rep_open);
+	free(rep_body);
+	free(rep_close);
 	return tap_done();
 }
