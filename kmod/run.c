@@ -53,13 +53,14 @@
 /*
  * Exact mode's window markers (uapi/vsb_exact.h): 8-byte NOPs whose
  * displacement, VSB_EXACT_MARK_START or _STOP, the TCG plugin looks for.
- * Written as bytes so that no assembler picks another NOP encoding.
+ * Written as bytes so that no assembler picks another NOP encoding; the
+ * displacement is the constant itself, so the two cannot drift apart.
  */
-#define VSB_EXACT_MARK(d0, d1, d2, d3) \
-	asm volatile(".byte 0x0f,0x1f,0x84,0x00," #d0 "," #d1 "," #d2 "," #d3 \
-		     ::: "memory")
-#define vsb_exact_start()	VSB_EXACT_MARK(0x56, 0x53, 0x42, 0x2b)
-#define vsb_exact_stop()	VSB_EXACT_MARK(0x56, 0x53, 0x42, 0x2d)
+#define VSB_EXACT_MARK(disp) \
+	asm volatile(".byte 0x0f,0x1f,0x84,0x00\n\t.long %c0" \
+		     :: "i" (disp) : "memory")
+#define vsb_exact_start()	VSB_EXACT_MARK(VSB_EXACT_MARK_START)
+#define vsb_exact_stop()	VSB_EXACT_MARK(VSB_EXACT_MARK_STOP)
 
 /* windows opened on each CPU since load; the plugin counts them from boot */
 static DEFINE_PER_CPU(u64, vsb_exact_windows);

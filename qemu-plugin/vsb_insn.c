@@ -108,8 +108,7 @@ static void window_write(unsigned int vcpu, struct vcpu_state *v)
 	w.seq = v->seq - 1;
 	for (c = 0; c < VSB_EXACT_NCLASS; c++)
 		w.count[c] = v->count[c] - v->at_start[c];
-	at = ((off_t)vcpu * VSB_EXACT_RING + (off_t)(w.seq % VSB_EXACT_RING)) *
-	     VSB_EXACT_REC_SIZE;
+	at = (off_t)VSB_EXACT_OFFSET(vcpu, w.seq);
 	if (pwrite(out_fd, &w, sizeof(w), at) != (ssize_t)sizeof(w))
 		stat_add(&write_errors);
 	else

@@ -44,6 +44,10 @@
  * whether it is the one asked for.
  */
 #define VSB_EXACT_VCPUS		64
+/* where window @seq of vCPU @vcpu lies: the writer's and every reader's */
+#define VSB_EXACT_OFFSET(vcpu, seq) \
+	(((__u64)(vcpu) * VSB_EXACT_RING + (__u64)(seq) % VSB_EXACT_RING) * \
+	 VSB_EXACT_REC_SIZE)
 #define VSB_EXACT_RING		4096
 #define VSB_EXACT_MAGIC		0x58425356U	/* "VSBX" */
 

@@ -33,8 +33,7 @@ const struct vsb_exact_class vsb_exact_classes[VSB_EXACT_RESULT_CLASSES] = {
 
 uint64_t vsb_exact_offset(unsigned int cpu, uint64_t seq)
 {
-	return ((uint64_t)cpu * VSB_EXACT_RING + seq % VSB_EXACT_RING) *
-	       VSB_EXACT_REC_SIZE;
+	return VSB_EXACT_OFFSET(cpu, seq);
 }
 
 int vsb_exact_record_take(const void *buf, unsigned int cpu, uint64_t seq,
