@@ -162,8 +162,7 @@ void vsb_mix_charges(const struct vsb_mix *m, double k[VSB_COST_N])
 	k[VSB_COST_SERIAL] = c[VSB_MIX_SERIAL];
 }
 
-/* the plain code's cycles: the tightest of the three throughput bounds */
-static double plain_cycles(const double *k, const struct vsb_uarch_cost *u)
+double vsb_mix_plain(const double k[VSB_COST_N], const struct vsb_uarch_cost *u)
 {
 	return fmax(k[VSB_COST_WIDTH] / u->c[VSB_COST_WIDTH],
 		    fmax(k[VSB_COST_LOADS] / u->c[VSB_COST_LOADS],
@@ -176,7 +175,7 @@ double vsb_mix_estimate(const struct vsb_mix *m, const struct vsb_uarch_cost *u)
 	int j;
 
 	vsb_mix_charges(m, k);
-	est = plain_cycles(k, u);
+	est = vsb_mix_plain(k, u);
 	for (j = VSB_COST_FIRST_CHARGED; j < VSB_COST_N; j++)
 		if (k[j] != 0)	/* a missing cost matters only where charged */
 			est += k[j] * u->c[j];

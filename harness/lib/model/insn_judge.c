@@ -79,12 +79,7 @@ static double est_delta(const struct vsb_mix *b, const struct vsb_mix *n,
 
 	vsb_mix_charges(b, kb);
 	vsb_mix_charges(n, kn);
-	d = fmax(kn[VSB_COST_WIDTH] / u->c[VSB_COST_WIDTH],
-		 fmax(kn[VSB_COST_LOADS] / u->c[VSB_COST_LOADS],
-		      kn[VSB_COST_STORES] / u->c[VSB_COST_STORES])) -
-	    fmax(kb[VSB_COST_WIDTH] / u->c[VSB_COST_WIDTH],
-		 fmax(kb[VSB_COST_LOADS] / u->c[VSB_COST_LOADS],
-		      kb[VSB_COST_STORES] / u->c[VSB_COST_STORES]));
+	d = vsb_mix_plain(kn, u) - vsb_mix_plain(kb, u);
 	*unpriced = NULL;
 	for (j = VSB_COST_FIRST_CHARGED; j < VSB_COST_N; j++) {
 		double dk = kn[j] - kb[j];

@@ -101,6 +101,8 @@ const char *vsb_uarch_names(void);
  * cannot say (an old result's split of the irq class).
  */
 void vsb_mix_charges(const struct vsb_mix *m, double k[VSB_COST_N]);
+/* The plain code's cycles of charges @k: the tightest throughput bound. */
+double vsb_mix_plain(const double k[VSB_COST_N], const struct vsb_uarch_cost *u);
 /* The model's cycles per op for mix @m on @u; NAN where a cost is missing. */
 double vsb_mix_estimate(const struct vsb_mix *m, const struct vsb_uarch_cost *u);
 
