@@ -311,7 +311,7 @@ static int prepare(struct vsb_ab_run *r)
 		snprintf(log, sizeof(log), "%s/prepare.log", sdir);
 		snprintf(what, sizeof(what), "preparing the %s kernel %s",
 			 vsb_ab_side_name[s], r->ab->k[s].release);
-		if (vsb_mkdir_p(sdir, 0777)) {
+		if (vsb_mkdir_p(sdir, 0755)) {
 			vsb_err("-o %s: cannot create %s: %s", r->ab->dir, sdir,
 				strerror(errno));
 			return VSB_EXIT_ERROR;
@@ -416,7 +416,7 @@ static int setup_dir(struct vsb_ab_run *r)
 
 	int ret;
 
-	if (vsb_mkdir_p(ab->dir, 0777)) {
+	if (vsb_mkdir_p(ab->dir, 0755)) {
 		vsb_err("-o %s: cannot create: %s", ab->dir, strerror(errno));
 		return VSB_EXIT_USAGE;
 	}
