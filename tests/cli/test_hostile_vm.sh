@@ -12,6 +12,9 @@
 #   [exact]      exact mode's limits, judged once the mode is known
 #   [ci]         vm-run.sh, kmod-run.sh and kernel-build.sh refuse before
 #                work, in one line
+#   [disk]       a full disk (a file size limit, SIGXFSZ ignored: writes
+#                fail as on a full disk) is an error, and a chart is
+#                written whole or not at all
 # Nothing boots: ab runs with --dry-run, QEMU with -machine none.
 . "$(dirname "$0")/../lib.sh"
 
@@ -226,5 +229,34 @@ for p in --version --help -V; do
 		--patch "$p"
 done
 cd "$TMP" || exit 1
+
+# ---- [disk] plot on a full disk --------------------------------------------
+if command -v gnuplot >/dev/null; then
+	printf 'loops 2000\nrepeat 2\ncpus 0\nvariant this-cpu-add, atomic-global\n' >"$TMP/ps.sweep"
+	"$VSB" sweep "$TMP/ps.sweep" -o "$TMP/ps" >/dev/null 2>&1
+	full() {	# full KIB OUT: plot ps into OUT with writes failing past KIB
+		(trap '' XFSZ; ulimit -f "$1"; "$VSB" plot "$TMP/ps" -o "$2") >"$TMP/out" 2>"$TMP/err"
+	}
+	for kib in 4 8 12 16 20; do
+		rm -rf "$TMP/pc"; mkdir "$TMP/pc"
+		full $kib "$TMP/pc"
+		rc=$?
+		if [ $rc -ne 0 ] && ! grep -q '^wrote' "$TMP/out" && [ -z "$(ls "$TMP/pc")" ] && one_line "$TMP/err"; then
+			ok "[disk] plot with writes failing past $kib KiB: an error, no chart written at all"
+		else
+			not_ok "[disk] plot with writes failing past $kib KiB" "exit $rc" "$(ls -l "$TMP/pc")" "$(cat "$TMP/out" "$TMP/err")"
+		fi
+	done
+	rm -rf "$TMP/pc"
+	"$VSB" plot "$TMP/ps" -o "$TMP/pc" >/dev/null 2>&1
+	before=$(sha256sum "$TMP/pc/"*)
+	full 12 "$TMP/pc"
+	rc=$?
+	[ $rc -ne 0 ] && [ "$before" = "$(sha256sum "$TMP/pc/"*)" ] &&
+		ok "[disk] a chart drawn before is left whole when its redraw meets a full disk" ||
+		not_ok "[disk] the chart drawn before" "exit $rc" "$(ls -l "$TMP/pc")"
+else
+	skip "[disk] plot on a full disk" "no gnuplot"
+fi
 
 done_testing
