@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -464,6 +465,33 @@ static void touch_good(const struct vsb_bisect *b)
 	utimensat(AT_FDCWD, path, NULL, 0);
 }
 
+/*
+ * And more: hold good's build folder's lock (shared) for the whole
+ * bisect.  kernel-build.sh --reuse prunes a lineage's older builds only
+ * under their lock, skipping one somebody holds, so with VSB_KBUILD_KEEP
+ * as low as 1 the build every step boots against stays.  A complete
+ * build is read without the lock, so nothing waits on it.  Only a
+ * .vsb-lock kernel-build.sh made is opened (never created here).
+ */
+static int good_lock = -1;
+
+static void hold_good(const struct vsb_bisect *b)
+{
+	const char *colon = strchr(b->good_spec, ':');
+	char path[4096 + 32];
+	int fd;
+
+	if (!colon)
+		return;
+	snprintf(path, sizeof(path), "%s/.vsb-lock", colon + 1);
+	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB)) {
+		close(fd);	/* a build of it under way: nothing to prune */
+		fd = -1;
+	}
+	good_lock = fd;		/* held to the end: the lock dies with us */
+}
+
 static void say_step(const struct vsb_bisect *b, const struct vsb_bisect_step *s)
 {
 	char subj[128];
@@ -644,6 +672,8 @@ int vsb_bisect_run(struct vsb_bisect *b)
 	rc = open_out(b);
 	rc = rc ?: make_clone(b);
 	rc = rc ?: build_good(b);
+	if (!rc)
+		hold_good(b);
 	rc = rc ?: endpoints(b);
 	if (rc == 1)
 		vsb_bisect_write(b, NULL, NULL);

@@ -14,8 +14,8 @@
 #           undecided, not a failed boot
 #   [write] bisect writes nowhere it must not (a user's -o, .git/index,
 #           a state edited beyond its shape)
-#   [exact] ab's exact mode limits, judged once the mode is known
-#   [ci]    vm-run.sh, kmod-run.sh and kernel-build.sh refuse before work
+#   [kill]  children die with bisect; what a bisect boots against is held
+#           from kernel-build.sh's pruning
 # No guest boots and no kernel is built: the builds and ab are
 # tests/fixtures/bisect/fake.sh (VSB_BISECT_FAKE).
 . "$(dirname "$0")/../lib.sh"
@@ -267,5 +267,33 @@ FAKE_FLAKY=c1 FAKE_EXIT5=1 bis "$TMP/o5" --boots 3
 grep -q 'undecided after more boots' "$TMP/out" && ls -d "$TMP/o5/steps/"*"-$(sha c1 | cut -c1-12)-more" >/dev/null &&
 	ok "[exit] bisect: ab's exit 5 is undecided (a second ab into -more), not a failed boot" ||
 	not_ok "[exit] bisect and ab's exit 5" "$(cat "$TMP/out")" "$(cat "$FAKE_LOG")"
+
+# ---- [kill] a killed bisect's children; the good build held -------------
+rm -rf "$TMP/ok"
+: >"$FAKE_LOG"
+FAKE_SLEEP=c2 FAKE_SLOW=c2 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C3" "$SW" \
+	-o "$TMP/ok" >"$TMP/out" 2>"$TMP/err" </dev/null &
+bpid=$!
+for _ in $(seq 300); do
+	grep -q '^ab c0 c2' "$FAKE_LOG" 2>/dev/null && break
+	sleep 0.05
+done
+glock=$TMP/ok/kernels/$(cut -c1-12 <<<"$C0")/.vsb-lock
+# kernel-build.sh's prune: (exec 9>>LOCK && flock -n 9 && rm -rf BUILD)
+if [ -f "$glock" ] && ! (exec 9>>"$glock" && flock -n 9); then
+	ok "[kill] the good build's lock is held while the steps boot against it (prune skips it)"
+else
+	not_ok "[kill] the good build's lock held" "$(ls -la "$(dirname "$glock")" 2>&1)"
+fi
+abpid=$(pgrep -P $bpid -f 'fake.sh ab' | head -n1)
+{ kill -KILL $bpid; wait $bpid; } 2>/dev/null
+gone=0
+for _ in $(seq 100); do
+	[ -n "$abpid" ] && ! kill -0 "$abpid" 2>/dev/null && { gone=1; break; }
+	sleep 0.05
+done
+((gone)) && ok "[kill] a SIGKILLed bisect leaves no ab running (it dies with its parent)" ||
+	not_ok "[kill] the ab of a killed bisect" "ab pid '${abpid}' still there"
+[ -z "$abpid" ] || kill -KILL "$abpid" 2>/dev/null
 
 done_testing
