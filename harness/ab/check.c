@@ -47,6 +47,8 @@ static int run_capture(char *const argv[], char *out, size_t len)
 		dup2(null, STDERR_FILENO);
 		dup2(null, STDIN_FILENO);
 		close(fds[0]);
+		/* apt's lists are read: in the words they are read in */
+		setenv("LC_ALL", "C", 1);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
