@@ -97,7 +97,7 @@ static int step_line_ours(const struct vsb_bisect *b, const struct vsb_bisect_st
 		{ "confirm", "confirmed", "unconfirmed" },
 	};
 	char dir[64];
-	size_t i;
+	size_t i, digits;
 	int word = 0;
 
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
@@ -113,10 +113,9 @@ static int step_line_ours(const struct vsb_bisect *b, const struct vsb_bisect_st
 		return !strcmp(s->dir, dir);
 	}
 	/* steps/NN-<sha12>, NN the step's number (two digits or more) */
-	return !strncmp(s->dir, "steps/", 6) && strspn(s->dir + 6, "0123456789") >= 2 &&
-	       s->dir[6 + strspn(s->dir + 6, "0123456789")] == '-' &&
-	       !strcmp(s->dir + 7 + strspn(s->dir + 6, "0123456789"),
-		       (snprintf(dir, sizeof(dir), "%.12s", s->sha), dir)) &&
+	digits = strncmp(s->dir, "steps/", 6) ? 0 : strspn(s->dir + 6, "0123456789");
+	snprintf(dir, sizeof(dir), "-%.12s", s->sha);
+	return digits >= 2 && !strcmp(s->dir + 6 + digits, dir) &&
 	       !strcmp(s->base_sha, b->good);
 }
 
