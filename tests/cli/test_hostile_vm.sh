@@ -157,7 +157,7 @@ if command -v qemu-system-x86_64 >/dev/null && command -v gcc >/dev/null && [ -f
 					case $a in -cpu|-device) skip=1; continue ;; esac
 					args+=("$a")
 				done
-				PWN=$TMP/PWNED timeout 3 qemu-system-x86_64 -machine none -nodefaults \
+				PWN=$TMP/PWNED timeout 2 qemu-system-x86_64 -machine none -nodefaults \
 					-display none -monitor none -S "${args[@]}"
 			) >"$TMP/out" 2>"$TMP/err"
 			rc=$?
