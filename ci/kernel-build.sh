@@ -151,7 +151,7 @@ done
 for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
 	[[ -e $p ]] || refuse "--patch $p: no such file"
 	[[ -f $p && -r $p ]] || refuse "--patch $p: not a readable regular file"
-	grep -qE '^(\+\+\+|---) ' "$p" || refuse "--patch $p: not a patch (no ---/+++ lines)"
+	grep -qE '^(\+\+\+|---) ' -- "$p" || refuse "--patch $p: not a patch (no ---/+++ lines)"
 done
 [[ -f $FRAG && -r $FRAG ]] || refuse "--fragment $FRAG: not a readable file"
 # The fragment: "CONFIG_X=VALUE  # why" lines; kconfig's own syntax
@@ -366,7 +366,7 @@ write_out() {
 	ln -sfn "$BZ" "$OUT/bzImage"
 	ln -sfn "$BDIR" "$OUT/build"
 	local patches=() p
-	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do patches+=("$(realpath "$p")"); done
+	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do patches+=("$(realpath -- "$p")"); done
 	printf 'KERNEL=%q\nKDIR=%q\nKREL=%q\nKEY=%q\nSOURCE=%q\nPATCHES=%q\n' \
 		"$BZ" "$BDIR" "$krel" "$KEY" "$SRC_NAME" "${patches[*]}" >"$OUT/kernel.env.tmp.$$"
 	mv -f "$OUT/kernel.env.tmp.$$" "$OUT/kernel.env"
@@ -504,7 +504,7 @@ check_patches() {
 		cp -p "$TREE/$f" "$scratch/$f"
 	done <<<"$names"
 	for p in "${PATCHES[@]}"; do
-		if ! msg=$(patch "${PATCH_ARGS[@]}" -d "$scratch" -i "$(realpath "$p")" 2>&1); then
+		if ! msg=$(patch "${PATCH_ARGS[@]}" -d "$scratch" -i "$(realpath -- "$p")" 2>&1); then
 			msg=$(patch_why "$msg")
 			rm -rf "$scratch"
 			refuse "--patch $p does not apply to $SRC_NAME: ${msg:-patch failed}"
@@ -570,7 +570,7 @@ if ((${#PATCHES[@]})); then
 		fi
 		for p in "${PATCHES[@]}"; do
 			log "applying ${p##*/}"
-			patch "${PATCH_ARGS[@]}" -s -d "$SRCTREE.tmp" -i "$(realpath "$p")" >&2 ||
+			patch "${PATCH_ARGS[@]}" -s -d "$SRCTREE.tmp" -i "$(realpath -- "$p")" >&2 ||
 				die "--patch $p did not apply to the copy (it did to the files it names?)"
 		done
 		printf '%s\n' "$KEY_TEXT" >"$SRCTREE.tmp/.vsb-complete"
@@ -707,7 +707,7 @@ kmake -j"$JOBS" bzImage modules || fail_make bzImage modules
 {
 	printf '%s\n' "$KEY_TEXT"
 	printf '# source: %s\n' "$SRC_NAME"
-	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do printf '# patch: %s\n' "$(realpath "$p")"; done
+	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do printf '# patch: %s\n' "$(realpath -- "$p")"; done
 } >"$BDIR/vsb-inputs.txt"
 [[ -z $LINEAGE ]] || snapshot_source
 touch "$BDIR/.vsb-complete"

@@ -41,12 +41,19 @@ BUILD=${VSB_BUILD_DIR:-build}
 
 log() { printf 'kmod-run: %s\n' "$*" >&2; }
 usage() {
-	sed -n '/^# Usage:/,/^# Exit status/s/^# \{0,1\}//p' "$SELF" | sed '$d' >&"${2:-2}"
+	# --help: the usage block; a usage error has said its one line already
+	[[ ${1:-2} != 0 ]] ||
+		sed -n '/^# Usage:/,/^# Exit status/s/^# \{0,1\}//p' "$SELF" | sed '$d' >&"${2:-2}"
 	exit "${1:-2}"
 }
+refuse() { log "$*"; exit 2; }
 
 FORCE_VM=0 OUT='' KERNEL='' UKDIR='' VMARGS=()
 while (($#)); do
+	case $1 in
+	--out|--smp|--mem|--timeout|--kernel|--kdir)
+		[[ $# -ge 2 && -n $2 ]] || refuse "$1 needs a value (see --help)" ;;
+	esac
 	case $1 in
 	--vm)      FORCE_VM=1; shift ;;
 	--exact)   FORCE_VM=1; VMARGS+=(--exact); shift ;;
@@ -57,14 +64,35 @@ while (($#)); do
 	--kdir)    UKDIR=${2:?}; shift 2 ;;
 	--)        shift; break ;;
 	-h|--help) usage 0 1 ;;
-	*)         log "unknown option: $1"; usage ;;
+	*)         refuse "unknown option: $1 (see --help)" ;;
 	esac
 done
-(($#)) || { log "no COMMANDS given"; usage; }
+(($#)) || refuse "no COMMANDS given (see --help)"
 CMDS="$*"
 if [[ -n $KERNEL && -z $UKDIR ]] || [[ -z $KERNEL && -n $UKDIR ]]; then
 	log "--kernel and --kdir go together (the module must match the kernel)"
 	exit 2
+fi
+# every refusal before --out is made or the module built
+for ((i = 0; i < ${#VMARGS[@]}; i++)); do
+	[[ ${VMARGS[i]} != --* || ${VMARGS[i]} == --exact ]] || {
+		[[ ${VMARGS[i+1]} =~ ^[1-9][0-9]{0,6}$ ]] ||
+			refuse "${VMARGS[i]} ${VMARGS[i+1]}: not a whole number"; }
+done
+case ${VSB_VM_ACCEL:-} in
+''|kvm|tcg) ;;
+*) refuse "VSB_VM_ACCEL must be kvm or tcg" ;;
+esac
+if [[ -n $KERNEL ]]; then
+	[[ -f $KERNEL && -r $KERNEL ]] || refuse "--kernel $KERNEL: not a readable file"
+	[[ -d $UKDIR && -f $UKDIR/Makefile ]] ||
+		refuse "--kdir $UKDIR: not a kernel build folder (no Makefile)"
+fi
+if [[ -n $OUT && ( -L $OUT || -e $OUT ) && ! -d $OUT ]]; then
+	refuse "--out $OUT: exists and is not a folder"
+fi
+if [[ " ${VMARGS[*]-} " == *" --exact "* && ! -f $REPO/$BUILD/qemu-plugin/vsb-insn.so ]]; then
+	refuse "--exact: no TCG plugin at $REPO/$BUILD/qemu-plugin/vsb-insn.so: \`make\` builds it"
 fi
 [[ -x $REPO/$BUILD/vmstat-bench ]] ||
 	{ log "no $BUILD/vmstat-bench: run make first"; exit 1; }

@@ -19,6 +19,12 @@
 # KVM runs the guest's instructions on the host CPU, where no plugin sees
 # them: exact mode with VSB_VM_ACCEL=kvm is refused.
 
+# qemu_opt_path PATH: PATH as a value in QEMU's option syntax, where a
+# comma ends the value: each comma doubled.  A checkout or work folder
+# whose name held a comma made QEMU load another shared object as the
+# plugin (-plugin /a,b/... loaded /a) and open another file as a disk.
+qemu_opt_path() { printf '%s' "${1//,/,,}"; }
+
 # exact_refusals: what exact mode cannot be given, before anything is
 # made: one line, exit 2.  Sets PLUGIN.
 exact_refusals() {
@@ -31,6 +37,11 @@ exact_refusals() {
 		log "--exact: no TCG plugin at $PLUGIN: \`make\` builds it (it needs only gcc)"
 		exit 2
 	fi
+	# what QEMU would refuse once the guest is set up: found now
+	if command -v nm >/dev/null && ! LC_ALL=C nm -D --defined-only "$PLUGIN" 2>/dev/null | grep -qw qemu_plugin_install; then
+		log "--exact: $PLUGIN is no TCG plugin QEMU can load (no qemu_plugin_install): rebuild it with \`make\`"
+		exit 2
+	fi
 }
 
 # exact_setup WORKDIR: sets ACCEL, ACCEL_ARGS and EXACT_ARGS.
@@ -39,10 +50,10 @@ exact_setup() {
 
 	ACCEL=tcg
 	ACCEL_ARGS=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off,align=off
-		-plugin "$PLUGIN,out=$w/exact.img")
+		-plugin "$(qemu_opt_path "$PLUGIN"),out=$(qemu_opt_path "$w/exact.img")")
 	# sparse: 64 vCPUs x 4096 windows x 256 bytes, written as windows close
 	truncate -s 64M "$w/exact.img"
-	EXACT_ARGS=(-drive "file=$w/exact.img,if=none,format=raw,id=vsbexact,readonly=on"
+	EXACT_ARGS=(-drive "file=$(qemu_opt_path "$w/exact.img"),if=none,format=raw,id=vsbexact,readonly=on"
 		-device nvme,drive=vsbexact,serial=vsbexact)
 }
 

@@ -52,14 +52,14 @@ boot() {
 
 	# tail -f below needs the files before QEMU opens them.
 	for f in console ctl stdout stderr; do : >"$W/$f"; done
-	timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
+	LC_ALL=C timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
 		"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
 		-d cpu_reset,guest_errors${EXACT_ARGS[0]+,plugin} -D "$W/qemu-debug.log" -pidfile "$W/qemu.pid" \
 		-smp "$SMP_ARG" -m "$MEM" ${NUMA_ARGS[@]+"${NUMA_ARGS[@]}"} \
 		-kernel "$KERNEL" -initrd "$W/initrd" -append "$CMDLINE" \
 		-serial "file:$W/console" -serial "file:$W/ctl" \
 		-serial "file:$W/stdout" -serial "file:$W/stderr" \
-		-drive "file=$W/out.img,if=none,format=raw,id=vsbout" \
+		-drive "file=$(qemu_opt_path "$W/out.img"),if=none,format=raw,id=vsbout" \
 		-device nvme,drive=vsbout,serial=vsbout ${EXACT_ARGS[@]+"${EXACT_ARGS[@]}"} \
 		</dev/null >"$W/qemu.log" 2>&1 &
 	QPID=$!

@@ -74,12 +74,9 @@ CACHE=$(vsb_vm_cache "$REPO")
 
 log() { printf 'vm-run: %s\n' "$*" >&2; }
 usage() {
-	# The usage block of the header comment, without the "# ".
-	if [[ ${1:-2} == 0 ]]; then
-		sed -n '/^# Usage:/,/^# COMMAND/s/^# \{0,1\}//p' "$SELF"
-	else
-		sed -n '/^# Usage:/,/^# COMMAND/s/^# \{0,1\}//p' "$SELF" >&2
-	fi
+	# --help: the usage block of the header comment, without the "# ";
+	# a usage error has said its one line already (the contract's rule)
+	[[ ${1:-2} != 0 ]] || sed -n '/^# Usage:/,/^# COMMAND/s/^# \{0,1\}//p' "$SELF"
 	exit "${1:-2}"
 }
 skip() { log "SKIP: $*"; exit 4; }
@@ -87,6 +84,12 @@ skip() { log "SKIP: $*"; exit 4; }
 KERNEL='' KDIR='' SMP=2 MAXCPUS=0 MEM=512 NUMA=0 TIMEOUT=120 OUTDIR='' APPEND=''
 ADDS=() EXACT=0 EXACT_ARGS=()
 while (($#)); do
+	case $1 in
+	--kernel|--kdir|--smp|--maxcpus|--mem|--numa|--timeout|--add|--out)
+		[[ $# -ge 2 && -n $2 ]] || { log "$1 needs a value (see --help)"; usage; } ;;
+	--append)
+		[[ $# -ge 2 ]] || { log "$1 needs a value (see --help)"; usage; } ;;
+	esac
 	case $1 in
 	--kernel)  KERNEL=${2:?}; shift 2 ;;
 	--kdir)    KDIR=${2:?}; shift 2 ;;
@@ -101,10 +104,14 @@ while (($#)); do
 	--exact)   EXACT=1; shift ;;	# ci/vm-exact.bash
 	--)        shift; break ;;
 	-h|--help) usage 0 ;;
-	*)         log "unknown option: $1"; usage ;;
+	*)         log "unknown option: $1 (see --help)"; usage ;;
 	esac
 done
-(($#)) || { log "no COMMAND given"; usage; }
+(($#)) || { log "no COMMAND given (see --help)"; usage; }
+case ${VSB_VM_ACCEL:-} in
+''|kvm|tcg) ;;
+*) log "VSB_VM_ACCEL must be kvm or tcg"; exit 2 ;;
+esac
 CMD="$*"
 for n in "$SMP" "$MAXCPUS" "$MEM" "$NUMA" "$TIMEOUT"; do
 	[[ $n =~ ^(0|[1-9][0-9]{0,6})$ ]] || { log "not a number: $n"; usage; }

@@ -26,6 +26,7 @@ struct vsb_run_opts;
 #define VSB_AB_TIMEOUT_DEFAULT	1800	/* seconds per boot, TCG included */
 #define VSB_AB_FLAVOUR		"cloud-amd64"
 #define VSB_AB_SHAPES_MAX	16	/* guests of different shapes a boot may take */
+#define VSB_AB_EXACT_VCPUS	64	/* exact mode's plugin: vCPUs it counts */
 
 enum { VSB_AB_BASE, VSB_AB_NEW };
 
@@ -107,6 +108,12 @@ void vsb_ab_shape_str(const struct vsb_guest_shape *s, char *buf, size_t len);
 
 /* check.c: every refusal before the first boot, then the pinning plan */
 int vsb_ab_check(struct vsb_ab *ab);
+/* VSB_VM_ACCEL's value: 0, or VSB_EXIT_USAGE after one line */
+int vsb_ab_check_accel(void);
+/* the mode's limits (exact: 64 vCPUs; timed: --max-boots >= --boots) */
+int vsb_ab_check_mode_limits(const struct vsb_ab *ab);
+/* ab --check-options: the options alone */
+int vsb_ab_check_options(const struct vsb_ab *ab);
 
 /* boot.c */
 extern const char *const vsb_ab_side_name[2];

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -198,10 +199,15 @@ static int run_script(struct vsb_ab_run *r, char *const args[], const char *log,
 		argv[2 + i] = args[i];
 	if (vsb_outfile_check(log, "-o"))
 		return VSB_EXIT_USAGE;
+	pid_t parent = getpid();
+
 	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (!pid) {
+		/* dies with ab, SIGKILL included (ci/ab-run.sh stops its QEMU) */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(1);
 		/* never through a link planted at the log's name, nor into a FIFO */
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW |
 			      O_NONBLOCK, 0666);
@@ -311,7 +317,7 @@ static int prepare(struct vsb_ab_run *r)
 		snprintf(log, sizeof(log), "%s/prepare.log", sdir);
 		snprintf(what, sizeof(what), "preparing the %s kernel %s",
 			 vsb_ab_side_name[s], r->ab->k[s].release);
-		if (vsb_mkdir_p(sdir, 0777)) {
+		if (vsb_mkdir_p(sdir, 0755)) {
 			vsb_err("-o %s: cannot create %s: %s", r->ab->dir, sdir,
 				strerror(errno));
 			return VSB_EXIT_ERROR;
@@ -416,7 +422,7 @@ static int setup_dir(struct vsb_ab_run *r)
 
 	int ret;
 
-	if (vsb_mkdir_p(ab->dir, 0777)) {
+	if (vsb_mkdir_p(ab->dir, 0755)) {
 		vsb_err("-o %s: cannot create: %s", ab->dir, strerror(errno));
 		return VSB_EXIT_USAGE;
 	}

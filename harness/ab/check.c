@@ -47,6 +47,8 @@ static int run_capture(char *const argv[], char *out, size_t len)
 		dup2(null, STDERR_FILENO);
 		dup2(null, STDIN_FILENO);
 		close(fds[0]);
+		/* apt's lists are read: in the words they are read in */
+		setenv("LC_ALL", "C", 1);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -344,6 +346,54 @@ static int check_sweep(struct vsb_ab *ab)
 	return check_sweep_name(ab);
 }
 
+/*
+ * The folders ab made and the files it reads back or writes last, in a
+ * DIR it continues: each ours (no link, owned by us, written by no one
+ * else) before anything is read from it, and none of the names written
+ * after the boots (summary.md, mix.csv, compare/) planted as a link,
+ * FIFO or folder: found now, not after every boot.
+ */
+static int check_boot_dirs(const char *side)
+{
+	char path[8192 + 300];
+	struct dirent *de;
+	int ret = 0;
+	DIR *d = opendir(side);
+
+	if (!d)
+		return 0;
+	while (!ret && (de = readdir(d))) {
+		if (strncmp(de->d_name, "boot-", 5) || strchr(de->d_name, '.'))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", side, de->d_name);
+		ret = vsb_owned(path, S_IFDIR, "-o") == VSB_EXIT_USAGE;
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/ab-boot.txt");
+		ret = ret || vsb_owned(path, S_IFREG, "-o") == VSB_EXIT_USAGE;
+	}
+	closedir(d);
+	return ret ? VSB_EXIT_USAGE : 0;
+}
+
+static int check_own_files(const struct vsb_ab *ab)
+{
+	static const char *const sides[] = { "base", "new", "compare" };
+	static const char *const last[] = { "summary.md", "mix.csv", "ab.txt" };
+	char path[4096 + 300];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", ab->dir, sides[i]);
+		ret = vsb_owned(path, S_IFDIR, "-o");
+		ret = ret == 1 ? 0 : ret ?: i < 2 ? check_boot_dirs(path) : 0;
+	}
+	for (i = 0; !ret && i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", ab->dir, last[i]);
+		ret = vsb_owned(path, S_IFREG, "-o") == VSB_EXIT_USAGE ? VSB_EXIT_USAGE : 0;
+	}
+	return ret;
+}
+
 /* An existing DIR: empty, or an ab of this very question, to continue. */
 static int check_same(struct vsb_ab *ab)
 {
@@ -392,17 +442,19 @@ static int check_outdir(struct vsb_ab *ab)
 	int busy = 0, fd;
 	DIR *d;
 
-	if (stat(ab->dir, &st))
-		return 0;	/* created later; an unwritable parent fails there */
-	if (!S_ISDIR(st.st_mode)) {
+	if (stat(ab->dir, &st) && lstat(ab->dir, &st))
+		return vsb_dir_refusal(ab->dir, "-o");	/* made later: writable? */
+	if (!S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode)) {
 		vsb_err("-o %s: exists and is not a folder", ab->dir);
 		return VSB_EXIT_USAGE;
 	}
+	if (vsb_dir_refusal(ab->dir, "-o") || vsb_owned_top(ab->dir, "-o"))
+		return VSB_EXIT_USAGE;
 	snprintf(path, sizeof(path), "%s/ab.txt", ab->dir);
 	fd = vsb_open_regular(path, O_NOFOLLOW, &st);
 	if (fd >= 0) {
 		close(fd);
-		return check_same(ab);
+		return check_own_files(ab) ?: check_same(ab);
 	}
 	if (fd != -ENOENT) {
 		vsb_err("-o %s: %s: %s: refused, nothing run", ab->dir, path,
@@ -475,6 +527,74 @@ err:
 	return VSB_EXIT_ERROR;
 }
 
+/* VSB_VM_ACCEL: kvm, tcg, or unset (the probe decides) */
+int vsb_ab_check_accel(void)
+{
+	const char *accel = getenv("VSB_VM_ACCEL");
+
+	if (!accel || !*accel || !strcmp(accel, "kvm") || !strcmp(accel, "tcg"))
+		return 0;
+	vsb_err("VSB_VM_ACCEL=%.40s: want kvm, tcg, or unset (the KVM probe decides)",
+		accel);
+	return VSB_EXIT_USAGE;
+}
+
+/*
+ * What the mode, once known, bounds: exact mode's plugin counts at most
+ * VSB_AB_EXACT_VCPUS vCPUs (QEMU's -smp is a guest's possible CPUs);
+ * timed mode starts at --boots, which --max-boots must not be below.
+ */
+int vsb_ab_check_mode_limits(const struct vsb_ab *ab)
+{
+	size_t i;
+
+	if (!ab->exact) {
+		if (ab->max_boots_given && ab->max_boots < ab->boots) {
+			vsb_err("--max-boots %ld is below timed mode's %ld boots a side: it "
+				"is the most boots a side may grow to", ab->max_boots,
+				ab->boots);
+			return VSB_EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (ab->smp > VSB_AB_EXACT_VCPUS || ab->possible > VSB_AB_EXACT_VCPUS) {
+		vsb_err("exact mode counts at most %d vCPUs a guest: --%s %ld is more "
+			"(use --timed)", VSB_AB_EXACT_VCPUS, ab->possible > ab->smp ?
+			"possible" : "smp", ab->possible > ab->smp ? ab->possible : ab->smp);
+		return VSB_EXIT_USAGE;
+	}
+	for (i = 0; i < ab->nshapes; i++)
+		if (ab->shapes[i].cpus > VSB_AB_EXACT_VCPUS ||
+		    ab->shapes[i].possible > VSB_AB_EXACT_VCPUS) {
+			vsb_err("%s: exact mode counts at most %d vCPUs a guest; a point "
+				"asks for %ld (use --timed)", ab->sweep, VSB_AB_EXACT_VCPUS,
+				ab->shapes[i].possible > ab->shapes[i].cpus ?
+				ab->shapes[i].possible : ab->shapes[i].cpus);
+			return VSB_EXIT_USAGE;
+		}
+	return 0;
+}
+
+/*
+ * --check-options: what the options alone tell, no kernel, sweep or DIR
+ * looked at (bisect asks before its first build): VSB_VM_ACCEL, and
+ * with --exact or --timed given, that mode's limits.
+ */
+int vsb_ab_check_options(const struct vsb_ab *ab)
+{
+	const char *accel = getenv("VSB_VM_ACCEL");
+	int ret = vsb_ab_check_accel();
+
+	if (ret || !ab->mode_given)
+		return ret;
+	if (ab->exact && accel && !strcmp(accel, "kvm")) {
+		vsb_err("--exact counts instructions under TCG; VSB_VM_ACCEL=kvm "
+			"asks for KVM, where no plugin sees them: use --timed");
+		return VSB_EXIT_USAGE;
+	}
+	return vsb_ab_check_mode_limits(ab);
+}
+
 /*
  * Every check before the first boot, in the order the messages should
  * come; then the pinning plan.  0 or VSB_EXIT_* after one line.
@@ -490,7 +610,11 @@ int vsb_ab_check(struct vsb_ab *ab)
 	if (!ret)
 		ret = check_sweep(ab);
 	if (!ret)
+		ret = vsb_ab_check_accel();
+	if (!ret)
 		ret = vsb_ab_mode(ab);
+	if (!ret)
+		ret = vsb_ab_check_mode_limits(ab);
 	if (!ret)
 		ret = check_outdir(ab);
 	if (ret)

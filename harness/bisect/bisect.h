@@ -89,6 +89,8 @@ int vsb_bisect_git_all(const char *dir, char **out, ...) __attribute__((sentinel
 
 /* check.c: the refusals (VSB_EXIT_USAGE after one line), before any build */
 int vsb_bisect_check(struct vsb_bisect *b);
+/* bisect-step's: the sweep, the checkout, the cache, ab's options */
+int vsb_bisect_check_step(struct vsb_bisect *b);
 int vsb_bisect_check_sweep(const char *sweep);
 int vsb_bisect_find_self(struct vsb_bisect *b);
 

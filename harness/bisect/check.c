@@ -5,7 +5,10 @@
  * changes to tracked files (what the user sees would not be what is
  * built: bisect builds commits), revisions git does not know, good not
  * an ancestor of bad (or the same commit), a sweep with no point the
- * kernel runs.  A kernel build costs minutes; a typo must cost nothing.
+ * kernel runs, a path kbuild cannot build in (kernel-build.sh's rule:
+ * no blank, no ':'), a --db store that could not be imported into, and
+ * ab's options (ab --check-options judges them: its own parser).  A
+ * kernel build costs minutes; a typo must cost nothing.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -13,8 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ab.h"
 #include "benches.h"
 #include "bisect.h"
+#include "store.h"
 #include "sweepfile.h"
 #include "vsb.h"
 
@@ -51,6 +56,67 @@ static int has_version(const char *dir)
 	return ok;
 }
 
+/*
+ * kernel-build.sh's rule for a path kbuild is handed: no blank (kbuild
+ * splits on it) and no ':' (O= and ab's BZIMAGE:BUILD_DIR split on it).
+ */
+static int path_chars(const char *opt, const char *p)
+{
+	if (strchr(p, ':')) {
+		vsb_err("%s %s: a path with ':' cannot be built with O= nor given to ab "
+			"as BZIMAGE:BUILD_DIR", opt, p);
+		return VSB_EXIT_USAGE;
+	}
+	if (p[strcspn(p, " \t\n\r\v\f")]) {
+		vsb_err("%s '%.200s': a path with a blank (space, tab, line break) "
+			"cannot be built by kbuild", opt, p);
+		return VSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* the machine's cache (the clone, the builds): kernel-build.sh's rule too */
+static int check_cache(const struct vsb_bisect *b)
+{
+	static struct vsb_ab ab;
+	char cache[4096 + 64];
+
+	if (strlen(b->repo) + 16 > sizeof(ab.script))
+		return 0;
+	snprintf(ab.script, sizeof(ab.script), "%.4000s/ci/ab-run.sh", b->repo);
+	vsb_ab_cache_dir(&ab, cache, sizeof(cache));
+	return path_chars("the cache path (VSB_VM_CACHE)", cache);
+}
+
+/*
+ * ab's options, judged by ab's own parser before the first build (they
+ * were judged at the endpoints' ab, after two builds): a bad one is
+ * ab's one line and exit 2.
+ */
+static int check_ab_options(const struct vsb_bisect *b)
+{
+	char *argv[VSB_BISECT_AB_ARGS_MAX + 16];
+	int n = 0, i, rc;
+
+	argv[n++] = (char *)b->self;
+	argv[n++] = "ab";
+	argv[n++] = "--check-options";
+	argv[n++] = "--base";
+	argv[n++] = (char *)b->good_rev;
+	argv[n++] = "--new";
+	argv[n++] = (char *)(b->bad_rev ?: b->good_rev);
+	for (i = 0; i < b->nab; i++)
+		argv[n++] = b->ab_args[i];
+	argv[n++] = (char *)b->sweep;
+	argv[n] = NULL;
+	rc = vsb_bisect_spawn(argv, NULL, 0);
+	if (rc == 0)
+		return 0;
+	if (rc != VSB_EXIT_USAGE)
+		vsb_err("bisect: ab --check-options failed (exit %d)", rc);
+	return rc == VSB_EXIT_USAGE ? rc : VSB_EXIT_ERROR;
+}
+
 static int check_tree(struct vsb_bisect *b, const char *given)
 {
 	char *st;
@@ -60,13 +126,16 @@ static int check_tree(struct vsb_bisect *b, const char *given)
 		vsb_err("--tree %s: not a git work tree", given);
 		return VSB_EXIT_USAGE;
 	}
+	if (path_chars("--tree", b->tree))
+		return VSB_EXIT_USAGE;
 	if (!has_version(b->tree) || !is_file(b->tree, "Kconfig") ||
 	    !is_file(b->tree, "arch/x86/Kconfig") || !is_dir(b->tree, "scripts/kconfig")) {
 		vsb_err("--tree %s: not a kernel tree (no top Makefile with VERSION, "
 			"Kconfig, arch/x86/Kconfig, scripts/kconfig/)", given);
 		return VSB_EXIT_USAGE;
 	}
-	if (vsb_bisect_git_all(b->tree, &st, "status", "--porcelain",
+	/* no optional locks: a stale index is not refreshed into .git/index */
+	if (vsb_bisect_git_all(b->tree, &st, "--no-optional-locks", "status", "--porcelain",
 			       "--untracked-files=no", (char *)NULL)) {
 		free(st);
 		vsb_err("--tree %s: git status failed", given);
@@ -199,10 +268,31 @@ int vsb_bisect_check(struct vsb_bisect *b)
 		vsb_err("--tree %s: no such folder", tree);
 		return VSB_EXIT_USAGE;
 	}
-	ret = check_tree(b, tree);
+	ret = path_chars("--tree", tree);
+	ret = ret ?: check_tree(b, tree);
 	ret = ret ?: check_revs(b);
 	ret = ret ?: vsb_bisect_check_sweep(b->sweep);
+	if (!ret && b->db)
+		ret = vsb_store_check_arg(b->db);
 	if (!ret && vsb_bisect_find_self(b))
 		ret = VSB_EXIT_ERROR;
+	ret = ret ?: check_cache(b);
+	ret = ret ?: check_ab_options(b);
+	ret = ret ?: vsb_dir_refusal(b->out, "-o");
 	return ret;
+}
+
+/*
+ * bisect-step's checks before its build: the sweep, this binary's
+ * checkout, the cache path and ab's options.  0, or VSB_EXIT_* after
+ * one line (git bisect run is then told to stop).
+ */
+int vsb_bisect_check_step(struct vsb_bisect *b)
+{
+	int ret = vsb_bisect_check_sweep(b->sweep);
+
+	if (!ret && vsb_bisect_find_self(b))
+		ret = VSB_EXIT_ERROR;
+	ret = ret ?: check_cache(b);
+	return ret ?: check_ab_options(b);
 }

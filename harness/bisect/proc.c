@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -88,6 +89,8 @@ static int spawn(char *const argv[], int echo, char **outp)
 	pid_t pid;
 	char *out;
 
+	pid_t parent = getpid();
+
 	fflush(NULL);
 	if (vsb_interrupted) {
 		if (!said++)
@@ -106,6 +109,16 @@ static int spawn(char *const argv[], int echo, char **outp)
 		return -1;
 	}
 	if (pid == 0) {
+		/*
+		 * Dies with bisect, SIGKILL included: an ab left running held
+		 * OUT's lock and went on booting.  A parent gone before the
+		 * prctl is seen by getppid().
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
+		/* git's output is read: in the words it is read in */
+		if (!echo)
+			setenv("LC_ALL", "C", 1);
 		dup2(fds[1], STDOUT_FILENO);
 		/* git's complaints are ours to word: one line, ours */
 		if (!echo) {

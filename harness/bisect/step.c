@@ -11,10 +11,13 @@
  * a skip.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bisect.h"
 #include "csvread.h"
@@ -112,13 +115,18 @@ int vsb_bisect_build(const struct vsb_bisect *b, const char *sha, char *spec, si
 	return rc ? 125 : 0;
 }
 
-/* ab's --boots among the passed options: ours doubles it for a retry */
+/*
+ * ab's --boots among the passed options: ours doubles it for a retry;
+ * and --max-boots, which must not stay below the doubled count (ab
+ * takes its default, at least the boots, instead)
+ */
 static int is_boots(char *const *a, int *skip)
 {
 	*skip = 0;
-	if (!strcmp(a[0], "--boots") || !strcmp(a[0], "-b"))
+	if (!strcmp(a[0], "--boots") || !strcmp(a[0], "-b") ||
+	    !strcmp(a[0], "--max-boots"))
 		*skip = a[1] ? 2 : 1;
-	else if (!strncmp(a[0], "--boots=", 8))
+	else if (!strncmp(a[0], "--boots=", 8) || !strncmp(a[0], "--max-boots=", 12))
 		*skip = 1;
 	return *skip;
 }
@@ -183,7 +191,8 @@ int vsb_bisect_ab(const struct vsb_bisect *b, const char *base, const char *new,
 			vsb_err("bisect: ab into %s stopped (exit %d)", path, rc);
 			return rc < 0 ? VSB_EXIT_ERROR : rc;
 		}
-		if (rc != 0 && rc != 1)
+		/* 5: inconclusive, compare.csv written: undecided, not a failed boot */
+		if (rc != 0 && rc != 1 && rc != VSB_EXIT_INCONCLUSIVE)
 			return 125;	/* a boot failed or a sanity check did */
 		snprintf(csv, sizeof(csv), "%s/compare/compare.csv", path);
 		if (vsb_bisect_read_cmp(csv, c))
@@ -236,6 +245,26 @@ enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
 }
 
 /*
+ * bisect-step's -o and its kernels/ made before the build, ours: one
+ * that cannot be made is a stop (128), never a skip (125, which made
+ * git bisect run skip every commit).
+ */
+static int step_out(const struct vsb_bisect *b)
+{
+	char k[2048 + 16];
+	int ret = vsb_dir_refusal(b->out, "-o") ?: vsb_owned_top(b->out, "-o");
+
+	snprintf(k, sizeof(k), "%s/kernels", b->out);
+	if (ret == VSB_EXIT_USAGE)
+		return ret;
+	if (vsb_mkdir_p(k, 0755) || access(k, W_OK | X_OK)) {
+		vsb_err("-o %s: cannot create %s: %s", b->out, k, strerror(errno));
+		return VSB_EXIT_USAGE;
+	}
+	return vsb_owned(k, S_IFDIR, "-o") == VSB_EXIT_USAGE ? VSB_EXIT_USAGE : 0;
+}
+
+/*
  * bisect-step: HEAD of the tree it runs in, built and booted against the
  * kernel given as good, judged by the rule without endpoints.  git
  * bisect run's exit codes: 0 good, 1 bad, 125 skip, 128 stop.
@@ -255,12 +284,8 @@ int vsb_bisect_step(struct vsb_bisect *b)
 		return 128;
 	}
 	snprintf(b->good_spec, sizeof(b->good_spec), "%s", b->good_rev);
-	if (vsb_bisect_check_sweep(b->sweep) || vsb_bisect_find_self(b))
+	if (vsb_bisect_check_step(b) || step_out(b))
 		return 128;
-	if (vsb_mkdir_p(b->out, 0755)) {
-		vsb_err("-o %s: cannot create it", b->out);
-		return 128;
-	}
 	rc = vsb_bisect_build(b, sha, spec, sizeof(spec));
 	if (rc)
 		return rc == 125 ? 125 : 128;

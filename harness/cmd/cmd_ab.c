@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ab.h"
@@ -71,6 +72,9 @@ static void usage(FILE *f)
 "                            was interrupted continues in its own DIR\n"
 "  -n, --dry-run             check everything, print the boot order, boot\n"
 "                            nothing\n"
+"      --check-options       check the options alone (no kernel, sweep or\n"
+"                            DIR is looked at): what bisect asks before its\n"
+"                            first build\n"
 "  -h, --help                this text\n"
 "\n"
 "A sweep's --guest-cpus, --guest-possible, --guest-nodes, --guest-mem and\n"
@@ -119,7 +123,8 @@ static int parse_spec(struct vsb_ab_kernel *k, const char *opt, const char *s)
 }
 
 enum { OPT_BASE = 256, OPT_NEW, OPT_SMP, OPT_MEM, OPT_TIMEOUT, OPT_MONITOR,
-       OPT_POSSIBLE, OPT_NODES, OPT_CMDLINE, OPT_MAX_BOOTS, OPT_EXACT, OPT_TIMED };
+       OPT_POSSIBLE, OPT_NODES, OPT_CMDLINE, OPT_MAX_BOOTS, OPT_EXACT, OPT_TIMED,
+       OPT_CHECK_OPTIONS };
 
 /* --cmdline: its syntax is --guest-cmdline's (guest_shape.c) */
 static int parse_cmdline(struct vsb_ab *ab, const char *arg)
@@ -186,7 +191,10 @@ static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 		snprintf(ab->dir, sizeof(ab->dir), "%.*s", (int)v, arg);
 		return 0;
 	case 'n':
-		*dry = 1;
+		*dry = *dry ?: 1;
+		return 0;
+	case OPT_CHECK_OPTIONS:
+		*dry = 2;
 		return 0;
 	case OPT_EXACT:
 	case OPT_TIMED:
@@ -219,6 +227,7 @@ static int parse_args(struct vsb_ab *ab, int argc, char **argv, int *dry)
 		{ "max-regression", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "check-options", no_argument, NULL, OPT_CHECK_OPTIONS },
 		{ "exact", no_argument, NULL, OPT_EXACT },
 		{ "timed", no_argument, NULL, OPT_TIMED },
 		{ "help", no_argument, NULL, 'h' },
@@ -299,12 +308,13 @@ static void print_plan(const struct vsb_ab *ab)
  */
 static int max_boots(struct vsb_ab *ab)
 {
-	if (ab->max_boots && ab->max_boots < ab->boots) {
+	/* --boots not given: the mode decides it (check.c judges it then) */
+	if (ab->max_boots && ab->max_boots < ab->boots && ab->boots_given) {
 		vsb_err("--max-boots %ld is below --boots %ld: it is the most boots a "
 			"side may grow to", ab->max_boots, ab->boots);
 		return VSB_EXIT_USAGE;
 	}
-	if (!ab->max_boots)
+	if (!ab->max_boots_given)
 		ab->max_boots = ab->boots > VSB_AB_MAX_BOOTS_DEFAULT ? ab->boots :
 				VSB_AB_MAX_BOOTS_DEFAULT;
 	ab->now = ab->boots;
@@ -327,6 +337,10 @@ int vsb_cmd_ab(int argc, char **argv)
 	ret = ret ?: max_boots(&ab);
 	if (ret)
 		return ret < 0 ? VSB_EXIT_OK : ret;
+	if (dry == 2)
+		return vsb_ab_check_options(&ab);
+	/* what ab makes is its user's alone to write (state is checked so) */
+	umask(umask(022) | 022);
 	ret = vsb_ab_check(&ab);
 	if (ret)
 		goto out;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bisect.h"
 #include "cmds.h"
@@ -76,8 +77,8 @@ static void usage(FILE *f, int step)
 static int ab_takes_value(const char *o)
 {
 	static const char *const v[] = {
-		"--boots", "-b", "--smp", "--mem", "--possible", "--nodes", "--cmdline",
-		"--max-regression", "-m", "--timeout", "--monitor",
+		"--boots", "-b", "--max-boots", "--smp", "--mem", "--possible", "--nodes",
+		"--cmdline", "--max-regression", "-m", "--timeout", "--monitor",
 	};
 	size_t i;
 
@@ -203,6 +204,8 @@ int vsb_cmd_bisect(int argc, char **argv)
 	ret = vsb_bisect_check(&b);
 	if (ret)
 		return ret;
+	/* what bisect makes is its user's alone to write (state is checked so) */
+	umask(umask(022) | 022);
 	vsb_bisect_signals();
 	return vsb_bisect_run(&b);
 }
@@ -215,6 +218,7 @@ int vsb_cmd_bisect_step(int argc, char **argv)
 
 	if (ret)
 		return ret < 0 ? 0 : 128;
+	umask(umask(022) | 022);
 	vsb_bisect_signals();
 	return vsb_bisect_step(&b);
 }

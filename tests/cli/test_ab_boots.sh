@@ -21,8 +21,8 @@ expect_usage_error "--max-boots 1e3" "--max-boots: '1e3' is not an integer" \
 expect_usage_error "--max-boots -2" "--max-boots: -2 is out of range" \
 	"$VSB" "${AB[@]}" --max-boots -2
 expect_usage_error "--max-boots empty" "--max-boots" "$VSB" "${AB[@]}" --max-boots ''
-expect_usage_error "--max-boots below the default --boots 6" \
-	"--max-boots 4 is below --boots 6" "$VSB" "${AB[@]}" --max-boots 4
+expect_usage_error "--max-boots below timed mode's default --boots 6" \
+	"--max-boots 4 is below timed mode's 6 boots" "$VSB" "${AB[@]}" --max-boots 4
 expect_usage_error "--max-boots below --boots" "--max-boots 7 is below --boots 8" \
 	"$VSB" "${AB[@]}" --boots 8 --max-boots 7
 [ ! -e "$D" ] && ok "no output folder after any refusal" || not_ok "output folder left" "$(ls -la "$D")"

@@ -156,6 +156,16 @@ int vsb_outfile_open(struct vsb_outfile *o, const char *path, const char *opt);
 /* its refusal alone, nothing created: 0, or VSB_EXIT_USAGE after one line */
 int vsb_outfile_check(const char *path, const char *opt);
 int vsb_outfile_commit(struct vsb_outfile *o);
+/*
+ * owned.c: state the tool resumes from is trusted only when it is of
+ * @type (S_IFDIR, S_IFREG), no symbolic link, owned by the user running
+ * the tool and writable by no one else: 0, 1 when absent, or
+ * VSB_EXIT_USAGE after one line naming @opt.  vsb_owned_top() takes a
+ * folder named on the command line through a link of the user's own.
+ */
+int vsb_owned(const char *path, mode_t type, const char *opt);
+int vsb_owned_stat(const char *path, mode_t type, const char *opt, int follow);
+int vsb_owned_top(const char *path, const char *opt);
 void vsb_outfile_abort(struct vsb_outfile *o);
 
 struct vsb_barrier {

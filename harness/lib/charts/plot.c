@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -177,6 +178,8 @@ static int run_gnuplot(const char *expr, const char *script, int efd)
 	if (pid == 0) {
 		dup2(efd, STDERR_FILENO);
 		dup2(efd, STDOUT_FILENO);
+		/* its complaints are read for "error" and "line": in these words */
+		setenv("LC_ALL", "C", 1);
 		execlp("gnuplot", "gnuplot", "-e", expr, script, (char *)NULL);
 		_exit(127);
 	}
@@ -248,17 +251,74 @@ static int plot_chart(const char *chart, const char *csv, const char *outdir,
 	return vsb_plot_chart_as(chart, chart, csv, outdir, title, vars);
 }
 
+/*
+ * gnuplot exits 0 though its terminal's writes failed (a full disk, a
+ * file size limit): the chart is taken only when the file ends as its
+ * format ends, a PNG with its IEND chunk, an SVG with </svg>.
+ */
+static int chart_whole(const char *path, const char *fmt)
+{
+	static const char png_end[] = "IEND\xae\x42\x60\x82";
+	char tail[64];
+	struct stat st;
+	ssize_t n;
+	int fd = vsb_open_regular(path, O_NOFOLLOW, &st), ok = 0;
+
+	if (fd < 0)
+		return 0;
+	if (st.st_size >= 16) {
+		off_t at = st.st_size > (off_t)sizeof(tail) ? st.st_size - (off_t)sizeof(tail) : 0;
+
+		n = pread(fd, tail, sizeof(tail), at);
+		if (!strcmp(fmt, "png"))
+			ok = n >= 8 && !memcmp(tail + n - 8, png_end, 8);
+		else {
+			while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == ' '))
+				n--;
+			ok = n >= 6 && !memcmp(tail + n - 6, "</svg>", 6);
+		}
+	}
+	close(fd);
+	return ok;
+}
+
+/* one format drawn into @o's temporary: 0, or VSB_EXIT_ERROR after one line */
+static int draw_one(const char *chart, const char *fmt, const char *script,
+		    const char *expr, const char *outdir, struct vsb_outfile *o)
+{
+	char err[4096 + 80], line[512];
+	int efd = err_file(outdir, chart, err, sizeof(err)), ret = 0;
+
+	if (efd < 0) {
+		vsb_err("plot: cannot write %s: %s", err, strerror(errno));
+		return VSB_EXIT_ERROR;
+	}
+	if (run_gnuplot(expr, script, efd) != 0) {
+		first_complaint(efd, line, sizeof(line));
+		vsb_err("plot: gnuplot %s.gp failed for %s: %s", chart, fmt,
+			line[0] ? line : "no message");
+		ret = VSB_EXIT_ERROR;
+	} else if (fflush(o->f) || !chart_whole(o->tmp, fmt)) {
+		vsb_err("plot: gnuplot left %s.%s incomplete (a full disk or a file size "
+			"limit?): no chart written", chart, fmt);
+		ret = VSB_EXIT_ERROR;
+	}
+	close(efd);
+	unlink(err);
+	return ret;
+}
+
 int vsb_plot_chart_as(const char *chart, const char *name, const char *csv,
 		      const char *outdir, const char *title, const char *vars)
 {
 	static const char *const fmts[] = { "png", "svg" };
 	const char *dir = vsb_plots_dir();
-	char script[4096 + 64], out[4096 + 320], err[4096 + 80], qtitle[1024];
+	char script[4096 + 64], out[4096 + 320], qtitle[1024];
 	char qcsv[4 * 4096 + 3], qout[4 * 4096 + 140], qdir[4 * 4096 + 67];
-	char *expr = NULL, line[512];
-	struct vsb_outfile o;
-	size_t i;
-	int ret = 0, efd;
+	char *expr = NULL;
+	struct vsb_outfile o[2];
+	size_t i, open = 0;
+	int ret = 0;
 
 	if (!dir) {
 		vsb_err("plot: cannot find the gnuplot scripts (plots/); set VSB_PLOTS_DIR");
@@ -276,39 +336,30 @@ int vsb_plot_chart_as(const char *chart, const char *name, const char *csv,
 	}
 	gp_quoted(qtitle, sizeof(qtitle), title);	/* titles come from files */
 	snprintf(script, sizeof(script), "%s/%s.gp", dir, chart);
+	/* both formats drawn, then both renamed: the chart is whole or absent */
 	for (i = 0; i < 2 && !ret; i++) {
 		snprintf(out, sizeof(out), "%s/%s.%s", outdir, name, fmts[i]);
-		ret = vsb_outfile_open(&o, out, "-o");
+		ret = vsb_outfile_open(&o[i], out, "-o");
 		if (ret)
 			break;
-		efd = err_file(outdir, chart, err, sizeof(err));
-		if (efd < 0) {
-			vsb_err("plot: cannot write %s: %s", err, strerror(errno));
-			vsb_outfile_abort(&o);
-			ret = VSB_EXIT_ERROR;
-			break;
-		}
+		open++;
 		free(expr);
-		vsb_gp_string(qout, sizeof(qout), o.tmp);	/* outdir's, checked */
+		vsb_gp_string(qout, sizeof(qout), o[i].tmp);	/* outdir's, checked */
 		if (asprintf(&expr, "datafile=%s; outfile=%s; fmt='%s'; "
 			     "charttitle='%s'; plotsdir=%s; %s", qcsv, qout, fmts[i],
 			     qtitle, qdir, vars) < 0) {
 			vsb_err("out of memory");
 			exit(VSB_EXIT_ERROR);
 		}
-		if (run_gnuplot(expr, script, efd) != 0) {
-			first_complaint(efd, line, sizeof(line));
-			vsb_err("plot: gnuplot %s.gp failed for %s: %s", chart, fmts[i],
-				line[0] ? line : "no message");
-			vsb_outfile_abort(&o);
-			ret = VSB_EXIT_ERROR;
-		} else {
-			ret = vsb_outfile_commit(&o);
-		}
-		close(efd);
-		unlink(err);
+		ret = draw_one(chart, fmts[i], script, expr, outdir, &o[i]);
 	}
 	free(expr);
+	for (i = 0; i < open; i++) {
+		if (ret)
+			vsb_outfile_abort(&o[i]);
+		else
+			ret = vsb_outfile_commit(&o[i]);
+	}
 	if (!ret)
 		printf("wrote %s/%s.png and .svg\n", outdir, name);
 	return ret;
