@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "cost_host.h"
 #include "cmds.h"
 #include "monitor.h"
 #include "sweep.h"
@@ -72,6 +73,9 @@ static void usage(FILE *f)
 "                            was interrupted continues in its own DIR\n"
 "  -n, --dry-run             check everything, print the boot order, boot\n"
 "                            nothing\n"
+"      --costs FILE|none     the measured cost table that prices exact mode's\n"
+"                            counts for this CPU [its cached one, from\n"
+"                            `calibrate --costs`, where there is one]\n"
 "      --check-options       check the options alone (no kernel, sweep or\n"
 "                            DIR is looked at): what bisect asks before its\n"
 "                            first build\n"
@@ -124,7 +128,7 @@ static int parse_spec(struct vsb_ab_kernel *k, const char *opt, const char *s)
 
 enum { OPT_BASE = 256, OPT_NEW, OPT_SMP, OPT_MEM, OPT_TIMEOUT, OPT_MONITOR,
        OPT_POSSIBLE, OPT_NODES, OPT_CMDLINE, OPT_MAX_BOOTS, OPT_EXACT, OPT_TIMED,
-       OPT_CHECK_OPTIONS };
+       OPT_CHECK_OPTIONS, OPT_COSTS };
 
 /* --cmdline: its syntax is --guest-cmdline's (guest_shape.c) */
 static int parse_cmdline(struct vsb_ab *ab, const char *arg)
@@ -196,6 +200,9 @@ static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 	case OPT_CHECK_OPTIONS:
 		*dry = 2;
 		return 0;
+	case OPT_COSTS:
+		/* the table is read now: a bad one is refused before any work */
+		return vsb_host_costs_use(arg);
 	case OPT_EXACT:
 	case OPT_TIMED:
 		if (ab->mode_given && ab->exact != (c == OPT_EXACT)) {
@@ -228,6 +235,7 @@ static int parse_args(struct vsb_ab *ab, int argc, char **argv, int *dry)
 		{ "output", required_argument, NULL, 'o' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "check-options", no_argument, NULL, OPT_CHECK_OPTIONS },
+		{ "costs", required_argument, NULL, OPT_COSTS },
 		{ "exact", no_argument, NULL, OPT_EXACT },
 		{ "timed", no_argument, NULL, OPT_TIMED },
 		{ "help", no_argument, NULL, 'h' },
@@ -333,7 +341,8 @@ int vsb_cmd_ab(int argc, char **argv)
 	ab.timeout = VSB_AB_TIMEOUT_DEFAULT;
 	ab.lockfd = -1;
 	strcpy(ab.max_regression, "5");
-	ret = parse_args(&ab, argc, argv, &dry);
+	ret = vsb_host_costs_use(NULL);	/* this CPU's, unless --costs says */
+	ret = ret ?: parse_args(&ab, argc, argv, &dry);
 	ret = ret ?: max_boots(&ab);
 	if (ret)
 		return ret < 0 ? VSB_EXIT_OK : ret;

@@ -44,4 +44,10 @@ printf 'x\n' >"$TMP/bad.costs"
 expect_usage_error "a --costs file of another format" "not a vmstat-bench cost table" \
 	"$VSB" estimate --costs "$TMP/bad.costs" $F/base.csv
 expect_usage_error "a file that is not there" "" "$VSB" estimate "$TMP/nope.csv"
+# ab takes --costs as compare does, and reads the table before anything
+expect_usage_error "ab --costs: a file of another format, before any boot" \
+	"not a vmstat-bench cost table" "$VSB" ab --costs "$TMP/bad.costs" \
+	--base debian:6.12.117+deb12 --new debian:6.12.117+deb12 \
+	configs/ab-exact.sweep -o "$TMP/ab"
+[ ! -e "$TMP/ab" ] && ok "... and no ab folder made" || not_ok "ab made its folder"
 done_testing
