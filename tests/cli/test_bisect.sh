@@ -105,6 +105,14 @@ FAKE_SLOW=c3 FAKE_WORDS=old bisect "$TMP/o2" --db "sqlite:$TMP/db"
 [ "$(grep -c '^db ' "$FAKE_LOG")" -eq "$(grep -c '^ab ' "$FAKE_LOG")" ] && grep -q "^db sqlite:$TMP/db " "$FAKE_LOG" &&
 	ok "--db: every ab's results imported" || not_ok "--db imports" "$(cat "$FAKE_LOG")"
 
+# exact mode's "changed" (the count moved, no cost model says which way;
+# ab exits 5 for it) is a change: bisect still finds the commit, and
+# bisect-step calls it bad
+FAKE_SLOW=c6 FAKE_WORDS=exact bisect "$TMP/o2x"
+[ $? -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $(sha c6) c6" ] &&
+	ok "changed endpoints: the commit that changed the count is found" ||
+	not_ok "bisect to a changed count" "$(tail -n3 "$TMP/err")"
+
 # --- skips ------------------------------------------------------------------------------
 FAKE_SLOW=c5 FAKE_NOBUILD=c4 FAKE_FLAKY=c6 bisect "$TMP/o3" --boots 3
 rc=$?
