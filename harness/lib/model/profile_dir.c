@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile_dir.c - the profiles of a folder of exact-mode results
+ * (profile_dir.h).
+ *
+ * A result names its windows and its boot (exact_windows metadata,
+ * "boot=ID vcpu:first-last ..."); the boot's folder exact-profile/ID/
+ * holds what the host and the guest kept of that boot: the plugin's
+ * blocks and the guest's kallsyms, read while the module was loaded
+ * (ci/exact-syms.sh).  A folder's results share a boot or a few (one
+ * per guest shape), so the last boot's tables are kept between results.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vsb.h"
+#include "insn_mix.h"
+#include "profile_dir.h"
+#include "result_load.h"
+
+struct boot_cache {
+	char boot[64];
+	int ok;
+	char why[512];
+	struct vsb_syms syms;
+	struct vsb_pblocks pb;
+};
+
+int vsb_syms_match(const struct vsb_syms *file, const struct vsb_syms *kallsyms,
+		   char *why, size_t len)
+{
+	size_t i, checked = 0;
+
+	for (i = 0; i < file->n; i++) {
+		uint64_t a;
+
+		if (strchr(file->s[i].name, '['))
+			continue;	/* a module's: where it loaded, this boot */
+		a = vsb_syms_addr(kallsyms, file->s[i].name);
+		if (!a)
+			continue;
+		if (a != file->s[i].addr) {
+			snprintf(why, len, "%s is at %llx in the symbol file, at %llx in "
+				 "the booted kernel", file->s[i].name,
+				 (unsigned long long)file->s[i].addr,
+				 (unsigned long long)a);
+			return -1;
+		}
+		if (++checked == 64)
+			break;
+	}
+	if (!checked) {
+		snprintf(why, len, "no symbol in common with the booted kernel's");
+		return -1;
+	}
+	return 0;
+}
+
+/* @dir/exact-profile/@boot's tables into @c; VSB_EXIT_USAGE: --syms wrong */
+static int boot_load(const char *dir, const char *boot, const char *syms_file,
+		     struct boot_cache *c)
+{
+	char path[4096 + 128];
+	struct vsb_syms file;
+
+	if (!strcmp(c->boot, boot))
+		return 0;
+	vsb_syms_free(&c->syms);
+	vsb_pblocks_free(&c->pb);
+	snprintf(c->boot, sizeof(c->boot), "%s", boot);
+	c->ok = 0;
+	snprintf(path, sizeof(path), "%s/exact-profile/%s/blocks", dir, boot);
+	if (vsb_pblocks_read(path, &c->pb, c->why, sizeof(c->why)))
+		return 0;
+	snprintf(path, sizeof(path), "%s/exact-profile/%s/kallsyms", dir, boot);
+	if (vsb_syms_load(path, &c->syms, c->why, sizeof(c->why)) && !syms_file)
+		return 0;
+	if (syms_file) {
+		if (vsb_syms_load(syms_file, &file, c->why, sizeof(c->why))) {
+			vsb_err("--syms %s", c->why);
+			return VSB_EXIT_USAGE;
+		}
+		if (c->syms.n && vsb_syms_match(&file, &c->syms, c->why, sizeof(c->why))) {
+			vsb_err("--syms %s does not match the booted kernel: %s", syms_file,
+				c->why);
+			vsb_syms_free(&file);
+			return VSB_EXIT_USAGE;
+		}
+		vsb_syms_free(&c->syms);
+		c->syms = file;
+	}
+	c->ok = 1;
+	return 0;
+}
+
+/* the ops of point @pt's samples: what its windows ran */
+static double point_ops(const struct vsb_rl_file *f, size_t pt)
+{
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	struct vsb_rl_sample s;
+	double ops = 0;
+	size_t r;
+
+	for (r = 0; r < f->nrows; r++) {
+		if (f->row_point[r] != pt)
+			continue;
+		vsb_rl_cells(f, r, cells);
+		vsb_rl_sample(f, cells, &s);
+		ops += (double)s.ops;
+	}
+	return ops;
+}
+
+static void skip(struct vsb_prof_dir *d, const char *path, const char *why)
+{
+	if (!d->nskip++)
+		snprintf(d->skip_why, sizeof(d->skip_why), "%.200s: %.300s", path, why);
+}
+
+static int file_rows(const char *dir, const char *path, const char *side, FILE *out,
+		     struct vsb_prof_dir *d, struct boot_cache *c)
+{
+	const char *spec;
+	char boot[64], label[256], why[512];
+	struct vsb_rl_file f;
+	struct vsb_prof p;
+	size_t row;
+	int ret;
+
+	if (vsb_rl_read(path, 0, &f))
+		return 0;	/* not a result: said by the loader */
+	spec = vsb_rl_meta(&f, "exact_windows");
+	if (f.npoints != 1 || strcmp(f.points[0].unit, "insn")) {
+		vsb_rl_free(&f);
+		return 0;	/* not one exact point: nothing to profile */
+	}
+	if (vsb_prof_spec_boot(spec, boot, sizeof(boot))) {
+		skip(d, path, "no exact_windows metadata (counted before profiles)");
+		vsb_rl_free(&f);
+		return 0;
+	}
+	ret = boot_load(dir, boot, d->syms_file, c);
+	if (ret || !c->ok) {
+		if (!ret)
+			skip(d, path, c->why);
+		vsb_rl_free(&f);
+		return ret;
+	}
+	if (vsb_prof_of(&c->pb, &c->syms, spec, point_ops(&f, 0), &p, why, sizeof(why))) {
+		skip(d, path, why);
+	} else {
+		for (row = 0; row < f.nrows && f.row_point[row] != 0; row++)
+			;
+		vsb_mix_point_label(&f, row, label, sizeof(label));
+		vsb_prof_csv_rows(out, label, side, &p);
+		vsb_prof_free(&p);
+		d->nprof++;
+	}
+	vsb_rl_free(&f);
+	return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int vsb_prof_dir_rows(const char *dir, const char *side, FILE *out,
+		      struct vsb_prof_dir *d)
+{
+	struct boot_cache *c = vsb_zalloc(sizeof(*c));
+	struct dirent **e;
+	char path[4096 + 512];
+	int n, i, ret = 0;
+
+	n = scandir(dir, &e, NULL, by_name);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(e[i]->d_name);
+
+		if (!ret && len > 4 && !strcmp(e[i]->d_name + len - 4, ".csv") &&
+		    !vsb_rl_is_derived_name(e[i]->d_name) &&
+		    strcmp(e[i]->d_name, "profile.csv") && strcmp(e[i]->d_name, "mix.csv")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e[i]->d_name);
+			ret = file_rows(dir, path, side, out, d, c);
+		}
+		free(e[i]);
+	}
+	if (n >= 0)
+		free(e);
+	vsb_syms_free(&c->syms);
+	vsb_pblocks_free(&c->pb);
+	free(c);
+	return ret;
+}
