@@ -53,8 +53,12 @@ exact_setup() {
 	local w=$1
 
 	ACCEL=tcg
+	local prof=,prof=$(qemu_opt_path "$w/profile.txt")
+
+	# VSB_EXACT_PROFILE=0: no profile (what its overhead was measured against)
+	[[ ${VSB_EXACT_PROFILE:-1} == 0 ]] && prof=
 	ACCEL_ARGS=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off,align=off
-		-plugin "$(qemu_opt_path "$PLUGIN"),out=$(qemu_opt_path "$w/exact.img"),prof=$(qemu_opt_path "$w/profile.txt")")
+		-plugin "$(qemu_opt_path "$PLUGIN"),out=$(qemu_opt_path "$w/exact.img")$prof")
 	ADDS+=("$REPO/ci/exact-syms.sh")
 	# sparse: 64 vCPUs x 4096 windows x 256 bytes, written as windows close
 	truncate -s 64M "$w/exact.img"

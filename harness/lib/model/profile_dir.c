@@ -28,34 +28,62 @@ struct boot_cache {
 	struct vsb_pblocks pb;
 };
 
+static int by_sym_name(const void *a, const void *b)
+{
+	return strcmp(((const struct vsb_sym *)a)->name, ((const struct vsb_sym *)b)->name);
+}
+
+/* a symbol of @byname named as @k (statics share names) at @want's address */
+static int same_addr(const struct vsb_sym *byname, size_t n, const struct vsb_sym *k,
+		     const struct vsb_sym *want)
+{
+	size_t at = (size_t)(k - byname), i;
+
+	while (at > 0 && !strcmp(byname[at - 1].name, want->name))
+		at--;
+	for (i = at; i < n && !strcmp(byname[i].name, want->name); i++)
+		if (byname[i].addr == want->addr)
+			return 1;
+	return 0;
+}
+
+/*
+ * Every symbol of the kernel proper that both name, checked: one moved
+ * function is a kernel built otherwise (the lookups go through a copy
+ * sorted by name).
+ */
 int vsb_syms_match(const struct vsb_syms *file, const struct vsb_syms *kallsyms,
 		   char *why, size_t len)
 {
+	struct vsb_sym *byname = vsb_zalloc((kallsyms->n + 1) * sizeof(*byname));
 	size_t i, checked = 0;
+	int ret = 0;
 
-	for (i = 0; i < file->n; i++) {
-		uint64_t a;
+	memcpy(byname, kallsyms->s, kallsyms->n * sizeof(*byname));
+	qsort(byname, kallsyms->n, sizeof(*byname), by_sym_name);
+	for (i = 0; i < file->n && !ret; i++) {
+		const struct vsb_sym *k;
 
 		if (strchr(file->s[i].name, '['))
 			continue;	/* a module's: where it loaded, this boot */
-		a = vsb_syms_addr(kallsyms, file->s[i].name);
-		if (!a)
+		k = bsearch(&file->s[i], byname, kallsyms->n, sizeof(*byname), by_sym_name);
+		if (!k)
 			continue;
-		if (a != file->s[i].addr) {
+		checked++;
+		if (!same_addr(byname, kallsyms->n, k, &file->s[i])) {
 			snprintf(why, len, "%s is at %llx in the symbol file, at %llx in "
 				 "the booted kernel", file->s[i].name,
 				 (unsigned long long)file->s[i].addr,
-				 (unsigned long long)a);
-			return -1;
+				 (unsigned long long)k->addr);
+			ret = -1;
 		}
-		if (++checked == 64)
-			break;
 	}
-	if (!checked) {
+	free(byname);
+	if (!ret && !checked) {
 		snprintf(why, len, "no symbol in common with the booted kernel's");
-		return -1;
+		ret = -1;
 	}
-	return 0;
+	return ret;
 }
 
 /* @dir/exact-profile/@boot's tables into @c; VSB_EXIT_USAGE: --syms wrong */
