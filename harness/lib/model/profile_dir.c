@@ -141,6 +141,37 @@ static double point_ops(const struct vsb_rl_file *f, size_t pt)
 	return ops;
 }
 
+/*
+ * mix.csv's label, and what tells page points apart that it leaves
+ * out (order, outstanding pages, the guest's command line), where set:
+ * kstat points and page-alloc at order 0 keep the mix's label as is.
+ */
+static void point_label(const struct vsb_rl_file *f, size_t row, char *buf, size_t len)
+{
+	static const char *const extra[][2] = {
+		{ "order", "0" }, { "outstanding", "0" }, { "guest_cmdline", "none" },
+	};
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	size_t i, off;
+
+	vsb_mix_point_label(f, row, buf, len);
+	vsb_rl_cells(f, row, cells);
+	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		int c = vsb_rl_col(f, extra[i][0]);
+
+		off = strlen(buf);
+		if (c < 0 || !cells[c].len || off + 2 >= len ||
+		    ((size_t)cells[c].len == strlen(extra[i][1]) &&
+		     !memcmp(cells[c].s, extra[i][1], cells[c].len)))
+			continue;
+		snprintf(buf + off, len - off, " %s=%.*s", i == 2 ? "cmdline" : extra[i][0],
+			 (int)cells[c].len, cells[c].s);
+	}
+	for (off = 0; buf[off]; off++)
+		if (buf[off] == ',')
+			buf[off] = ';';	/* a CSV cell */
+}
+
 static void skip(struct vsb_prof_dir *d, const char *path, const char *why)
 {
 	if (!d->nskip++)
@@ -181,7 +212,7 @@ static int file_rows(const char *dir, const char *path, const char *side, FILE *
 	} else {
 		for (row = 0; row < f.nrows && f.row_point[row] != 0; row++)
 			;
-		vsb_mix_point_label(&f, row, label, sizeof(label));
+		point_label(&f, row, label, sizeof(label));
 		vsb_prof_csv_rows(out, label, side, &p);
 		vsb_prof_free(&p);
 		d->nprof++;
