@@ -132,7 +132,7 @@ static int by_size(const void *x, const void *y)
 	return strcmp(a->fn, b->fn);
 }
 
-/* "+1 lock, +3 loads": the classes other than insn that moved */
+/* "+1 lock, +3 loads": the classes other than insn that moved (@b NULL: all) */
 static void mix_moved(char *buf, size_t len, const struct vsb_prow *b,
 		      const struct vsb_prow *n)
 {
@@ -145,8 +145,8 @@ static void mix_moved(char *buf, size_t len, const struct vsb_prow *b,
 
 		if (c == VSB_MIX_IRQ || fabs(d) < 0.005)
 			continue;	/* irq: its parts are listed */
-		at += (size_t)snprintf(buf + at, len - at, "%s%+.2f %s", at ? ", " : "",
-				       d, vsb_exact_classes[c].name);
+		at += (size_t)snprintf(buf + at, len - at, b ? "%s%+.2f %s" : "%s%.2f %s",
+				       at ? ", " : "", d, vsb_exact_classes[c].name);
 	}
 }
 
@@ -195,6 +195,7 @@ static void print_change(FILE *f, const struct change *c, int md)
 static void print_side(FILE *f, const struct vsb_prows *t, const char *label,
 		       const char *side, int md, size_t top)
 {
+	char mix[256];
 	size_t i, k = 0;
 
 	for (i = 0; i < t->n && k < top; i++) {
@@ -203,8 +204,9 @@ static void print_side(FILE *f, const struct vsb_prows *t, const char *label,
 		if (strcmp(r->label, label) || strcmp(r->side, side))
 			continue;
 		k++;
-		fprintf(f, md ? "| %s | %.3f | %.2f |\n" : "  %-40s %10.3f  calls %.2f\n",
-			r->fn, r->c[0], r->calls);
+		mix_moved(mix, sizeof(mix), NULL, r);	/* its classes, from none */
+		fprintf(f, md ? "| %s | %.3f | %.2f | %s |\n" :
+			"  %-40s %10.3f  calls %.2f  %s\n", r->fn, r->c[0], r->calls, mix);
 	}
 }
 
@@ -225,7 +227,7 @@ size_t vsb_prof_diff(FILE *f, const struct vsb_prows *t, int md, size_t top)
 		nw = side_total(t, label, "new");
 		if (!has_side(t, label, "base") || !has_side(t, label, "new")) {
 			fprintf(f, md ? "\n**%s** (%s): insn per op by function\n\n"
-				"| function | insn/op | calls/op |\n|---|---|---|\n" :
+				"| function | insn/op | calls/op | mix/op |\n|---|---|---|---|\n" :
 				"%s (%s): insn per op by function\n", label, t->r[i].side);
 			print_side(f, t, label, t->r[i].side, md, top);
 			continue;
