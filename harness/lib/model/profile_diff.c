@@ -132,9 +132,9 @@ static int by_size(const void *x, const void *y)
 	return strcmp(a->fn, b->fn);
 }
 
-/* "+1 lock, +3 loads": the classes other than insn that moved (@b NULL: all) */
+/* "+1 lock, +3 loads": the classes other than insn that moved (@sign 0: @n's own) */
 static void mix_moved(char *buf, size_t len, const struct vsb_prow *b,
-		      const struct vsb_prow *n)
+		      const struct vsb_prow *n, int sign)
 {
 	size_t at = 0;
 	int c;
@@ -145,7 +145,7 @@ static void mix_moved(char *buf, size_t len, const struct vsb_prow *b,
 
 		if (c == VSB_MIX_IRQ || fabs(d) < 0.005)
 			continue;	/* irq: its parts are listed */
-		at += (size_t)snprintf(buf + at, len - at, b ? "%s%+.2f %s" : "%s%.2f %s",
+		at += (size_t)snprintf(buf + at, len - at, sign ? "%s%+.2f %s" : "%s%.2f %s",
 				       at ? ", " : "", d, vsb_exact_classes[c].name);
 	}
 }
@@ -184,7 +184,7 @@ static void print_change(FILE *f, const struct change *c, int md)
 {
 	char mix[256];
 
-	mix_moved(mix, sizeof(mix), c->b, c->n);
+	mix_moved(mix, sizeof(mix), c->b, c->n, 1);
 	fprintf(f, md ? "| %s | %+.3f | %.3f -> %.3f | %.2f -> %.2f | %s |\n" :
 		"  %-40s %+10.3f  %9.3f -> %-9.3f  calls %.2f -> %.2f  %s\n", c->fn, c->d,
 		c->b ? c->b->c[0] : 0.0, c->n ? c->n->c[0] : 0.0,
@@ -204,7 +204,7 @@ static void print_side(FILE *f, const struct vsb_prows *t, const char *label,
 		if (strcmp(r->label, label) || strcmp(r->side, side))
 			continue;
 		k++;
-		mix_moved(mix, sizeof(mix), NULL, r);	/* its classes, from none */
+		mix_moved(mix, sizeof(mix), NULL, r, 0);	/* its own classes */
 		fprintf(f, md ? "| %s | %.3f | %.2f | %s |\n" :
 			"  %-40s %10.3f  calls %.2f  %s\n", r->fn, r->c[0], r->calls, mix);
 	}
