@@ -51,6 +51,8 @@ struct prof_vcpu {
 
 static FILE *prof_file;
 static uint64_t prof_windows;
+/* deltas or entries no counter could take (out of memory): said at exit */
+static uint64_t prof_lost;
 static struct prof_vcpu prof_vcpus[VSB_EXACT_VCPUS];
 /* start address -> block number + 1, open addressing */
 static uint64_t *hash_key;
@@ -176,9 +178,12 @@ void vsb_prof_add(unsigned int vcpu, void *udata, const uint64_t *delta)
 	struct prof_acc *a = touch(vcpu, udata);
 	int c;
 
-	if (a)
-		for (c = 0; c < VSB_EXACT_NCLASS; c++)
-			a->count[c] += delta[c];
+	if (!a) {
+		prof_lost++;
+		return;
+	}
+	for (c = 0; c < VSB_EXACT_NCLASS; c++)
+		a->count[c] += delta[c];
 }
 
 void vsb_prof_enter(unsigned int vcpu, void *udata)
@@ -187,6 +192,8 @@ void vsb_prof_enter(unsigned int vcpu, void *udata)
 
 	if (a)
 		a->entries++;
+	else
+		prof_lost++;
 }
 
 void vsb_prof_window(unsigned int vcpu, uint64_t seq)
@@ -211,6 +218,11 @@ void vsb_prof_window(unsigned int vcpu, uint64_t seq)
 	v->ntouched = 0;
 	v->epoch++;
 	prof_windows++;
+}
+
+uint64_t vsb_prof_lost(void)
+{
+	return prof_lost;
 }
 
 uint64_t vsb_prof_close(void)

@@ -24,6 +24,8 @@ void vsb_prof_add(unsigned int vcpu, void *udata, const uint64_t *delta);
 void vsb_prof_enter(unsigned int vcpu, void *udata);
 /* @vcpu's window @seq closed: its blocks go to the file */
 void vsb_prof_window(unsigned int vcpu, uint64_t seq);
+/* blocks whose counts were lost (out of memory): the profile is short */
+uint64_t vsb_prof_lost(void);
 /* the number of windows written; closes the file */
 uint64_t vsb_prof_close(void);
 

@@ -316,8 +316,11 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 			 ", threads past the 64th not counted" : "");
 	qemu_plugin_outs(line);
 	if (vsb_prof_on()) {
-		snprintf(line, sizeof(line), "vsb-insn: profile of %llu windows written\n",
-			 (unsigned long long)vsb_prof_close());
+		uint64_t lost = vsb_prof_lost();
+
+		snprintf(line, sizeof(line), "vsb-insn: profile of %llu windows written%s\n",
+			 (unsigned long long)vsb_prof_close(), lost ?
+			 ", SOME BLOCKS LOST (out of memory): it is short" : "");
 		qemu_plugin_outs(line);
 	}
 	if (out_fd >= 0)
