@@ -123,22 +123,107 @@ static int boot_load(const char *dir, const char *boot, const char *syms_file,
 	return 0;
 }
 
-/* the ops of point @pt's samples: what its windows ran */
-static double point_ops(const struct vsb_rl_file *f, size_t pt)
+/* a sample row and the window it was counted in */
+struct sample_win {
+	double per_op;
+	long ops, rep;
+	unsigned int vcpu;
+	uint64_t seq;
+};
+
+static int by_vcpu_rep(const void *a, const void *b)
+{
+	const struct sample_win *x = a, *y = b;
+
+	if (x->vcpu != y->vcpu)
+		return x->vcpu < y->vcpu ? -1 : 1;
+	return (x->rep > y->rep) - (x->rep < y->rep);
+}
+
+static int by_per_op(const void *a, const void *b)
+{
+	const struct sample_win *x = a, *y = b;
+
+	return (x->per_op > y->per_op) - (x->per_op < y->per_op);
+}
+
+/*
+ * Every sample of @f with its window: the samples of vCPU v, by
+ * repetition, were counted in the windows of v's runs in @spec, in
+ * order (the harness notes them as it keeps them).  -1 with why when
+ * the counts differ.
+ */
+static int sample_windows(const struct vsb_rl_file *f, const char *spec,
+			  struct sample_win *sw, char *why, size_t len)
 {
 	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
 	struct vsb_rl_sample s;
-	double ops = 0;
-	size_t r;
+	const char *p = spec;
+	size_t r, k = 0;
 
 	for (r = 0; r < f->nrows; r++) {
-		if (f->row_point[r] != pt)
-			continue;
 		vsb_rl_cells(f, r, cells);
 		vsb_rl_sample(f, cells, &s);
-		ops += (double)s.ops;
+		sw[r].per_op = s.ops > 0 ? (double)s.elapsed / (double)s.ops : 0;
+		sw[r].ops = s.ops;
+		sw[r].rep = s.rep;
+		sw[r].vcpu = (unsigned int)s.cpu;
 	}
-	return ops;
+	qsort(sw, f->nrows, sizeof(*sw), by_vcpu_rep);
+	while ((p = strchr(p, ' '))) {
+		unsigned int v;
+		unsigned long long lo, hi, q;
+
+		p++;
+		if (sscanf(p, "%u:%llu-%llu", &v, &lo, &hi) != 3 || hi < lo)
+			break;
+		for (q = lo; q <= hi; q++, k++) {
+			if (k >= f->nrows || sw[k].vcpu != v) {
+				snprintf(why, len, "exact_windows does not match the samples "
+					 "(vCPU %u's window %llu)", v, q);
+				return -1;
+			}
+			sw[k].seq = q;
+		}
+	}
+	if (k != f->nrows) {
+		snprintf(why, len, "exact_windows names %zu windows for %zu samples", k,
+			 f->nrows);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The windows of the point's median sample (the two middle ones for an
+ * even count) as a spec, and their ops: the sample mix.csv's median is,
+ * so the profile sums to it, and a window that also ran an interrupt's
+ * work (RCU callbacks, a slab free) does not move it.
+ */
+static int median_spec(const struct vsb_rl_file *f, const char *spec, const char *boot,
+		       char *out, size_t olen, double *ops, char *why, size_t len)
+{
+	struct sample_win *sw = vsb_zalloc((f->nrows + 1) * sizeof(*sw));
+	size_t lo = (f->nrows - 1) / 2, hi = f->nrows / 2, i;
+	int ret = -1;
+
+	if (f->nrows && !sample_windows(f, spec, sw, why, len)) {
+		qsort(sw, f->nrows, sizeof(*sw), by_per_op);
+		snprintf(out, olen, "boot=%s", boot);
+		*ops = 0;
+		for (i = lo; i <= hi; i++) {
+			size_t at = strlen(out);
+
+			snprintf(out + at, olen - at, " %u:%llu-%llu", sw[i].vcpu,
+				 (unsigned long long)sw[i].seq, (unsigned long long)sw[i].seq);
+			*ops += (double)sw[i].ops;
+		}
+		ret = 0;
+	} else if (!f->nrows) {
+		snprintf(why, len, "no samples");
+	}
+	free(sw);
+	return ret;
 }
 
 /*
@@ -182,8 +267,9 @@ static int file_rows(const char *dir, const char *path, const char *side, FILE *
 		     struct vsb_prof_dir *d, struct boot_cache *c)
 {
 	const char *spec;
-	char boot[64], label[256], why[512];
+	char boot[64], label[256], why[512], mspec[256];
 	struct vsb_rl_file f;
+	double ops;
 	struct vsb_prof p;
 	size_t row;
 	int ret;
@@ -207,7 +293,8 @@ static int file_rows(const char *dir, const char *path, const char *side, FILE *
 		vsb_rl_free(&f);
 		return ret;
 	}
-	if (vsb_prof_of(&c->pb, &c->syms, spec, point_ops(&f, 0), &p, why, sizeof(why))) {
+	if (median_spec(&f, spec, boot, mspec, sizeof(mspec), &ops, why, sizeof(why)) ||
+	    vsb_prof_of(&c->pb, &c->syms, mspec, ops, &p, why, sizeof(why))) {
 		skip(d, path, why);
 	} else {
 		for (row = 0; row < f.nrows && f.row_point[row] != 0; row++)
