@@ -282,7 +282,8 @@ static int file_rows(const char *dir, const char *path, const char *side, FILE *
 		return 0;	/* not one exact point: nothing to profile */
 	}
 	if (vsb_prof_spec_boot(spec, boot, sizeof(boot))) {
-		skip(d, path, "no exact_windows metadata (counted before profiles)");
+		skip(d, path, spec ? "exact_windows names no windows of one boot" :
+		     "no exact_windows metadata (counted before profiles)");
 		vsb_rl_free(&f);
 		return 0;
 	}

@@ -17,9 +17,36 @@
 #include <unistd.h>
 
 #include "exact_profile.h"
+#include "opts.h"
 #include "profile_diff.h"
 #include "profile_dir.h"
+#include "result.h"
 #include "tap.h"
+
+static struct vsb_run_opts opts;
+
+/* a sweep's rounds: each round's windows follow the point's so far */
+static void test_merge(void)
+{
+	struct vsb_result a, b;
+	const char *w;
+
+	vsb_result_init(&a, &opts);
+	vsb_result_init(&b, &opts);
+	vsb_result_meta(&a, "exact_windows", "boot=x 0:0-0 1:0-0");
+	vsb_result_meta(&b, "exact_windows", "boot=x 0:1-1 1:1-1");
+	vsb_result_merge_round(&a, &b, 1);
+	w = vsb_result_meta_of(&a, "exact_windows");
+	TAP_OK(w && !strcmp(w, "boot=x 0:0-0 1:0-0 0:1-1 1:1-1"),
+	       "a sweep's rounds: their windows appended (%s)", w ? w : "none");
+	vsb_result_meta(&b, "exact_windows", "boot=y 0:2-2");
+	vsb_result_merge_round(&a, &b, 2);
+	w = vsb_result_meta_of(&a, "exact_windows");
+	TAP_OK(w && !strncmp(w, "too many", 8), "a round of another boot: none (%s)",
+	       w ? w : "none");
+	vsb_result_free(&a);
+	vsb_result_free(&b);
+}
 
 static const char *kallsyms =
 	"ffffffff81000000 T alpha\n"
@@ -171,6 +198,7 @@ int main(void)
 	put_file(path, blocks);
 	TAP_OK(!vsb_pblocks_read(path, &pb, why, sizeof(why)) && pb.nw == 3 && pb.nb == 7,
 	       "blocks: 3 windows, 7 blocks");
+	test_merge();
 	test_profile(&s, &pb);
 	test_match(dir, &s);
 	test_diff(dir, &s, &pb);
