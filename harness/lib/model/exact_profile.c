@@ -48,7 +48,8 @@ static int take_line(const char *line, struct vsb_pblocks *pb, size_t *wcap,
 	k->addr = strtoull(line, &end, 16);
 	p = end;
 	k->entries = strtoull(p, &end, 10);
-	for (c = 0; c < VSB_EXACT_NCLASS; c++) {
+	memset(k->count, 0, sizeof(k->count));
+	for (c = 0; c < pb->nclass; c++) {
 		p = end;
 		k->count[c] = strtoull(p, &end, 10);
 		if (end == p)
@@ -78,8 +79,16 @@ int vsb_pblocks_read(const char *path, struct vsb_pblocks *pb, char *why, size_t
 		fclose(f);
 		return -1;
 	}
+	pb->nclass = VSB_EXACT_NCLASS;
 	while (fgets(line, sizeof(line), f)) {
+		const char *n = strstr(line, "and the ");
+		int k;
+
 		ln++;
+		/* "... and the 13 classes of ...": a file from before rep_iters */
+		if (line[0] == '#' && n && sscanf(n, "and the %d classes", &k) == 1 &&
+		    k > 0 && k <= VSB_EXACT_NCLASS)
+			pb->nclass = k;
 		if (line[0] == '#')
 			continue;
 		if (take_line(line, pb, &wcap, &bcap)) {
@@ -135,7 +144,8 @@ struct acc {
 	size_t cap;
 };
 
-static void add_block(struct acc *a, const struct vsb_syms *syms,
+/* a class the file does not hold is unknown (NAN), never 0 */
+static void add_block(struct acc *a, const struct vsb_syms *syms, int nclass,
 		      const struct vsb_pblock *k)
 {
 	long s = vsb_syms_find(syms, k->addr);
@@ -154,7 +164,8 @@ static void add_block(struct acc *a, const struct vsb_syms *syms,
 	if (s >= 0 && syms->s[s].addr == k->addr)
 		fn->calls += (double)k->entries;
 	for (c = 0; c < VSB_EXACT_RESULT_CLASSES; c++)
-		fn->c[c] += (double)k->count[vsb_exact_classes[c].rec];
+		fn->c[c] += vsb_exact_classes[c].rec < nclass ?
+			    (double)k->count[vsb_exact_classes[c].rec] : NAN;
 }
 
 /* every window of @spec's runs "v:a-b" into @a; -1 with why */
@@ -183,7 +194,7 @@ static int add_windows(struct acc *a, const struct vsb_pblocks *pb,
 				return -1;
 			}
 			for (i = 0; i < w->n; i++)
-				add_block(a, syms, &pb->b[w->first + i]);
+				add_block(a, syms, pb->nclass, &pb->b[w->first + i]);
 			a->p->nwindows++;
 		}
 	}

@@ -25,6 +25,7 @@ struct vsb_pwindow {
 	size_t first, n;	/* its blocks */
 };
 struct vsb_pblocks {
+	int nclass;		/* classes a line holds: fewer in an older file */
 	struct vsb_pwindow *w;
 	size_t nw;
 	struct vsb_pblock *b;

@@ -143,7 +143,7 @@ static void mix_moved(char *buf, size_t len, const struct vsb_prow *b,
 	for (c = 1; c < VSB_EXACT_RESULT_CLASSES && at < len; c++) {
 		double d = (n ? n->c[c] : 0) - (b ? b->c[c] : 0);
 
-		if (c == VSB_MIX_IRQ || fabs(d) < 0.005)
+		if (c == VSB_MIX_IRQ || isnan(d) || fabs(d) < 0.005)
 			continue;	/* irq: its parts are listed */
 		at += (size_t)snprintf(buf + at, len - at, sign ? "%s%+.2f %s" : "%s%.2f %s",
 				       at ? ", " : "", d, vsb_exact_classes[c].name);

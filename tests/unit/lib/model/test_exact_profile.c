@@ -11,6 +11,7 @@
  * the function that changed and not the ones that did not.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ static const char *kallsyms =
 /* blocks: address, entries, then 13 classes (insn, lock, ...) */
 static const char *blocks =
 	"vsb-profile 1\n"
-	"# comment\n"
+	"# a file from before rep_iters: ... and the 13 classes of vsb_exact.h\n"
 	"W 0 0\n"
 	"ffffffff81000000 10 30 1 0 0 0 7 3 0 0 0 0 0 0\n"
 	"ffffffff81000120 0 5 0 0 0 0 0 0 0 0 0 0 0 0\n"
@@ -106,6 +107,8 @@ static void test_profile(const struct vsb_syms *s, const struct vsb_pblocks *pb)
 	o = fn_of(&p, VSB_PROF_OTHER);
 	TAP_OK(a && a->c[0] == 3 && a->calls == 1 && a->c[VSB_MIX_LOCK] == 0.1 &&
 	       a->c[VSB_MIX_LOADS] == 0.7, "alpha: 60 insn, 20 calls, 2 lock over 20 ops");
+	TAP_OK(a && isnan(a->c[VSB_MIX_REP_ITERS]) && a->c[VSB_MIX_CMPXCHG_LOCAL] == 0,
+	       "a class the file does not hold (13 classes: no rep_iters) is unknown, not 0");
 	TAP_OK(b && b->c[0] == 0.65 && b->calls == 0.2,
 	       "beta (not its alias): its interior block and its entry, 4 calls");
 	TAP_OK(m && m->c[0] == 1 && m->calls == 0.5, "a module's function by its name");
