@@ -120,7 +120,7 @@ all: $(O)/vmstat-bench unit-tests $(KMOD_TEST_BINS) $(O)/qemu-plugin/vsb-insn.so
 # Exact mode's QEMU TCG plugin (qemu-plugin/, docs/exact.md).  Its own
 # flags, not CFLAGS: `make check`'s sanitizers have no runtime inside
 # QEMU, which loads it.
-PLUGIN_SRCS := qemu-plugin/vsb_insn.c qemu-plugin/classify.c
+PLUGIN_SRCS := qemu-plugin/vsb_insn.c qemu-plugin/classify.c qemu-plugin/profile.c
 PLUGIN_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden -I.
 $(O)/qemu-plugin/vsb-insn.so: $(PLUGIN_SRCS) $(wildcard qemu-plugin/*.h) kmod/uapi/vsb_exact.h
 	@mkdir -p $(dir $@)

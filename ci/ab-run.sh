@@ -214,6 +214,7 @@ boot() {
 rc=0
 '"${resume:+cp -a prev/. /out/ || exit 1}"'
 bin/vmstat-bench sweep ab/'"${sweep##*/}"' -o /out --run-min-ms 0'"$mon$resume$exact"' || rc=$?
+[ ! -f ci/exact-syms.sh ] || sh ci/exact-syms.sh	# exact mode: the profile'"'"'s symbols
 rmmod vmstat_bench || { echo "ab-run: rmmod failed" >&2; rc=1; }
 exit $rc'
 	}

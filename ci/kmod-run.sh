@@ -152,6 +152,7 @@ export VSB OUT
 rc=0
 ( '"$CMDS"'
 ) || rc=$?
+[ ! -f ci/exact-syms.sh ] || sh ci/exact-syms.sh	# exact mode: the profile'"'"'s symbols
 rmmod vmstat_bench || { echo "kmod-run: rmmod failed" >&2; rc=1; }
 exit $rc'
 rc=0

@@ -14,7 +14,11 @@
 #                              the counting (qemu-plugin/vsb_insn.c)
 #   an NVMe disk, serial vsbexact, on the same file, read-only: where the
 #   harness in the guest reads each window's counts back
-#   vsb.exact=1 on the kernel command line: what `run --exact` checks
+#   vsb.exact=1 on the kernel command line: what `run --exact` checks,
+#   and nokaslr, so that a kernel's System.map names its addresses
+#   prof=W/profile.txt (the plugin's profile: each window's blocks),
+#   which exact_profile_out puts beside the symbols the guest kept with
+#   ci/exact-syms.sh (added to the guest as /vsb/ci/exact-syms.sh)
 #
 # KVM runs the guest's instructions on the host CPU, where no plugin sees
 # them: exact mode with VSB_VM_ACCEL=kvm is refused.
@@ -49,8 +53,13 @@ exact_setup() {
 	local w=$1
 
 	ACCEL=tcg
+	local prof=,prof=$(qemu_opt_path "$w/profile.txt")
+
+	# VSB_EXACT_PROFILE=0: no profile (what its overhead was measured against)
+	[[ ${VSB_EXACT_PROFILE:-1} == 0 ]] && prof=
 	ACCEL_ARGS=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off,align=off
-		-plugin "$(qemu_opt_path "$PLUGIN"),out=$(qemu_opt_path "$w/exact.img")")
+		-plugin "$(qemu_opt_path "$PLUGIN"),out=$(qemu_opt_path "$w/exact.img")$prof")
+	ADDS+=("$REPO/ci/exact-syms.sh")
 	# sparse: 64 vCPUs x 4096 windows x 256 bytes, written as windows close
 	truncate -s 64M "$w/exact.img"
 	EXACT_ARGS=(-drive "file=$(qemu_opt_path "$w/exact.img"),if=none,format=raw,id=vsbexact,readonly=on"
@@ -76,4 +85,19 @@ exact_report() {
 	line=$(grep -m1 '^vsb-insn:' "$dlog" 2>/dev/null || true)
 	[[ -n $line ]] && log "exact: ${line#vsb-insn: }"
 	return 0
+}
+
+# The plugin's profile into the guest's exact-profile/BOOT_ID/ folder,
+# the one ci/exact-syms.sh made in this boot (the only one without it;
+# a side's later guests bring the earlier ones' along).  No folder: the
+# command kept no symbols (not a module run), and the profile is left out.
+exact_profile_out() {
+	local w=$1 out=$2 d
+
+	[[ -s $w/profile.txt ]] || return 0
+	for d in "$out"/exact-profile/*/; do
+		[[ -d $d && ! -e $d/blocks ]] || continue
+		cp "$w/profile.txt" "$d/blocks" && return 0
+	done
+	log "exact: no symbols kept in this boot (ci/exact-syms.sh did not run): no profile"
 }

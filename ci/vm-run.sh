@@ -387,7 +387,7 @@ CMDLINE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 rdinit=/init"
 ((MAXCPUS == SMP)) || CMDLINE+=" maxcpus=$SMP"
 # what vmstat-bench in the guest records as guest_shape (lib/machine/guest.c)
 CMDLINE+=" vsb.shape=smp:$SMP,maxcpus:$MAXCPUS,numa:$NUMA,mem:$MEM"
-((EXACT)) && CMDLINE+=" vsb.exact=1"
+((EXACT)) && CMDLINE+=" vsb.exact=1 nokaslr"
 
 # boot (ci/vm-qemu.bash): one boot, until QEMU exits; qrc: its status.
 # A guest that has not reached /init (VSB_START on the control port)
@@ -466,6 +466,6 @@ fi
 numa_note=
 ((NUMA > 0)) && numa_note=", $NUMA NUMA nodes"
 ((MAXCPUS > SMP)) && numa_note+=", $MAXCPUS possible"
-((EXACT)) && exact_report "$W/qemu-debug.log"
+((EXACT)) && exact_report "$W/qemu-debug.log" && exact_profile_out "$W" "$OUTDIR"
 log "exit $rc after $ELAPSED s ($ACCEL$( ((EXACT)) && echo ', exact'), $SMP cpu, $MEM MB$numa_note)"
 exit "$rc"

@@ -21,6 +21,8 @@ static const struct vsb_cmd cmds[] = {
 	  "measure the harness floor: bare add loop vs this-cpu-add, timer cost" },
 	{ "estimate", vsb_cmd_estimate,
 	  "the cost model's cycles per op for exact mode's counted mixes" },
+	{ "profile", vsb_cmd_profile,
+	  "exact mode: the kernel functions that ran each op, and what changed" },
 	{ "sweep", vsb_cmd_sweep, "run every point of a sweep file, repetitions interleaved" },
 	{ "compare", vsb_cmd_compare, "compare two results point by point: ratio, CI, rank test, verdict" },
 	{ "plot", vsb_cmd_plot, "gnuplot charts (PNG, SVG) of a sweep or a comparison" },

@@ -103,6 +103,8 @@ void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn,
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 				    qemu_plugin_udata_cb_t cb, void *userdata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+/* the guest virtual address of the block's first instruction */
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
 						 size_t idx);
 /* API 1: a pointer to the instruction's bytes, valid during translation */

@@ -50,6 +50,7 @@
 #include "api.h"
 #include "classify.h"
 #include "kmod/uapi/vsb_exact.h"
+#include "profile.h"
 
 __attribute__((visibility("default")))
 int qemu_plugin_version = VSB_QEMU_PLUGIN_API_VERSION;
@@ -63,6 +64,8 @@ static uint64_t global[VSB_EXACT_NCLASS];
 /* global[] as last handed out, and to whom (-1: nobody yet) */
 static uint64_t handed[VSB_EXACT_NCLASS];
 static int running = -1;
+/* the profile's number of the block running now (profile.c), or NULL */
+static void *running_tb;
 
 struct vcpu_state {
 	uint64_t count[VSB_EXACT_NCLASS];	/* its own, since boot */
@@ -82,21 +85,34 @@ static void stat_add(uint64_t *stat)
 }
 
 /* Hand what the globals gained to the vCPU that ran since, then to @vcpu. */
+/*
+ * What the globals gained since the last settle is exactly what the
+ * running block ran since: inside a window, the profile gets it too.
+ */
 static void settle(int vcpu)
 {
+	uint64_t delta[VSB_EXACT_NCLASS];
 	int c;
 
-	if (running >= 0 && running < VSB_EXACT_VCPUS)
-		for (c = 0; c < VSB_EXACT_NCLASS; c++)
-			vcpus[running].count[c] += global[c] - handed[c];
+	if (running >= 0 && running < VSB_EXACT_VCPUS) {
+		for (c = 0; c < VSB_EXACT_NCLASS; c++) {
+			delta[c] = global[c] - handed[c];
+			vcpus[running].count[c] += delta[c];
+		}
+		if (running_tb && vcpus[running].open)
+			vsb_prof_add((unsigned int)running, running_tb, delta);
+	}
 	memcpy(handed, global, sizeof(handed));
 	running = vcpu;
 }
 
+/* @udata: the block's number in the profile, NULL without one */
 static void tb_enter(unsigned int vcpu, void *udata)
 {
-	(void)udata;
 	settle((int)vcpu);
+	running_tb = udata;
+	if (udata && vcpu < VSB_EXACT_VCPUS && vcpus[vcpu].open)
+		vsb_prof_enter(vcpu, udata);
 }
 
 static void window_write(unsigned int vcpu, struct vcpu_state *v)
@@ -113,6 +129,8 @@ static void window_write(unsigned int vcpu, struct vcpu_state *v)
 		stat_add(&write_errors);
 	else
 		stat_add(&windows_written);
+	if (!user_mode)
+		vsb_prof_window(vcpu, w.seq);
 }
 
 static void marker(unsigned int vcpu, void *udata)
@@ -228,8 +246,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 	(void)id;
 	if (!user_mode)
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_enter,
-						     QEMU_PLUGIN_CB_NO_REGS, NULL);
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_enter, QEMU_PLUGIN_CB_NO_REGS,
+						     vsb_prof_tb(qemu_plugin_tb_vaddr(tb)));
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		unsigned int cls = vsb_classify_insn(qemu_plugin_insn_data(insn),
@@ -297,6 +315,14 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 			 ", user mode%s\n", untracked ?
 			 ", threads past the 64th not counted" : "");
 	qemu_plugin_outs(line);
+	if (vsb_prof_on()) {
+		uint64_t lost = vsb_prof_lost();
+
+		snprintf(line, sizeof(line), "vsb-insn: profile of %llu windows written%s\n",
+			 (unsigned long long)vsb_prof_close(), lost ?
+			 ", SOME BLOCKS LOST (out of memory): it is short" : "");
+		qemu_plugin_outs(line);
+	}
 	if (out_fd >= 0)
 		close(out_fd);
 }
@@ -312,22 +338,29 @@ static void refuse(const char *why)
 }
 
 /*
- * The arguments: out=FILE, and nothing else.  An unknown one is refused,
- * so that a misspelt option never loads a plugin that ignores it.
+ * The arguments: out=FILE (the window file) and, in system mode,
+ * prof=FILE (the profile, profile.c).  An unknown one is refused, so
+ * that a misspelt option never loads a plugin that ignores it.
  */
-static const char *parse_args(int argc, char **argv)
+static const char *parse_args(int argc, char **argv, const char **prof)
 {
 	const char *file = NULL;
 	char line[512];
 	int i;
 
+	*prof = NULL;
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4) && argv[i][4]) {
 			file = argv[i] + 4;
 			continue;
 		}
+		if (!strncmp(argv[i], "prof=", 5) && argv[i][5]) {
+			*prof = argv[i] + 5;
+			continue;
+		}
 		snprintf(line, sizeof(line), "vsb-insn: unknown option '%s': "
-			 "the only one is out=FILE (the window file)\n", argv[i]);
+			 "the options are out=FILE (the window file) and "
+			 "prof=FILE (the profile)\n", argv[i]);
 		refuse(line);
 		return NULL;
 	}
@@ -340,7 +373,7 @@ __attribute__((visibility("default")))
 int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 			int argc, char **argv)
 {
-	const char *file = parse_args(argc, argv);
+	const char *prof, *file = parse_args(argc, argv, &prof);
 	char line[512];
 
 	if (!file)
@@ -356,6 +389,15 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 	if (!user_mode && info->system.max_vcpus > VSB_EXACT_VCPUS) {
 		snprintf(line, sizeof(line), "vsb-insn: %d vCPUs, at most %d\n",
 			 info->system.max_vcpus, VSB_EXACT_VCPUS);
+		refuse(line);
+		return -1;
+	}
+	if (prof && user_mode) {
+		refuse("vsb-insn: prof=FILE profiles a system guest's windows; "
+		       "not in user mode\n");
+		return -1;
+	}
+	if (prof && vsb_prof_open(prof, line, sizeof(line))) {
 		refuse(line);
 		return -1;
 	}

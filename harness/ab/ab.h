@@ -146,5 +146,11 @@ int vsb_ab_mode(struct vsb_ab *ab);
  * and its table for summary.md into r->mix_md (the caller frees it)
  */
 int vsb_ab_mix(struct vsb_ab_run *r);
+/*
+ * profile.c: exact mode's DIR/profile.csv from each side's boot folders,
+ * and its table of changed functions appended to r->mix_md; a point
+ * without a profile is said and left out.
+ */
+int vsb_ab_profile(struct vsb_ab_run *r);
 
 #endif /* VSB_AB_H */

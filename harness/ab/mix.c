@@ -191,8 +191,10 @@ int vsb_ab_mix(struct vsb_ab_run *r)
 			add_boot(&t, s, dir);
 		}
 	ret = t.n ? write_mix(ab, &t) : 0;
-	if (!ret && t.n)
+	if (!ret && t.n) {
 		r->mix_md = mix_md(&t);
+		ret = vsb_ab_profile(r);	/* profile.c: where they ran */
+	}
 	free(t.p);
 	return ret;
 }

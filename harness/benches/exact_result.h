@@ -18,4 +18,12 @@ void vsb_exact_unit(struct vsb_result *r, int user);
 /* Sample @s's elapsed and mix from its window. */
 void vsb_exact_sample(const struct vsb_exact_window *w, struct vsb_sample *s);
 
+/*
+ * Window @w is a kept sample's: the result's exact_windows metadata
+ * ("boot=BOOT_ID vcpu:first-last ...": the guest's boot, runs of
+ * window numbers) grows by it, which is
+ * how the profile (docs/exact.md, Profiles) finds a point's windows.
+ */
+void vsb_exact_note_window(struct vsb_result *r, const struct vsb_exact_window *w);
+
 #endif /* VSB_EXACT_RESULT_H */

@@ -289,6 +289,8 @@ static void settle_samples(struct vsb_result *r, const struct vsb_ioc_run *req,
 		for (i = 0; i < nw; i++) {
 			s[i].rep = p->nkept;
 			vsb_result_add(r, &s[i]);
+			if (xw)	/* where the profile finds its windows */
+				vsb_exact_note_window(r, &xw[(size_t)i * req->repeat + k]);
 		}
 		p->nkept++;
 	}

@@ -16,6 +16,7 @@ int vsb_cmd_run(int argc, char **argv);
 int vsb_cmd_list(int argc, char **argv);
 int vsb_cmd_calibrate(int argc, char **argv);
 int vsb_cmd_estimate(int argc, char **argv);
+int vsb_cmd_profile(int argc, char **argv);
 int vsb_cmd_sweep(int argc, char **argv);
 int vsb_cmd_compare(int argc, char **argv);
 int vsb_cmd_plot(int argc, char **argv);

@@ -73,7 +73,8 @@ grep -q '^mode timed' <<<"$plan" && ok "ab under a forced KVM: timed by default"
 # shellcheck disable=SC2016  # expanded in the guest
 CMDS='for op in mod-zone vm-event; do
 $VSB run --bench kstat --op $op --cpus 0-1 --loops 4000 --repeat 3 --disturbed keep --exact -o $OUT/$op.csv || exit $?
-done'
+done
+$VSB run --bench page-alloc --cpus 0 --loops 500 --repeat 3 --disturbed keep --exact -o $OUT/pa.csv'
 for boot in 1 2; do
 	rc=0
 	ci/kmod-run.sh --exact --smp 2 --timeout 240 --kernel "$KERNEL" --kdir "$KDIR" \
@@ -123,8 +124,33 @@ awk -v a="$lk" 'BEGIN { exit !(a < 0.5) }' &&
 	not_ok "mix: mod-zone's cmpxchg is not LOCK-prefixed" "$lk"
 # 2 ops x 2 workers x 3 samples (--disturbed keep: no retries), none missing
 w=$(sed -n 's/.*exact: \([0-9]*\) windows written, \([0-9]*\) stray.*/\1 \2/p' "$TMP/b1.log")
-n=$(cat "$TMP/b1"/mod-zone.csv "$TMP/b1"/vm-event.csv | grep -v '^#' | grep -c ',insn,')
-[ "${w% *}" = "$n" ] && [ "${w#* }" = 0 ] && [ "$n" -ge 12 ] &&
+n=$(cat "$TMP/b1"/mod-zone.csv "$TMP/b1"/vm-event.csv "$TMP/b1"/pa.csv | grep -v '^#' |
+	grep -c ',insn,')
+[ "${w% *}" = "$n" ] && [ "${w#* }" = 0 ] && [ "$n" -ge 15 ] &&
 	ok "the plugin wrote a window for every sample (${w% *} windows, $n samples, 0 stray)" ||
 	not_ok "the plugin wrote a window for every sample" "windows/stray: $w, samples: $n"
+
+# --- the profile of boot 1 (docs/exact.md, Profiles) ----------------------------
+"$VSB" profile "$TMP/b1" >"$TMP/prof.txt" 2>"$TMP/prof.err" &&
+	ok "profile of the guest's results" ||
+	not_ok "profile of the guest's results" "$(cat "$TMP/prof.err")"
+P=$TMP/b1/profile.csv
+"$VSB" estimate --costs none "$TMP/b1/mod-zone.csv" "$TMP/b1/pa.csv" >"$TMP/est.csv" 2>/dev/null
+for label in "kstat mod-zone cpus=0-1" "page-alloc cpus=0"; do
+	sum=$(awk -F, -v l="$label" '$1 == l { s += $4 } END { printf "%.6f", s }' "$P")
+	mix=$(awk -F, -v l="$label" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		$c["label"] == l { print $c["insn_per_op"] }' "$TMP/est.csv")
+	awk -v a="$sum" -v b="$mix" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.001 * b) }' &&
+		ok "profile: $label sums to its insn per op within 0.1% ($sum, $mix)" ||
+		not_ok "profile: $label sums to its insn per op within 0.1%" "$sum vs $mix"
+done
+top=$(awk -F, '$1 == "kstat mod-zone cpus=0-1" { printf "%s %.2f", $3, $5; exit }' "$P")
+[ "$top" = "mod_zone_page_state 1.00" ] &&
+	ok "profile: mod-zone's own function first, one call an op" ||
+	not_ok "profile: mod-zone's own function first, one call an op" "$top"
+calls() { awk -F, -v f="$1" '$1 == "page-alloc cpus=0" && $3 == f { printf "%.2f", $5 }' "$P"; }
+a=$(calls __alloc_pages_noprof) f=$(calls free_unref_page)
+[ "$a" = 1.00 ] && [ "$f" = 1.00 ] &&
+	ok "profile: page-alloc enters the allocator and the free path once an op ($a, $f)" ||
+	not_ok "profile: page-alloc enters the allocator and the free path once an op" "$a, $f"
 echo "1..$TAP_N"

@@ -199,6 +199,29 @@ static double note_multiplexed(struct vsb_result *r, int allow_multiplex)
 }
 
 /*
+ * Exact mode: the windows of @src's samples (exact_windows, "boot=ID
+ * v:a-b ...", noted by benches/exact_result.c) follow @dst's, as its
+ * samples do; a round in another boot, or a list past the cell, leaves
+ * the point without one (its profile is skipped, its counts stand).
+ */
+static void merge_exact_windows(struct vsb_result *dst, const struct vsb_result *src)
+{
+	const char *a = vsb_result_meta_of(dst, "exact_windows");
+	const char *b = vsb_result_meta_of(src, "exact_windows");
+	const char *runs = b ? strchr(b, ' ') : NULL;
+	char was[sizeof(dst->meta[0].val)];
+
+	if (!a || !runs)
+		return;
+	snprintf(was, sizeof(was), "%s", a);
+	if (strncmp(was, b, (size_t)(runs - b) + 1) ||
+	    strlen(was) + strlen(runs) >= sizeof(was))
+		vsb_result_meta(dst, "exact_windows", "too many runs or boots");
+	else
+		vsb_result_meta(dst, "exact_windows", "%s%s", was, runs);
+}
+
+/*
  * A sweep runs each point as interleaved rounds of one repetition (a short
  * point's several in a row), every round a run of its own with counters
  * from zero.  Merge round @src into @dst, its repetitions numbered from
@@ -233,6 +256,7 @@ void vsb_result_merge_round(struct vsb_result *dst, const struct vsb_result *src
 		snprintf(dst->sanity, sizeof(dst->sanity), "ok in each of %u rounds, the last: %.400s",
 			 rounds + 1, src->sanity);
 	}
+	merge_exact_windows(dst, src);
 	dst->migrated |= src->migrated;
 	if (dst->mux_samples || src->mux_samples)
 		note_multiplexed(dst, (int)dst->opts.allow_multiplex);

@@ -8,6 +8,9 @@
  * Two vCPUs interleave inside one window: each must get its own
  * instructions only, and the window its exact count and mix.
  *
+ * The profile (prof=FILE): each window's blocks, at known start
+ * addresses, with their entries and classes, summing to the window.
+ *
  * The plugin's sources are compiled in (no dlopen): the stand-in
  * functions below are what QEMU exports to a loaded plugin.
  */
@@ -18,6 +21,7 @@
 #include "tap.h"
 #include "../../../qemu-plugin/classify.c"
 #include "../../../qemu-plugin/vsb_insn.c"
+#include "../../../qemu-plugin/profile.c"
 
 /* ---- the stand-in for QEMU ---- */
 struct qemu_plugin_insn {
@@ -38,7 +42,9 @@ struct qemu_plugin_insn {
 struct qemu_plugin_tb {
 	struct qemu_plugin_insn insn[16];
 	size_t n;
+	uint64_t vaddr;
 	qemu_plugin_vcpu_udata_cb_t cb;
+	void *cb_udata;
 };
 
 static qemu_plugin_vcpu_tb_trans_cb_t trans_cb;
@@ -72,8 +78,8 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
 					  enum qemu_plugin_cb_flags flags, void *userdata)
 {
 	(void)flags;
-	(void)userdata;
 	tb->cb = cb;
+	tb->cb_udata = userdata;
 }
 
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
@@ -124,6 +130,11 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 	exit_cb = cb;
 }
 
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb)
+{
+	return tb->vaddr;
+}
+
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb)
 {
 	return tb->n;
@@ -145,9 +156,12 @@ size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn)
 	return insn->len;
 }
 
+/* appended: the closing lines are two with a profile */
 void qemu_plugin_outs(const char *string)
 {
-	snprintf(outs, sizeof(outs), "%s", string);
+	size_t n = strlen(outs);
+
+	snprintf(outs + n, sizeof(outs) - n, "%s", string);
 }
 
 /* ---- blocks of guest code ---- */
@@ -175,7 +189,7 @@ static void run_tb(struct qemu_plugin_tb *tb, unsigned int vcpu)
 	int k;
 
 	if (tb->cb)
-		tb->cb(vcpu, NULL);
+		tb->cb(vcpu, tb->cb_udata);
 	for (i = 0; i < tb->n; i++) {
 		struct qemu_plugin_insn *in = &tb->insn[i];
 
@@ -202,6 +216,128 @@ static int read_window(const char *file, unsigned int vcpu, uint64_t seq,
 	ok = !fseek(f, at, SEEK_SET) && fread(w, sizeof(*w), 1, f) == 1;
 	fclose(f);
 	return ok && w->magic == VSB_EXACT_MAGIC;
+}
+
+
+/*
+ * The profile's line for block @addr in window @seq of @vcpu: its
+ * entries and classes; 1 when there is one.
+ */
+static int prof_block(const char *file, unsigned int vcpu, uint64_t seq,
+		      uint64_t addr, uint64_t *entries, uint64_t *count)
+{
+	FILE *f = fopen(file, "r");
+	char line[512];
+	int in = 0, found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long a, v, q, e, c[VSB_EXACT_NCLASS];
+		int k;
+
+		if (line[0] == 'W') {
+			in = sscanf(line, "W %llu %llu", &v, &q) == 2 && v == vcpu &&
+			     q == seq;
+			continue;
+		}
+		if (!in || sscanf(line, "%llx %llu", &a, &e) != 2 || a != addr)
+			continue;
+		{
+			char *p = line;
+
+			for (k = 0; k < 2; k++)
+				p = strchr(p, ' ') + 1;
+			for (k = 0; k < VSB_EXACT_NCLASS; k++)
+				c[k] = strtoull(p, &p, 10);
+		}
+		*entries = e;
+		for (k = 0; k < VSB_EXACT_NCLASS; k++)
+			count[k] = c[k];
+		found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+/* a block of @n nops at @vaddr, preceded by @first when not NULL */
+static struct qemu_plugin_tb *nop_block(uint64_t vaddr, const uint8_t *first, int n)
+{
+	struct qemu_plugin_tb *tb = calloc(1, sizeof(*tb));
+	int i;
+
+	tb->vaddr = vaddr;
+	if (first)
+		put(tb, first, 8, 0, 0);
+	for (i = 0; i < n; i++)
+		put(tb, nop, 1, 0, 0);
+	trans_cb(1, tb);
+	return tb;
+}
+
+/*
+ * Two vCPUs' windows open at once, a block entered 3 times on one and
+ * twice on the other between: each window's profile has its own entries.
+ */
+static void profile_interleaved(void)
+{
+	struct qemu_plugin_tb *d = nop_block(0xffffffff81000100ULL, m_start, 1);
+	struct qemu_plugin_tb *e = nop_block(0xffffffff81000200ULL, NULL, 3);
+	struct qemu_plugin_tb *f = nop_block(0xffffffff81000300ULL, m_stop, 0);
+
+	run_tb(d, 0);
+	run_tb(d, 1);
+	run_tb(e, 0);
+	run_tb(e, 1);
+	run_tb(e, 0);
+	run_tb(e, 0);
+	run_tb(e, 1);
+	run_tb(f, 1);
+	run_tb(f, 0);
+	free(d);
+	free(e);
+	free(f);
+}
+
+static void test_profile(const char *prof)
+{
+	uint64_t n, c[VSB_EXACT_NCLASS];
+	FILE *f = fopen(prof, "r");
+	char head[64] = "";
+
+	TAP_OK(f && fgets(head, sizeof(head), f) && !strncmp(head, VSB_PROF_MAGIC, 13),
+	       "profile file starts with its format line");
+	if (f)
+		fclose(f);
+	/* vCPU 0, window 0: block a from its start marker on, then b whole */
+	TAP_OK(prof_block(prof, 0, 0, 0xffffffff81000000ULL, &n, c) && n == 0 &&
+	       c[VSB_EXACT_INSN] == 3 && c[VSB_EXACT_LOCK] == 1 &&
+	       c[VSB_EXACT_LOADS] == 1 && c[VSB_EXACT_STORES] == 2,
+	       "profile: block a entered before the window: 0 entries, its 3 "
+	       "instructions from the marker on, lock 1, loads 1, stores 2 (got %llu)",
+	       (unsigned long long)c[VSB_EXACT_INSN]);
+	TAP_OK(prof_block(prof, 0, 0, 0xffffffff81000040ULL, &n, c) && n == 1 &&
+	       c[VSB_EXACT_INSN] == 2 && c[VSB_EXACT_POPF] == 1 &&
+	       c[VSB_EXACT_CLI] == 1 && c[VSB_EXACT_LOADS] == 1,
+	       "profile: block b entered once, popf and cli, not the stop marker");
+	TAP_OK(!prof_block(prof, 0, 0, 0xffffffff81000080ULL, &n, c) &&
+	       !prof_block(prof, 1, 0, 0xffffffff81000080ULL, &n, c),
+	       "profile: vCPU 1's block outside its window is in no window");
+	TAP_OK(prof_block(prof, 1, 0, 0xffffffff810000c0ULL, &n, c) && n == 0 &&
+	       c[VSB_EXACT_INSN] == 2, "profile: vCPU 1's window 0: marker and nop");
+	TAP_OK(prof_block(prof, 0, 2, 0xffffffff81000200ULL, &n, c) && n == 3 &&
+	       c[VSB_EXACT_INSN] == 9,
+	       "interleaved: vCPU 0 entered the block 3 times, 9 instructions (%llu, %llu)",
+	       (unsigned long long)n, (unsigned long long)c[VSB_EXACT_INSN]);
+	TAP_OK(prof_block(prof, 1, 1, 0xffffffff81000200ULL, &n, c) && n == 2 &&
+	       c[VSB_EXACT_INSN] == 6,
+	       "interleaved: vCPU 1 entered it twice, 6 instructions (%llu, %llu)",
+	       (unsigned long long)n, (unsigned long long)c[VSB_EXACT_INSN]);
+	TAP_OK(prof_block(prof, 0, 2, 0xffffffff81000100ULL, &n, c) && n == 0 &&
+	       c[VSB_EXACT_INSN] == 2 &&
+	       prof_block(prof, 0, 2, 0xffffffff81000300ULL, &n, c) && n == 1 &&
+	       c[VSB_EXACT_INSN] == 0,
+	       "interleaved: blocks sum to the window: 2 + 9 + 0 = 11");
 }
 
 static void test_classify(void)
@@ -323,9 +459,10 @@ static void test_user_mode(const char *file)
 	       "a live thread's windows go on: vCPU 0's window 1");
 	TAP_OK(read_window(file, 1, 0, &w) && w.seq == 0 && w.count[VSB_EXACT_INSN] == 4,
 	       "a new thread on a reused index numbers its windows from 0");
+	outs[0] = '\0';
 	exit_cb(2, NULL);
-	/* the process's totals: the system-mode part above wrote 2 */
-	TAP_OK(strstr(outs, "7 windows written") && strstr(outs, "user mode"),
+	/* the process's totals: the system-mode part above wrote 5 */
+	TAP_OK(strstr(outs, "9 windows written") && strstr(outs, "user mode"),
 	       "closing line: %s", outs);
 	free(a);
 	free(b);
@@ -339,7 +476,8 @@ int main(void)
 	struct qemu_plugin_tb *rep_open = calloc(1, sizeof(*rep_open));
 	struct qemu_plugin_tb *rep_body = calloc(1, sizeof(*rep_body));
 	struct qemu_plugin_tb *rep_close = calloc(1, sizeof(*rep_close));
-	char file[] = "/tmp/vsb-insn-test.XXXXXX", arg[64], *argv[1];
+	char file[] = "/tmp/vsb-insn-test.XXXXXX", arg[64], parg[80], *argv[2];
+	char prof[64];
 	qemu_info_t info = { .target_name = "x86_64", .system_emulation = true };
 	struct vsb_exact_window w;
 	int fd, i;
@@ -351,8 +489,17 @@ int main(void)
 	close(fd);
 	info.system.max_vcpus = 2;
 	snprintf(arg, sizeof(arg), "out=%s", file);
+	snprintf(prof, sizeof(prof), "%s.prof", file);
+	snprintf(parg, sizeof(parg), "prof=%s", prof);
 	argv[0] = arg;
-	TAP_OK(qemu_plugin_install(1, &info, 1, argv) == 0, "installs with out=FILE");
+	argv[1] = parg;
+	TAP_OK(qemu_plugin_install(1, &info, 2, argv) == 0,
+	       "installs with out=FILE prof=FILE");
+	a->vaddr = 0xffffffff81000000ULL;
+	b->vaddr = 0xffffffff81000040ULL;
+	other->vaddr = 0xffffffff81000080ULL;
+	c->vaddr = 0xffffffff810000c0ULL;
+	stray->vaddr = 0xffffffff81000300ULL;
 
 	/* vCPU 0: a window across two blocks; vCPU 1 runs in between */
 	put(a, nop, 1, 0, 0);
@@ -403,9 +550,19 @@ int main(void)
 	       "vCPU 1 numbers its own windows from 0: start marker + nop");
 	TAP_OK(!read_window(file, 0, 1, &w), "a stop with no open window writes nothing");
 	test_rep(rep_open, rep_body, rep_close, file);
+	/* vCPU 0's window 1 is test_rep's: the interleaved one is its 2 */
+	profile_interleaved();
+	TAP_OK(read_window(file, 0, 2, &w) && w.count[VSB_EXACT_INSN] == 11 &&
+	       read_window(file, 1, 1, &w) && w.count[VSB_EXACT_INSN] == 8,
+	       "interleaved windows: 11 and 8 instructions");
+	outs[0] = '\0';
 	exit_cb(1, NULL);
-	TAP_OK(strstr(outs, "3 windows written, 1 stray stops, 0 write errors") != NULL,
+	TAP_OK(strstr(outs, "5 windows written, 1 stray stops, 0 write errors") != NULL,
 	       "closing line counts windows and stray stops: %s", outs);
+	TAP_OK(strstr(outs, "profile of 5 windows written") != NULL,
+	       "closing line says the profile's windows: %s", outs);
+	test_profile(prof);
+	unlink(prof);
 	test_user_mode(file);
 	unlink(file);
 	free(a);
