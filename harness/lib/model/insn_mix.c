@@ -141,7 +141,34 @@ void vsb_mix_median(const struct vsb_mix *mixes, size_t n, struct vsb_mix *m)
 	free(x);
 }
 
-/* "kstat mod-zone cpus=0": what runs, and where */
+/* " order=2 cmdline=..." for the columns a page point is set apart by */
+static void label_extras(const struct vsb_rl_file *f, const struct vsb_csv_span *cells,
+			 char *buf, size_t len)
+{
+	static const char *const extra[][3] = {
+		{ "order", "0", "order" }, { "outstanding", "0", "outstanding" },
+		{ "guest_cmdline", "none", "cmdline" },
+	};
+	size_t i, off;
+
+	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		int c = vsb_rl_col(f, extra[i][0]);
+
+		off = strlen(buf);
+		if (c < 0 || !cells[c].len || off + 2 >= len ||
+		    ((size_t)cells[c].len == strlen(extra[i][1]) &&
+		     !memcmp(cells[c].s, extra[i][1], cells[c].len)))
+			continue;
+		snprintf(buf + off, len - off, " %s=%.*s", extra[i][2],
+			 (int)cells[c].len, cells[c].s);
+	}
+}
+
+/*
+ * "kstat mod-zone cpus=0": what runs, and where; then what tells page
+ * points apart (order, outstanding pages, the guest's command line),
+ * where set to other than the default, so no two points share a label.
+ */
 void vsb_mix_point_label(const struct vsb_rl_file *f, size_t row, char *buf, size_t len)
 {
 	static const char *const cols[] = { "bench", "op", "variant", "cpus" };
@@ -164,6 +191,7 @@ void vsb_mix_point_label(const struct vsb_rl_file *f, size_t row, char *buf, siz
 		off += snprintf(buf + off, len - off, "%s%s%.*s", off ? " " : "",
 				i == 3 ? "cpus=" : "", (int)cells[c].len, cells[c].s);
 	}
+	label_extras(f, cells, buf, len);
 }
 
 /*

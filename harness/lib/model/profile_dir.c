@@ -226,32 +226,12 @@ static int median_spec(const struct vsb_rl_file *f, const char *spec, const char
 	return ret;
 }
 
-/*
- * mix.csv's label, and what tells page points apart that it leaves
- * out (order, outstanding pages, the guest's command line), where set:
- * kstat points and page-alloc at order 0 keep the mix's label as is.
- */
+/* mix.csv's label (vsb_mix_point_label), its commas as a CSV cell's */
 static void point_label(const struct vsb_rl_file *f, size_t row, char *buf, size_t len)
 {
-	static const char *const extra[][2] = {
-		{ "order", "0" }, { "outstanding", "0" }, { "guest_cmdline", "none" },
-	};
-	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
-	size_t i, off;
+	size_t off;
 
 	vsb_mix_point_label(f, row, buf, len);
-	vsb_rl_cells(f, row, cells);
-	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
-		int c = vsb_rl_col(f, extra[i][0]);
-
-		off = strlen(buf);
-		if (c < 0 || !cells[c].len || off + 2 >= len ||
-		    ((size_t)cells[c].len == strlen(extra[i][1]) &&
-		     !memcmp(cells[c].s, extra[i][1], cells[c].len)))
-			continue;
-		snprintf(buf + off, len - off, " %s=%.*s", i == 2 ? "cmdline" : extra[i][0],
-			 (int)cells[c].len, cells[c].s);
-	}
 	for (off = 0; buf[off]; off++)
 		if (buf[off] == ',')
 			buf[off] = ';';	/* a CSV cell */
