@@ -37,7 +37,10 @@ if ldd "$VSB" | grep -q 'libpq\.'; then
 else
 	ok "libpq not linked, loaded on first use (the imports above loaded it)"
 fi
-[ "$(psq 'SELECT value FROM vsb_meta')" = 1 ] && ok "schema version recorded" || not_ok "schema version"
+[ "$(psq 'SELECT value FROM vsb_meta')" = 2 ] && ok "schema version recorded" || not_ok "schema version"
+# version 2 has no per-row foreign key checks on sample (store.c)
+[ "$(psq "SELECT count(*) FROM pg_constraint WHERE conrelid = 'sample'::regclass AND contype = 'f'")" = 0 ] &&
+	ok "sample has no foreign keys (version 2)" || not_ok "sample's foreign keys"
 expect_exit 0 "the same files again" "$VSB" db import --db "$URL" "$TMP/run/one.csv" "$TMP/sw"
 [ "$(grep -c 'already stored' "$TMP/out")" -eq $((1 + nsw)) ] && [ "$(counts)" = "$((1 + nsw))/$((3 + 2 * nsw))" ] &&
 	ok "... already stored, counted once" || not_ok "counted once" "$(counts)" "$(cat "$TMP/out")"
@@ -80,9 +83,19 @@ awk -F, -v OFS=, -v u="$(col_of "$TMP/run/one.csv" unit)" \
 before=$(counts)
 expect_exit 2 "mixed units on one point: exit 2" "$VSB" db import --db "$URL" "$TMP/mixed.csv"
 psq "UPDATE vsb_meta SET value = '7' WHERE key = 'schema_version'"
-expect_usage_error "a newer schema: exit 2, both versions named" "version 7 .*\\(1\\)" \
+expect_usage_error "a newer schema: exit 2, both versions named" "version 7 .*\\(2\\)" \
 	"$VSB" db import --db "$URL" "$TMP/c1.csv"
+psq "UPDATE vsb_meta SET value = '2' WHERE key = 'schema_version'"
+# a version 1 store (its foreign keys as version 1 made them) is brought
+# up to version 2 by the next import
 psq "UPDATE vsb_meta SET value = '1' WHERE key = 'schema_version'"
+psq "ALTER TABLE sample ADD CONSTRAINT sample_run_fkey FOREIGN KEY (run) REFERENCES run (id),
+	ADD CONSTRAINT sample_point_fkey FOREIGN KEY (point) REFERENCES point (id)"
+expect_exit 0 "an import into a version 1 store" "$VSB" db import --db "$URL" "$TMP/c1.csv"
+[ "$(psq 'SELECT value FROM vsb_meta')" = 2 ] &&
+	[ "$(psq "SELECT count(*) FROM pg_constraint WHERE conrelid = 'sample'::regclass AND contype = 'f'")" = 0 ] &&
+	ok "... migrated to version 2: sample's foreign keys dropped" ||
+	not_ok "migration to version 2" "$(psq 'SELECT value FROM vsb_meta')"
 [ "$(counts)" = "$before" ] && ok "nothing stored by the refused imports" || not_ok "stored" "$(counts)"
 # samples go in through COPY: text with COPY's special characters (a
 # backslash, a tab, "\N") comes back byte for byte, and a row the server

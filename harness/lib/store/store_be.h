@@ -31,6 +31,9 @@ struct vsb_store_ops {
 	const char *pk;
 	/* replaces %CLUSTERED% after a table kept in its primary key's order */
 	const char *clustered;
+	/* replaces %DROP_SAMPLE_FKS% (schema version 2): the statement that
+	 * drops sample's foreign keys, "" where none are enforced */
+	const char *drop_sample_fks;
 	/* SQL of a JSON text column's string member: printf with the
 	 * column, then the member's name */
 	const char *json_member_sql;
