@@ -41,6 +41,37 @@ fi
 # version 2 has no per-row foreign key checks on sample (store.c)
 [ "$(psq "SELECT count(*) FROM pg_constraint WHERE conrelid = 'sample'::regclass AND contype = 'f'")" = 0 ] &&
 	ok "sample has no foreign keys (version 2)" || not_ok "sample's foreign keys"
+# binary COPY stores what SQLite stores: every typed column of every
+# sample of the sweep, the numbers to the last bit (both printed with
+# enough digits to read back exact, then read and printed by Python)
+"$VSB" db import --db "$TMP/same.db" "$TMP/run/one.csv" "$TMP/sw" >/dev/null 2>&1
+typed() {	# typed sqlite|pg: the doubles printed exact, NULL as NULL
+	local c f cols=
+	for c in per_op ns_per_op cycles instructions; do
+		f="s.$c"
+		[ "$1" = pg ] || f="CASE WHEN s.$c IS NULL THEN NULL ELSE printf('%!.17g', s.$c) END"
+		cols="$cols, $f"
+	done
+	echo "SELECT r.run_id, s.seq, p.key, s.thread, s.cpu, s.rep, s.ops, s.elapsed,
+	s.unit$cols, s.pmu_events, s.pmu_values, s.cells
+	FROM sample s JOIN run r ON r.id = s.run JOIN point p ON p.id = s.point"
+}
+exact() {
+	python3 -c 'import sys
+for l in sys.stdin:
+    f = l.rstrip("\n").split("|")
+    f[9:13] = [repr(float(x)) if x else x for x in f[9:13]]
+    print("|".join(f))' | sort
+}
+if command -v sqlite3 >/dev/null && command -v python3 >/dev/null; then
+	sqlite3 "$TMP/same.db" "$(typed sqlite)" | exact >"$TMP/same.sq"
+	"$PGBIN/psql" -X -Atq "$PG_URL" -c "SET extra_float_digits = 3" -c "$(typed pg)" | exact >"$TMP/same.pg"
+	[ -s "$TMP/same.sq" ] && cmp -s "$TMP/same.sq" "$TMP/same.pg" &&
+		ok "binary COPY: the same typed samples as SQLite's, bit for bit" ||
+		not_ok "binary COPY against SQLite" "$(diff "$TMP/same.sq" "$TMP/same.pg" | head -4)"
+else
+	ok "# SKIP sqlite3 or python3 missing: binary COPY not compared with SQLite"
+fi
 expect_exit 0 "the same files again" "$VSB" db import --db "$URL" "$TMP/run/one.csv" "$TMP/sw"
 [ "$(grep -c 'already stored' "$TMP/out")" -eq $((1 + nsw)) ] && [ "$(counts)" = "$((1 + nsw))/$((3 + 2 * nsw))" ] &&
 	ok "... already stored, counted once" || not_ok "counted once" "$(counts)" "$(cat "$TMP/out")"

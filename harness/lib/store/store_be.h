@@ -86,8 +86,10 @@ struct vsb_store_ops {
 	void (*finalize)(struct vsb_stmt *st);
 	/*
 	 * Optional bulk load (NULL: one prepared INSERT per row, which is
-	 * already fast in SQLite): PostgreSQL's COPY FROM STDIN, one round
-	 * trip for the whole table instead of one per row.  copy_begin
+	 * already fast in SQLite): PostgreSQL's binary COPY FROM STDIN, one
+	 * stream for the whole table instead of a round trip per row; its
+	 * columns must be BIGINT for VSB_VAL_INT, DOUBLE PRECISION for
+	 * VSB_VAL_DOUBLE and TEXT for VSB_VAL_TEXT.  copy_begin
 	 * takes "table (col, ...)"; copy_end(@ok 1) ends the copy and says
 	 * whether the server took every row; copy_end(@ok 0) abandons it
 	 * (the transaction then fails), keeping errmsg, and returns 0.
