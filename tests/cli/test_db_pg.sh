@@ -38,6 +38,16 @@ else
 	ok "libpq not linked, loaded on first use (the imports above loaded it)"
 fi
 [ "$(psq 'SELECT value FROM vsb_meta')" = 2 ] && ok "schema version recorded" || not_ok "schema version"
+# the first import, into an empty sample table, built sample's two
+# indexes after its rows (store_bulk.c): both are there, as the schema has them
+[ "$(psq "SELECT string_agg(indexdef, ';' ORDER BY indexname) FROM pg_indexes WHERE tablename = 'sample'")" = \
+  "CREATE UNIQUE INDEX sample_pkey ON public.sample USING btree (run, seq);CREATE INDEX sample_point ON public.sample USING btree (point, run)" ] &&
+	[ "$(psq "SELECT count(*) FROM pg_constraint WHERE conrelid = 'sample'::regclass AND contype = 'p'")" = 1 ] &&
+	[ "$(psq "SELECT min(c.xmin::text::bigint) > (SELECT m.xmin::text::bigint FROM vsb_meta m
+		WHERE m.key = 'schema_version')
+		FROM pg_class c WHERE c.relname IN ('sample_pkey', 'sample_point')")" = t ] &&
+	ok "the first import made sample's primary key and index after its rows" ||
+	not_ok "sample's indexes after the first import" "$(psq "SELECT indexdef FROM pg_indexes WHERE tablename = 'sample'")"
 # version 2 has no per-row foreign key checks on sample (store.c)
 [ "$(psq "SELECT count(*) FROM pg_constraint WHERE conrelid = 'sample'::regclass AND contype = 'f'")" = 0 ] &&
 	ok "sample has no foreign keys (version 2)" || not_ok "sample's foreign keys"
@@ -72,9 +82,16 @@ if command -v sqlite3 >/dev/null && command -v python3 >/dev/null; then
 else
 	ok "# SKIP sqlite3 or python3 missing: binary COPY not compared with SQLite"
 fi
+idx_oids() { psq "SELECT string_agg(oid::text, ',' ORDER BY relname) FROM pg_class
+	WHERE relname IN ('sample_pkey', 'sample_point')"; }
+oids=$(idx_oids)
 expect_exit 0 "the same files again" "$VSB" db import --db "$URL" "$TMP/run/one.csv" "$TMP/sw"
 [ "$(grep -c 'already stored' "$TMP/out")" -eq $((1 + nsw)) ] && [ "$(counts)" = "$((1 + nsw))/$((3 + 2 * nsw))" ] &&
 	ok "... already stored, counted once" || not_ok "counted once" "$(counts)" "$(cat "$TMP/out")"
+sed 's/^# run_id: .*/# run_id: crafted-later/' "$TMP/run/one.csv" >"$TMP/later.csv"
+check "an import into a store with samples" "$VSB" db import --db "$URL" "$TMP/later.csv"
+[ "$(idx_oids)" = "$oids" ] && ok "... keeps sample's indexes (not rebuilt)" ||
+	not_ok "indexes rebuilt by a later import" "$oids -> $(idx_oids)"
 
 expect_exit 0 "list" "$VSB" db list --db "$URL"
 grep -q '^machines:' "$TMP/out" && grep -q '^runs:' "$TMP/out" && grep -q '(postgresql)' "$TMP/out" &&

@@ -54,6 +54,13 @@ struct vsb_store_ops {
 	 * apart; NULL where begin() already excludes other writers */
 	const char *schema_lock_sql;
 	/*
+	 * The first load into an empty sample table (store_bulk.c): SQL
+	 * that drops sample's indexes, and SQL that makes them again as
+	 * the schema has them.  NULL: kept up row by row.
+	 */
+	const char *index_drop_sql;
+	const char *index_build_sql;
+	/*
 	 * vsb_store_check()'s part for this backend: is @target one open()
 	 * may be handed in @mode?  Judged with no side effect (nothing
 	 * created, written, locked or connected to).  *@peek: NULL, or a
@@ -131,6 +138,14 @@ int vsb_rows_begin(struct vsb_rows *r, struct vsb_store *s, const char *what,
 		   const char *table, const char *cols, int ncols);
 int vsb_rows_put(struct vsb_rows *r, const struct vsb_val *v);
 int vsb_rows_end(struct vsb_rows *r, int ok);
+
+/*
+ * store_bulk.c: called after the import's queueing lock; *@deferred says
+ * whether the indexes were dropped, for vsb_bulk_end() to make them
+ * again before commit.  0, or VSB_EXIT_ERROR after one line.
+ */
+int vsb_bulk_begin(struct vsb_store *s, int *deferred);
+int vsb_bulk_end(struct vsb_store *s, int deferred);
 
 /* JSON string of @n bytes of @s (quotes included) appended to *buf */
 void vsb_json_str(char **buf, size_t *len, size_t *cap, const char *s, size_t n);

@@ -444,6 +444,11 @@ const struct vsb_store_ops vsb_store_pg_ops = {
 	/* the names PostgreSQL gave version 1's REFERENCES clauses */
 	.drop_sample_fks = "ALTER TABLE sample DROP CONSTRAINT IF EXISTS sample_run_fkey, "
 			   "DROP CONSTRAINT IF EXISTS sample_point_fkey",
+	/* schema_v1's two, by the names PostgreSQL gave them */
+	.index_drop_sql = "ALTER TABLE sample DROP CONSTRAINT sample_pkey; "
+			  "DROP INDEX sample_point",
+	.index_build_sql = "ALTER TABLE sample ADD CONSTRAINT sample_pkey PRIMARY KEY (run, seq); "
+			   "CREATE INDEX sample_point ON sample (point, run)",
 	.json_member_sql = "(%s::json ->> '%s')",
 	.json_pairs_sql = "SELECT t.id, j.key, j.value FROM %s t CROSS JOIN LATERAL "
 			  "json_each_text(t.%s::json) WITH ORDINALITY AS j(key, value, n) "
