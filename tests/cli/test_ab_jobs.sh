@@ -64,7 +64,7 @@ open(sys.argv[1], "wb").write(b)' "$1/bzImage" "$2"
 fake_kernel "$TMP/kb" 6.99.0-base
 fake_kernel "$TMP/kn" 6.99.0-new
 AB=(ab --base "$TMP/kb/bzImage:$TMP/kb/build" --new "$TMP/kn/bzImage:$TMP/kn/build"
-	--exact --boots 3 "$VSB_ROOT/configs/ab-quick.sweep")
+	--exact --boots 2 "$VSB_ROOT/configs/ab-quick.sweep")
 export FAKE_TMPL=$TMP/tmpl
 
 # the most boots under way at once, from the fake's log
@@ -75,8 +75,8 @@ for j in 1 2; do
 	: >"$FAKE_LOG"
 	"$CO/build/vmstat-bench" "${AB[@]}" --jobs $j -o "$TMP/ab$j" >"$TMP/out$j" 2>"$TMP/err$j"
 	rc=$?
-	[ $rc -eq 0 ] || [ $rc -eq 5 ] && [ "$(grep -c '^end' "$FAKE_LOG")" -eq 6 ] &&
-		ok "--jobs $j: the six boots ran (exit $rc)" ||
+	[ $rc -eq 0 ] || [ $rc -eq 5 ] && [ "$(grep -c "^end" "$FAKE_LOG")" -eq 4 ] &&
+		ok "--jobs $j: the four boots ran (exit $rc)" ||
 		not_ok "--jobs $j ran" "exit $rc" "$(tail -n3 "$TMP/err$j")"
 	[ "$(most_at_once "$FAKE_LOG")" = $j ] && ok "--jobs $j: $j boot(s) at once" ||
 		not_ok "--jobs $j at once" "$(most_at_once "$FAKE_LOG")" "$(cat "$FAKE_LOG")"
@@ -96,8 +96,8 @@ if diff -r -x '*.log' -x 'compare' -x 'summary.md' -x 'ab.txt' -x '.lock' \
 else
 	not_ok "boot folders or state differ" "$(head -5 "$TMP/diff")"
 fi
-grep -q '^state: done$' "$TMP/ab2/ab.txt" && grep -q '^done: 6 of 6$' "$TMP/ab2/ab.txt" &&
-	ok "--jobs 2: ab.txt says done, 6 of 6" || not_ok "ab.txt" "$(cat "$TMP/ab2/ab.txt")"
+grep -q '^state: done$' "$TMP/ab2/ab.txt" && grep -q '^done: 4 of 4$' "$TMP/ab2/ab.txt" &&
+	ok "--jobs 2: ab.txt says done, 4 of 4" || not_ok "ab.txt" "$(cat "$TMP/ab2/ab.txt")"
 
 expect_usage_error "--jobs 2 with --timed: refused" "--jobs 2: timed boots run one at a time" \
 	"$CO/build/vmstat-bench" ab --base "$TMP/kb/bzImage:$TMP/kb/build" \
