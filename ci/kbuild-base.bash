@@ -51,6 +51,7 @@ seed_from_base() {
 		die "copying the build folder of $bkey failed"
 	# the base tree's path, where a path ends (a '/', a blank, a quote,
 	# a parenthesis, ':' or the line's end), becomes this build's tree
+	# shellcheck disable=SC2016  # perl's own $ENV, not the shell's
 	(cd "$BDIR" && { grep -rlZF --include='*.cmd' -e "$from" . || true; } |
 		SEED_FROM=$from SEED_TO=$SRCTREE xargs -0 -r perl -pi -e \
 			's{\Q$ENV{SEED_FROM}\E(?=[/\s"'"'"'():]|$)}{$ENV{SEED_TO}}g') ||
