@@ -19,7 +19,8 @@
 # kbuild records each command and its dependencies with the source
 # tree's absolute path, and the patched tree is another folder
 # (kbuild/<key>.src); with the base's path left in them every command
-# would read as changed, and every object would be built again.  The
+# would read as changed, and every object would be built again (objtool's
+# own build, under tools/, records the build folder's path too).  The
 # patched tree keeps the base tree's file times (hard links of Debian's
 # tree, a tar copy of yours), so only the files the patches wrote are
 # newer than their objects.
@@ -50,10 +51,13 @@ seed_from_base() {
 		-exec cp -a --reflink=auto -t "$BDIR" {} + ||
 		die "copying the build folder of $bkey failed"
 	# the base tree's path, where a path ends (a '/', a blank, a quote,
-	# a parenthesis, ':' or the line's end), becomes this build's tree
+	# a parenthesis, ':' or the line's end), becomes this build's tree;
+	# and the base's folder this one (tools/, objtool's build, records
+	# its objects by their absolute paths)
 	# shellcheck disable=SC2016  # perl's own $ENV, not the shell's
-	(cd "$BDIR" && { grep -rlZF --include='*.cmd' -e "$from" . || true; } |
-		SEED_FROM=$from SEED_TO=$SRCTREE xargs -0 -r perl -pi -e \
-			's{\Q$ENV{SEED_FROM}\E(?=[/\s"'"'"'():]|$)}{$ENV{SEED_TO}}g') ||
-		die "pointing the copy of $bkey at $SRCTREE failed"
+	(cd "$BDIR" && { grep -rlZF --include='*.cmd' -e "$from" -e "$base" . || true; } |
+		SEED_FROM=$from SEED_TO=$SRCTREE SEED_BFROM=$base SEED_BTO=$BDIR \
+		xargs -0 -r perl -pi -e 's{\Q$ENV{SEED_FROM}\E(?=[/\s"'"'"'():]|$)}{$ENV{SEED_TO}}g;
+			s{\Q$ENV{SEED_BFROM}\E(?=[/\s"'"'"'():]|$)}{$ENV{SEED_BTO}}g') ||
+		die "pointing the copy of $bkey at $SRCTREE and $BDIR failed"
 }

@@ -37,6 +37,9 @@ dBase=$(tail -n1 "$TMP/out" | cut -d: -f2-)
 [ $rc -eq 0 ] && [ "$(wc -l <"$dBase/compiled.log")" -eq 2 ] &&
 	ok "the unpatched build: a whole build (2 files compiled)" ||
 	not_ok "the unpatched build" "exit $rc" "$(tail -n3 "$TMP/err")"
+# a command of objtool's kind (tools/), which names the build folder too
+mkdir -p "$dBase/tools"
+echo "cmd_$dBase/tools/x.o := cc -o $dBase/tools/x.o $T/tools/x.c; $dBase.srcX" >"$dBase/tools/.x.o.cmd"
 before=$(snapshot "$dBase")
 sleep 1	# the patched file's time must differ from the base's objects'
 
@@ -54,7 +57,8 @@ fi
 	[ "$(readlink "$dP/source")" = "$dP.src" ] &&
 	[ "$(cat "$dP/mm/.vmstat.o.cmd" "$dP/kernel/.fork.o.cmd")" = "cc $dP.src/mm/vmstat.c
 cc $dP.src/kernel/fork.c" ] &&
-	ok "... its objects and recorded commands are the patched tree's" ||
+	[ "$(cat "$dP/tools/.x.o.cmd")" = "cmd_$dP/tools/x.o := cc -o $dP/tools/x.o $dP.src/tools/x.c; $dBase.srcX" ] &&
+	ok "... its objects and recorded commands are the patched tree's and folder's" ||
 	not_ok "the patched build's objects" "$(cat "$dP/mm/vmstat.o")" "$(cat "$dP"/*/.*.cmd)"
 [ "$(snapshot "$dBase")" = "$before" ] && [ "$(cat "$dBase/mm/vmstat.o")" = 'int a;' ] &&
 	ok "nothing of the base's folder changed" || not_ok "the base's folder changed"
