@@ -84,6 +84,7 @@ static pid_t start_boot(struct vsb_ab_run *r, long i, const struct vsb_ab_boot_o
 		return pid;
 	r->worker = 1;
 	r->ab->progress = 0;	/* one progress line, this process's */
+	r->tcg_said = 1;	/* and one note on TCG, at the end */
 	_exit(ops->one(r, i));
 }
 
