@@ -106,6 +106,7 @@ set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SELF=$REPO/ci/kernel-build.sh
 . "$REPO/ci/cache.bash"
+. "$REPO/ci/kbuild-base.bash"	# seed_from_base, outside the key: see there
 CACHE=$(vsb_vm_cache "$REPO")
 KSRC=${VSB_KSRC_CACHE:-$CACHE/src}
 # Bump when the recipe changes (targets, merge, localversion): new keys.
@@ -631,6 +632,7 @@ prune_lineage() {
 		done | sort -rn | cut -d' ' -f2-)
 }
 [[ -z $LINEAGE ]] || seed_from_lineage
+((${#PATCHES[@]} == 0)) || seed_from_base
 
 kmake() {	# kmake TARGET...: make in the build folder, output to the log
 	local rc=0

@@ -65,6 +65,7 @@ struct vsb_ab {
 	int boots_given;	/* --boots said how many; else by the mode */
 	int max_boots_given;	/* --max-boots said; else by the mode */
 	int progress;		/* stderr is a terminal */
+	long jobs;		/* boots at once (exact mode only; jobs.c) */
 	int lockfd;
 };
 
@@ -84,6 +85,7 @@ struct vsb_ab_run {
 	long ndone, nthis;	/* boots finished; of those, by this run */
 	double secs_this;	/* their wall time */
 	int tcg_said;
+	int worker;		/* a worker process of jobs.c: one boot, no ab.txt */
 	const char *state;
 	char *mix_md;		/* exact mode: mix.c's table for summary.md */
 	int prepared[2];	/* a side's kernel and module made ready */
@@ -125,6 +127,25 @@ int vsb_ab_side(long i);
 long vsb_ab_side_boot(long i);
 /* DIR/ab.txt's "key: value"; 0 and @val, or -1 */
 int vsb_ab_state_get(const char *dir, const char *key, char *val, size_t len);
+
+/*
+ * boot.c's steps, handed to jobs.c (which boot.c calls, so not linked
+ * back to): one boot (retried once), a finished boot's folder loaded,
+ * ab.txt rewritten.
+ */
+struct vsb_ab_boot_ops {
+	int (*one)(struct vsb_ab_run *r, long i);
+	void (*load)(struct vsb_ab_run *r, long i);
+	int (*state)(struct vsb_ab_run *r, const char *state);
+};
+/*
+ * jobs.c: the boots not done yet, up to @jobs at once; 0 or VSB_EXIT_*
+ * (the failing boot said what failed).  The default --jobs: 1 timed,
+ * else as many as the CPUs and the memory this process may use take.
+ */
+int vsb_ab_boots_parallel(struct vsb_ab_run *r, long jobs,
+			  const struct vsb_ab_boot_ops *ops);
+long vsb_ab_jobs_default(const struct vsb_ab *ab);
 
 /* report.c: compare's exit status; the look's numbers into @r */
 int vsb_ab_compare(struct vsb_ab_run *r);

@@ -86,6 +86,8 @@ static int write_state(struct vsb_ab_run *r, const char *state)
 	char path[4096 + 16], buf[2048];
 	long i;
 
+	if (r->worker)
+		return 0;	/* jobs.c: the process that reaps the boots writes it */
 	r->state = state;
 	snprintf(path, sizeof(path), "%s/ab.txt", ab->dir);
 	if (vsb_outfile_open(&of, path, "-o"))
@@ -387,7 +389,8 @@ static int one_boot(struct vsb_ab_run *r, long i)
 	boot_load(r, i);
 	r->b[i].secs = now_s() - t0;
 	if (!r->ab->progress)
-		fprintf(stderr, "ab: %s done in %.0f s (%ld of %ld)\n", what,
+		fprintf(stderr, r->worker ? "ab: %s done in %.0f s\n" :
+			"ab: %s done in %.0f s (%ld of %ld)\n", what,
 			r->b[i].secs, r->ndone, 2 * ab->now);
 	if (rc)
 		vsb_warn("ab: %s: a point failed its sanity check (kept, marked; "
@@ -401,6 +404,9 @@ static int boots(struct vsb_ab_run *r)
 	long i;
 	int ret;
 
+	if (r->ab->jobs > 1)
+		return vsb_ab_boots_parallel(r, r->ab->jobs, &(struct vsb_ab_boot_ops){
+			.one = one_boot, .load = boot_load, .state = write_state });
 	for (i = 0; i < 2 * r->ab->now; i++) {
 		if (r->b[i].done)
 			continue;
@@ -538,3 +544,4 @@ int vsb_ab_run(struct vsb_ab *ab)
 		return VSB_EXIT_ERROR;
 	return ret ? ret : untrusted ? VSB_EXIT_UNTRUSTED : 0;
 }
+

@@ -28,7 +28,8 @@ static void usage(FILE *f)
 "                       [--smp N] [--mem MB] [--possible N] [--nodes N]\n"
 "                       [--cmdline ARGS] [--exact | --timed]\n"
 "                       [--max-regression PCT] [--timeout S]\n"
-"                       [--monitor LIST[:INTERVAL]] [--dry-run] SWEEP [-o DIR]\n"
+"                       [--monitor LIST[:INTERVAL]] [--jobs N] [--dry-run]\n"
+"                       SWEEP [-o DIR]\n"
 "\n"
 "A/B test of two kernels: the module is built for each, the kernels are\n"
 "booted alternately in ABBA order (N boots each) in QEMU guests, the sweep\n"
@@ -66,6 +67,9 @@ static void usage(FILE *f)
 "                            points only): the default unless KVM works here\n"
 "      --timed               time the ops (the default under KVM)\n"
 "      --timeout S           limit of one boot, in seconds [%d]\n"
+"  -j, --jobs N              exact mode: boots at once (1..64) [as many as\n"
+"                            the CPUs and memory take]; counts do not depend\n"
+"                            on the load. Timed mode boots one at a time\n"
 "      --monitor LIST[:INT]  sample the guest during every point, as sweep\n"
 "                            --monitor does (vmstat,interrupts,stat,...):\n"
 "                            each boot folder gets <point>.monitor.csv\n"
@@ -203,6 +207,8 @@ static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 	case OPT_COSTS:
 		/* the table is read now: a bad one is refused before any work */
 		return vsb_host_costs_use(arg);
+	case 'j':
+		return vsb_parse_long_range("--jobs", arg, 1, 64, &ab->jobs);
 	case OPT_EXACT:
 	case OPT_TIMED:
 		if (ab->mode_given && ab->exact != (c == OPT_EXACT)) {
@@ -236,13 +242,14 @@ static int parse_args(struct vsb_ab *ab, int argc, char **argv, int *dry)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "check-options", no_argument, NULL, OPT_CHECK_OPTIONS },
 		{ "costs", required_argument, NULL, OPT_COSTS },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "exact", no_argument, NULL, OPT_EXACT },
 		{ "timed", no_argument, NULL, OPT_TIMED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* no '+': the sweep may come before -o, as in the usage line */
-	struct vsb_getopt g = VSB_GETOPT("ab", "b:m:o:n", lopts, usage, argc, argv);
+	struct vsb_getopt g = VSB_GETOPT("ab", "b:m:o:nj:", lopts, usage, argc, argv);
 	const char *arg;
 	int c, ret;
 
@@ -292,8 +299,8 @@ static void print_plan(const struct vsb_ab *ab)
 	printf("monitor %s\n", ab->monitor[0] ? ab->monitor : "none");
 	printf("mode %s\n", ab->exact ? "exact (instructions per op, their mix)" :
 	       "timed");
-	printf("boots %ld a side, up to %ld while a point is undecided\n", ab->boots,
-	       ab->max_boots);
+	printf("boots %ld a side, up to %ld while a point is undecided; %ld at once\n",
+	       ab->boots, ab->max_boots, ab->jobs);
 	printf("output %s%s\n", ab->dir, ab->resume ? " (continues the ab run there)" : "");
 }
 
@@ -329,6 +336,24 @@ static int max_boots(struct vsb_ab *ab)
 	return 0;
 }
 
+/*
+ * --jobs: exact boots may run side by side (their counts do not depend on
+ * the load); a timed boot beside another would time it too.  Refused
+ * before any work when the mode, given or found, is timed.
+ */
+static int ab_jobs(struct vsb_ab *ab)
+{
+	if (ab->jobs > 1 && !ab->exact) {
+		vsb_err("--jobs %ld: timed boots run one at a time (a boot beside "
+			"another would be part of what it times); --exact runs them "
+			"side by side", ab->jobs);
+		return VSB_EXIT_USAGE;
+	}
+	if (!ab->jobs)
+		ab->jobs = vsb_ab_jobs_default(ab);
+	return 0;
+}
+
 int vsb_cmd_ab(int argc, char **argv)
 {
 	static struct vsb_ab ab;
@@ -351,6 +376,7 @@ int vsb_cmd_ab(int argc, char **argv)
 	/* what ab makes is its user's alone to write (state is checked so) */
 	umask(umask(022) | 022);
 	ret = vsb_ab_check(&ab);
+	ret = ret ?: ab_jobs(&ab);
 	if (ret)
 		goto out;
 	ab.progress = isatty(STDERR_FILENO);

@@ -79,7 +79,7 @@ static int ab_takes_value(const char *o)
 	static const char *const v[] = {
 		"--boots", "-b", "--max-boots", "--smp", "--mem", "--possible", "--nodes",
 		"--cmdline", "--max-regression", "-m", "--timeout", "--monitor",
-		"--costs",
+		"--costs", "--jobs", "-j",
 	};
 	size_t i;
 

@@ -184,7 +184,7 @@ expect_usage_error "someone else's SQLite file: exit 2" "not a vmstat-bench stor
 
 cp "$DB" "$TMP/newer.db"
 sqlite3 "$TMP/newer.db" "UPDATE vsb_meta SET value = '99' WHERE key = 'schema_version'"
-expect_usage_error "a newer schema: exit 2, both versions named" "version 99 .*\\(1\\)" \
+expect_usage_error "a newer schema: exit 2, both versions named" "version 99 .*\\(2\\)" \
 	"$VSB" db import --db "$TMP/newer.db" "$TMP/good.csv"
 [ "$(sqlite3 "$TMP/newer.db" 'SELECT count(*) FROM run')" = "$(q 'SELECT count(*) FROM run')" ] &&
 	ok "... nothing stored in it" || not_ok "newer store written"

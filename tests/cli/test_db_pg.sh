@@ -37,10 +37,61 @@ if ldd "$VSB" | grep -q 'libpq\.'; then
 else
 	ok "libpq not linked, loaded on first use (the imports above loaded it)"
 fi
-[ "$(psq 'SELECT value FROM vsb_meta')" = 1 ] && ok "schema version recorded" || not_ok "schema version"
+[ "$(psq 'SELECT value FROM vsb_meta')" = 2 ] && ok "schema version recorded" || not_ok "schema version"
+# the first import, into an empty sample table, built sample's two
+# indexes after its rows (store_bulk.c): both are there, as the schema has them
+[ "$(psq "SELECT string_agg(indexdef, ';' ORDER BY indexname) FROM pg_indexes WHERE tablename = 'sample'")" = \
+  "CREATE UNIQUE INDEX sample_pkey ON public.sample USING btree (run, seq);CREATE INDEX sample_point ON public.sample USING btree (point, run)" ] &&
+	[ "$(psq "SELECT count(*) FROM pg_constraint WHERE conrelid = 'sample'::regclass AND contype = 'p'")" = 1 ] &&
+	[ "$(psq "SELECT min(c.xmin::text::bigint) > (SELECT m.xmin::text::bigint FROM vsb_meta m
+		WHERE m.key = 'schema_version')
+		FROM pg_class c WHERE c.relname IN ('sample_pkey', 'sample_point')")" = t ] &&
+	ok "the first import made sample's primary key and index after its rows" ||
+	not_ok "sample's indexes after the first import" "$(psq "SELECT indexdef FROM pg_indexes WHERE tablename = 'sample'")"
+# version 2 has no per-row foreign key checks on sample (store.c)
+[ "$(psq "SELECT count(*) FROM pg_constraint WHERE conrelid = 'sample'::regclass AND contype = 'f'")" = 0 ] &&
+	ok "sample has no foreign keys (version 2)" || not_ok "sample's foreign keys"
+# binary COPY stores what SQLite stores: every typed column of every
+# sample of the sweep, the numbers to the last bit (both printed with
+# enough digits to read back exact, then read and printed by Python)
+"$VSB" db import --db "$TMP/same.db" "$TMP/run/one.csv" "$TMP/sw" >/dev/null 2>&1
+typed() {	# typed sqlite|pg: the doubles printed exact, NULL as NULL
+	local c f cols=
+	for c in per_op ns_per_op cycles instructions; do
+		f="s.$c"
+		[ "$1" = pg ] || f="CASE WHEN s.$c IS NULL THEN NULL ELSE printf('%!.17g', s.$c) END"
+		cols="$cols, $f"
+	done
+	echo "SELECT r.run_id, s.seq, p.key, s.thread, s.cpu, s.rep, s.ops, s.elapsed,
+	s.unit$cols, s.pmu_events, s.pmu_values, s.cells
+	FROM sample s JOIN run r ON r.id = s.run JOIN point p ON p.id = s.point"
+}
+exact() {
+	python3 -c 'import sys
+for l in sys.stdin:
+    f = l.rstrip("\n").split("|")
+    f[9:13] = [repr(float(x)) if x else x for x in f[9:13]]
+    print("|".join(f))' | sort
+}
+if command -v sqlite3 >/dev/null && command -v python3 >/dev/null; then
+	sqlite3 "$TMP/same.db" "$(typed sqlite)" | exact >"$TMP/same.sq"
+	"$PGBIN/psql" -X -Atq "$PG_URL" -c "SET extra_float_digits = 3" -c "$(typed pg)" | exact >"$TMP/same.pg"
+	[ -s "$TMP/same.sq" ] && cmp -s "$TMP/same.sq" "$TMP/same.pg" &&
+		ok "binary COPY: the same typed samples as SQLite's, bit for bit" ||
+		not_ok "binary COPY against SQLite" "$(diff "$TMP/same.sq" "$TMP/same.pg" | head -4)"
+else
+	ok "# SKIP sqlite3 or python3 missing: binary COPY not compared with SQLite"
+fi
+idx_oids() { psq "SELECT string_agg(oid::text, ',' ORDER BY relname) FROM pg_class
+	WHERE relname IN ('sample_pkey', 'sample_point')"; }
+oids=$(idx_oids)
 expect_exit 0 "the same files again" "$VSB" db import --db "$URL" "$TMP/run/one.csv" "$TMP/sw"
 [ "$(grep -c 'already stored' "$TMP/out")" -eq $((1 + nsw)) ] && [ "$(counts)" = "$((1 + nsw))/$((3 + 2 * nsw))" ] &&
 	ok "... already stored, counted once" || not_ok "counted once" "$(counts)" "$(cat "$TMP/out")"
+sed 's/^# run_id: .*/# run_id: crafted-later/' "$TMP/run/one.csv" >"$TMP/later.csv"
+check "an import into a store with samples" "$VSB" db import --db "$URL" "$TMP/later.csv"
+[ "$(idx_oids)" = "$oids" ] && ok "... keeps sample's indexes (not rebuilt)" ||
+	not_ok "indexes rebuilt by a later import" "$oids -> $(idx_oids)"
 
 expect_exit 0 "list" "$VSB" db list --db "$URL"
 grep -q '^machines:' "$TMP/out" && grep -q '^runs:' "$TMP/out" && grep -q '(postgresql)' "$TMP/out" &&
@@ -80,9 +131,19 @@ awk -F, -v OFS=, -v u="$(col_of "$TMP/run/one.csv" unit)" \
 before=$(counts)
 expect_exit 2 "mixed units on one point: exit 2" "$VSB" db import --db "$URL" "$TMP/mixed.csv"
 psq "UPDATE vsb_meta SET value = '7' WHERE key = 'schema_version'"
-expect_usage_error "a newer schema: exit 2, both versions named" "version 7 .*\\(1\\)" \
+expect_usage_error "a newer schema: exit 2, both versions named" "version 7 .*\\(2\\)" \
 	"$VSB" db import --db "$URL" "$TMP/c1.csv"
+psq "UPDATE vsb_meta SET value = '2' WHERE key = 'schema_version'"
+# a version 1 store (its foreign keys as version 1 made them) is brought
+# up to version 2 by the next import
 psq "UPDATE vsb_meta SET value = '1' WHERE key = 'schema_version'"
+psq "ALTER TABLE sample ADD CONSTRAINT sample_run_fkey FOREIGN KEY (run) REFERENCES run (id),
+	ADD CONSTRAINT sample_point_fkey FOREIGN KEY (point) REFERENCES point (id)"
+expect_exit 0 "an import into a version 1 store" "$VSB" db import --db "$URL" "$TMP/c1.csv"
+[ "$(psq 'SELECT value FROM vsb_meta')" = 2 ] &&
+	[ "$(psq "SELECT count(*) FROM pg_constraint WHERE conrelid = 'sample'::regclass AND contype = 'f'")" = 0 ] &&
+	ok "... migrated to version 2: sample's foreign keys dropped" ||
+	not_ok "migration to version 2" "$(psq 'SELECT value FROM vsb_meta')"
 [ "$(counts)" = "$before" ] && ok "nothing stored by the refused imports" || not_ok "stored" "$(counts)"
 # samples go in through COPY: text with COPY's special characters (a
 # backslash, a tab, "\N") comes back byte for byte, and a row the server

@@ -28,7 +28,7 @@
 #include "result_load.h"
 
 #define VSB_STORE_DEFAULT "results/vmstat-bench.db"
-#define VSB_STORE_SCHEMA 1	/* the newest schema this build knows */
+#define VSB_STORE_SCHEMA 2	/* the newest schema this build knows */
 
 struct vsb_store;
 

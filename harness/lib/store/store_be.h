@@ -31,6 +31,9 @@ struct vsb_store_ops {
 	const char *pk;
 	/* replaces %CLUSTERED% after a table kept in its primary key's order */
 	const char *clustered;
+	/* replaces %DROP_SAMPLE_FKS% (schema version 2): the statement that
+	 * drops sample's foreign keys, "" where none are enforced */
+	const char *drop_sample_fks;
 	/* SQL of a JSON text column's string member: printf with the
 	 * column, then the member's name */
 	const char *json_member_sql;
@@ -50,6 +53,13 @@ struct vsb_store_ops {
 	/* run after begin() by a migration and by an import, to keep two
 	 * apart; NULL where begin() already excludes other writers */
 	const char *schema_lock_sql;
+	/*
+	 * The first load into an empty sample table (store_bulk.c): SQL
+	 * that drops sample's indexes, and SQL that makes them again as
+	 * the schema has them.  NULL: kept up row by row.
+	 */
+	const char *index_drop_sql;
+	const char *index_build_sql;
 	/*
 	 * vsb_store_check()'s part for this backend: is @target one open()
 	 * may be handed in @mode?  Judged with no side effect (nothing
@@ -83,8 +93,10 @@ struct vsb_store_ops {
 	void (*finalize)(struct vsb_stmt *st);
 	/*
 	 * Optional bulk load (NULL: one prepared INSERT per row, which is
-	 * already fast in SQLite): PostgreSQL's COPY FROM STDIN, one round
-	 * trip for the whole table instead of one per row.  copy_begin
+	 * already fast in SQLite): PostgreSQL's binary COPY FROM STDIN, one
+	 * stream for the whole table instead of a round trip per row; its
+	 * columns must be BIGINT for VSB_VAL_INT, DOUBLE PRECISION for
+	 * VSB_VAL_DOUBLE and TEXT for VSB_VAL_TEXT.  copy_begin
 	 * takes "table (col, ...)"; copy_end(@ok 1) ends the copy and says
 	 * whether the server took every row; copy_end(@ok 0) abandons it
 	 * (the transaction then fails), keeping errmsg, and returns 0.
@@ -126,6 +138,14 @@ int vsb_rows_begin(struct vsb_rows *r, struct vsb_store *s, const char *what,
 		   const char *table, const char *cols, int ncols);
 int vsb_rows_put(struct vsb_rows *r, const struct vsb_val *v);
 int vsb_rows_end(struct vsb_rows *r, int ok);
+
+/*
+ * store_bulk.c: called after the import's queueing lock; *@deferred says
+ * whether the indexes were dropped, for vsb_bulk_end() to make them
+ * again before commit.  0, or VSB_EXIT_ERROR after one line.
+ */
+int vsb_bulk_begin(struct vsb_store *s, int *deferred);
+int vsb_bulk_end(struct vsb_store *s, int deferred);
 
 /* JSON string of @n bytes of @s (quotes included) appended to *buf */
 void vsb_json_str(char **buf, size_t *len, size_t *cap, const char *s, size_t n);

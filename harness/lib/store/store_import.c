@@ -592,7 +592,7 @@ static int import_all(struct vsb_store *s, const struct vsb_rl_file *files,
 	struct vsb_import_info *info = vsb_zalloc((n ? n : 1) * sizeof(*info));
 	struct vsb_errlog log;
 	size_t i;
-	int ret;
+	int ret, deferred = 0;
 
 	vsb_errlog_begin(&log);
 	ret = vsb_store_begin(s);
@@ -603,8 +603,10 @@ static int import_all(struct vsb_store *s, const struct vsb_rl_file *files,
 	 */
 	if (!ret && s->ops->schema_lock_sql && s->ops->exec(s->db, s->ops->schema_lock_sql))
 		ret = vsb_store_fail(s, "queueing behind another import");
+	ret = ret ?: vsb_bulk_begin(s, &deferred);
 	for (i = 0; i < n && !ret; i++)
 		ret = import_one(s, &files[i], &info[i]);
+	ret = ret ?: vsb_bulk_end(s, deferred);
 	if (ret)
 		vsb_store_rollback(s);
 	else

@@ -6,13 +6,14 @@
  *
  * Statements are prepared server-side once per import and run with text
  * parameters; the shared SQL's `?` placeholders are renumbered to $n
- * here.  The samples, the bulk of an import, go in by COPY FROM STDIN
- * (copy_* below, through store_rows.c).  Machines, kernels, points and
+ * here.  The samples, the bulk of an import, go in by binary COPY FROM
+ * STDIN (copy_* below, through store_rows.c).  Machines, kernels, points and
  * runs go in with ON CONFLICT DO NOTHING, so two importers of
  * overlapping files both finish and the second finds the run stored.
  * Migrations and imports (one transaction each, of every file) queue on
  * a transaction-scoped advisory lock.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,8 +29,8 @@ struct vsb_db {
 	PGconn *c;
 	unsigned int nstmt;	/* names of prepared statements: s1, s2, ... */
 	char err[512];
-	char *line;		/* copy_row's line, grown as needed */
-	size_t line_cap;
+	char *line;		/* COPY data not yet handed to libpq */
+	size_t line_len, line_cap;
 };
 
 struct vsb_stmt {
@@ -306,90 +307,104 @@ static void pg_finalize(struct vsb_stmt *st)
 	free(st);
 }
 
-static int pg_copy_begin(struct vsb_db *d, const char *target)
-{
-	char *sql = vsb_zalloc(strlen(target) + 32);
-	PGresult *r;
-	int ok;
+/*
+ * COPY in PostgreSQL's binary format: each value as the server stores it
+ * (a BIGINT as 8 bytes, a DOUBLE PRECISION as its IEEE bits, text as its
+ * bytes), so neither side prints or parses numbers and text needs no
+ * escaping.  Rows are gathered in d->line and handed to libpq 64 KiB at
+ * a time.  The columns copied must be BIGINT for VSB_VAL_INT, DOUBLE
+ * PRECISION for VSB_VAL_DOUBLE and TEXT for VSB_VAL_TEXT (the server
+ * refuses other types: "incorrect binary data format").
+ */
+#define COPY_FLUSH (64 << 10)
+static const char copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
 
-	sprintf(sql, "COPY %s FROM STDIN", target);
-	r = pq->PQexec(d->c, sql);
-	ok = pq->PQresultStatus(r) == PGRES_COPY_IN;
+static int copy_flush(struct vsb_db *d)
+{
+	int ok = !d->line_len ||
+		 pq->PQputCopyData(d->c, d->line, (int)d->line_len) == 1;
+
 	if (!ok)
-		set_err(d, pq->PQresultErrorMessage(r));
-	pq->PQclear(r);
-	free(sql);
+		set_err(d, pq->PQerrorMessage(d->c));
+	d->line_len = 0;
 	return ok ? 0 : -1;
 }
 
-/* room for @more bytes at @len in d->line */
-static char *line_room(struct vsb_db *d, size_t len, size_t more)
+/* room for @more bytes at the end of d->line */
+static unsigned char *line_room(struct vsb_db *d, size_t more)
 {
-	if (len + more > d->line_cap) {
-		d->line_cap = 2 * (len + more) + 256;
+	if (d->line_len + more > d->line_cap) {
+		d->line_cap = 2 * (d->line_len + more) + COPY_FLUSH;
 		d->line = realloc(d->line, d->line_cap);
 		if (!d->line) {
 			vsb_err("out of memory");
 			exit(VSB_EXIT_ERROR);
 		}
 	}
-	return d->line + len;
+	return (unsigned char *)d->line + d->line_len;
 }
 
-/* COPY's text format: tab-separated, \N for NULL, \ \t \n \r escaped */
-static size_t copy_text(struct vsb_db *d, size_t len, const char *s, int n)
+static void put_be(struct vsb_db *d, uint64_t v, int bytes)
 {
-	char *o = line_room(d, len, 2 * (size_t)n);
+	unsigned char *o = line_room(d, (size_t)bytes);
 	int i;
 
-	for (i = 0; i < n; i++) {
-		char c = s[i], e = c == '\\' ? '\\' : c == '\t' ? 't' :
-				   c == '\n' ? 'n' : c == '\r' ? 'r' : 0;
+	for (i = 0; i < bytes; i++)
+		o[i] = (unsigned char)(v >> (8 * (bytes - 1 - i)));
+	d->line_len += (size_t)bytes;
+}
 
-		if (e) {
-			*o++ = '\\';
-			*o++ = e;
-		} else {
-			*o++ = c;
-		}
-	}
-	return (size_t)(o - d->line);
+static int pg_copy_begin(struct vsb_db *d, const char *target)
+{
+	char *sql = vsb_zalloc(strlen(target) + 48);
+	PGresult *r;
+	int ok;
+
+	sprintf(sql, "COPY %s FROM STDIN (FORMAT binary)", target);
+	r = pq->PQexec(d->c, sql);
+	ok = pq->PQresultStatus(r) == PGRES_COPY_IN;
+	if (!ok)
+		set_err(d, pq->PQresultErrorMessage(r));
+	pq->PQclear(r);
+	free(sql);
+	if (!ok)
+		return -1;
+	d->line_len = 0;
+	memcpy(line_room(d, sizeof(copy_header)), copy_header, sizeof(copy_header));
+	d->line_len += sizeof(copy_header);
+	return 0;
 }
 
 static int pg_copy_row(struct vsb_db *d, const struct vsb_val *v, int n)
 {
-	size_t len = 0;
+	uint64_t bits;
+	size_t len;
 	int i;
 
+	put_be(d, (uint64_t)n, 2);
 	for (i = 0; i < n; i++) {
-		char *o = line_room(d, len, 48);
-
-		if (i) {
-			*o++ = '\t';
-			len++;
-		}
 		switch (v[i].t) {
 		case VSB_VAL_NULL:
-			len += (size_t)sprintf(o, "\\N");
+			put_be(d, 0xffffffffu, 4);	/* length -1 */
 			break;
 		case VSB_VAL_INT:
-			len += (size_t)sprintf(o, "%lld", v[i].i);
+			put_be(d, 8, 4);
+			put_be(d, (uint64_t)v[i].i, 8);
 			break;
-		case VSB_VAL_DOUBLE:	/* %.17g: as pg_bind_double */
-			len += (size_t)sprintf(o, "%.17g", v[i].d);
+		case VSB_VAL_DOUBLE:
+			memcpy(&bits, &v[i].d, sizeof(bits));
+			put_be(d, 8, 4);
+			put_be(d, bits, 8);
 			break;
 		case VSB_VAL_TEXT:
-			len = copy_text(d, len, v[i].s,
-					v[i].len < 0 ? (int)strlen(v[i].s) : v[i].len);
+			len = v[i].len < 0 ? strlen(v[i].s) : (size_t)v[i].len;
+			put_be(d, len, 4);
+			memcpy(line_room(d, len), v[i].s, len);
+			d->line_len += len;
 			break;
 		}
 	}
-	*line_room(d, len, 1) = '\n';
-	if (pq->PQputCopyData(d->c, d->line, (int)len + 1) != 1) {
-		set_err(d, pq->PQerrorMessage(d->c));
-		return -1;
-	}
-	return 0;
+	return d->line_len >= COPY_FLUSH ? copy_flush(d) : 0;
 }
 
 static int pg_copy_end(struct vsb_db *d, int ok)
@@ -397,8 +412,13 @@ static int pg_copy_end(struct vsb_db *d, int ok)
 	PGresult *r;
 	int good = 1;
 
-	if (pq->PQputCopyEnd(d->c, ok ? NULL : "abandoned by the importer") != 1) {
-		if (ok)
+	if (ok) {
+		put_be(d, 0xffff, 2);	/* the trailer: a field count of -1 */
+		good = !copy_flush(d);
+	}
+	d->line_len = 0;
+	if (pq->PQputCopyEnd(d->c, ok && good ? NULL : "abandoned by the importer") != 1) {
+		if (ok && good)
 			set_err(d, pq->PQerrorMessage(d->c));
 		good = 0;
 	}
@@ -421,6 +441,14 @@ const struct vsb_store_ops vsb_store_pg_ops = {
 	.name = "postgresql",
 	.pk = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
 	.clustered = "",
+	/* the names PostgreSQL gave version 1's REFERENCES clauses */
+	.drop_sample_fks = "ALTER TABLE sample DROP CONSTRAINT IF EXISTS sample_run_fkey, "
+			   "DROP CONSTRAINT IF EXISTS sample_point_fkey",
+	/* schema_v1's two, by the names PostgreSQL gave them */
+	.index_drop_sql = "ALTER TABLE sample DROP CONSTRAINT sample_pkey; "
+			  "DROP INDEX sample_point",
+	.index_build_sql = "ALTER TABLE sample ADD CONSTRAINT sample_pkey PRIMARY KEY (run, seq); "
+			   "CREATE INDEX sample_point ON sample (point, run)",
 	.json_member_sql = "(%s::json ->> '%s')",
 	.json_pairs_sql = "SELECT t.id, j.key, j.value FROM %s t CROSS JOIN LATERAL "
 			  "json_each_text(t.%s::json) WITH ORDINALITY AS j(key, value, n) "

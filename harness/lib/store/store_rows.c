@@ -4,7 +4,8 @@
  * sweep's samples are the bulk of an import (a million rows in the
  * store's benchmark).  Through PostgreSQL's COPY where the backend
  * offers it (one stream instead of a round trip per row: a million
- * samples over a local socket took 97.6 s by INSERT, 11.3 s by COPY,
+ * samples over a local socket took 97.6 s by INSERT, 11.3 s by text
+ * COPY, less by binary COPY without foreign keys: docs/measurements.md,
  * `ci/store-bench --pg`), else one prepared INSERT stepped per row
  * (SQLite, in-process, has no round trip to save).
  */

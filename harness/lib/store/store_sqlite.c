@@ -525,6 +525,7 @@ const struct vsb_store_ops vsb_store_sqlite_ops = {
 	.name = "sqlite",
 	.pk = "INTEGER PRIMARY KEY",
 	.clustered = " WITHOUT ROWID",
+	.drop_sample_fks = "",	/* never enforced: foreign_keys stays off */
 	.json_member_sql = "json_extract(%s, '$.%s')",
 	.json_pairs_sql = "SELECT t.id, j.key, j.value FROM %s t, json_each(t.%s) AS j "
 			  "WHERE %s ORDER BY t.id, j.id",
