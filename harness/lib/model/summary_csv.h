@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A sweep point's summary CSV read back (summary_csv.c): whether a
+ * summary on disk is one this tool wrote, for this point, as this run
+ * would make it.
+ */
+#ifndef VSB_SUMMARY_CSV_H
+#define VSB_SUMMARY_CSV_H
+
+#include <stddef.h>
+
+#include "sweepfile.h"
+
+struct vsb_csv;
+
+/*
+ * @c, a summary CSV read with vsb_csv_read, against @p: NULL when it is
+ * the writer's header and rows and @p's own point and match lines, else
+ * what is wrong (said in @msg, @len, where it needs numbers).
+ */
+const char *vsb_summary_csv_check(const struct vsb_csv *c,
+				  const struct vsb_sweep_point *p, char *msg,
+				  size_t len);
+
+#endif /* VSB_SUMMARY_CSV_H */
