@@ -106,12 +106,12 @@ static const char *summary_rows(const struct vsb_csv *c)
 static const char *summary_match(const struct vsb_sweep_point *p,
 				 const struct vsb_csv *c, char *msg, size_t len)
 {
-	const char *v = vsb_csv_meta(c, "sweep_point");
+	const char *v = vsb_csv_meta(c, VSB_SWEEP_POINT_KEY);
 	long reps = 0;
 
 	if (!v || strcmp(v, p->id))
 		return "it belongs to another point";
-	v = vsb_csv_meta(c, "sweep_match");
+	v = vsb_csv_meta(c, VSB_SWEEP_MATCH_KEY);
 	if (!v)
 		return "no sweep_match line: not known to be made as this run asks";
 	switch (vsb_sweep_point_match_read(v, p, &reps)) {

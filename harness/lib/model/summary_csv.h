@@ -14,6 +14,14 @@
 struct vsb_csv;
 
 /*
+ * The lines the sweep writes into a point's files (sweep/write.c) and
+ * this reader checks: the point's id, and what it was made with
+ * (point_match.c).
+ */
+#define VSB_SWEEP_POINT_KEY	"sweep_point"
+#define VSB_SWEEP_MATCH_KEY	"sweep_match"
+
+/*
  * @c, a summary CSV read with vsb_csv_read, against @p: NULL when it is
  * the writer's header and rows and @p's own point and match lines, else
  * what is wrong (said in @msg, @len, where it needs numbers).

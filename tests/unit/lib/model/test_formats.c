@@ -21,6 +21,8 @@
 #include "refresh_seed.h"
 #include "result_load.h"
 #include "shift_line.h"
+#include "summary_csv.h"
+#include "point_match.h"
 #include "point_list.h"
 #include "vsb.h"
 #include "worker_list.h"
@@ -174,6 +176,90 @@ static void test_partial_state(void)
 	TAP_OK(vsb_partial_rounds_read(&c, &k, &reps) != NULL, "no round done: refused");
 	vsb_result_free(&r);
 	vsb_result_free(&back);
+}
+
+/* @r's summary CSV through a file and the CSV reader into @c: 0 read */
+static int summary_back(const struct vsb_result *r, struct vsb_csv *c)
+{
+	char path[] = "/tmp/vsb-test-summary-XXXXXX";
+	int fd = mkstemp(path), ret;
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f)
+		return -1;
+	vsb_result_write_summary_csv(r, f);
+	ret = fclose(f) ? -1 : vsb_csv_read(path, c);
+	unlink(path);
+	return ret;
+}
+
+/* A point's summary CSV and its sweep_point/sweep_match lines, read back */
+static void test_summary_csv(void)
+{
+	static struct vsb_result r;
+	static struct vsb_run_opts o;
+	struct vsb_sweep_point *pts = three_points();
+	char match[96], msg[160];
+	struct vsb_csv c;
+	const char *bad;
+	int i;
+
+	vsb_run_opts_defaults(&o);
+	pts[0].reps = 2;
+	vsb_result_init(&r, &o);
+	for (i = 0; i < 4; i++) {
+		struct vsb_sample s = { .thread = (unsigned int)(i % 2), .rep = i / 2,
+					.ops = 1000, .elapsed = 5000 + i, .ns = 2000,
+					.pmu_scale = 1.0 };
+
+		vsb_result_add(&r, &s);
+	}
+	r.nthreads = 2;
+	vsb_sweep_point_match(&pts[0], match, sizeof(match));
+	vsb_result_meta(&r, VSB_SWEEP_POINT_KEY, "%s", pts[0].id);
+	vsb_result_meta(&r, VSB_SWEEP_MATCH_KEY, "%s", match);
+	TAP_OK(!summary_back(&r, &c), "a summary CSV written and read");
+	bad = vsb_summary_csv_check(&c, &pts[0], msg, sizeof(msg));
+	TAP_OK(!bad, "... is its point's, as this run makes it (%s)", bad ?: "ok");
+	bad = vsb_summary_csv_check(&c, &pts[1], msg, sizeof(msg));
+	TAP_OK(bad && strstr(bad, "another point"), "another point's: %s", bad ?: "taken");
+	pts[0].reps = 3;
+	bad = vsb_summary_csv_check(&c, &pts[0], msg, sizeof(msg));
+	TAP_OK(bad && strstr(bad, "holds 2 repetition(s), this run wants 3"),
+	       "other repetitions: %s", bad ?: "taken");
+	pts[0].reps = 2;
+	c.cols[0][0] = 'X';
+	bad = vsb_summary_csv_check(&c, &pts[0], msg, sizeof(msg));
+	TAP_OK(bad && strstr(bad, "other columns"), "a renamed column: %s",
+	       bad ?: "taken");
+	vsb_csv_free(&c);
+	vsb_result_free(&r);
+}
+
+/* A partial's point and match lines: its own, or why not */
+static void test_partial_point(void)
+{
+	static struct vsb_result r;
+	static struct vsb_run_opts o;
+	struct vsb_csv_meta m[16];
+	struct vsb_csv c;
+	const char *bad;
+
+	vsb_result_init(&r, &o);
+	vsb_partial_state_write(&r, "p1", "file=00000000000000aa options=1 repeat=5",
+				1, 5);
+	meta_as_csv(&r, &c, m);
+	TAP_OK(!vsb_partial_point_read(&c, "p1", "file=00000000000000aa options=1 repeat=5"),
+	       "a partial's point and match lines read back");
+	bad = vsb_partial_point_read(&c, "p2", "file=00000000000000aa options=1 repeat=5");
+	TAP_OK(bad && strstr(bad, "another point"), "another point's: %s", bad ?: "taken");
+	bad = vsb_partial_point_read(&c, "p1", "file=00000000000000bb options=1 repeat=5");
+	TAP_OK(bad && strstr(bad, "another sweep file"), "another sweep file's: %s",
+	       bad ?: "taken");
+	bad = vsb_partial_point_read(&c, "p1", "file=00000000000000aa options=1 repeat=6");
+	TAP_OK(bad && strstr(bad, "other options"), "other repetitions: %s",
+	       bad ?: "taken");
+	vsb_result_free(&r);
 }
 
 /* Each line of @text (cut up) through vsb_handoff_line: 0, or -1 */
@@ -470,6 +556,8 @@ int main(void)
 	test_rl_sample();
 	test_handoff();
 	test_partial_state();
+	test_summary_csv();
+	test_partial_point();
 	test_point_list();
 	test_worker_list();
 	test_keyval();
