@@ -137,3 +137,13 @@ const char *vsb_summary_csv_check(const struct vsb_csv *c,
 	      "not a summary this tool writes (other columns)";
 	return bad ?: summary_match(p, c, msg, len);
 }
+
+/*
+ * A key of one point's own, which the sweep-wide files must not repeat
+ * as if it held for every point: its monitor figures (monitor_pgalloc
+ * of the first point read as the sweep's).
+ */
+int vsb_summary_point_own_key(const char *key)
+{
+	return !strncmp(key, "monitor", 7);
+}

@@ -30,4 +30,7 @@ const char *vsb_summary_csv_check(const struct vsb_csv *c,
 				  const struct vsb_sweep_point *p, char *msg,
 				  size_t len);
 
+/* @key is one point's own, not to be repeated in sweep-wide files */
+int vsb_summary_point_own_key(const char *key);
+
 #endif /* VSB_SUMMARY_CSV_H */
