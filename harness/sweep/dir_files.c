@@ -19,9 +19,7 @@ static void sweep_csv_header(const struct vsb_sweep *sw, const struct vsb_csv *c
 	size_t k;
 
 	for (k = 0; k < c->nmeta; k++)
-		if (strncmp(c->meta[k].key, "sweep_", 6) &&
-		    strcmp(c->meta[k].key, "sanity") &&
-		    strcmp(c->meta[k].key, "migrated") && !vsb_summary_point_own_key(c->meta[k].key))
+		if (vsb_summary_sweep_wide_key(c->meta[k].key))
 			fprintf(f, "# %s: %s\n", c->meta[k].key, c->meta[k].val);
 	fprintf(f, "# sweep_name: %s\n", sw->name);
 	fputs("point", f);
@@ -40,7 +38,7 @@ int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw, FILE *f)
 {
 	char why[600];
 	size_t i, r, k;
-	int header = 0, th;
+	int header = 0;
 
 	for (i = 0; i < sw->npoints; i++) {
 		const struct vsb_sweep_point *p = &sw->points[i];
@@ -55,9 +53,8 @@ int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw, FILE *f)
 		}
 		if (!header++)
 			sweep_csv_header(sw, &c, f);
-		th = vsb_csv_col(&c, "thread");
 		for (r = 0; r < c.nrows; r++) {
-			if (c.nrows > 1 && strcmp(vsb_csv_cell(&c, r, th), "all"))
+			if (!vsb_summary_csv_row(&c, r))
 				continue;
 			fputs(p->id, f);
 			for (k = 0; k < c.ncols; k++)

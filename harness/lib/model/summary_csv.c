@@ -147,3 +147,21 @@ int vsb_summary_point_own_key(const char *key)
 {
 	return !strncmp(key, "monitor", 7);
 }
+
+/*
+ * sweep.csv's header holds a summary's metadata that holds for the
+ * whole sweep: not the sweep's own lines of each point (sweep_*), nor
+ * its verdict or migrations, nor its monitor figures.
+ */
+int vsb_summary_sweep_wide_key(const char *key)
+{
+	return strncmp(key, "sweep_", 6) && strcmp(key, "sanity") &&
+	       strcmp(key, "migrated") && !vsb_summary_point_own_key(key);
+}
+
+/* the writer's "all" row of several workers, or the only one */
+int vsb_summary_csv_row(const struct vsb_csv *c, size_t row)
+{
+	return c->nrows == 1 ||
+	       !strcmp(vsb_csv_cell(c, row, vsb_csv_col(c, "thread")), "all");
+}

@@ -33,4 +33,10 @@ const char *vsb_summary_csv_check(const struct vsb_csv *c,
 /* @key is one point's own, not to be repeated in sweep-wide files */
 int vsb_summary_point_own_key(const char *key);
 
+/* @key, a point's summary metadata, holds for the sweep (sweep.csv's header) */
+int vsb_summary_sweep_wide_key(const char *key);
+
+/* @row of @c is the point's summary row: the "all" row, or the only one */
+int vsb_summary_csv_row(const struct vsb_csv *c, size_t row);
+
 #endif /* VSB_SUMMARY_CSV_H */

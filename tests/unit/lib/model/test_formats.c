@@ -227,6 +227,12 @@ static void test_summary_csv(void)
 	bad = vsb_summary_csv_check(&c, &pts[0], msg, sizeof(msg));
 	TAP_OK(bad && strstr(bad, "holds 2 repetition(s), this run wants 3"),
 	       "other repetitions: %s", bad ?: "taken");
+	TAP_OK(c.nrows == 3 && !vsb_summary_csv_row(&c, 0) && !vsb_summary_csv_row(&c, 1) &&
+	       vsb_summary_csv_row(&c, 2), "of three rows, the \"all\" row is the point's");
+	TAP_OK(!vsb_summary_sweep_wide_key(VSB_SWEEP_POINT_KEY) &&
+	       !vsb_summary_sweep_wide_key("monitor_pgalloc") &&
+	       !vsb_summary_sweep_wide_key("sanity") && vsb_summary_sweep_wide_key("kernel"),
+	       "sweep.csv's header: kernel, not the point's own lines");
 	pts[0].reps = 2;
 	c.cols[0][0] = 'X';
 	bad = vsb_summary_csv_check(&c, &pts[0], msg, sizeof(msg));
