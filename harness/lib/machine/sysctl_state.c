@@ -2,9 +2,9 @@
 /*
  * The sysctl state file and the lock that makes a run the one owner of
  * the sysctls it changes (sysctl.c says why a record lock), and the
- * recovery that puts back what a killed run left changed.  The file
- * lists each original whole, '\\', tab, newline and other control
- * characters escaped, under the pid (and start time) of its writer.
+ * recovery that puts back what a killed run left changed.  The file's
+ * text, its writer's lines and their parser, is lib/model's
+ * (sysctl_state_file.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -126,14 +126,9 @@ int vsb_sysctl_state_write(const struct vsb_sysctl_saved *ents, int nents)
 	ret = vsb_outfile_open(&of, path, "--sysctl: state file");
 	if (ret)
 		return ret;
-	fprintf(of.f, "# vmstat-bench: sysctl values to put back (`vmstat-bench restore`)\n");
-	fprintf(of.f, "pid %ld %llu\n", (long)getpid(), proc_start_time(getpid()));
-	for (i = 0; i < nents; i++) {
-		char *e = vsb_sysctl_escaped(ents[i].orig);
-
-		fprintf(of.f, "%s\t%s\n", ents[i].name, e);
-		free(e);
-	}
+	vsb_sysctl_state_head(of.f, (long)getpid(), proc_start_time(getpid()));
+	for (i = 0; i < nents; i++)
+		vsb_sysctl_state_line(of.f, ents[i].name, ents[i].orig);
 	ret = vsb_outfile_commit(&of);
 	if (ret)
 		return ret;

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sysctl_spec.h"
@@ -32,6 +33,22 @@ char *vsb_sysctl_escaped(const char *v)
 		}
 	}
 	return out;
+}
+
+/* The first lines: what the file is, and its writer */
+void vsb_sysctl_state_head(FILE *f, long pid, unsigned long long start)
+{
+	fprintf(f, "# vmstat-bench: sysctl values to put back (`vmstat-bench restore`)\n");
+	fprintf(f, "%s %ld %llu\n", VSB_SYSCTL_STATE_PID, pid, start);
+}
+
+/* One sysctl @name and its original value @orig, escaped */
+void vsb_sysctl_state_line(FILE *f, const char *name, const char *orig)
+{
+	char *e = vsb_sysctl_escaped(orig);
+
+	fprintf(f, "%s\t%s\n", name, e);
+	free(e);
 }
 
 /* escaped()'s inverse, in place; -1 on a malformed escape */
@@ -80,8 +97,10 @@ int vsb_sysctl_state_parse(const char *path, char *buf,
 		lineno++;
 		if (line[0] == '#' || !line[0])
 			continue;
-		if (!strncmp(line, "pid ", 4)) {
-			if (sscanf(line + 4, "%ld %llu", pid, start) < 1)
+		if (!strncmp(line, VSB_SYSCTL_STATE_PID " ",
+			     sizeof(VSB_SYSCTL_STATE_PID))) {
+			if (sscanf(line + sizeof(VSB_SYSCTL_STATE_PID), "%ld %llu",
+				   pid, start) < 1)
 				*pid = 0;
 			continue;
 		}

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The sysctl state file's text (sysctl_state_file.c), without the
- * machine: its escaping and its parser.
+ * machine: its writer's lines, their escaping and the parser.
  */
 #ifndef VSB_SYSCTL_STATE_FILE_H
 #define VSB_SYSCTL_STATE_FILE_H
+
+#include <stdio.h>
+
+#define VSB_SYSCTL_STATE_PID	"pid"	/* the writer's line: "pid PID START" */
 
 struct vsb_sysctl_state_ent {
 	char *name, *val;	/* into the file's buffer */
@@ -12,6 +16,12 @@ struct vsb_sysctl_state_ent {
 
 /* @v with '\\', tab, newline and other control characters escaped (malloc'd) */
 char *vsb_sysctl_escaped(const char *v);
+
+/* The file's first lines into @f: what it is, and its writer's @pid, @start */
+void vsb_sysctl_state_head(FILE *f, long pid, unsigned long long start);
+
+/* One line: sysctl @name and its original value @orig, escaped */
+void vsb_sysctl_state_line(FILE *f, const char *name, const char *orig);
 
 /*
  * @buf, the text of the state file @path, cut in place into at most

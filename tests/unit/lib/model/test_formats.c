@@ -22,6 +22,7 @@
 #include "result_load.h"
 #include "shift_line.h"
 #include "summary_csv.h"
+#include "sysctl_state_file.h"
 #include "point_match.h"
 #include "point_list.h"
 #include "vsb.h"
@@ -266,6 +267,34 @@ static void test_partial_point(void)
 	TAP_OK(bad && strstr(bad, "other options"), "other repetitions: %s",
 	       bad ?: "taken");
 	vsb_result_free(&r);
+}
+
+/* The sysctl state file: every original back whole, a bad line refused */
+static void test_sysctl_state(void)
+{
+	const char *orig = "a\tb\\c\nd\x01e";
+	struct vsb_sysctl_state_ent se[4];
+	unsigned long long start = 0;
+	char *text = NULL, bad[] = "vm.x\tvalue\\q\n";
+	size_t len = 0;
+	long pid = 0;
+	int n;
+	FILE *f = open_memstream(&text, &len);
+
+	vsb_sysctl_state_head(f, 1234, 5678ULL);
+	vsb_sysctl_state_line(f, "vm.stat_interval", "1");
+	vsb_sysctl_state_line(f, "vm.numa_stat", orig);
+	fclose(f);
+	n = vsb_sysctl_state_parse("state", text, se, 4, &pid, &start);
+	TAP_OK(n == 2 && pid == 1234 && start == 5678 &&
+	       !strcmp(se[0].name, "vm.stat_interval") && !strcmp(se[0].val, "1") &&
+	       !strcmp(se[1].name, "vm.numa_stat") && !strcmp(se[1].val, orig),
+	       "the state file: pid, start and two originals back whole (%d)", n);
+	free(text);
+	TAP_OK(vsb_sysctl_state_parse("state", bad, se, 4, &pid, &start) == -1,
+	       "a malformed escape: refused");
+	TAP_OK(vsb_sysctl_state_parse("state", (char[]){ "kernel.x\t1\n" }, se, 4, &pid,
+				      &start) == -1, "a sysctl --sysctl never sets: refused");
 }
 
 /* Each line of @text (cut up) through vsb_handoff_line: 0, or -1 */
@@ -563,6 +592,7 @@ int main(void)
 	test_handoff();
 	test_partial_state();
 	test_summary_csv();
+	test_sysctl_state();
 	test_partial_point();
 	test_point_list();
 	test_worker_list();
