@@ -22,6 +22,7 @@
 #include "result_load.h"
 #include "shift_line.h"
 #include "summary_csv.h"
+#include "result_cells.h"
 #include "sysctl_state_file.h"
 #include "point_match.h"
 #include "point_list.h"
@@ -295,6 +296,22 @@ static void test_sysctl_state(void)
 	       "a malformed escape: refused");
 	TAP_OK(vsb_sysctl_state_parse("state", (char[]){ "kernel.x\t1\n" }, se, 4, &pid,
 				      &start) == -1, "a sysctl --sysctl never sets: refused");
+}
+
+/* A result table's cells as numbers: what %ld and %g write, else none */
+static void test_result_cells(void)
+{
+	char cell[64];
+
+	snprintf(cell, sizeof(cell), "%ld", -125L);
+	TAP_OK(vsb_cell_long(cell, 7) == -125, "an integer cell read back");
+	snprintf(cell, sizeof(cell), "%g", 1.5e-7);
+	TAP_OK(vsb_cell_real(cell) == 1.5e-7, "a figure cell read back (%s)", cell);
+	TAP_OK(vsb_cell_long("", 7) == 7 && vsb_cell_long("12abc", 7) == 7 &&
+	       vsb_cell_long("012", 7) == 7 && vsb_cell_long(NULL, 7) == 7,
+	       "empty, trailing text, a leading zero: none, not atol's guess");
+	TAP_OK(isnan(vsb_cell_real("")) && isnan(vsb_cell_real("0x10")) &&
+	       isnan(vsb_cell_real("inf")), "empty, hex, inf: no figure");
 }
 
 /* Each line of @text (cut up) through vsb_handoff_line: 0, or -1 */
@@ -592,6 +609,7 @@ int main(void)
 	test_handoff();
 	test_partial_state();
 	test_summary_csv();
+	test_result_cells();
 	test_sysctl_state();
 	test_partial_point();
 	test_point_list();
