@@ -22,6 +22,7 @@
 #include "result_load.h"
 #include "shift_line.h"
 #include "summary_csv.h"
+#include "monitor_csv.h"
 #include "result_cells.h"
 #include "sysctl_state_file.h"
 #include "point_match.h"
@@ -312,6 +313,39 @@ static void test_result_cells(void)
 	       "empty, trailing text, a leading zero: none, not atol's guess");
 	TAP_OK(isnan(vsb_cell_real("")) && isnan(vsb_cell_real("0x10")) &&
 	       isnan(vsb_cell_real("inf")), "empty, hex, inf: no figure");
+}
+
+static void monitor_row_seen(const struct vsb_monitor_row *r, void *arg)
+{
+	struct vsb_monitor_row *last = arg;
+
+	*last = *r;
+	last->cpu += 1000 * (last->cpu >= 0);	/* a mark: rows seen */
+}
+
+/* FILE.monitor.csv: title, header and rows back; no header, no series */
+static void test_monitor_csv(void)
+{
+	struct vsb_monitor_row last = { 0 };
+	char *text = NULL, title[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	fprintf(f, VSB_MONITOR_CSV_TITLE "every 10 ms\n" VSB_MONITOR_CSV_HEADER "\n");
+	vsb_monitor_row_write(f, 0.5, "vmstat", "nr_free_pages", -1, 12);
+	vsb_monitor_row_write(f, 1.25, "interrupts", "LOC", 3, 7.5);
+	fclose(f);
+	f = fmemopen(text, len, "r");
+	TAP_OK(!vsb_monitor_csv_read(f, title, sizeof(title), monitor_row_seen, &last) &&
+	       !strcmp(title, "every 10 ms") && last.t == 1.25 && last.cpu == 1003 &&
+	       !strcmp(last.source, "interrupts") && last.value == 7.5,
+	       "a monitor series: title and its last row back (%s)", title);
+	fclose(f);
+	f = fmemopen((char[]){ "# x\ntime,value\n1,2\n" }, 18, "r");
+	TAP_OK(vsb_monitor_csv_read(f, title, sizeof(title), monitor_row_seen, &last) == -1,
+	       "another header: not a series");
+	fclose(f);
+	free(text);
 }
 
 /* Each line of @text (cut up) through vsb_handoff_line: 0, or -1 */
@@ -609,6 +643,7 @@ int main(void)
 	test_handoff();
 	test_partial_state();
 	test_summary_csv();
+	test_monitor_csv();
 	test_result_cells();
 	test_sysctl_state();
 	test_partial_point();
