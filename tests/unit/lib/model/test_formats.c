@@ -22,6 +22,7 @@
 #include "result_load.h"
 #include "shift_line.h"
 #include "summary_csv.h"
+#include "kvm_verdict.h"
 #include "monitor_csv.h"
 #include "result_cells.h"
 #include "sysctl_state_file.h"
@@ -348,6 +349,23 @@ static void test_monitor_csv(void)
 	free(text);
 }
 
+/* kvm.verdict as ci/vm-run.sh appends to it: printf '%s => %s\\n' KEY V */
+static void test_kvm_verdict(void)
+{
+	char path[] = "/tmp/vsb-test-kvm-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fprintf(f, "%s => %s\n", "6.1.0-host QEMU emulator version 7.2.0 6.12.1-cloud", "kvm");
+	fprintf(f, "%s => %s\n", "6.1.0-host QEMU emulator version 7.2.0 6.1.0-cloud", "tcg");
+	fclose(f);
+	TAP_OK(vsb_kvm_verdict_read(path, "6.12.1-cloud") == 1, "a kernel KVM runs: kvm");
+	TAP_OK(!vsb_kvm_verdict_read(path, "6.1.0-cloud") && !vsb_kvm_verdict_read(path, "1-cloud"),
+	       "a kernel under TCG, or a release that only ends another's: not kvm");
+	unlink(path);
+	TAP_OK(!vsb_kvm_verdict_read(path, "6.12.1-cloud"), "no file: not kvm");
+}
+
 /* Each line of @text (cut up) through vsb_handoff_line: 0, or -1 */
 static int handoff_read(struct vsb_sweep *sw, char *text, unsigned char *seen)
 {
@@ -643,6 +661,7 @@ int main(void)
 	test_handoff();
 	test_partial_state();
 	test_summary_csv();
+	test_kvm_verdict();
 	test_monitor_csv();
 	test_result_cells();
 	test_sysctl_state();
