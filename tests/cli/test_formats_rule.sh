@@ -58,24 +58,31 @@ allowed() {	# allowed LIST PATH: PATH (or a glob of it) is on LIST
 	return 1
 }
 
+# file_rule LIST REGEX WHAT FILE...: no FILE that holds REGEX is off
+# LIST ("no harness file WHAT"), and every entry of LIST still holds it
+file_rule() {
+	local list=$1 re=$2 what=$3 f pat bad='' stale=''
+	shift 3
+	for f in "$@"; do
+		allowed "$list" "$f" || bad="$bad $f"
+	done
+	[ -z "$bad" ] && ok "no harness file $what" ||
+		not_ok "a harness file $what" \
+			"$(for f in $bad; do grep -nE "$re" "$f" | sed "s,^,$f:,"; done)"
+	while IFS=$'\t' read -r pat _; do
+		[ -n "$pat" ] || continue
+		# shellcheck disable=SC2086
+		grep -qlE "$re" $pat 2>/dev/null || stale="$stale $pat"
+	done <<<"$list"
+	[ -z "$stale" ] && ok "every allow-list entry ($what) still needs its place" ||
+		not_ok "allow-list entries ($what) that no longer hold: remove them" "$stale"
+}
+
 # 1. text decoded by hand outside lib/model and lib/base
-hits=$(grep -rlE "$HAND" harness --include='*.c' --include='*.h' |
-	grep -vE '^harness/lib/(model|base)/' | sort)
-bad=
-for f in $hits; do
-	allowed "$HARNESS_ALLOWED" "$f" || bad="$bad $f"
-done
-[ -z "$bad" ] && ok "no harness file outside lib/model and lib/base decodes text by hand" ||
-	not_ok "text decoded by hand outside lib/model and lib/base" \
-		"$(for f in $bad; do grep -nE "$HAND" "$f" | sed "s,^,$f:,"; done)"
-stale=
-while IFS=$'\t' read -r pat _; do
-	[ -n "$pat" ] || continue
-	# shellcheck disable=SC2086
-	grep -qlE "$HAND" $pat 2>/dev/null || stale="$stale $pat"
-done <<<"$HARNESS_ALLOWED"
-[ -z "$stale" ] && ok "every harness allow-list entry still needs its place" ||
-	not_ok "harness allow-list entries that decode nothing by hand now: remove them" "$stale"
+# shellcheck disable=SC2046
+file_rule "$HARNESS_ALLOWED" "$HAND" "outside lib/model and lib/base decodes text by hand" \
+	$(grep -rlE "$HAND" harness --include='*.c' --include='*.h' |
+		grep -vE '^harness/lib/(model|base)/' | sort)
 
 # 2. a ci/ script's awk reading a CSV column by position.  The awk
 # programs run with -F, (or FS = ","), from the quote after awk to the
@@ -136,22 +143,10 @@ names=$(grep -rhoE '\.name = "[a-z0-9-]+"' harness/benches | sed 's/.*"\(.*\)"/\
 	paste -sd'|')
 [ -n "$names" ] && ok "bench names found in harness/benches ($(echo "$names" | tr '|' ' '))" ||
 	not_ok "bench names found in harness/benches" "no .name = \"...\" lines"
-hits=$(grep -rlE "\"($names)\"" harness --include='*.c' --include='*.h' |
-	grep -v '^harness/benches/' | sort)
-bad=
-for f in $hits; do
-	allowed "$BENCH_ALLOWED" "$f" || bad="$bad $f"
-done
-[ -z "$bad" ] && ok "no harness file outside benches/ names a bench" ||
-	not_ok "harness files outside benches/ naming a bench" \
-		"$(for f in $bad; do grep -nE "\"($names)\"" "$f" | sed "s,^,$f:,"; done)"
-stale=
-while IFS=$'\t' read -r pat _; do
-	[ -n "$pat" ] || continue
-	grep -qE "\"($names)\"" "$pat" || stale="$stale $pat"
-done <<<"$BENCH_ALLOWED"
-[ -z "$stale" ] && ok "every bench-name allow-list entry still needs its place" ||
-	not_ok "bench-name allow-list entries that name no bench now: remove them" "$stale"
+# shellcheck disable=SC2046
+file_rule "$BENCH_ALLOWED" "\"($names)\"" "outside benches/ names a bench" \
+	$(grep -rlE "\"($names)\"" harness --include='*.c' --include='*.h' |
+		grep -v '^harness/benches/' | sort)
 
 # the rule itself catches what it is for
 printf 'x() { awk -F, '"'"'{ print $3 }'"'"' r.csv; }\n' >"$TMP/probe.sh"
