@@ -169,8 +169,9 @@ overview() {
 		titles="$titles $(series_label "$f/history.csv")"
 		awk -F, '
 		/^#/ { next }
-		!hdr { hdr = 1; next }
-		{ if (!($3 in n)) order[++nk] = $3; v[$3, ++n[$3]] = $7 }
+		!hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ kern = $c["kernel"]
+		  if (!(kern in n)) order[++nk] = kern; v[kern, ++n[kern]] = $c["median"] }
 		END {
 			for (k = 1; k <= nk; k++) {
 				m = n[order[k]]

@@ -21,7 +21,7 @@
 
 #include "vsb_kmod.h"
 
-int vsb_counter_validate(const struct vsb_ioc_run *req)
+static int vsb_counter_validate(const struct vsb_ioc_run *req)
 {
 	unsigned int bits = req->diff_bits;
 
@@ -207,6 +207,7 @@ static void vsb_counter_check(struct vsb_ctl *c)
 }
 
 const struct vsb_bench_ops vsb_counter_ops = {
+	.validate = vsb_counter_validate,
 	.setup = vsb_counter_setup,
 	.sample = vsb_counter_sample,
 	.check = vsb_counter_check,

@@ -115,7 +115,7 @@ u64 vsb_kstat_ops_mask(void)
 	return have & ~(u64)kstat_ops_off;
 }
 
-int vsb_kstat_validate(const struct vsb_ioc_run *req)
+static int vsb_kstat_validate(const struct vsb_ioc_run *req)
 {
 	unsigned int f;
 
@@ -558,6 +558,7 @@ static void vsb_kstat_check(struct vsb_ctl *c)
 }
 
 const struct vsb_bench_ops vsb_kstat_bench_ops = {
+	.validate = vsb_kstat_validate,
 	.setup = vsb_kstat_setup,
 	.sample = vsb_kstat_sample,
 	.busy = vsb_kstat_busy,

@@ -22,6 +22,7 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -114,16 +115,10 @@ static int vsb_check_req(const struct vsb_ioc_run *r, size_t usize)
 	ret = vsb_fold_validate(r);
 	if (ret)
 		return ret;
-	switch (r->bench) {
-	case VSB_BENCH_COUNTER:
-		return vsb_counter_validate(r);
-	case VSB_BENCH_PAGE_ALLOC:
-	case VSB_BENCH_PAGE_ALLOC_PARALLEL:
-		return vsb_pages_validate(r);
-	case VSB_BENCH_KSTAT:
-		return vsb_kstat_validate(r);
-	}
-	return -EINVAL;
+	if (r->bench >= VSB_BENCH_NR)
+		return -EINVAL;
+	return vsb_bench_table[array_index_nospec(r->bench,
+						  VSB_BENCH_NR)]->validate(r);
 }
 
 /* @usize: sizeof(struct vsb_ioc_run), or VSB_IOC_RUN_V1_SIZE (ABI 1) */

@@ -30,7 +30,7 @@
 #define VSB_PGALLOC_FIRST	(PGALLOC_NORMAL - ZONE_NORMAL)
 #define VSB_PGALLOC_END		(VSB_PGALLOC_FIRST + MAX_NR_ZONES)
 
-int vsb_pages_validate(const struct vsb_ioc_run *req)
+static int vsb_pages_validate(const struct vsb_ioc_run *req)
 {
 	u64 held;
 
@@ -196,6 +196,7 @@ static void vsb_pages_check(struct vsb_ctl *c)
 }
 
 const struct vsb_bench_ops vsb_pages_ops = {
+	.validate = vsb_pages_validate,
 	.setup = vsb_pages_setup,
 	.sample = vsb_pages_sample,
 	.check = vsb_pages_check,

@@ -471,9 +471,7 @@ int vsb_run(struct vsb_ioc_run *req, const u32 *cpus)
 	if (!c)
 		return -ENOMEM;
 	c->req = *req;
-	c->ops = req->bench == VSB_BENCH_COUNTER ? &vsb_counter_ops :
-		 req->bench == VSB_BENCH_KSTAT ? &vsb_kstat_bench_ops :
-						 &vsb_pages_ops;
+	c->ops = vsb_bench_table[req->bench];	/* checked below NR by main.c */
 	c->caller = current;
 	c->nworkers = req->ncpus;
 	init_completion(&c->done);

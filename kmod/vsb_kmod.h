@@ -77,6 +77,7 @@ struct vsb_worker {
 } ____cacheline_aligned_in_smp;
 
 struct vsb_bench_ops {
+	int (*validate)(const struct vsb_ioc_run *req);	/* its own words: 0 or -EINVAL */
 	int (*setup)(struct vsb_ctl *c);		/* before any kthread */
 	int (*sample)(struct vsb_worker *w, u64 loops, u64 deadline,
 		      u64 *ops);			/* the timed batch */
@@ -161,13 +162,23 @@ void vsb_fold_teardown(struct vsb_ctl *c);
 void vsb_fold_worker_arm(struct vsb_worker *w);	/* on the worker's CPU */
 void vsb_fold_worker_quiet(struct vsb_worker *w);
 
-/* counter.c, pages.c, kstat.c */
-extern const struct vsb_bench_ops vsb_counter_ops;
-extern const struct vsb_bench_ops vsb_pages_ops;
-extern const struct vsb_bench_ops vsb_kstat_bench_ops;
-int vsb_counter_validate(const struct vsb_ioc_run *req);
-int vsb_pages_validate(const struct vsb_ioc_run *req);
-int vsb_kstat_validate(const struct vsb_ioc_run *req);
+/*
+ * The benches by their uapi number (VSB_BENCH_*): a row each, the ops in
+ * the bench's own file.  A new bench is its file, its number and its
+ * row here; bench_table.c checks at compile time that the rows are
+ * exactly the numbers 0..VSB_BENCH_NR-1, each once.
+ */
+#define VSB_KMOD_BENCHES(row)						\
+	row(VSB_BENCH_COUNTER, vsb_counter_ops)	/* counter.c */		\
+	row(VSB_BENCH_PAGE_ALLOC, vsb_pages_ops)	/* pages.c */		\
+	row(VSB_BENCH_PAGE_ALLOC_PARALLEL, vsb_pages_ops)			\
+	row(VSB_BENCH_KSTAT, vsb_kstat_bench_ops)	/* kstat.c */
+
+#define VSB_KMOD_BENCH_DECL(nr, ops)	extern const struct vsb_bench_ops ops;
+VSB_KMOD_BENCHES(VSB_KMOD_BENCH_DECL)
+
+/* the ops of uapi bench @nr, below VSB_BENCH_NR (bench_table.c) */
+extern const struct vsb_bench_ops *const vsb_bench_table[VSB_BENCH_NR];
 u64 vsb_kstat_ops_mask(void);
 
 #endif /* VSB_KMOD_H */

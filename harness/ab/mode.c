@@ -20,29 +20,16 @@
 
 #include "vsb.h"
 #include "ab.h"
+#include "kvm_verdict.h"
 
-/* 1 when kvm.verdict holds "... RELEASE => kvm" for @release */
+/* 1 when the kernel cache's kvm.verdict says KVM runs @release */
 static int kvm_verdict(const struct vsb_ab *ab, const char *release)
 {
-	char path[4096 + 32], line[1024], want[512];
-	int kvm = 0;
-	FILE *f;
+	char path[4096 + 32];
 
 	vsb_ab_cache_dir(ab, path, sizeof(path) - 16);
 	strcat(path, "/kvm.verdict");
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	snprintf(want, sizeof(want), " %s => kvm", release);
-	while (fgets(line, sizeof(line), f)) {
-		size_t n = strcspn(line, "\n"), w = strlen(want);
-
-		line[n] = '\0';
-		if (n >= w && !strcmp(line + n - w, want))
-			kvm = 1;
-	}
-	fclose(f);
-	return kvm;
+	return vsb_kvm_verdict_read(path, release);
 }
 
 /*

@@ -8,18 +8,9 @@
 #include <string.h>
 
 #include "csvread.h"
+#include "summary_csv.h"
 #include "sweep_int.h"
 #include "point_list.h"
-
-/*
- * A key of one point's own, which the sweep-wide files must not repeat
- * as if it held for every point: its monitor figures (monitor_pgalloc
- * of the first point read as the sweep's).
- */
-static int point_own_key(const char *key)
-{
-	return !strncmp(key, "monitor", 7);
-}
 
 /* sweep.csv's header: the first summary's metadata (not the point's own) */
 static void sweep_csv_header(const struct vsb_sweep *sw, const struct vsb_csv *c,
@@ -28,9 +19,7 @@ static void sweep_csv_header(const struct vsb_sweep *sw, const struct vsb_csv *c
 	size_t k;
 
 	for (k = 0; k < c->nmeta; k++)
-		if (strncmp(c->meta[k].key, "sweep_", 6) &&
-		    strcmp(c->meta[k].key, "sanity") &&
-		    strcmp(c->meta[k].key, "migrated") && !point_own_key(c->meta[k].key))
+		if (vsb_summary_sweep_wide_key(c->meta[k].key))
 			fprintf(f, "# %s: %s\n", c->meta[k].key, c->meta[k].val);
 	fprintf(f, "# sweep_name: %s\n", sw->name);
 	fputs("point", f);
@@ -49,7 +38,7 @@ int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw, FILE *f)
 {
 	char why[600];
 	size_t i, r, k;
-	int header = 0, th;
+	int header = 0;
 
 	for (i = 0; i < sw->npoints; i++) {
 		const struct vsb_sweep_point *p = &sw->points[i];
@@ -64,9 +53,8 @@ int vsb_sweep_write_sweep_csv(const struct vsb_sweep *sw, FILE *f)
 		}
 		if (!header++)
 			sweep_csv_header(sw, &c, f);
-		th = vsb_csv_col(&c, "thread");
 		for (r = 0; r < c.nrows; r++) {
-			if (c.nrows > 1 && strcmp(vsb_csv_cell(&c, r, th), "all"))
+			if (!vsb_summary_csv_row(&c, r))
 				continue;
 			fputs(p->id, f);
 			for (k = 0; k < c.ncols; k++)
@@ -121,7 +109,7 @@ int vsb_sweep_write_text_file(const char *dir, const char *name,
 				ro->procs);
 		for (i = 0; first && i < first->res.nmeta; i++)
 			if (strncmp(first->res.meta[i].key, "sweep", 5) &&
-			    !point_own_key(first->res.meta[i].key))
+			    !vsb_summary_point_own_key(first->res.meta[i].key))
 				fprintf(o.f, "%s: %s\n", first->res.meta[i].key,
 					first->res.meta[i].val);
 	} else {

@@ -246,16 +246,10 @@ static const char *partial_head(const struct vsb_csv *c,
 	char match[128];
 	const char *v;
 
-	v = vsb_csv_meta(c, "sweep_partial_point");
-	if (!v || strcmp(v, p->id))
-		return "it belongs to another point";
 	partial_match(p, match, sizeof(match));
-	v = vsb_csv_meta(c, "sweep_partial_match");
-	if (!v || strncmp(v, match, 22))
-		return "it was made from another sweep file, or another version of this one";
-	if (strcmp(v, match))
-		return "it was made with other options or another --repeat "
-			"(or --procs, --run-min-ms)";
+	v = vsb_partial_point_read(c, p->id, match);
+	if (v)
+		return v;
 	v = vsb_partial_rounds_read(c, &pr->done, &pr->wanted);
 	if (v)
 		return v;

@@ -10,6 +10,7 @@
 
 #include "sweep_int.h"
 #include "meta.h"
+#include "summary_csv.h"
 #include "worker_list.h"
 
 /*
@@ -65,7 +66,7 @@ static void sweep_lines(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 	vsb_sweep_point_match(p, match, sizeof(match));
 	vsb_result_meta(&p->res, "sweep", "%s", sw->path);
 	vsb_result_meta(&p->res, "sweep_name", "%s", sw->name);
-	vsb_result_meta(&p->res, "sweep_point", "%s", p->id);
+	vsb_result_meta(&p->res, VSB_SWEEP_POINT_KEY, "%s", p->id);
 	vsb_result_meta(&p->res, "sweep_params", "%s", p->params);
 	if (p->run_reps > 1)
 		vsb_result_meta(&p->res, "sweep_order", "%ld repetitions in interleaved "
@@ -78,7 +79,7 @@ static void sweep_lines(const struct vsb_sweep *sw, struct vsb_sweep_point *p,
 				total, (unsigned long long)ro->shuffle_seed);
 	if (procs[0])
 		vsb_result_meta(&p->res, VSB_WORKER_LIST_KEY, "%s", procs);
-	vsb_result_meta(&p->res, "sweep_match", "%s", match);
+	vsb_result_meta(&p->res, VSB_SWEEP_MATCH_KEY, "%s", match);
 	if (p->resumed)
 		vsb_result_meta(&p->res, "sweep_resumed",
 				"repetitions 0..%ld from an interrupted run (read back from %s%s), "

@@ -4,10 +4,11 @@
 # The harness's shape (docs/architecture.md), checked on the built
 # objects: calls go downwards only (lib's sub-layers base < stats <
 # model < machine < store < charts < judge, then benches < sweep < ab < bisect <
-# commands), no dependency cycle among the harness files, no .c file
-# over 700 lines and no function over 150.  A file's dependencies are the
-# symbols it uses that another harness object defines (nm), so a call
-# through a header is seen wherever it is made.
+# commands), no dependency cycle among the harness files, and no source
+# file (.c, .h and shell, in harness/, kmod/, bench/, qemu-plugin/ and
+# ci/) over 700 lines nor function over 150.  A file's dependencies are
+# the symbols it uses that another harness object defines (nm), so a
+# call through a header is seen wherever it is made.
 . "$(dirname "$0")/../lib.sh"
 
 OBJ="$VSB_ROOT/$VSB_BUILD_DIR/obj"
@@ -57,17 +58,42 @@ fi
 
 cd "$VSB_ROOT" || exit 1
 srcs=$(find harness -name '*.c' | sort)
+# the size limits hold for every source we write: .c, .h and shell
+# (.sh, .bash, and ci/'s scripts without an extension) in harness/,
+# kmod/, bench/, qemu-plugin/ and ci/
+sized=$( (find harness kmod bench qemu-plugin ci -type f \( -name '*.c' -o \
+	-name '*.h' -o -name '*.sh' -o -name '*.bash' \)
+	for f in ci/*; do
+		[ -f "$f" ] && head -1 "$f" | grep -qE '^#!.*(ba)?sh' && echo "$f"
+	done) | sort -u)
+# over the limits for now, each with why (the list only shrinks: an
+# entry back under them fails too):
+#  ci/kernel-build.sh: being split into sourced parts by job (fetch,
+#  patch and config, build, cache and lineage) by another engineer
+SIZE_ALLOWED='ci/kernel-build.sh'
 # shellcheck disable=SC2086
-big=$(wc -l $srcs | awk '$2 != "total" && $1 > 700')
-[ -z "$big" ] && ok "no harness .c file over 700 lines" ||
-	not_ok "no harness .c file over 700 lines" "$big"
-# kernel style: a body opens with "{" and closes with "}", both at column 0
+big=$(wc -l $sized | awk -v allowed=" $SIZE_ALLOWED " '$2 != "total" && $1 > 700 &&
+	!index(allowed, " " $2 " ")')
+[ -z "$big" ] && ok "no source file over 700 lines ($(echo "$sized" | wc -l) files)" ||
+	not_ok "no source file over 700 lines" "$big"
+for f in $SIZE_ALLOWED; do
+	[ "$(wc -l <"$f")" -gt 700 ] && ok "$f: still over 700 lines, allowed" ||
+		not_ok "$f is under 700 lines now: take it off SIZE_ALLOWED"
+done
+# kernel style: a body opens with "{" and closes with "}", both at
+# column 0; a shell function opens with "name() {"
 # shellcheck disable=SC2086
-long=$(awk 'FNR == 1 { s = 0 } /^\{$/ { s = FNR; name = prev }
+long=$(awk 'FNR == 1 { s = 0 } /^\{$/ || /^[A-Za-z_][A-Za-z0-9_]*\(\) *\{ *$/ {
+		s = FNR; name = $0 ~ /\(\)/ ? $0 : prev }
 	/^\}$/ && s { if (FNR - s + 1 > 150) print FILENAME ":" s " " FNR - s + 1 " lines: " name; s = 0 }
-	{ prev = $0 }' $srcs)
-[ -z "$long" ] && ok "no harness function over 150 lines" ||
-	not_ok "no harness function over 150 lines" "$long"
+	{ prev = $0 }' $sized)
+[ -z "$long" ] && ok "no function over 150 lines, C or shell" ||
+	not_ok "no function over 150 lines, C or shell" "$long"
+# the rule sees a long shell function
+{ echo 'f() {'; seq 150 | sed 's/^/\t: /'; echo '}'; } >"$TMP/long.sh"
+awk '/^[A-Za-z_][A-Za-z0-9_]*\(\) *\{ *$/ { s = FNR } /^\}$/ && s { print FNR - s + 1 }' \
+	"$TMP/long.sh" | grep -qx 152 && ok "a shell function of 152 lines is measured as one" ||
+	not_ok "a shell function of 152 lines is measured as one"
 # each layer compiles with its own and lower headers only (the
 # Makefile's include paths); here the same read from the sources: no
 # file includes a header that lives in a higher layer's folder

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "charts.h"
+#include "result_cells.h"
 #include "charts_check.h"
 #include "charts_int.h"
 #include "csvread.h"
@@ -123,7 +124,7 @@ static void sweep_collect(struct vsb_sweep_charts *s)
 			continue;
 		}
 		vsb_strset_add(&s->bits, vsb_csv_cell(c, r, k->bits));
-		if (atol(t) > 0 && strcmp(v, "this-cpu-add") &&
+		if (vsb_cell_long(t, 0) > 0 && strcmp(v, "this-cpu-add") &&
 		    strcmp(v, "atomic-global")) {
 			/* variants that never fold carry a threshold they ignore */
 			char sr[200], st[264];

@@ -97,13 +97,16 @@ static void add_row(struct mseries *m, double t, const char *src, const char *ke
 	}
 }
 
+static void row_of(const struct vsb_monitor_row *r, void *arg)
+{
+	add_row(arg, r->t, r->source, r->key, r->cpu, r->value);
+}
+
 /* capped like every CSV the tool reads (vsb_read_whole's limit) */
 static int read_series(const char *path, struct mseries *m)
 {
-	char line[1024];
-	struct vsb_monitor_row row;
 	struct stat st;
-	int header = 0, fd = vsb_open_regular(path, 0, &st);
+	int bad, fd = vsb_open_regular(path, 0, &st);
 	FILE *f;
 
 	if (fd >= 0 && (unsigned long long)st.st_size > VSB_READ_MAX) {
@@ -120,26 +123,9 @@ static int read_series(const char *path, struct mseries *m)
 		vsb_err("plot: %s: %s", path, strerror(errno));
 		return VSB_EXIT_USAGE;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '#') {
-			const size_t tl = strlen(VSB_MONITOR_CSV_TITLE);
-
-			if (!m->header[0] && !strncmp(line, VSB_MONITOR_CSV_TITLE, tl))
-				snprintf(m->header, sizeof(m->header), "%.*s",
-					 (int)strcspn(line + tl, "\n"), line + tl);
-			continue;
-		}
-		if (!header++) {
-			if (strncmp(line, VSB_MONITOR_CSV_HEADER,
-				    strlen(VSB_MONITOR_CSV_HEADER)))
-				break;
-			continue;
-		}
-		if (!vsb_monitor_row_read(line, &row))
-			add_row(m, row.t, row.source, row.key, row.cpu, row.value);
-	}
+	bad = vsb_monitor_csv_read(f, m->header, sizeof(m->header), row_of, m);
 	fclose(f);
-	if (header < 1 || !m->n) {
+	if (bad || !m->n) {
 		vsb_err("plot: %s is not a monitor series (time,source,key,cpu,value)", path);
 		return VSB_EXIT_USAGE;
 	}

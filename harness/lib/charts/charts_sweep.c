@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "charts_int.h"
+#include "result_cells.h"
 #include "csvread.h"
 #include "plot.h"
 #include "vsb.h"
@@ -105,7 +106,7 @@ static int at_fixed_point(const struct vsb_sweep_charts *s, size_t r)
 	if (strcmp(vsb_csv_cell(c, r, s->k.bits), s->fbits))
 		return 0;
 	/* variants that never fold carry a threshold they ignore */
-	return !(atol(t) > 0 && strcmp(t, s->fthr) &&
+	return !(vsb_cell_long(t, 0) > 0 && strcmp(t, s->fthr) &&
 		 strcmp(v, "this-cpu-add") && strcmp(v, "atomic-global"));
 }
 
@@ -119,7 +120,7 @@ static double per_cpu_ref(const struct vsb_sweep_charts *s, const char *var)
 	size_t r;
 
 	for (r = 0; r < c->nrows; r++) {
-		long n = atol(vsb_csv_cell(c, r, s->k.nth));
+		long n = vsb_cell_long(vsb_csv_cell(c, r, s->k.nth), 0);
 
 		if (!vsb_chart_is_plain(c, &s->k, r))
 			continue;
@@ -298,8 +299,8 @@ static void quiet_axes(const struct vsb_sweep_charts *s, struct vsb_strset *qvar
 		if (!note[0])
 			snprintf(note, len, "%ld CPUs, %s of them quiet after "
 				 "writing; threshold %s",
-				 atol(vsb_csv_cell(c, r, k->nth)) +
-				 atol(vsb_chart_cell(c, r, k->quiet)),
+				 vsb_cell_long(vsb_csv_cell(c, r, k->nth), 0) +
+				 vsb_cell_long(vsb_chart_cell(c, r, k->quiet), 0),
 				 vsb_chart_cell(c, r, k->quiet),
 				 vsb_csv_cell(c, r, k->thr));
 	}

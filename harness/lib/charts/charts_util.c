@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "charts_int.h"
+#include "result_cells.h"
 #include "csvread.h"
 #include "vsb.h"
 
@@ -44,8 +45,11 @@ int vsb_strset_has(const struct vsb_strset *s, const char *v)
 
 static int cmp_num(const void *a, const void *b)
 {
-	double x = atof(a), y = atof(b);
+	double x = vsb_cell_real(a), y = vsb_cell_real(b);
 
+	/* a cell that is no figure sorts last, as one value */
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
 	return (x > y) - (x < y);
 }
 
@@ -110,18 +114,18 @@ int vsb_chart_is_plain(const struct vsb_csv *c, const struct vsb_pcols *k, size_
 	const char *f = vsb_chart_cell(c, r, k->fold);
 
 	return is_counter(c, k, r) && (!*f || !strcmp(f, "none")) &&
-	       atol(vsb_chart_cell(c, r, k->quiet)) == 0;
+	       vsb_cell_long(vsb_chart_cell(c, r, k->quiet), 0) == 0;
 }
 
 int vsb_chart_is_drift(const struct vsb_csv *c, const struct vsb_pcols *k, size_t r)
 {
-	return is_counter(c, k, r) && atol(vsb_chart_cell(c, r, k->drift)) != 0 &&
-	       atol(vsb_chart_cell(c, r, k->quiet)) == 0 && *vsb_chart_cell(c, r, k->dmax);
+	return is_counter(c, k, r) && vsb_cell_long(vsb_chart_cell(c, r, k->drift), 0) != 0 &&
+	       vsb_cell_long(vsb_chart_cell(c, r, k->quiet), 0) == 0 && *vsb_chart_cell(c, r, k->dmax);
 }
 
 int vsb_chart_is_quiet(const struct vsb_csv *c, const struct vsb_pcols *k, size_t r)
 {
-	return is_counter(c, k, r) && atol(vsb_chart_cell(c, r, k->quiet)) > 0 &&
+	return is_counter(c, k, r) && vsb_cell_long(vsb_chart_cell(c, r, k->quiet), 0) > 0 &&
 	       *vsb_chart_cell(c, r, k->smax);
 }
 

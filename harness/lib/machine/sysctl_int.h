@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "sysctl.h"
+#include "sysctl_state_file.h"
 
 struct vsb_sysctl_saved {
 	char name[VSB_SYSCTL_NAME_MAX];
@@ -32,7 +33,6 @@ int vsb_sysctl_restore_one(const char *name, const char *val, const char *where)
 /* sysctl_state.c */
 long vsb_sysctl_lock_take(void);	/* 0 held, >0 holder's pid, -1 errno */
 void vsb_sysctl_lock_release(void);
-char *vsb_sysctl_escaped(const char *v);	/* malloc'd */
 int vsb_sysctl_state_write(const struct vsb_sysctl_saved *ents, int nents);
 void vsb_sysctl_state_remove(void);
 int vsb_sysctl_recover_locked(long holder, int report_only);

@@ -2,12 +2,11 @@
 /*
  * The sysctl state file and the lock that makes a run the one owner of
  * the sysctls it changes (sysctl.c says why a record lock), and the
- * recovery that puts back what a killed run left changed.  The file
- * lists each original whole, '\\', tab, newline and other control
- * characters escaped, under the pid (and start time) of its writer.
+ * recovery that puts back what a killed run left changed.  The file's
+ * text, its writer's lines and their parser, is lib/model's
+ * (sysctl_state_file.c).
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 
 #include "sysctl.h"
 #include "sysctl_int.h"
+#include "sysctl_state_file.h"
 
 static int lock_fd = -1;	/* held from the first change to the last restore */
 static struct stat state_st;	/* the state file this process wrote */
@@ -111,53 +111,6 @@ void vsb_sysctl_lock_release(void)
 	lock_fd = -1;
 }
 
-/* @v with '\\', tab, newline and other control characters escaped. */
-char *vsb_sysctl_escaped(const char *v)
-{
-	char *out = vsb_zalloc(4 * strlen(v) + 1), *p = out;
-
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-
-		if (c == '\\' || c == '\t' || c == '\n') {
-			*p++ = '\\';
-			*p++ = c == '\\' ? '\\' : c == '\t' ? 't' : 'n';
-		} else if (c < 0x20 || c == 0x7f) {
-			p += sprintf(p, "\\x%02x", c);
-		} else {
-			*p++ = (char)c;
-		}
-	}
-	return out;
-}
-
-/* escaped()'s inverse, in place; -1 on a malformed escape */
-static int unescape(char *s)
-{
-	char *w = s;
-	unsigned int x;
-
-	for (; *s; s++) {
-		if (*s != '\\') {
-			*w++ = *s;
-			continue;
-		}
-		s++;
-		if (*s == '\\' || *s == 't' || *s == 'n') {
-			*w++ = *s == '\\' ? '\\' : *s == 't' ? '\t' : '\n';
-		} else if (*s == 'x' && isxdigit((unsigned char)s[1]) &&
-			   isxdigit((unsigned char)s[2]) && sscanf(s + 1, "%2x", &x) == 1 &&
-			   x) {
-			*w++ = (char)x;
-			s += 2;
-		} else {
-			return -1;
-		}
-	}
-	*w = '\0';
-	return 0;
-}
-
 /* Write every saved original, atomically: a reader sees all or the old. */
 int vsb_sysctl_state_write(const struct vsb_sysctl_saved *ents, int nents)
 {
@@ -173,14 +126,9 @@ int vsb_sysctl_state_write(const struct vsb_sysctl_saved *ents, int nents)
 	ret = vsb_outfile_open(&of, path, "--sysctl: state file");
 	if (ret)
 		return ret;
-	fprintf(of.f, "# vmstat-bench: sysctl values to put back (`vmstat-bench restore`)\n");
-	fprintf(of.f, "pid %ld %llu\n", (long)getpid(), proc_start_time(getpid()));
-	for (i = 0; i < nents; i++) {
-		char *e = vsb_sysctl_escaped(ents[i].orig);
-
-		fprintf(of.f, "%s\t%s\n", ents[i].name, e);
-		free(e);
-	}
+	vsb_sysctl_state_head(of.f, (long)getpid(), proc_start_time(getpid()));
+	for (i = 0; i < nents; i++)
+		vsb_sysctl_state_line(of.f, ents[i].name, ents[i].orig);
 	ret = vsb_outfile_commit(&of);
 	if (ret)
 		return ret;
@@ -231,56 +179,6 @@ static int state_trusted(const char *path, const struct stat *st, int report_onl
 	return 0;
 }
 
-struct state_ent {
-	char *name, *val;	/* into the file's buffer */
-};
-
-/*
- * Parse the state file's text: every line checked before anything is
- * written, so a damaged file changes nothing.  The number of entries,
- * or -1 after one error line.
- */
-static int state_parse(const char *path, char *buf, struct state_ent *se,
-		       long *pid, unsigned long long *start)
-{
-	char *line, *next, *tab, sp[256];
-	int n = 0, lineno = 0;
-
-	for (line = buf; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		if (line[0] == '#' || !line[0])
-			continue;
-		if (!strncmp(line, "pid ", 4)) {
-			if (sscanf(line + 4, "%ld %llu", pid, start) < 1)
-				*pid = 0;
-			continue;
-		}
-		tab = strchr(line, '\t');
-		if (tab)
-			*tab = '\0';
-		if (!tab || n == VSB_SYSCTL_MAX || vsb_sysctl_path(line, sp, sizeof(sp)) ||
-		    unescape(tab + 1)) {
-			vsb_err("%s:%d: not a vmstat-bench sysctl state line: refused, "
-				"nothing restored, file left as it is", path, lineno);
-			return -1;
-		}
-		/* only what --sysctl could have set: never kernel.* as root */
-		if (!vsb_sysctl_settable(line)) {
-			vsb_err("%s:%d: %s is not a sysctl vmstat-bench sets (vm.* only): "
-				"refused, nothing restored, file left as it is", path,
-				lineno, line);
-			return -1;
-		}
-		se[n].name = line;
-		se[n].val = tab + 1;
-		n++;
-	}
-	return n;
-}
-
 /*
  * Put back what the state file lists and remove it (only that very
  * file).  Called with the lock held (or with --force while a hung run
@@ -289,7 +187,7 @@ static int state_parse(const char *path, char *buf, struct state_ent *se,
 int vsb_sysctl_recover_locked(long holder, int report_only)
 {
 	const char *path = vsb_sysctl_state_path();
-	struct state_ent se[VSB_SYSCTL_MAX];
+	struct vsb_sysctl_state_ent se[VSB_SYSCTL_MAX];
 	unsigned long long start = 0;
 	int fd, e, n, i, nul, bad = 0;
 	struct stat st;
@@ -318,7 +216,7 @@ int vsb_sysctl_recover_locked(long holder, int report_only)
 	}
 	/* before parsing, which cuts the lines in place */
 	nul = strlen(buf) != len;
-	n = nul ? -1 : state_parse(path, buf, se, &pid, &start);
+	n = nul ? -1 : vsb_sysctl_state_parse(path, buf, se, VSB_SYSCTL_MAX, &pid, &start);
 	if (n < 0) {
 		if (nul)
 			vsb_err("state file %s: contains NUL bytes: refused, left as it is",

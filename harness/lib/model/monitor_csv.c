@@ -63,3 +63,39 @@ int vsb_monitor_row_read(const char *line, struct vsb_monitor_row *r)
 	s = number(s + 1, &r->value, "\r\n");
 	return s ? 0 : -1;
 }
+
+/*
+ * The series whole: comment lines, of which the first title is kept;
+ * the header, which must be the first other line; then the rows, a row
+ * that is none of the writer's skipped (a series cut by a kill ends in
+ * half a line).
+ */
+int vsb_monitor_csv_read(FILE *f, char *title, size_t tlen,
+			 void (*row)(const struct vsb_monitor_row *r, void *arg),
+			 void *arg)
+{
+	const size_t tl = strlen(VSB_MONITOR_CSV_TITLE);
+	struct vsb_monitor_row r;
+	char line[1024];
+	int header = 0;
+
+	if (tlen)
+		title[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#') {
+			if (tlen && !title[0] && !strncmp(line, VSB_MONITOR_CSV_TITLE, tl))
+				snprintf(title, tlen, "%.*s",
+					 (int)strcspn(line + tl, "\n"), line + tl);
+			continue;
+		}
+		if (!header++) {
+			if (strncmp(line, VSB_MONITOR_CSV_HEADER,
+				    strlen(VSB_MONITOR_CSV_HEADER)))
+				return -1;
+			continue;
+		}
+		if (!vsb_monitor_row_read(line, &r))
+			row(&r, arg);
+	}
+	return header ? 0 : -1;
+}

@@ -8,6 +8,7 @@
 #ifndef VSB_MONITOR_CSV_H
 #define VSB_MONITOR_CSV_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define VSB_MONITOR_CSV_TITLE	"# vmstat-bench monitor: "
@@ -25,5 +26,14 @@ void vsb_monitor_row_write(FILE *f, double t, const char *source,
 			   const char *key, int cpu, double value);
 /* One data row (its newline kept or not) into @r: 0, or -1 when it is none */
 int vsb_monitor_row_read(const char *line, struct vsb_monitor_row *r);
+
+/*
+ * @f, a series as the writer writes it: its title (after "# vmstat-bench
+ * monitor: ") into @title, each of its rows to @row with @arg; 0, or -1
+ * when its first line that is no comment is not the header.
+ */
+int vsb_monitor_csv_read(FILE *f, char *title, size_t tlen,
+			 void (*row)(const struct vsb_monitor_row *r, void *arg),
+			 void *arg);
 
 #endif /* VSB_MONITOR_CSV_H */

@@ -206,6 +206,28 @@ void vsb_partial_state_write(struct vsb_result *r, const char *point,
 	vsb_result_meta(r, "sweep_partial_dist_sources", "%s", r->dist.sources);
 }
 
+/*
+ * The point and match lines: @point's, and made as @match says; its
+ * first word (the sweep file's hash, "file=HASH") told apart from the
+ * rest (the options, the repetitions and the spread).
+ */
+const char *vsb_partial_point_read(const struct vsb_csv *c, const char *point,
+				   const char *match)
+{
+	const char *v = vsb_csv_meta(c, "sweep_partial_point");
+	size_t first = strcspn(match, " ") + 1;
+
+	if (!v || strcmp(v, point))
+		return "it belongs to another point";
+	v = vsb_csv_meta(c, "sweep_partial_match");
+	if (!v || strncmp(v, match, first))
+		return "it was made from another sweep file, or another version of this one";
+	if (strcmp(v, match))
+		return "it was made with other options or another --repeat "
+			"(or --procs, --run-min-ms)";
+	return NULL;
+}
+
 /* "K of N" in numbers.c's syntax, as the writer's %ld writes them */
 const char *vsb_partial_rounds_read(const struct vsb_csv *c, long *k, long *reps)
 {

@@ -20,6 +20,14 @@ struct vsb_csv;
 void vsb_partial_state_write(struct vsb_result *r, const char *point,
 			     const char *match, long done, long reps);
 
+/*
+ * The point and match lines of @c: NULL when they are @point's and
+ * @match, else what differs (another point, another sweep file, other
+ * options)
+ */
+const char *vsb_partial_point_read(const struct vsb_csv *c, const char *point,
+				   const char *match);
+
 /* The rounds line of @c into @k (done, 1 or more) and @reps: NULL, or what is wrong */
 const char *vsb_partial_rounds_read(const struct vsb_csv *c, long *k, long *reps);
 

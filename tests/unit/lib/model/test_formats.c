@@ -21,6 +21,12 @@
 #include "refresh_seed.h"
 #include "result_load.h"
 #include "shift_line.h"
+#include "summary_csv.h"
+#include "kvm_verdict.h"
+#include "monitor_csv.h"
+#include "result_cells.h"
+#include "sysctl_state_file.h"
+#include "point_match.h"
 #include "point_list.h"
 #include "vsb.h"
 #include "worker_list.h"
@@ -174,6 +180,190 @@ static void test_partial_state(void)
 	TAP_OK(vsb_partial_rounds_read(&c, &k, &reps) != NULL, "no round done: refused");
 	vsb_result_free(&r);
 	vsb_result_free(&back);
+}
+
+/* @r's summary CSV through a file and the CSV reader into @c: 0 read */
+static int summary_back(const struct vsb_result *r, struct vsb_csv *c)
+{
+	char path[] = "/tmp/vsb-test-summary-XXXXXX";
+	int fd = mkstemp(path), ret;
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f)
+		return -1;
+	vsb_result_write_summary_csv(r, f);
+	ret = fclose(f) ? -1 : vsb_csv_read(path, c);
+	unlink(path);
+	return ret;
+}
+
+/* A point's summary CSV and its sweep_point/sweep_match lines, read back */
+static void test_summary_csv(void)
+{
+	static struct vsb_result r;
+	static struct vsb_run_opts o;
+	struct vsb_sweep_point *pts = three_points();
+	char match[96], msg[160];
+	struct vsb_csv c;
+	const char *bad;
+	int i;
+
+	vsb_run_opts_defaults(&o);
+	pts[0].reps = 2;
+	vsb_result_init(&r, &o);
+	for (i = 0; i < 4; i++) {
+		struct vsb_sample s = { .thread = (unsigned int)(i % 2), .rep = i / 2,
+					.ops = 1000, .elapsed = 5000 + i, .ns = 2000,
+					.pmu_scale = 1.0 };
+
+		vsb_result_add(&r, &s);
+	}
+	r.nthreads = 2;
+	vsb_sweep_point_match(&pts[0], match, sizeof(match));
+	vsb_result_meta(&r, VSB_SWEEP_POINT_KEY, "%s", pts[0].id);
+	vsb_result_meta(&r, VSB_SWEEP_MATCH_KEY, "%s", match);
+	TAP_OK(!summary_back(&r, &c), "a summary CSV written and read");
+	bad = vsb_summary_csv_check(&c, &pts[0], msg, sizeof(msg));
+	TAP_OK(!bad, "... is its point's, as this run makes it (%s)", bad ?: "ok");
+	bad = vsb_summary_csv_check(&c, &pts[1], msg, sizeof(msg));
+	TAP_OK(bad && strstr(bad, "another point"), "another point's: %s", bad ?: "taken");
+	pts[0].reps = 3;
+	bad = vsb_summary_csv_check(&c, &pts[0], msg, sizeof(msg));
+	TAP_OK(bad && strstr(bad, "holds 2 repetition(s), this run wants 3"),
+	       "other repetitions: %s", bad ?: "taken");
+	TAP_OK(c.nrows == 3 && !vsb_summary_csv_row(&c, 0) && !vsb_summary_csv_row(&c, 1) &&
+	       vsb_summary_csv_row(&c, 2), "of three rows, the \"all\" row is the point's");
+	TAP_OK(!vsb_summary_sweep_wide_key(VSB_SWEEP_POINT_KEY) &&
+	       !vsb_summary_sweep_wide_key("monitor_pgalloc") &&
+	       !vsb_summary_sweep_wide_key("sanity") && vsb_summary_sweep_wide_key("kernel"),
+	       "sweep.csv's header: kernel, not the point's own lines");
+	pts[0].reps = 2;
+	c.cols[0][0] = 'X';
+	bad = vsb_summary_csv_check(&c, &pts[0], msg, sizeof(msg));
+	TAP_OK(bad && strstr(bad, "other columns"), "a renamed column: %s",
+	       bad ?: "taken");
+	vsb_csv_free(&c);
+	vsb_result_free(&r);
+}
+
+/* A partial's point and match lines: its own, or why not */
+static void test_partial_point(void)
+{
+	static struct vsb_result r;
+	static struct vsb_run_opts o;
+	struct vsb_csv_meta m[16];
+	struct vsb_csv c;
+	const char *bad;
+
+	vsb_result_init(&r, &o);
+	vsb_partial_state_write(&r, "p1", "file=00000000000000aa options=1 repeat=5",
+				1, 5);
+	meta_as_csv(&r, &c, m);
+	TAP_OK(!vsb_partial_point_read(&c, "p1", "file=00000000000000aa options=1 repeat=5"),
+	       "a partial's point and match lines read back");
+	bad = vsb_partial_point_read(&c, "p2", "file=00000000000000aa options=1 repeat=5");
+	TAP_OK(bad && strstr(bad, "another point"), "another point's: %s", bad ?: "taken");
+	bad = vsb_partial_point_read(&c, "p1", "file=00000000000000bb options=1 repeat=5");
+	TAP_OK(bad && strstr(bad, "another sweep file"), "another sweep file's: %s",
+	       bad ?: "taken");
+	bad = vsb_partial_point_read(&c, "p1", "file=00000000000000aa options=1 repeat=6");
+	TAP_OK(bad && strstr(bad, "other options"), "other repetitions: %s",
+	       bad ?: "taken");
+	vsb_result_free(&r);
+}
+
+/* The sysctl state file: every original back whole, a bad line refused */
+static void test_sysctl_state(void)
+{
+	const char *orig = "a\tb\\c\nd\x01e";
+	struct vsb_sysctl_state_ent se[4];
+	unsigned long long start = 0;
+	char *text = NULL, bad[] = "vm.x\tvalue\\q\n";
+	size_t len = 0;
+	long pid = 0;
+	int n;
+	FILE *f = open_memstream(&text, &len);
+
+	vsb_sysctl_state_head(f, 1234, 5678ULL);
+	vsb_sysctl_state_line(f, "vm.stat_interval", "1");
+	vsb_sysctl_state_line(f, "vm.numa_stat", orig);
+	fclose(f);
+	n = vsb_sysctl_state_parse("state", text, se, 4, &pid, &start);
+	TAP_OK(n == 2 && pid == 1234 && start == 5678 &&
+	       !strcmp(se[0].name, "vm.stat_interval") && !strcmp(se[0].val, "1") &&
+	       !strcmp(se[1].name, "vm.numa_stat") && !strcmp(se[1].val, orig),
+	       "the state file: pid, start and two originals back whole (%d)", n);
+	free(text);
+	TAP_OK(vsb_sysctl_state_parse("state", bad, se, 4, &pid, &start) == -1,
+	       "a malformed escape: refused");
+	TAP_OK(vsb_sysctl_state_parse("state", (char[]){ "kernel.x\t1\n" }, se, 4, &pid,
+				      &start) == -1, "a sysctl --sysctl never sets: refused");
+}
+
+/* A result table's cells as numbers: what %ld and %g write, else none */
+static void test_result_cells(void)
+{
+	char cell[64];
+
+	snprintf(cell, sizeof(cell), "%ld", -125L);
+	TAP_OK(vsb_cell_long(cell, 7) == -125, "an integer cell read back");
+	snprintf(cell, sizeof(cell), "%g", 1.5e-7);
+	TAP_OK(vsb_cell_real(cell) == 1.5e-7, "a figure cell read back (%s)", cell);
+	TAP_OK(vsb_cell_long("", 7) == 7 && vsb_cell_long("12abc", 7) == 7 &&
+	       vsb_cell_long("012", 7) == 7 && vsb_cell_long(NULL, 7) == 7,
+	       "empty, trailing text, a leading zero: none, not atol's guess");
+	TAP_OK(isnan(vsb_cell_real("")) && isnan(vsb_cell_real("0x10")) &&
+	       isnan(vsb_cell_real("inf")), "empty, hex, inf: no figure");
+}
+
+static void monitor_row_seen(const struct vsb_monitor_row *r, void *arg)
+{
+	struct vsb_monitor_row *last = arg;
+
+	*last = *r;
+	last->cpu += 1000 * (last->cpu >= 0);	/* a mark: rows seen */
+}
+
+/* FILE.monitor.csv: title, header and rows back; no header, no series */
+static void test_monitor_csv(void)
+{
+	struct vsb_monitor_row last = { 0 };
+	char *text = NULL, title[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	fprintf(f, VSB_MONITOR_CSV_TITLE "every 10 ms\n" VSB_MONITOR_CSV_HEADER "\n");
+	vsb_monitor_row_write(f, 0.5, "vmstat", "nr_free_pages", -1, 12);
+	vsb_monitor_row_write(f, 1.25, "interrupts", "LOC", 3, 7.5);
+	fclose(f);
+	f = fmemopen(text, len, "r");
+	TAP_OK(!vsb_monitor_csv_read(f, title, sizeof(title), monitor_row_seen, &last) &&
+	       !strcmp(title, "every 10 ms") && last.t == 1.25 && last.cpu == 1003 &&
+	       !strcmp(last.source, "interrupts") && last.value == 7.5,
+	       "a monitor series: title and its last row back (%s)", title);
+	fclose(f);
+	f = fmemopen((char[]){ "# x\ntime,value\n1,2\n" }, 18, "r");
+	TAP_OK(vsb_monitor_csv_read(f, title, sizeof(title), monitor_row_seen, &last) == -1,
+	       "another header: not a series");
+	fclose(f);
+	free(text);
+}
+
+/* kvm.verdict as ci/vm-run.sh appends to it: printf '%s => %s\\n' KEY V */
+static void test_kvm_verdict(void)
+{
+	char path[] = "/tmp/vsb-test-kvm-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fprintf(f, "%s => %s\n", "6.1.0-host QEMU emulator version 7.2.0 6.12.1-cloud", "kvm");
+	fprintf(f, "%s => %s\n", "6.1.0-host QEMU emulator version 7.2.0 6.1.0-cloud", "tcg");
+	fclose(f);
+	TAP_OK(vsb_kvm_verdict_read(path, "6.12.1-cloud") == 1, "a kernel KVM runs: kvm");
+	TAP_OK(!vsb_kvm_verdict_read(path, "6.1.0-cloud") && !vsb_kvm_verdict_read(path, "1-cloud"),
+	       "a kernel under TCG, or a release that only ends another's: not kvm");
+	unlink(path);
+	TAP_OK(!vsb_kvm_verdict_read(path, "6.12.1-cloud"), "no file: not kvm");
 }
 
 /* Each line of @text (cut up) through vsb_handoff_line: 0, or -1 */
@@ -470,6 +660,12 @@ int main(void)
 	test_rl_sample();
 	test_handoff();
 	test_partial_state();
+	test_summary_csv();
+	test_kvm_verdict();
+	test_monitor_csv();
+	test_result_cells();
+	test_sysctl_state();
+	test_partial_point();
 	test_point_list();
 	test_worker_list();
 	test_keyval();
