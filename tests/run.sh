@@ -23,6 +23,8 @@ BUILD=${VSB_BUILD_DIR:-build}
 export VSB="$PWD/$BUILD/vmstat-bench"
 export VSB_BUILD_DIR=$BUILD
 export VSB_ROOT=$PWD
+# exact ab boots one guest at a time here, as the guest lane does (below)
+export VSB_AB_JOBS=${VSB_AB_JOBS:-1}
 
 pass=0 fail=0 skip=0
 failed_files=()

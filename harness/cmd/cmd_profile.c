@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "cmds.h"
+#include "keyval.h"
 #include "profile_diff.h"
 #include "profile_dir.h"
 #include "vsb.h"
@@ -64,19 +65,11 @@ static int is_dir(const char *p)
  */
 static void ab_mode(const char *dir, char *mode, size_t len)
 {
-	char path[4096 + 16], line[256];
-	FILE *f;
+	char path[4096 + 16];
 
-	mode[0] = '\0';
 	snprintf(path, sizeof(path), "%s/ab.txt", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "mode: %31s", mode) == 1)
-			break;
-	fclose(f);
-	(void)len;
+	if (vsb_keyval_get(path, "mode", mode, len))
+		mode[0] = '\0';
 }
 
 /* DIR/profile.csv from DIR's results (@ab: its sides' first boots) */

@@ -10,6 +10,7 @@
 
 #include "env.h"
 #include "guest.h"
+#include "meminfo.h"
 
 #define SYS_CPU		"/sys/devices/system/cpu"
 #define SYS_NODE	"/sys/devices/system/node"
@@ -74,23 +75,15 @@ static int count_nodes(void)
 /* The memory the guest was booted with, else MemTotal in MB */
 static long mem_mb(const char *cmdline)
 {
-	char shape[256], line[256];
+	char shape[256];
 	long v;
-	FILE *f;
 
 	cmdline_value(cmdline, VSB_GUEST_SHAPE_PARAM, shape, sizeof(shape));
 	v = shape[0] ? shape_field(shape, "mem") : -1;
 	if (v > 0)
 		return v;
-	f = fopen("/proc/meminfo", "re");
-	if (!f)
-		return 0;
-	v = 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "MemTotal:", 9))
-			v = atol(line + 9) / 1024;
-	fclose(f);
-	return v;
+	v = vsb_meminfo_kb("MemTotal");
+	return v < 0 ? 0 : v / 1024;
 }
 
 void vsb_guest_this(struct vsb_guest_shape *s, char *cmdline, size_t len)
