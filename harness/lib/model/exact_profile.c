@@ -9,7 +9,7 @@
  * block, named by the symbol holding the block's start, divided by the
  * ops: its rows add up to the windows' count per op by construction of
  * the plugin (every counted instruction is in a block), which
- * tests/vm/profile.sh checks against mix.csv.
+ * tests/vm/exact.sh checks against mix.csv.
  */
 #include <errno.h>
 #include <inttypes.h>
