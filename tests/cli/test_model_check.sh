@@ -35,12 +35,24 @@ backend kmod
 variant irqsave
 SWEEP
 printf '# not a cost table\ncycles 3\n' >"$TMP/other.txt"
-printf 'tsc_per_cycle 0.5\n' >"$TMP/costs.txt"
+# a cost table as calibrate --costs writes it, this CPU's key, every
+# user-space row 1 cycle, the clock 0.5 TSC ticks a cycle
+{
+	printf '# vmstat-bench cost table, version 1\n'
+	printf '# cost_key: GenuineIntel-6-85-4\n# cpu_vendor: GenuineIntel\n'
+	printf '# cpu_family: 6\n# cpu_model_id: 85\n# cpu_stepping: 4\n'
+	printf '# cpu_model: Fixture CPU\n# tsc_per_cycle: 0.5\n# when: 2026-12-07T05:00:00Z\n'
+	printf 'prim,median,lo,hi,n\n'
+	for p in add_chain imul_chain add_tput load store lock_cmpxchg lock_xadd cmpxchg \
+		 cmpxchg_gs pushf popf pause lfence mfence cpuid rep_stosb_4k; do
+		printf '%s,1,1,1,5\n' "$p"
+	done
+} >"$TMP/costs.txt"
 
 expect_usage_error "no -o: exit 2" '-o DIR is required' "$MC"
 expect_usage_error "an unknown argument: exit 2" "unknown argument '--bogus'" \
 	"$MC" -o "$TMP/o" --bogus
-expect_usage_error "a --costs file of another format: exit 2" 'no tsc_per_cycle line' \
+expect_usage_error "a --costs file of another format: exit 2" 'not a vmstat-bench cost table' \
 	"$MC" -o "$TMP/o" --costs "$TMP/other.txt"
 expect_usage_error "a variant the sweep has not in user space: exit 2" \
 	"'irqsave' is not a user-space variant" \
