@@ -74,9 +74,6 @@ int vsb_ab_profile(struct vsb_ab_run *r)
 	snprintf(path, sizeof(path), "%s/profile.csv", ab->dir);
 	if (vsb_outfile_open(&of, path, "-o"))
 		return VSB_EXIT_ERROR;
-	fprintf(of.f, "# exact mode's profile: per op, the instructions and calls of "
-		"each function and their mix (docs/exact.md, Profiles); rows below "
-		"0.1%% of the op in (other)\n");
 	vsb_prof_csv_header(of.f);
 	for (s = VSB_AB_BASE; s <= VSB_AB_NEW && !ret; s++)
 		ret = side_rows(ab, s, of.f, &d[s]);

@@ -83,9 +83,6 @@ static int make_csv(const char *dir, int ab, const char *syms, struct vsb_prof_d
 	snprintf(path, sizeof(path), "%s/profile.csv", dir);
 	if (vsb_outfile_open(&of, path, "DIR"))
 		return VSB_EXIT_ERROR;
-	fprintf(of.f, "# exact mode's profile: per op, the instructions and calls of "
-		"each function and their mix (docs/exact.md, Profiles); rows below "
-		"0.1%% of the op in (other)\n");
 	vsb_prof_csv_header(of.f);
 	for (s = 0; s < (ab ? 2 : 1) && !ret; s++) {
 		struct vsb_prof_dir one = { .syms_file = syms };

@@ -277,6 +277,9 @@ void vsb_prof_csv_header(FILE *f)
 {
 	int c;
 
+	fprintf(f, "# exact mode's profile: per op, the instructions and calls of "
+		"each function and their mix (docs/exact.md, Profiles); rows below "
+		"0.1%% of the op in (other)\n");
 	fprintf(f, "label,side,function,insn_per_op,calls_per_op");
 	for (c = 1; c < VSB_EXACT_RESULT_CLASSES; c++)
 		fprintf(f, ",%s", vsb_exact_classes[c].name);

@@ -68,7 +68,7 @@ void vsb_prof_free(struct vsb_prof *p);
 /* the boot id of @spec into @boot; -1 when it has none */
 int vsb_prof_spec_boot(const char *spec, char *boot, size_t len);
 
-/* profile.csv: label,side,function,insn_per_op,calls_per_op,<classes> */
+/* profile.csv's head: a line that says what it is, then the columns */
 void vsb_prof_csv_header(FILE *f);
 void vsb_prof_csv_rows(FILE *f, const char *label, const char *side,
 		       const struct vsb_prof *p);
