@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "disturb.h"
 #include "live.h"
+#include "meminfo.h"
 #include "pmu.h"
 #include "window.h"
 #include "bpf/trace.h"
@@ -134,28 +135,10 @@ void vsb_live_thp_mode(char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)(r - l - 1), l + 1);
 }
 
-long long vsb_live_meminfo_kb(const char *key)
-{
-	char line[256];
-	long long v = -1;
-	size_t n = strlen(key);
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			v = atoll(line + n + 1);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 int vsb_live_size_check(const struct vsb_run_opts *o, unsigned long long size,
 			const char *what)
 {
-	long long avail = vsb_live_meminfo_kb("MemAvailable");
+	long long avail = vsb_meminfo_kb("MemAvailable");
 
 	if (avail <= 0 || size / 1024 * (unsigned long long)o->cpus.n <=
 			  (unsigned long long)avail / 2)

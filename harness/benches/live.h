@@ -69,8 +69,6 @@ const char *vsb_live_human(unsigned long long bytes, char *buf, size_t len);
 #define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
 /* "always [madvise] never" -> "madvise"; "" without THP */
 void vsb_live_thp_mode(char *buf, size_t len);
-/* a /proc/meminfo line in kB, -1 when absent */
-long long vsb_live_meminfo_kb(const char *key);
 /*
  * --size for every worker of @o at once under half of MemAvailable (the
  * bound page-fault's mappings and fallocate's files share): 0, else

@@ -28,6 +28,7 @@
 #include "benches.h"
 #include "env.h"
 #include "live.h"
+#include "meminfo.h"
 
 #define LIVE_STOP_EVERY	256
 #define LIVE_PF_LOOPS	1	/* default rounds per sample: 128 MiB is 32768 faults */
@@ -158,7 +159,7 @@ static long overcommit_policy(void)
  */
 static void committed_batch(struct vsb_result *r, size_t size, size_t page)
 {
-	long long ram_kb = vsb_live_meminfo_kb("MemTotal"), batch, pages = (long long)(size / page);
+	long long ram_kb = vsb_meminfo_kb("MemTotal"), batch, pages = (long long)(size / page);
 	int present = vsb_env_count_list("/sys/devices/system/cpu/present");
 	long pol = overcommit_policy();
 	char line[512];

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * meminfo.c - one field of /proc/meminfo, in kB: the machine layer's
- * reader of that file, for whoever sizes work by the memory there is
- * (ab --jobs, a guest's default memory).
+ * meminfo.c - one field of /proc/meminfo, in kB: the suite's one reader
+ * of that file, for whoever sizes work by the memory there is (ab
+ * --jobs, a guest's default memory, the live benches' size check, the
+ * committed_as batch of the environment record).
  */
 #include <stdio.h>
 #include <stdlib.h>

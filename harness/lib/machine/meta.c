@@ -29,6 +29,7 @@
 #include "guest.h"
 #include "kernel_line.h"
 #include "meta.h"
+#include "meminfo.h"
 #include "pmu.h"
 #include "result.h"
 #include "topo.h"
@@ -380,14 +381,11 @@ static void committed_batch(struct env_ctx *e)
 	const char *set = point_sysctl(e->sysctl, "vm.overcommit_memory");
 	long v, pagesz = sysconf(_SC_PAGESIZE);
 	int present = vsb_env_count_list(SYS_CPU "/present");
-	FILE *f = fopen("/proc/meminfo", "r");
 
-	if (f) {
-		/* MemTotal is totalram_pages(), the RAM mm_compute_batch uses */
-		if (fscanf(f, "MemTotal: %lld kB", &e->ram_kb) != 1)
-			e->ram_kb = 0;
-		fclose(f);
-	}
+	/* MemTotal is totalram_pages(), the RAM mm_compute_batch uses */
+	e->ram_kb = vsb_meminfo_kb("MemTotal");
+	if (e->ram_kb < 0)
+		e->ram_kb = 0;
 	if (set ? vsb_parse_long(set, &v) :
 	    vsb_read_file_long("/proc/sys/vm/overcommit_memory", &v))
 		v = -1;
