@@ -50,15 +50,9 @@
 #include "vsb_kmod.h"
 #include "uapi/vsb_exact.h"
 
-/*
- * Exact mode's window markers (uapi/vsb_exact.h): 8-byte NOPs whose
- * displacement, VSB_EXACT_MARK_START or _STOP, the TCG plugin looks for.
- * Written as bytes so that no assembler picks another NOP encoding; the
- * displacement is the constant itself, so the two cannot drift apart.
- */
+/* Exact mode's window markers (uapi/vsb_exact.h), as the plugin finds them */
 #define VSB_EXACT_MARK(disp) \
-	asm volatile(".byte 0x0f,0x1f,0x84,0x00\n\t.long %c0" \
-		     :: "i" (disp) : "memory")
+	asm volatile(VSB_EXACT_MARK_ASM :: "i" (disp) : "memory")
 #define vsb_exact_start()	VSB_EXACT_MARK(VSB_EXACT_MARK_START)
 #define vsb_exact_stop()	VSB_EXACT_MARK(VSB_EXACT_MARK_STOP)
 

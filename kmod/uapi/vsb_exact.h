@@ -30,6 +30,13 @@
 #define VSB_EXACT_MARK_STOP	0x2d425356U	/* "VSB-" */
 /* the marker's bytes: 0f 1f 84 00 then the displacement, little-endian */
 #define VSB_EXACT_MARK_LEN	8
+/*
+ * The marker as inline assembly, for the module and the user-space batch
+ * alike: asm volatile(VSB_EXACT_MARK_ASM :: "i" (VSB_EXACT_MARK_START)).
+ * Written as bytes so that no assembler picks another NOP encoding; the
+ * displacement is the constant itself (%c0).
+ */
+#define VSB_EXACT_MARK_ASM	".byte 0x0f,0x1f,0x84,0x00\n\t.long %c0"
 
 /* the disk's NVMe serial number, and the kernel parameter that says so */
 #define VSB_EXACT_SERIAL	"vsbexact"

@@ -15,21 +15,17 @@
 #define VSB_EXACT_USER_ENV	"VSB_EXACT_USER_FILE"
 
 /*
- * The window's markers, as the module emits them: "nopl disp32(%rax,
- * %rax,1)" with the displacement that says start or stop, written as
- * bytes so that no assembler picks another NOP encoding.  A NOP on any
- * x86-64 CPU; only the plugin gives it a meaning.
+ * The window's markers, as the module emits them (VSB_EXACT_MARK_ASM):
+ * a NOP on any x86-64 CPU; only the plugin gives it a meaning.
  */
 static inline void vsb_exact_mark_start(void)
 {
-	asm volatile(".byte 0x0f,0x1f,0x84,0x00\n\t.long %c0"
-		     :: "i" (VSB_EXACT_MARK_START) : "memory");
+	asm volatile(VSB_EXACT_MARK_ASM :: "i" (VSB_EXACT_MARK_START) : "memory");
 }
 
 static inline void vsb_exact_mark_stop(void)
 {
-	asm volatile(".byte 0x0f,0x1f,0x84,0x00\n\t.long %c0"
-		     :: "i" (VSB_EXACT_MARK_STOP) : "memory");
+	asm volatile(VSB_EXACT_MARK_ASM :: "i" (VSB_EXACT_MARK_STOP) : "memory");
 }
 
 /* the file VSB_EXACT_USER_ENV names, or NULL when unset or empty */
