@@ -143,3 +143,21 @@ fake_kernel_tree() {
 	echo 'int b;' >"$1/kernel/fork.c"
 	cp "$VSB_ROOT/tests/fixtures/kbuild/Makefile" "$1/Makefile"
 }
+
+# need_qemu_user: exit 4 with the reason unless qemu-x86_64 can count our
+# binary with the plugin (qemu-user installed, not a sanitizer build,
+# the plugin built)
+need_qemu_user() {
+	if ! command -v qemu-x86_64 >/dev/null; then
+		echo "# no qemu-x86_64 (Debian package qemu-user; ci/deps.sh installs it)"
+		exit 4
+	fi
+	if readelf -d "$VSB" 2>/dev/null | grep -q libasan; then
+		echo "# $VSB is a sanitizer build: qemu-x86_64 cannot map ASan's shadow memory"
+		exit 4
+	fi
+	if [ ! -f "$VSB_ROOT/$VSB_BUILD_DIR/qemu-plugin/vsb-insn.so" ]; then
+		echo "# no TCG plugin in $VSB_BUILD_DIR/qemu-plugin: make builds it"
+		exit 4
+	fi
+}

@@ -12,10 +12,7 @@
 # (docs/exact.md).
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v qemu-x86_64 >/dev/null; then
-	echo "# SKIP qemu-x86_64 missing (ci/deps.sh installs qemu-user)"
-	exit 4
-fi
+need_qemu_user
 if ! command -v gcc >/dev/null; then
 	echo "# SKIP no gcc to build the probe"
 	exit 4

@@ -13,18 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 PLUGIN=$VSB_ROOT/$VSB_BUILD_DIR/qemu-plugin/vsb-insn.so
-if ! command -v qemu-x86_64 >/dev/null; then
-	echo "# no qemu-x86_64 (Debian package qemu-user; ci/deps.sh installs it)"
-	exit 4
-fi
-if readelf -d "$VSB" 2>/dev/null | grep -q libasan; then
-	echo "# $VSB is a sanitizer build: qemu-x86_64 cannot map ASan's shadow memory"
-	exit 4
-fi
-if [ ! -f "$PLUGIN" ]; then
-	echo "# no TCG plugin at $PLUGIN: make builds it"
-	exit 4
-fi
+need_qemu_user
 
 # count VARIANT CPUS OUT: the counter under the plugin, exact, into OUT
 count() {

@@ -9,14 +9,7 @@
 . "$VSB_ROOT/ci/csv.bash"
 
 MC=$VSB_ROOT/ci/model-check
-if ! command -v qemu-x86_64 >/dev/null; then
-	echo "# no qemu-x86_64 (Debian package qemu-user; ci/deps.sh installs it)"
-	exit 4
-fi
-if readelf -d "$VSB" 2>/dev/null | grep -q libasan; then
-	echo "# $VSB is a sanitizer build: qemu-x86_64 cannot map ASan's shadow memory"
-	exit 4
-fi
+need_qemu_user
 
 cat >"$TMP/small.sweep" <<'SWEEP'
 name small
