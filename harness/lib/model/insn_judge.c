@@ -148,7 +148,7 @@ static void change_line(const struct vsb_mix *b, const struct vsb_mix *n,
 }
 
 /* the direction every model agrees on beyond its tolerance, else CHANGED */
-static enum vsb_mix_dir by_costs(const struct vsb_mix *b, struct vsb_mix_verdict *v,
+static enum vsb_mix_dir by_costs(struct vsb_mix_verdict *v,
 				 const struct vsb_uarch_cost *const *u,
 				 const char *const *unpriced)
 {
@@ -156,7 +156,7 @@ static enum vsb_mix_dir by_costs(const struct vsb_mix *b, struct vsb_mix_verdict
 	size_t i, off = 0;
 
 	for (i = 0; i < v->nmodels; i++) {
-		double tol = tol_of(vsb_mix_estimate(b, u[i]),
+		double tol = tol_of(v->est_base[i],
 				    VSB_MIX_ABS_TOL / u[i]->c[VSB_COST_WIDTH]);
 
 		if (isnan(v->d_est[i])) {
@@ -193,11 +193,10 @@ void vsb_mix_judge(const struct vsb_mix *b, const struct vsb_mix *n,
 	memset(v, 0, sizeof(*v));
 	v->nmodels = vsb_uarch_models(u);
 	for (i = 0; i < v->nmodels; i++) {
-		double eb = vsb_mix_estimate(b, u[i]);
-
 		v->model[i] = u[i]->name;
+		v->est_base[i] = vsb_mix_estimate(b, u[i]);
 		v->d_est[i] = est_delta(b, n, u[i], &unpriced[i]);
-		v->rel_est[i] = eb > 0 ? v->d_est[i] / eb : NAN;
+		v->rel_est[i] = v->est_base[i] > 0 ? v->d_est[i] / v->est_base[i] : NAN;
 	}
 	if (!class_moves(b, n, &up, &down)) {
 		v->dir = VSB_MIX_SAME;
@@ -209,5 +208,5 @@ void vsb_mix_judge(const struct vsb_mix *b, const struct vsb_mix *n,
 		return;
 	}
 	v->by_costs = 1;
-	v->dir = by_costs(b, v, u, unpriced);
+	v->dir = by_costs(v, u, unpriced);
 }

@@ -124,6 +124,7 @@ struct vsb_mix_verdict {
 	int by_costs;		/* 1: the models decided; 0: the mix alone did */
 	size_t nmodels;
 	const char *model[VSB_UARCH_MAX];
+	double est_base[VSB_UARCH_MAX];	/* base's cycles per op; NAN: no cost */
 	double d_est[VSB_UARCH_MAX];	/* cycles per op, new - base; NAN: no cost */
 	double rel_est[VSB_UARCH_MAX];	/* d_est over base's estimate; NAN */
 	char line[320];		/* "-4.9 insn, +3 sti, ...; est +6.1 skl, ..." */
