@@ -130,6 +130,9 @@ static int parse_spec(struct vsb_ab_kernel *k, const char *opt, const char *s)
 	return 0;
 }
 
+/* --costs as given; NULL: this CPU's cached table (lib/machine/cost_host.c) */
+static const char *costs_spec;
+
 enum { OPT_BASE = 256, OPT_NEW, OPT_SMP, OPT_MEM, OPT_TIMEOUT, OPT_MONITOR,
        OPT_POSSIBLE, OPT_NODES, OPT_CMDLINE, OPT_MAX_BOOTS, OPT_EXACT, OPT_TIMED,
        OPT_CHECK_OPTIONS, OPT_COSTS };
@@ -205,8 +208,8 @@ static int parse_one(struct vsb_ab *ab, int c, const char *arg, int *dry)
 		*dry = 2;
 		return 0;
 	case OPT_COSTS:
-		/* the table is read now: a bad one is refused before any work */
-		return vsb_host_costs_use(arg);
+		costs_spec = arg;	/* read after the options, before any work */
+		return 0;
 	case 'j':
 		return vsb_parse_long_range("--jobs", arg, 1, 64, &ab->jobs);
 	case OPT_EXACT:
@@ -366,8 +369,9 @@ int vsb_cmd_ab(int argc, char **argv)
 	ab.timeout = VSB_AB_TIMEOUT_DEFAULT;
 	ab.lockfd = -1;
 	strcpy(ab.max_regression, "5");
-	ret = vsb_host_costs_use(NULL);	/* this CPU's, unless --costs says */
-	ret = ret ?: parse_args(&ab, argc, argv, &dry);
+	ret = parse_args(&ab, argc, argv, &dry);
+	/* this CPU's cost table unless --costs names one: a bad file is exit 2 */
+	ret = ret ?: vsb_host_costs_use(costs_spec);
 	ret = ret ?: max_boots(&ab);
 	if (ret)
 		return ret < 0 ? VSB_EXIT_OK : ret;
