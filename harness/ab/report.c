@@ -172,8 +172,9 @@ int vsb_ab_summary(const struct vsb_ab_run *r, int rc)
 	fprintf(f, "**Boots:** %ld a side (BASE %ld, NEW %ld), from --boots %ld up to "
 		"--max-boots %ld, one ABBA pair added while a point was undecided; "
 		"stopped: %s.  This look's alpha %.3g: the looks' alphas sum to 0.01 "
-		"(the first half of it, the rest shared), so an A/A raises a false "
-		"alarm at a point with probability 0.01 at most.\n\n", ab->now, ab->now,
+		"(the first half of it, the rest shared), and compare shares a look's "
+		"alpha over the points (Benjamini-Hochberg), so an A/A raises a false "
+		"alarm anywhere with probability 0.01 at most.\n\n", ab->now, ab->now,
 		ab->now, ab->boots, ab->max_boots, r->stop ? r->stop : "?", r->alpha);
 	fprintf(f, "| side | KERNEL | release | boots |\n|---|---|---|---|\n");
 	for (s = VSB_AB_BASE; s <= VSB_AB_NEW; s++)

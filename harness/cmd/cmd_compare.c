@@ -25,6 +25,7 @@ static void usage(FILE *f)
 "                            [--max-regression PCT] [--runs-only] [-o DIR]\n"
 "                            [--noise-model auto|reps] [--db URL]\n"
 "                            [--keep-disturbed] [--costs FILE|none]\n"
+"                            [--per-point-alpha]\n"
 "\n"
 "Compare two results point by point.  BASE and NEW are sweep directories\n"
 "or raw-sample CSV files (from `run -o x.csv`).  Points match by bench,\n"
@@ -44,6 +45,12 @@ static void usage(FILE *f)
 "faster when every class moved one way, or when every cost model (the\n"
 "cited cores', and this CPU's measured table) agrees; else changed, which\n"
 "exits 5: fewer instructions is not faster.\n"
+"\n"
+"Many points: alpha is shared over the points the rank test judged\n"
+"(Benjamini-Hochberg: the k smallest p's are called where the k-th is below\n"
+"k alpha / m), so that a comparison of the same code on both sides calls a\n"
+"change anywhere with probability alpha at most; a lone change must beat\n"
+"alpha / m.  --per-point-alpha tests each point at alpha on its own.\n"
 "\n"
 "Runs: a side may hold several runs (separate processes or boots: `sweep\n"
 "--runs N` folders, or files with different `# run_id:` lines; else one\n"
@@ -84,6 +91,8 @@ static void usage(FILE *f)
 "                              SQLite file, postgresql://..., or `default`\n"
 "                              ($VSB_DB, else results/vmstat-bench.db)\n"
 "      --keep-disturbed        judge disturbed repetitions too\n"
+"      --per-point-alpha       alpha for each point alone, not shared over\n"
+"                              the points (Benjamini-Hochberg)\n"
 "      --costs FILE|none       the measured cost table that prices insn rows\n"
 "                              for this CPU [its cached one, from\n"
 "                              `calibrate --costs`, where there is one]\n"
@@ -159,6 +168,7 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 		{ "db", required_argument, NULL, 'D' },
 		{ "keep-disturbed", no_argument, NULL, 'K' },
 		{ "costs", required_argument, NULL, 'C' },
+		{ "per-point-alpha", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -201,6 +211,9 @@ static int parse_args(int argc, char **argv, struct vsb_compare *c,
 			break;
 		case 'C':
 			*costs = arg;
+			break;
+		case 'P':
+			o->per_point = 1;
 			break;
 		}
 		if (ret)

@@ -90,7 +90,7 @@ expect_usage_error "a truncated file" "fewer cells" "$VSB" compare "$TMP/trunc.c
 
 expect_exit 1 "-o DIR: written even when exiting 1" \
 	"$VSB" compare --noise-model reps "$TMP/base.csv" "$TMP/slow.csv" -o "$TMP/cmp"
-if grep -q ',slower,1,1,1,,pooled,[0-9.]*,rank,,$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSION' "$TMP/cmp/summary.md"; then
+if grep -q ',slower,1,1,1,,pooled,[0-9.]*,rank,,,$' "$TMP/cmp/compare.csv" && grep -q 'REGRESSION' "$TMP/cmp/summary.md"; then
 	ok "compare.csv and summary.md carry the verdict"
 else
 	not_ok "compare.csv and summary.md carry the verdict"
@@ -118,12 +118,14 @@ grep -qx -- '- kernel differs: base `Linux 6.1.0-test #1 SMP`, new `Linux 6.12.9
 # machine's, or a change common to all), each verdict left as it is; one
 # point slower among four is that point's, no note.
 mkdir -p "$TMP/sh/a" "$TMP/sh/all" "$TMP/sh/one"
+# 8 repetitions: alpha is shared over the 4 points (compare_family.c), and
+# a lone slower point must reach p < 0.01 / 4, beyond 5 and 5's reach
 for thr in 8 32 64 125; do
-	mkcsv "$TMP/sh/a/t$thr.csv" tsc $thr 100 101 102 103 104
-	mkcsv "$TMP/sh/all/t$thr.csv" tsc $thr 110 111.1 112.2 113.3 114.4
+	mkcsv "$TMP/sh/a/t$thr.csv" tsc $thr 100 101 102 103 104 105 106 107
+	mkcsv "$TMP/sh/all/t$thr.csv" tsc $thr 110 111.1 112.2 113.3 114.4 115.5 116.6 117.7
 	cp "$TMP/sh/a/t$thr.csv" "$TMP/sh/one/t$thr.csv"
 done
-mkcsv "$TMP/sh/one/t8.csv" tsc 8 110 111.1 112.2 113.3 114.4
+mkcsv "$TMP/sh/one/t8.csv" tsc 8 110 111.1 112.2 113.3 114.4 115.5 116.6 117.7
 expect_exit 1 "four points all 10% slower: each a regression, as before" \
 	"$VSB" compare --noise-model reps "$TMP/sh/a" "$TMP/sh/all" -o "$TMP/sh/cmp-all"
 grep -q 'note: the 4 judged points moved together, their median NEW/BASE 1.100: .*read each point.s ratio against 1.100' "$TMP/err" &&
@@ -170,7 +172,7 @@ if command -v gnuplot >/dev/null; then
 	"$VSB" compare --noise-model reps "$TMP/sh/a" "$TMP/sh/three" -o "$TMP/sh/cmp-three" >/dev/null 2>&1
 	expect_exit 0 "plot of a compare folder with an only-base point (median_new nan)" \
 		"$VSB" plot "$TMP/sh/cmp-three" -o "$TMP/sh/plot-three"
-	grep -q ',only-base,0,0,0,,none,,none,,$' "$TMP/sh/cmp-three/compare.csv" &&
+	grep -q ',only-base,0,0,0,,none,,none,,,$' "$TMP/sh/cmp-three/compare.csv" &&
 		grep -q '<svg' "$TMP/sh/plot-three/regression.svg" &&
 		grep -q 'thr=8 (only-base)' "$TMP/sh/plot-three/regression.svg" &&
 		ok "... drawn, as compare drew it, the point without a ratio labelled why" ||
@@ -211,7 +213,7 @@ if grep -q '^# c2c_ns: [0-9]' "$TMP/mc.csv"; then
 	# compare.csv's test column: none, not the test the pair would have had
 	[ $rc -eq 0 ] && grep -q ' moved (c2c 100 -> 300 ns)' "$TMP/out" &&
 		grep -q 'not judged (verdict `moved`)' "$TMP/err" &&
-		grep -q ',moved,0,1,1,,none,,none,,$' "$TMP/mv/compare.csv" &&
+		grep -q ',moved,0,1,1,,none,,none,,,$' "$TMP/mv/compare.csv" &&
 		grep -q '^# noise_models: 0 runs, 0 store, 0 pooled, 1 not judged' "$TMP/mv/compare.csv" &&
 		ok "2 CPUs, 3x farther apart on NEW: not judged (moved, test none), exit 0" ||
 		not_ok "2 CPUs, 3x farther apart: moved" "exit $rc" "$(cat "$TMP/out" "$TMP/err")"
@@ -237,7 +239,7 @@ expect_exit 0 "--runs-only, one run a side, +83% pooled: not judged (exit 0)" \
 	"$VSB" compare "$TMP/base.csv" "$TMP/slow.csv" --runs-only -o "$TMP/ro"
 if grep -q '1.833 \[.*few-runs$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
    grep -q -- '--runs-only: 1 point not judged (verdict `few-runs`).* needs 5 runs a side' "$TMP/err" &&
-   grep -q ',few-runs,0,1,1,,none,,none,,$' "$TMP/ro/compare.csv"; then
+   grep -q ',few-runs,0,1,1,,none,,none,,,$' "$TMP/ro/compare.csv"; then
 	ok "few-runs in the table and compare.csv (test none), the ratio kept, stderr says why"
 else
 	not_ok "--runs-only output" "$(cat "$TMP/out" "$TMP/err")" "$(tail -n1 "$TMP/ro/compare.csv")"

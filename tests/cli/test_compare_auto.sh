@@ -51,7 +51,7 @@ mkrun() {
 expect_exit 1 "5 runs a side, NEW 10% slower in each: a regression by default (exit 1)" \
 	"$VSB" compare "$FX/ten/base" "$FX/ten/new" -o "$TMP/ten"
 grep -q 'slower (+10.0%)  REGRESSION' "$TMP/out" &&
-	grep -q ',slower,1,5,5,[0-9.]*,runs,[0-9.inf]*,[a-z]*,,$' "$TMP/ten/compare.csv" &&
+	grep -q ',slower,1,5,5,[0-9.]*,runs,[0-9.inf]*,[a-z]*,,,$' "$TMP/ten/compare.csv" &&
 	grep -q '^# noise_model: auto' "$TMP/ten/compare.csv" &&
 	grep -q '^# noise_models: 1 runs, 0 store, 0 pooled, 0 not judged' "$TMP/ten/compare.csv" &&
 	grep -q 'noise model `auto`: judged 1 of 1 points: 1 by runs' "$TMP/ten/summary.md" &&
@@ -72,7 +72,7 @@ expect_exit 0 "one run a side, +83%: not judged by default (exit 0)" \
 if grep -q '1.833 \[.* no-model$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
 	grep -q '1 point not judged (verdict `no-model`): one run a side, and no store' "$TMP/err" &&
 	grep -q 'judged 0 of 1 points' "$TMP/out" &&
-	grep -q ',no-model,0,1,1,,none,[0-9.inf]*,[a-z]*,,$' "$TMP/one/compare.csv" &&
+	grep -q ',no-model,0,1,1,,none,[0-9.inf]*,[a-z]*,,,$' "$TMP/one/compare.csv" &&
 	grep -q '\*\*verdict: not judged: no point could be judged: 0 slower, 0 faster, 0 same, 0 inconclusive, 1 not judged\*\*' "$TMP/one/summary.md" &&
 	grep -q '| no-model | | none |' "$TMP/one/summary.md"; then
 	ok "... verdict no-model, the ratio shown, stderr says why, compare.csv test none"
@@ -104,7 +104,7 @@ expect_exit 1 "one run a side, a store whose runs differ by 1%: +83% judged, a r
 	"$VSB" compare "$TMP/b.csv" "$TMP/n.csv" --db "$TMP/tight.db" -o "$TMP/st"
 if grep -q 'slower (+83.3%)  REGRESSION' "$TMP/out" &&
 	grep -q 'judged 1 of 1 points: 0 by runs .*, 1 by the store' "$TMP/out" &&
-	grep -q ',slower,1,1,1,[0-9.]*,store,[0-9.inf]*,[a-z]*,,$' "$TMP/st/compare.csv" &&
+	grep -q ',slower,1,1,1,[0-9.]*,store,[0-9.inf]*,[a-z]*,,,$' "$TMP/st/compare.csv" &&
 	grep -q "^# store: $TMP/tight.db" "$TMP/st/compare.csv" &&
 	grep -q '| store: CV .* over 7 runs |' "$TMP/st/summary.md"; then
 	ok "... by the store (7 runs: the compared one, stored too, left out), in the metadata"
@@ -200,7 +200,7 @@ expect_exit 0 "2 CPUs, one sweep a side, NEW 30% slower in every process: not ju
 if grep -q ' one-sweep$' "$TMP/out" && ! grep -q REGRESSION "$TMP/out" &&
 	grep -q '1 multi-CPU point not judged (verdict `one-sweep`)' "$TMP/err" &&
 	grep -q 'not judged: 0 no-model, 0 few-runs, 1 one-sweep' "$TMP/err" &&
-	grep -q ',one-sweep,0,5,5,[0-9.e+-]*,none,[0-9.inf]*,[a-z]*,,$' "$TMP/s2/compare.csv" &&
+	grep -q ',one-sweep,0,5,5,[0-9.e+-]*,none,[0-9.inf]*,[a-z]*,,,$' "$TMP/s2/compare.csv" &&
 	grep -q '^# noise_models: 0 runs, 0 store, 0 pooled, 1 not judged' "$TMP/s2/compare.csv"; then
 	ok "... one-sweep: the warning says why, compare.csv's test is none"
 else
@@ -210,7 +210,7 @@ mksweep "$TMP/s1b.csv" s1-b 0 none $B2
 mksweep "$TMP/s1n.csv" s1-n 0 none $N2
 expect_exit 1 "the same numbers on one CPU: judged by its 5 worker processes, a regression" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n.csv" -o "$TMP/s1c"
-grep -q ',slower,1,5,5,[0-9.e+-]*,runs,[0-9.inf]*,[a-z]*,,$' "$TMP/s1c/compare.csv" && ok "... by runs" ||
+grep -q ',slower,1,5,5,[0-9.e+-]*,runs,[0-9.inf]*,[a-z]*,,,$' "$TMP/s1c/compare.csv" && ok "... by runs" ||
 	not_ok "one CPU by runs" "$(tail -1 "$TMP/s1c/compare.csv")"
 mkdir -p "$TMP/s2store"
 i=0
@@ -221,7 +221,7 @@ done
 "$VSB" db import --db "$TMP/s2.db" "$TMP/s2store" >/dev/null 2>&1
 expect_exit 1 "2 CPUs, one sweep a side, a store of 7 earlier sweeps within 1%: judged, a regression" \
 	"$VSB" compare "$TMP/s2b.csv" "$TMP/s2n.csv" --db "$TMP/s2.db" -o "$TMP/s2st"
-grep -q ',slower,1,5,5,[0-9.e+-]*,store,[0-9.inf]*,[a-z]*,,$' "$TMP/s2st/compare.csv" && ok "... by the store" ||
+grep -q ',slower,1,5,5,[0-9.e+-]*,store,[0-9.inf]*,[a-z]*,,,$' "$TMP/s2st/compare.csv" && ok "... by the store" ||
 	not_ok "one-sweep with a store" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/s2st/compare.csv")"
 # One CPU, one sweep a side, judged by its runs: a store of earlier
 # sweeps of the point floors the verdict at what sweeps differ by.  NEW
@@ -249,7 +249,7 @@ done
 "$VSB" db import --db "$TMP/s1w.db" "$TMP/s1wide" >/dev/null 2>&1
 expect_exit 1 "1 CPU, one sweep a side, +10%, a store of sweeps within 1%: a regression" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv" --db "$TMP/s1t.db" -o "$TMP/s1t"
-grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store,[0-9.inf]*,[a-z]*,,$' "$TMP/s1t/compare.csv" &&
+grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store,[0-9.inf]*,[a-z]*,,,$' "$TMP/s1t/compare.csv" &&
 	grep -q '1 by runs floored by how far the store.s sweeps of them differ' "$TMP/out" &&
 	grep -q '| runs: 5 + 5, CV .*; sweeps (store): CV .* over 7 |' "$TMP/s1t/summary.md" &&
 	grep -q '^# noise_models: 1 runs, 0 store, 0 pooled, 0 not judged; of the runs, 1 runs+store$' "$TMP/s1t/compare.csv" &&
@@ -273,7 +273,7 @@ done
 "$VSB" db import --db "$TMP/s1p.db" "$TMP/s1step" >/dev/null 2>&1
 expect_exit 1 "a store with an earlier +11% step in it: its step counts once, +10% a regression" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv" --db "$TMP/s1p.db" -o "$TMP/s1p"
-grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store,[0-9.inf]*,[a-z]*,,$' "$TMP/s1p/compare.csv" && ok "... by runs+store" ||
+grep -q ',slower,1,5,5,[0-9.e+-]*,runs+store,[0-9.inf]*,[a-z]*,,,$' "$TMP/s1p/compare.csv" && ok "... by runs+store" ||
 	not_ok "a store with a step" "$(tail -1 "$TMP/s1p/compare.csv")"
 expect_exit 1 "without --db, the same pair: its runs alone, a regression" \
 	"$VSB" compare "$TMP/s1b.csv" "$TMP/s1n10.csv"
@@ -318,7 +318,7 @@ expect_exit 0 "sweep --procs 1: one process, as before" \
 expect_exit 1 "one default sweep a side, batch 1 against 1024 (one CPU): slower, exit 1" \
 	"$VSB" compare "$TMP/sb" "$TMP/sn" --ignore batch --keep-disturbed -o "$TMP/pcc"
 grep -q 'slower (+[0-9.]*%)  REGRESSION' "$TMP/out" &&
-	grep -q ',slower,1,10,10,[0-9.]*,runs,[0-9.inf]*,[a-z]*,,$' "$TMP/pcc/compare.csv" &&
+	grep -q ',slower,1,10,10,[0-9.]*,runs,[0-9.inf]*,[a-z]*,,,$' "$TMP/pcc/compare.csv" &&
 	ok "... judged by runs: 10 worker processes a side" ||
 	not_ok "real slowdown by runs" "$(cat "$TMP/out" "$TMP/err")" "$(tail -1 "$TMP/pcc/compare.csv")"
 expect_exit 0 "the same sweeps with --procs 1 a side: not judged (one run a side)" \

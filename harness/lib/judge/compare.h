@@ -72,6 +72,11 @@ struct vsb_cmp_verdict {
 	struct vsb_cmp_point *b, *n;	/* NULL: not on that side */
 	char label[512];
 	double mb, mn, ratio, lo, hi, p, noise;	/* NAN where not judged */
+	/*
+	 * p_adj: the p the verdict was called on: the adjusted p where
+	 * several points were tested together (compare_family.c), else p.
+	 */
+	double p_adj;
 	double between;		/* between-run CV; NAN: unknown (one run a side) */
 	size_t rb, rn;		/* runs on each side */
 	int by_runs;		/* 1: tested per-run medians; 0: repetitions pooled */
@@ -148,6 +153,12 @@ struct vsb_cmp_opts {
 	enum vsb_cmp_model model;
 	int drop_disturbed;	/* leave out repetitions another task disturbed
 				 * (the `disturbed` column names a reason) */
+	int per_point;		/* alpha per point (--per-point-alpha); 0:
+				 * alpha over all the points tested,
+				 * Benjamini-Hochberg */
+	size_t family;		/* the points tested together, set on
+				 * vsb_cmp_judge()'s own copy of the options:
+				 * an MDE is at alpha / family */
 };
 
 struct vsb_compare {
@@ -159,6 +170,8 @@ struct vsb_compare {
 	struct vsb_cmp_verdict *vs;	/* base's points in order, then new's rest */
 	/* filled by vsb_cmp_judge() */
 	size_t nreg;		/* regressions beyond max_regression_pct */
+	size_t family;		/* points alpha was shared over (compare_family.c);
+				 * 0: alpha per point */
 	size_t unmatched;	/* points on one side only */
 	size_t fewest;		/* fewest repetitions of a pooled side; (size_t)-1 */
 	size_t one_run;		/* judged pairs with one run on each side */
@@ -302,6 +315,20 @@ double vsb_cmp_mde(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o
 		   const double *b, size_t nb, const double *n, size_t nn);
 /* an inconclusive @v's MDE raised to the change it saw and its CI's half-width */
 void vsb_cmp_mde_bound(struct vsb_cmp_verdict *v);
+/* verdict, MDE bound, rule and regression of a pair the rank test judged */
+void vsb_cmp_decide(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o);
+/*
+ * compare_family.c: the points the rank test judged, tested together.
+ * vsb_cmp_family_size() counts them; vsb_cmp_share_alpha() sets each
+ * one's p_adj by Benjamini-Hochberg's step-up rule and decides it again,
+ * so that an A/A of many points calls a change with probability alpha
+ * at most.
+ */
+size_t vsb_cmp_family_size(const struct vsb_compare *c);
+void vsb_cmp_share_alpha(struct vsb_compare *c, const struct vsb_cmp_opts *o);
+/* "0.01", or "0.01 shared over N points (Benjamini-Hochberg ...)", for reports */
+void vsb_cmp_alpha_words(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
+			 char *buf, size_t len);
 /*
  * The headline: the counts of slower / faster / same / inconclusive,
  * "no regression" only where every judged pair is the same, and the MDE

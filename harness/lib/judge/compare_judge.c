@@ -234,7 +234,6 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	struct grouped gb, gn;
 	struct vsb_mwu mw;
 	const char *why;
-	double change;
 	int by_store;
 
 	if (vsb_cmp_exact_unit(v->b->unit)) {
@@ -259,7 +258,7 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	else
 		test_pooled(v, &gb, &gn, &mw);
 	v->ratio = v->mn / v->mb;
-	v->p = mw.p;
+	v->p = v->p_adj = mw.p;
 	v->exact = mw.exact;
 	/*
 	 * Pooled, the repetitions' CV bounds what is called, as it always
@@ -277,13 +276,8 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	v->model_n = v->rb + v->rn;
 	if (by_store || sweep_store_floor(v, o))
 		floor_by_store(v, o, by_store);
-	change = v->ratio - 1;
 	mde_of(v, o, &gb, &gn);
-	v->verdict = vsb_cmp_three_way(v, o);
-	vsb_cmp_mde_bound(v);
-	v->rule = "rank";
-	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
-			100 * change > o->max_regression_pct;
+	vsb_cmp_decide(v, o);
 	why = not_judged(v, o, by_store);
 	if (why) {
 		v->verdict = why;
@@ -354,8 +348,49 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 		c->fewest = v->n->n;
 }
 
+/* @v judged afresh under @o; not counted (count_pair) */
+static void judge_one(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
+{
+	v->mb = v->mn = v->ratio = v->lo = v->hi = v->p = v->p_adj = NAN;
+	v->c2c_b = v->c2c_n = NAN;
+	v->between = NAN;
+	v->rb = v->rn = 0;
+	v->by_runs = 0;
+	v->one_sweep = 0;
+	v->model = "none";
+	v->rule = "none";
+	v->model_cv = NAN;
+	v->model_n = 0;
+	v->mde = NAN;
+	if (!v->b || !v->n) {
+		v->verdict = v->b ? "only-base" : "only-new";
+		if (v->b)
+			v->mb = median_of(v->b);
+		else
+			v->mn = median_of(v->n);
+	} else if (v->b->n && v->n->n) {
+		judge_pair(v, o);
+	} else {
+		judge_disturbed(v);
+	}
+}
+
+static void judge_all(struct vsb_compare *c, const struct vsb_cmp_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < c->nv; i++)
+		judge_one(&c->vs[i], o);
+}
+
+/*
+ * Every pair judged on its own; then, where the rank test judged more
+ * than one, judged again with alpha shared over them (compare_family.c):
+ * the MDEs at alpha / family, the verdicts on the adjusted p.
+ */
 void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
+	struct vsb_cmp_opts fam = *o;
 	size_t i;
 
 	c->nreg = c->unmatched = c->one_run = c->few_runs = c->moved = 0;
@@ -365,34 +400,19 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 	c->nchanged = 0;
 	c->mde_lo = c->mde_hi = NAN;
 	c->fewest = c->fewest_runs = (size_t)-1;
+	fam.family = 1;
+	judge_all(c, &fam);
+	c->family = o->per_point ? 0 : vsb_cmp_family_size(c);
+	if (c->family > 1) {
+		fam.family = c->family;
+		judge_all(c, &fam);
+		vsb_cmp_share_alpha(c, &fam);
+	}
 	for (i = 0; i < c->nv; i++) {
-		struct vsb_cmp_verdict *v = &c->vs[i];
-
-		v->mb = v->mn = v->ratio = v->lo = v->hi = v->p = NAN;
-		v->c2c_b = v->c2c_n = NAN;
-		v->between = NAN;
-		v->rb = v->rn = 0;
-		v->by_runs = 0;
-		v->one_sweep = 0;
-		v->model = "none";
-		v->rule = "none";
-		v->model_cv = NAN;
-		v->model_n = 0;
-		v->mde = NAN;
-		if (!v->b || !v->n) {
-			v->verdict = v->b ? "only-base" : "only-new";
+		if (!c->vs[i].b || !c->vs[i].n)
 			c->unmatched++;
-			if (v->b)
-				v->mb = median_of(v->b);
-			else
-				v->mn = median_of(v->n);
-			continue;
-		}
-		if (v->b->n && v->n->n)
-			judge_pair(v, o);
 		else
-			judge_disturbed(v);
-		count_pair(c, v);
+			count_pair(c, &c->vs[i]);
 	}
 	vsb_cmp_common_shift(c);
 }

@@ -84,6 +84,12 @@ static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 	fprintf(f, ",%s", v->rule ? v->rule : "none");
 	put_cell(f, v->mixv.line);
 	put_cell(f, v->mixv.why);
+	/* p_adj: the p the verdict was called on, alpha shared over the
+	 * points (compare_family.c); empty where no rank test judged */
+	if (c->family > 1 && !strcmp(v->rule ? v->rule : "", "rank"))
+		fprintf(f, ",%.4g", v->p_adj);
+	else
+		fputc(',', f);
 	fputc('\n', f);
 }
 
@@ -188,7 +194,7 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		fprintf(csv.f, ",%s", c->cols[k]);
 	fputs(",unit,n_base,n_new,median_base,median_new,ratio,ratio_ci_lo,"
 	      "ratio_ci_hi,p,exact,noise_pct,verdict,regression,runs_base,"
-	      "runs_new,between_cv_pct,test,mde_pct,rule,change,why\n", csv.f);
+	      "runs_new,between_cv_pct,test,mde_pct,rule,change,why,p_adj\n", csv.f);
 	for (i = 0; i < c->nv; i++)
 		write_csv_row(csv.f, c, i);
 	return vsb_outfile_commit(&csv);
@@ -349,12 +355,13 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 		    const struct vsb_cmp_opts *o, int chart)
 {
 	struct vsb_outfile md;
-	char path[4096 + 32], runs[512], basis[512], line[512];
+	char path[4096 + 32], runs[512], basis[512], line[512], alpha[128];
 	size_t i;
 	int r;
 
 	runs_line(c, o, runs, sizeof(runs));
 	basis_line(c, o, basis, sizeof(basis));
+	vsb_cmp_alpha_words(c, o, alpha, sizeof(alpha));
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	r = vsb_outfile_open(&md, path, "-o");
 	if (r)
@@ -364,7 +371,7 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 	sides_md(md.f, c);
 	vsb_cmp_headline(c, o, line, sizeof(line));
 	fprintf(md.f, "- **verdict: %s**%s\n"
-		"- rule: slower/faster needs Mann-Whitney p < %g and a change beyond "
+		"- rule: slower/faster needs Mann-Whitney p < %s and a change beyond "
 		"the noise floor (max of %g%% and either side's CV); same needs the "
 		"95%% CI of NEW/BASE inside 1 +- %g%% and the floor no wider; else "
 		"inconclusive, with its MDE (the smallest change the row could call); "
@@ -373,7 +380,7 @@ static int write_md(const char *dir, const struct vsb_compare *c,
 		"model agrees, else changed (docs/exact.md)\n- %s\n- noise model "
 		"`%s`: %s\n",
 		line, c->unmatched ? " (points on one side only are listed below)" : "",
-		o->alpha, o->noise_pct, o->max_regression_pct, runs, model_name(o), basis);
+		alpha, o->noise_pct, o->max_regression_pct, runs, model_name(o), basis);
 	if (c->store_url)
 		fprintf(md.f, "- store: `%s`\n", c->store_url);
 	if (shift_line(c, o, line, sizeof(line)))
@@ -571,7 +578,7 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 {
 	/* no row at all: two empty files */
 	const char *unit = c->nv ? vsb_cmp_any(&c->vs[0])->unit : "";
-	char runs[96] = "";
+	char runs[96] = "", alpha[128];
 	size_t i;
 
 	printf("%-44s %10s %10s %22s %9s  %s\n", "point", "base", "new",
@@ -596,9 +603,10 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 	if (c->by_store || c->runs_store)
 		snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs),
 			 ", z(alpha) x sqrt 2 x the store's CV");
-	printf("(cost per op in %s; %zu regression%s beyond %g%%; alpha %g; noise floor "
+	vsb_cmp_alpha_words(c, o, alpha, sizeof(alpha));
+	printf("(cost per op in %s; %zu regression%s beyond %g%%; alpha %s; noise floor "
 	       "max(%g%%, CV%s)%s)\n", unit, c->nreg, c->nreg == 1 ? "" : "s",
-	       o->max_regression_pct, o->alpha, o->noise_pct,
+	       o->max_regression_pct, alpha, o->noise_pct,
 	       runs,
 	       c->unmatched ? "; unmatched points listed on stderr" : "");
 	if (o->model == VSB_CMP_MODEL_AUTO && !o->runs_only && c->nv > c->unmatched) {

@@ -52,7 +52,7 @@ const char *vsb_cmp_three_way(const struct vsb_cmp_verdict *v,
 {
 	double change = v->ratio - 1, thr = o->max_regression_pct / 100;
 
-	if (v->p < o->alpha && fabs(change) > v->noise)
+	if (v->p_adj < o->alpha && fabs(change) > v->noise)
 		return change > 0 ? "slower" : "faster";
 	/*
 	 * Not different is not the same: only a CI inside the threshold
@@ -96,17 +96,20 @@ static double rel_spread(const double *x, size_t n)
  * under normality).  An approximation (the exact test is discrete), but
  * of the right size; never below the noise floor, which blocks smaller
  * changes whatever p says; infinite where even complete separation
- * cannot reach alpha at these counts.
+ * cannot reach alpha at these counts.  Where points share alpha
+ * (compare_family.c), a change at this point alone must reach alpha /
+ * family: that is the level the MDE is at.
  */
 double vsb_cmp_mde(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
 		   const double *b, size_t nb, const double *n, size_t nn)
 {
 	double sb = rel_spread(b, nb), sn = rel_spread(n, nn), se;
+	double alpha = o->alpha / (double)(o->family > 1 ? o->family : 1);
 
-	if (!nb || !nn || vsb_mwu_min_p(nb, nn) >= o->alpha)
+	if (!nb || !nn || vsb_mwu_min_p(nb, nn) >= alpha)
 		return INFINITY;
 	se = sqrt(sb * sb / (double)nb + sn * sn / (double)nn) * sqrt(M_PI / 3);
-	return fmax(v->noise, (vsb_cmp_z(o->alpha) + VSB_CMP_MDE_POWER_Z) * se);
+	return fmax(v->noise, (vsb_cmp_z(alpha) + VSB_CMP_MDE_POWER_Z) * se);
 }
 
 /*
@@ -123,6 +126,18 @@ void vsb_cmp_mde_bound(struct vsb_cmp_verdict *v)
 		v->mde = fmax(v->mde, fabs(v->ratio - 1));
 	if (!isnan(v->lo) && !isnan(v->hi))
 		v->mde = fmax(v->mde, (v->hi - v->lo) / 2);
+}
+
+/* The three-way verdict of a pair the rank test judged, from its p_adj */
+void vsb_cmp_decide(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
+{
+	double change = v->ratio - 1;
+
+	v->verdict = vsb_cmp_three_way(v, o);
+	vsb_cmp_mde_bound(v);
+	v->rule = "rank";
+	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
+			100 * change > o->max_regression_pct;
 }
 
 /* "below 41%" (or the range) of the inconclusive pairs' MDE */

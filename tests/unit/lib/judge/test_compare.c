@@ -24,8 +24,13 @@
 #include "vsb.h"
 #include "tap.h"
 
+/*
+ * The per-point rule, each fixture point at alpha on its own; alpha
+ * shared over the points (compare's default) is test_family() here and
+ * test_family.c.
+ */
 static const struct vsb_cmp_opts opts = {
-	.alpha = 0.01, .noise_pct = 2, .max_regression_pct = 5,
+	.alpha = 0.01, .noise_pct = 2, .max_regression_pct = 5, .per_point = 1,
 };
 
 static char fixtures[4096];
@@ -592,6 +597,32 @@ static void test_labels(void)
 	vsb_cmp_free(&c);
 }
 
+/*
+ * The same +83% at 5 repetitions a side (p 2/252), now with alpha shared
+ * over the two points the rank test judged: Benjamini-Hochberg doubles
+ * the smaller p (the other's is 1),
+ * 0.0159 > 0.01, so no slower (and no regression) is called, and the
+ * MDE says at these counts none could be (alpha / 2 is out of reach).
+ */
+static void test_family(void)
+{
+	struct vsb_cmp_opts fo = opts;
+	const struct vsb_cmp_verdict *v;
+	struct vsb_compare c;
+
+	fo.per_point = 0;
+	TAP_OK(run_opts(&c, fx("base.csv"), fx("slower.csv"), &fo) == 0,
+	       "family: base vs slower loads");
+	TAP_OK(c.family == 2, "family: the 2 judged points share alpha (%zu)", c.family);
+	v = find(&c, "this-cpu-add");
+	TAP_OK(v && fabs(v->p - 2.0 / 252) < 1e-9 && fabs(v->p_adj - 4.0 / 252) < 1e-9,
+	       "family: p 2/252, adjusted 2 x 2/252 (%g)", v ? v->p_adj : NAN);
+	TAP_OK(v && !strcmp(v->verdict, "inconclusive") && !v->regression && c.nreg == 0,
+	       "family: +83%% at p_adj 0.016 is not called (%s)", v ? v->verdict : "?");
+	TAP_OK(v && isinf(v->mde), "family: its MDE infinite, 5 and 5 cannot reach 0.005 (%g)", v ? v->mde : NAN);
+	vsb_cmp_free(&c);
+}
+
 int main(void)
 {
 	const char *root = getenv("VSB_ROOT");
@@ -612,5 +643,6 @@ int main(void)
 	test_runs_only();
 	test_auto();
 	test_labels();
+	test_family();
 	return tap_done();
 }
