@@ -43,6 +43,38 @@ min=$(awk -F, '$1 == "page-alloc cpus=0" && $3 != "(other)" { t += $4; if (m == 
 [ "$min" = 1 ] && ok "every function row holds at least 0.1% of the op" ||
 	not_ok "every function row holds at least 0.1% of the op"
 
+# --- a 2-CPU point: its vCPUs' windows interleaved round by round --------
+# (as ab-exact.sweep's cpus=0-1 points keep them: "0:14-14 1:6-6 0:34-34
+# ..."); made from the fixture by giving vCPU 1 a copy of vCPU 0's windows
+# and samples.  Each vCPU's windows go to its own samples.
+R=$TMP/run3
+mkdir -p "$R" && cp -r "$F/exact-profile" "$R/"
+for b in "$F"/exact-profile/*/blocks; do
+	awk '{ print } /^W 0 / { w = 1; sub(/^W 0 /, "W 1 "); buf = buf $0 "\n"; next }
+		/^W / { w = 0 } w { buf = buf $0 "\n" } END { printf "%s", buf }' "$b" \
+		>"$R/exact-profile/${b#"$F"/exact-profile/}"
+done
+awk -F, -v OFS=, '/^# exact_windows:/ { sub(/ 0:0-4$/, "")
+		for (i = 0; i < 5; i++) $0 = $0 sprintf(" 0:%d-%d 1:%d-%d", i, i, i, i)
+		print; next }
+	/^#/ { print; next }
+	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
+	{ $c["cpus"] = "0-1"; $c["nthreads"] = 2; print
+	  $c["cpu"] = 1; $c["thread"] = 1; rows = rows $0 "\n" }
+	END { printf "%s", rows }' "$F/mz.csv" >"$R/mz2.csv"
+"$VSB" profile "$R" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+l="kstat mod-zone cpus=0-1"
+sum=$(awk -F, -v l="$l" '$1 == l { s += $4 } END { printf "%.6f", s }' "$R/profile.csv")
+mix=$("$VSB" estimate --costs none "$R/mz2.csv" 2>/dev/null |
+	awk -F, -v l="$l" '$1 == l { print $3 }')
+top=$(awk -F, -v l="$l" '$1 == l { print $3 "," $5; exit }' "$R/profile.csv")
+[ $rc = 0 ] && [ ! -s "$TMP/err" ] && [ "$top" = "mod_zone_page_state,1" ] &&
+	awk -v a="$sum" -v b="$mix" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.001 * b) }' &&
+	ok "a 2-CPU point, windows interleaved: profiled, sums to its mix ($sum, $mix)" ||
+	not_ok "a 2-CPU point, windows interleaved: profiled" "exit $rc, top $top, $sum vs $mix" \
+		"$(cat "$TMP/err")"
+
 # --- an ab folder: new's mod_zone_page_state 5 instructions and a LOCK more ---
 AB=$TMP/ab
 mkdir -p "$AB/base" "$AB/new"

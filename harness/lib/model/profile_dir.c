@@ -129,6 +129,7 @@ struct sample_win {
 	long ops, rep;
 	unsigned int vcpu;
 	uint64_t seq;
+	int has_seq;	/* seq set from the spec */
 };
 
 static int by_vcpu_rep(const void *a, const void *b)
@@ -148,10 +149,26 @@ static int by_per_op(const void *a, const void *b)
 }
 
 /*
+ * vCPU @v's first sample in @sw (sorted by vCPU, then repetition)
+ * without a window yet, or @n when it has none left.
+ */
+static size_t first_free(const struct sample_win *sw, size_t n, unsigned int v)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (sw[k].vcpu == v && !sw[k].has_seq)
+			break;
+	return k;
+}
+
+/*
  * Every sample of @f with its window: the samples of vCPU v, by
- * repetition, were counted in the windows of v's runs in @spec, in
- * order (the harness notes them as it keeps them).  -1 with why when
- * the counts differ.
+ * repetition, were counted in v's windows in @spec, in order (the
+ * harness notes them as it keeps them).  The spec lists a multi-CPU
+ * point's windows round by round, its vCPUs interleaved ("0:14-14
+ * 1:6-6 0:34-34 ..."), so each vCPU's windows go to its own samples.
+ * -1 with why when the counts differ.
  */
 static int sample_windows(const struct vsb_rl_file *f, const char *spec,
 			  struct sample_win *sw, char *why, size_t len)
@@ -159,7 +176,7 @@ static int sample_windows(const struct vsb_rl_file *f, const char *spec,
 	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
 	struct vsb_rl_sample s;
 	const char *p = spec;
-	size_t r, k = 0;
+	size_t r, k, used = 0;
 
 	for (r = 0; r < f->nrows; r++) {
 		vsb_rl_cells(f, r, cells);
@@ -177,17 +194,19 @@ static int sample_windows(const struct vsb_rl_file *f, const char *spec,
 		p++;
 		if (sscanf(p, "%u:%llu-%llu", &v, &lo, &hi) != 3 || hi < lo)
 			break;
-		for (q = lo; q <= hi; q++, k++) {
-			if (k >= f->nrows || sw[k].vcpu != v) {
+		for (q = lo; q <= hi; q++, used++) {
+			k = first_free(sw, f->nrows, v);
+			if (k >= f->nrows) {
 				snprintf(why, len, "exact_windows does not match the samples "
 					 "(vCPU %u's window %llu)", v, q);
 				return -1;
 			}
 			sw[k].seq = q;
+			sw[k].has_seq = 1;
 		}
 	}
-	if (k != f->nrows) {
-		snprintf(why, len, "exact_windows names %zu windows for %zu samples", k,
+	if (used != f->nrows) {
+		snprintf(why, len, "exact_windows names %zu windows for %zu samples", used,
 			 f->nrows);
 		return -1;
 	}
