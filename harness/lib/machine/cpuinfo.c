@@ -42,7 +42,7 @@ static int id_field(const char *line, const char *v, struct vsb_cpuinfo *ci)
 	return 1;
 }
 
-int vsb_env_parse_cpuinfo(const char *path, struct vsb_cpuinfo *ci)
+int vsb_cpuinfo_read(const char *path, struct vsb_cpuinfo *ci)
 {
 	char line[8192];
 	FILE *f = fopen(path, "r");
@@ -84,7 +84,29 @@ int vsb_env_parse_cpuinfo(const char *path, struct vsb_cpuinfo *ci)
 	return 0;
 }
 
-int vsb_env_tsc_invariant(const struct vsb_cpuinfo *ci)
+int vsb_cpuinfo_tsc_invariant(const struct vsb_cpuinfo *ci)
 {
 	return ci->constant_tsc && ci->nonstop_tsc;
+}
+
+/*
+ * The file does not change while a process runs (a CPU brought online
+ * adds a block, but the first CPU's identity and flags are what is
+ * read): once a process, whoever asks first.
+ */
+const struct vsb_cpuinfo *vsb_cpuinfo_host(void)
+{
+	static struct vsb_cpuinfo ci;
+	static int done;
+
+	if (!done++)
+		vsb_cpuinfo_read("/proc/cpuinfo", &ci);
+	return &ci;
+}
+
+const char *vsb_cpuinfo_tsc_flags(const struct vsb_cpuinfo *ci)
+{
+	if (ci->constant_tsc)
+		return ci->nonstop_tsc ? "constant_tsc nonstop_tsc" : "constant_tsc";
+	return ci->nonstop_tsc ? "nonstop_tsc" : "";
 }

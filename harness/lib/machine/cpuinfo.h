@@ -18,8 +18,16 @@ struct vsb_cpuinfo {
 	int constant_tsc, nonstop_tsc, tsc_known_freq;
 };
 
-int vsb_env_parse_cpuinfo(const char *path, struct vsb_cpuinfo *ci);
+/*
+ * @path (a /proc/cpuinfo) into @ci: 0, or -1 when it cannot be read,
+ * @ci then "unknown" and -1 throughout, as for the fields it lacks.
+ */
+int vsb_cpuinfo_read(const char *path, struct vsb_cpuinfo *ci);
+/* This machine's /proc/cpuinfo, read on first use. */
+const struct vsb_cpuinfo *vsb_cpuinfo_host(void);
 /* TSC invariant: constant_tsc and nonstop_tsc both set. */
-int vsb_env_tsc_invariant(const struct vsb_cpuinfo *ci);
+int vsb_cpuinfo_tsc_invariant(const struct vsb_cpuinfo *ci);
+/* "constant_tsc nonstop_tsc", either alone, or "" */
+const char *vsb_cpuinfo_tsc_flags(const struct vsb_cpuinfo *ci);
 
 #endif /* VSB_CPUINFO_H */
