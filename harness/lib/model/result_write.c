@@ -431,9 +431,6 @@ static int write_json(const struct vsb_result *r, FILE *f)
 /* The 0-day regressions' benches (spawn.c, ...); 0 for another bench */
 static int write_0day_params(const struct vsb_run_opts *o, FILE *f)
 {
-	struct vsb_guest_shape g;
-	char buf[512];
-
 	if (!strcmp(o->bench, "spawn"))
 		fprintf(f, "op %s, tasks %s", o->op, o->tasks);
 	else if (!strcmp(o->bench, "fallocate"))
@@ -448,16 +445,14 @@ static int write_0day_params(const struct vsb_run_opts *o, FILE *f)
 			o->dirty_pages, o->loops, o->gap_ns);
 	else
 		return 0;
-	vsb_guest_shape_of(o, &g);
-	if (vsb_guest_shape_asked(&g)) {
-		vsb_guest_shape_format(&g, buf, sizeof(buf));
-		fprintf(f, ", guest %s", buf);
-	}
 	return 1;
 }
 
 static void write_text_params(const struct vsb_run_opts *o, FILE *f)
 {
+	struct vsb_guest_shape g;
+	char buf[512];
+
 	if (!strcmp(o->bench, "counter")) {
 		if (o->variant_id >= 0 && vsb_variants[o->variant_id].flags & VSB_VF_PCC)
 			fprintf(f, "batch %ld, s32 counts", o->batch);
@@ -490,6 +485,12 @@ static void write_text_params(const struct vsb_run_opts *o, FILE *f)
 			o->model_nodes);
 	} else if (!write_0day_params(o, f)) {
 		fprintf(f, "size %s, thp %s, tasks %s", o->size, o->thp, o->tasks);
+	}
+	/* any bench's point may need a guest of a shape (guest_shape.h) */
+	vsb_guest_shape_of(o, &g);
+	if (vsb_guest_shape_asked(&g)) {
+		vsb_guest_shape_format(&g, buf, sizeof(buf));
+		fprintf(f, ", guest %s", buf);
 	}
 	if (o->sysctl[0])
 		fprintf(f, ", %s", o->sysctl);
