@@ -380,11 +380,18 @@ static int mmap_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	return pf_run(o, r, LIVE_MMAP);
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void pf_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "size %s, thp %s, tasks %s", o->size, o->thp, o->tasks);
+}
+
 const struct vsb_bench vsb_bench_page_fault = {
 	.name = "page-fault", .sides = VSB_SIDE_LIVE,
 	.desc = "live kernel: map, write every page, unmap (will-it-scale page_fault1)",
 	.run_user = pagefault_run, .check = pf_opts,
 	.takes = "size thp tasks",
+	.model = { .describe = pf_describe },
 };
 
 const struct vsb_bench vsb_bench_mmap = {
@@ -392,4 +399,5 @@ const struct vsb_bench vsb_bench_mmap = {
 	.desc = "live kernel: mmap + munmap, untouched: vm_committed_as (will-it-scale mmap2)",
 	.run_user = mmap_run, .check = pf_opts,
 	.takes = "size thp tasks",
+	.model = { .describe = pf_describe },
 };
