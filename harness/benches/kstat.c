@@ -288,5 +288,5 @@ const struct vsb_bench vsb_bench_kstat = {
 	.desc = "module: the running kernel's own statistics functions, --op (mod_zone_page_state, ...)",
 	.run_kmod = kstat_run, .check = kstat_opts,
 	.takes = "op threshold delta batch run-length busy-workers memcg-depth preempt irqs",
-	.model = { .describe = kstat_describe },
+	.model = { .describe = kstat_describe, .label = "bench op" },
 };
