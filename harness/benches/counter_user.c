@@ -632,5 +632,6 @@ const struct vsb_bench vsb_bench_counter = {
 	.run_user = counter_run_user, .run_kmod = vsb_counter_run_kmod, .check = counter_opts,
 	.takes = "variant threshold diff-bits items batch delta fold fold-interval-us drift "
 		 "quiet-workers preempt irqs",
-	.model = { .describe = counter_describe, .label = "variant" },
+	.model = { .describe = counter_describe, .label = "variant",
+		   .charts = VSB_CHARTS_COUNTER },
 };

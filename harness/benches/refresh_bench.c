@@ -178,5 +178,6 @@ const struct vsb_bench vsb_bench_threshold_refresh = {
 	.desc = "model: refresh_zone_stat_thresholds at CPU bring-up, per --approach (004 thread)",
 	.run_user = refresh_run,
 	.takes = "model-cpus model-nodes approach",
-	.model = { .describe = refresh_describe, .reps_are = "bring-ups" },
+	.model = { .describe = refresh_describe, .reps_are = "bring-ups",
+		   .charts = VSB_CHARTS_REFRESH },
 };

@@ -28,7 +28,7 @@ enum vsb_chart_family {
 
 /* A bench's points against the values of a sysctl (VSB_CHARTS_SYSCTL). */
 struct vsb_sysctl_chart {
-	const char *chart;	/* the chart's name: plots/live.gp draws OUTDIR/<chart>.png */
+	const char *chart;	/* plots/<chart>.gp draws OUTDIR/<chart>.png */
 	const char *sysctl;	/* "vm.numa_stat=": the sysctl whose values are the lines */
 	const char *column;	/* the sweep.csv column compared: "median", ... */
 	const char *what;	/* its name on the chart's labels (gnuplot text) */
