@@ -390,10 +390,12 @@ static void pf_describe(const struct vsb_run_opts *o, FILE *f)
 static const struct vsb_sysctl_chart numa_chart = {
 	.chart = "live-numa", .sysctl = "vm.numa_stat=", .column = "median",
 	.what = "cost, numa\\_stat",
+	.help = "page-fault cost vs CPUs, vm.numa_stat off and on",
 };
 static const struct vsb_sysctl_chart overcommit_chart = {
 	.chart = "live-mmap", .sysctl = "vm.overcommit_memory=",
 	.column = "ops_per_sec_median", .what = "pairs/s, overcommit",
+	.help = "mmap+munmap throughput vs CPUs, by vm.overcommit_memory",
 };
 
 const struct vsb_bench vsb_bench_page_fault = {

@@ -32,6 +32,7 @@ struct vsb_sysctl_chart {
 	const char *sysctl;	/* "vm.numa_stat=": the sysctl whose values are the lines */
 	const char *column;	/* the sweep.csv column compared: "median", ... */
 	const char *what;	/* its name on the chart's labels (gnuplot text) */
+	const char *help;	/* what the chart shows, in `plot --help` */
 };
 
 struct vsb_bench_model {
