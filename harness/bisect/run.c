@@ -38,13 +38,8 @@ static void git_dir(const struct vsb_bisect *b, char *buf, size_t len)
 
 static void question(const struct vsb_bisect *b, char *buf, size_t len)
 {
-	int i;
-
-	snprintf(buf, len, "question: tree=%s good=%s bad=%s sweep=%s ab=", b->tree,
-		 b->good, b->bad, b->sweep);
-	for (i = 0; i < b->nab; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "",
-			 b->ab_args[i]);
+	vsb_bisect_question_write(buf, len, b->tree, b->good, b->bad, b->sweep,
+				  b->ab_args, b->nab);
 }
 
 static int state_add(const struct vsb_bisect *b, const char *line)
