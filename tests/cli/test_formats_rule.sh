@@ -27,7 +27,6 @@ harness/benches/spawn.c	/proc/stat: kernel text
 harness/benches/thresholds.c	/proc/zoneinfo: kernel text
 harness/benches/memcg_stat.c	a cgroup'"'"'s memory.stat: kernel text
 harness/benches/live.c	a test hook'"'"'s environment number, not a file
-harness/bisect/run.c	bisect.state'"'"'s lines split here: bisect/ is left as hardened for now
 harness/cmd/cmd_sweep_procs.c	an environment variable, not a file
 harness/cmd/cmd_compare.c	a command-line list of columns split at commas, not a file
 harness/cmd/cmd_calibrate_kernel.c	a child'"'"'s stderr, shown as it is

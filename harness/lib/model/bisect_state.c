@@ -88,3 +88,22 @@ void vsb_bisect_question_write(char *buf, size_t len, const char *tree,
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "",
 			 ab_args[i]);
 }
+
+char *vsb_bisect_state_line(char **cursor)
+{
+	char *line, *nl;
+
+	while (**cursor == '\n')
+		(*cursor)++;
+	if (!**cursor)
+		return NULL;
+	line = *cursor;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*cursor = nl + 1;
+	} else {
+		*cursor = line + strlen(line);
+	}
+	return line;
+}

@@ -35,5 +35,11 @@ int vsb_bisect_spec_read(const char *line, char *sha, char *spec, size_t len);
 void vsb_bisect_question_write(char *buf, size_t len, const char *tree,
 			       const char *good, const char *bad, const char *sweep,
 			       char *const ab_args[], int nab);
+/*
+ * The next line of bisect.state's text at *@cursor (the whole file, read
+ * into memory), cut there in place and *@cursor moved past it; a blank
+ * line is no line.  NULL at the end.  The first line is the question.
+ */
+char *vsb_bisect_state_line(char **cursor);
 
 #endif /* VSB_BISECT_STATE_H */
