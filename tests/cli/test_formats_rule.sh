@@ -32,7 +32,7 @@ harness/cmd/cmd_compare.c	a command-line list of columns split at commas, not a 
 harness/cmd/cmd_calibrate_kernel.c	a child'"'"'s stderr, shown as it is
 harness/ab/check.c	git'"'"'s output, one commit per line
 harness/ab/report.c	a boot'"'"'s log copied into the report as it is
-harness/ab/boot.c	a boot log'"'"'s last line (no format), and ab.txt'"'"'s boots_now through atol: to-do (vsb_keyval_long), left while ab is edited for --jobs
+harness/ab/boot.c	a boot log'"'"'s last line, shown as it is (no format; ab.txt is keyval.c'"'"'s)
 harness/ab/mode.c	a kernel release'"'"'s "MAJOR.MINOR", from uname text
 harness/lib/store/store_import.c	written_by_a_run sniffs the header line: to-do (lib/store is another engineer'"'"'s now)
 harness/lib/store/store_pg.c	PostgreSQL'"'"'s text answer of a number, not a file
