@@ -34,7 +34,6 @@ harness/ab/check.c	git'"'"'s output, one commit per line
 harness/ab/report.c	a boot'"'"'s log copied into the report as it is
 harness/ab/boot.c	a boot log'"'"'s last line, shown as it is (no format; ab.txt is keyval.c'"'"'s)
 harness/ab/mode.c	a kernel release'"'"'s "MAJOR.MINOR", from uname text
-harness/lib/store/store_import.c	written_by_a_run sniffs the header line: to-do (lib/store is another engineer'"'"'s now)
 harness/lib/store/store_pg.c	PostgreSQL'"'"'s text answer of a number, not a file
 harness/lib/charts/plot.c	gnuplot'"'"'s stderr, shown as it is
 harness/benches/exact_result.c	the exact_windows line it writes, extended in place: to-do, one codec in lib/model beside profile_dir.c'"'"'s reader

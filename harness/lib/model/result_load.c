@@ -33,6 +33,20 @@ int vsb_rl_is_derived_name(const char *path)
 	return n >= 8 && !strcmp(base + n - 8, ".partial");
 }
 
+int vsb_rl_written_by_a_run(const char *path)
+{
+	char line[512];
+	int found = 0, e;
+	FILE *f = vsb_fopen_regular(path, VSB_READ_MAX, &e);
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f) && line[0] == '#')
+		found = !strncmp(line, "# vmstat-bench: ", 16);
+	fclose(f);
+	return found;
+}
+
 static char *xstrndup(const char *s, size_t n)
 {
 	char *d = strndup(s, n);
