@@ -276,7 +276,7 @@ static void build_part(struct env_ctx *e)
 	struct utsname u;
 	char buf[1024];
 
-	vsb_meta_rec_add(m, "vmstat-bench", "%s (git %s, %s build)", VSB_VERSION,
+	vsb_meta_rec_add(m, VSB_META_WRITER, "%s (git %s, %s build)", VSB_VERSION,
 			 VSB_GIT_REV, VSB_BUILD);
 	vsb_meta_rec_add(m, "git_revision", "%s", VSB_GIT_REV);
 	vsb_meta_rec_add(m, "build_type", "%s", VSB_BUILD);

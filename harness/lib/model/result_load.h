@@ -97,9 +97,10 @@ const char *vsb_rl_tail(const struct vsb_rl_file *f, size_t i, size_t *len);
 int vsb_rl_is_derived_name(const char *path);
 /*
  * Did a vmstat-bench run write @path?  Its metadata, before the header
- * row, carries "# vmstat-bench: VERSION"; history's tables, a plotting
- * script's input or a spreadsheet's export do not.  Only the comment
- * lines are read.
+ * row, carries "# vmstat-bench: VERSION" (VSB_META_WRITER, result.h: as
+ * meta.c records it and result_write.c writes it); history's tables, a
+ * plotting script's input or a spreadsheet's export do not.  Only the
+ * comment lines are read.
  */
 int vsb_rl_written_by_a_run(const char *path);
 
