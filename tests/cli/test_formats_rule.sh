@@ -137,6 +137,20 @@ names=$(grep -rhoE '\.(name|chart) = "[a-z0-9-]+"' harness/benches | sed 's/.*"\
 	sort -u | paste -sd'|')
 [ -n "$names" ] && ok "bench and chart names found in harness/benches ($(echo "$names" | tr '|' ' '))" ||
 	not_ok "bench and chart names found in harness/benches" "no .name = \"...\" lines"
+# the table itself, where a binary is built: every bench `list` shows is
+# one the grep above found (a descriptor that spelt its name another way
+# would slip past the rule)
+if [ -x "$VSB" ]; then
+	listed=$("$VSB" list 2>/dev/null | awk '/^benches/ { on = 1; next } /^$/ { on = 0 }
+		on { print $1 }')
+	missed=$(for b in $listed; do [[ "|$names|" == *"|$b|"* ]] || echo "$b"; done)
+	[ -n "$listed" ] && [ -z "$missed" ] &&
+		ok "every bench of \`vmstat-bench list\` is among the names checked" ||
+		not_ok "every bench of \`vmstat-bench list\` is among the names checked" \
+			"listed: $(echo $listed)" "not found by the grep: $(echo $missed)"
+else
+	skip "the names checked against \`vmstat-bench list\`" "no $VSB: build first (make)"
+fi
 # shellcheck disable=SC2046
 file_rule "$BENCH_ALLOWED" "\"($names)\"" "outside benches/ names a bench" \
 	$(grep -rlE "\"($names)\"" harness --include='*.c' --include='*.h' |
