@@ -83,7 +83,8 @@ static int write_state(struct vsb_ab_run *r, const char *state)
 {
 	const struct vsb_ab *ab = r->ab;
 	struct vsb_outfile of;
-	char path[4096 + 16], buf[2048];
+	char path[4096 + 16], buf[2048], key[64];
+	int bad = 0;
 	long i;
 
 	if (r->worker)
@@ -94,32 +95,54 @@ static int write_state(struct vsb_ab_run *r, const char *state)
 		return VSB_EXIT_ERROR;
 	fprintf(of.f, "# vmstat-bench ab: this folder's question and how far it got;\n"
 		"# the same `vmstat-bench ab` command continues an unfinished one\n");
-	for (i = VSB_AB_BASE; i <= VSB_AB_NEW; i++)
-		fprintf(of.f, "%s: %s\n%s_release: %s\n", vsb_ab_side_name[i], ab->k[i].spec,
-			vsb_ab_side_name[i], ab->k[i].release);
-	fprintf(of.f, "sweep: %s\nsweep_copy: %s\nsweep_hash: %016llx\n", ab->sweep,
-		ab->sweep_base, (unsigned long long)ab->sweep_hash);
+	for (i = VSB_AB_BASE; i <= VSB_AB_NEW; i++) {
+		snprintf(key, sizeof(key), "%s_release", vsb_ab_side_name[i]);
+		bad |= vsb_keyval_put(of.f, vsb_ab_side_name[i], "%s", ab->k[i].spec);
+		bad |= vsb_keyval_put(of.f, key, "%s", ab->k[i].release);
+	}
+	bad |= vsb_keyval_put(of.f, "sweep", "%s", ab->sweep);
+	bad |= vsb_keyval_put(of.f, "sweep_copy", "%s", ab->sweep_base);
+	bad |= vsb_keyval_put(of.f, "sweep_hash", "%016llx",
+			      (unsigned long long)ab->sweep_hash);
 	vsb_ab_order_str(ab, buf, sizeof(buf));
-	fprintf(of.f, "boots: %ld\nsmp: %ld\nmem: %ld\nmonitor: %s\norder: %s\n", ab->boots,
-		ab->smp, ab->mem, ab->monitor[0] ? ab->monitor : "none", buf);
-	fprintf(of.f, "mode: %s\n", ab->exact ? "exact" : "timed");
-	fprintf(of.f, "possible: %ld\nnodes: %ld\ncmdline: %s\nshapes: %zu\n", ab->possible,
-		ab->nodes, ab->cmdline[0] ? ab->cmdline : "none", ab->nshapes);
+	bad |= vsb_keyval_put(of.f, "boots", "%ld", ab->boots);
+	bad |= vsb_keyval_put(of.f, "smp", "%ld", ab->smp);
+	bad |= vsb_keyval_put(of.f, "mem", "%ld", ab->mem);
+	bad |= vsb_keyval_put(of.f, "monitor", "%s",
+			      ab->monitor[0] ? ab->monitor : "none");
+	bad |= vsb_keyval_put(of.f, "order", "%s", buf);
+	bad |= vsb_keyval_put(of.f, "mode", "%s", ab->exact ? "exact" : "timed");
+	bad |= vsb_keyval_put(of.f, "possible", "%ld", ab->possible);
+	bad |= vsb_keyval_put(of.f, "nodes", "%ld", ab->nodes);
+	bad |= vsb_keyval_put(of.f, "cmdline", "%s",
+			      ab->cmdline[0] ? ab->cmdline : "none");
+	bad |= vsb_keyval_put(of.f, "shapes", "%zu", ab->nshapes);
 	for (i = 0; i < (long)ab->nshapes; i++) {
 		vsb_ab_shape_str(&ab->shapes[i], buf, sizeof(buf));
-		fprintf(of.f, "shape %ld: %s\n", i + 1, buf);
+		snprintf(key, sizeof(key), "shape %ld", i + 1);
+		bad |= vsb_keyval_put(of.f, key, "%s", buf);
 	}
 	vsb_ab_pin_str(ab, buf, sizeof(buf));
-	fprintf(of.f, "pinning: %s\nstate: %s\ndone: %ld of %ld\n", buf, state,
-		r->ndone, 2 * ab->now);
+	bad |= vsb_keyval_put(of.f, "pinning", "%s", buf);
+	bad |= vsb_keyval_put(of.f, "state", "%s", state);
+	bad |= vsb_keyval_put(of.f, "done", "%ld of %ld", r->ndone, 2 * ab->now);
 	/* the boots a side reached, and the most it may add (report.c) */
-	fprintf(of.f, "max_boots: %ld\nboots_now: %ld\nstopped: %s\n", ab->max_boots,
-		ab->now, r->stop ? r->stop : "not yet");
-	for (i = 0; i < 2 * ab->now; i++)
-		if (r->b[i].done)
-			fprintf(of.f, "boot %ld: %s %ld, %s, guest %s s, sweep exit %d\n",
-				i + 1, vsb_ab_side_name[vsb_ab_side(i)], vsb_ab_side_boot(i),
-				r->b[i].accel, r->b[i].guest_secs, r->b[i].status);
+	bad |= vsb_keyval_put(of.f, "max_boots", "%ld", ab->max_boots);
+	bad |= vsb_keyval_put(of.f, "boots_now", "%ld", ab->now);
+	bad |= vsb_keyval_put(of.f, "stopped", "%s", r->stop ? r->stop : "not yet");
+	for (i = 0; i < 2 * ab->now; i++) {
+		if (!r->b[i].done)
+			continue;
+		snprintf(key, sizeof(key), "boot %ld", i + 1);
+		bad |= vsb_keyval_put(of.f, key, "%s %ld, %s, guest %s s, sweep exit %d",
+				      vsb_ab_side_name[vsb_ab_side(i)],
+				      vsb_ab_side_boot(i), r->b[i].accel,
+				      r->b[i].guest_secs, r->b[i].status);
+	}
+	if (bad) {
+		vsb_outfile_abort(&of);
+		return VSB_EXIT_ERROR;
+	}
 	return vsb_outfile_commit(&of) ? VSB_EXIT_ERROR : 0;
 }
 
@@ -456,11 +479,12 @@ static int setup_dir(struct vsb_ab_run *r)
 static void boots_reached(struct vsb_ab_run *r)
 {
 	struct vsb_ab *ab = r->ab;
-	char val[32];
+	char path[4096 + 16];
 	long i, bn = 0;
 
-	if (!vsb_ab_state_get(ab->dir, "boots_now", val, sizeof(val)))
-		bn = atol(val);
+	snprintf(path, sizeof(path), "%s/ab.txt", ab->dir);
+	if (vsb_keyval_long(path, "boots_now", &bn))
+		bn = 0;
 	ab->now = bn > ab->max_boots ? ab->max_boots : bn > ab->boots ? bn : ab->boots;
 	for (i = 0; i < 2 * ab->now; i++)
 		boot_load(r, i);

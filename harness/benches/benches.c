@@ -54,6 +54,24 @@ const struct vsb_bench *vsb_bench_find(const char *name)
 	return NULL;
 }
 
+static const struct vsb_bench_model *model_of(const char *name)
+{
+	const struct vsb_bench *b = vsb_bench_find(name);
+
+	return b ? &b->model : NULL;
+}
+
+/*
+ * The layers below (lib/model, lib/charts, lib/judge) find a bench's
+ * model by its name through bench_model.c, which cannot call up here:
+ * told where the table is before main(), so every command, and every
+ * test that links the benches, sees the same models.
+ */
+__attribute__((constructor)) static void models_downwards(void)
+{
+	vsb_bench_models_set(model_of, vsb_benches[0]->name);
+}
+
 /*
  * Mounts, tracefs instances and memory cgroups a killed run left
  * (scratch.h, cgroup.h): removed by the next run whatever it runs, as

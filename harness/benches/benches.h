@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "bench/variants.h"
+#include "bench_model.h"
 #include "result.h"
 
 #define VSB_SIDE_LIVE	0x4u	/* the running kernel's own paths, from user space */
@@ -54,6 +55,11 @@ struct vsb_bench {
 	 * too.  NULL when its lines describe the run, not its samples.
 	 */
 	void (*merge)(struct vsb_result *dst, const struct vsb_result *src);
+	/*
+	 * What the layers below know of it (bench_model.h): its text
+	 * header, its label's columns, its charts.
+	 */
+	struct vsb_bench_model model;
 };
 
 /* The table (benches.c), in `vmstat-bench list` order. */

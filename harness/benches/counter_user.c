@@ -610,10 +610,28 @@ static int counter_opts(const struct vsb_bench *b, struct vsb_run_opts *o)
 }
 
 /* The module side is the module client's default request (kmod_client.c) */
+/* its point in the text header's words (bench_model.h) */
+static void counter_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	if (o->variant_id >= 0 && vsb_variants[o->variant_id].flags & VSB_VF_PCC)
+		fprintf(f, "batch %ld, s32 counts", o->batch);
+	else
+		fprintf(f, "threshold %ld, s%ld diffs", o->threshold, o->diff_bits);
+	fprintf(f, ", %ld item%s, delta %+ld", o->items, o->items > 1 ? "s" : "",
+		o->delta);
+	if (strcmp(o->fold, "none"))
+		fprintf(f, ", fold %s every %ld us", o->fold, o->fold_interval_us);
+	if (o->quiet_workers)
+		fprintf(f, ", %ld quiet worker%s", o->quiet_workers,
+			o->quiet_workers > 1 ? "s" : "");
+}
+
 const struct vsb_bench vsb_bench_counter = {
 	.name = "counter", .sides = VSB_SIDE_USER | VSB_SIDE_KMOD, .flags = VSB_BENCH_VARIANTS,
 	.desc = "per-CPU counter updates with threshold folds (vmstat diffs, percpu_counter)",
 	.run_user = counter_run_user, .run_kmod = vsb_counter_run_kmod, .check = counter_opts,
 	.takes = "variant threshold diff-bits items batch delta fold fold-interval-us drift "
 		 "quiet-workers preempt irqs",
+	.model = { .describe = counter_describe, .label = "variant",
+		   .charts = VSB_CHARTS_COUNTER },
 };

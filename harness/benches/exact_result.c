@@ -12,6 +12,7 @@
 #include "vsb.h"
 #include "exact_record.h"
 #include "exact_result.h"
+#include "exact_windows.h"
 
 void vsb_exact_unit(struct vsb_result *r, int user)
 {
@@ -55,54 +56,20 @@ void vsb_exact_sample(const struct vsb_exact_window *w, struct vsb_sample *s)
 	s->multiplexed = 0;
 }
 
-/* a run "v:a-b" of @list that ends at window @seq - 1 of @vcpu, or NULL */
-static char *run_ending_before(char *list, unsigned int vcpu, uint64_t seq)
-{
-	char *p = list;
-
-	while (p && *p) {
-		unsigned int v;
-		unsigned long long a, b;
-		int n = 0;
-
-		if (sscanf(p, "%u:%llu-%llu%n", &v, &a, &b, &n) == 3 && v == vcpu &&
-		    b + 1 == seq)
-			return p;
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	return NULL;
-}
-
+/* a list grown past its cell says so: the point has no profile */
 void vsb_exact_note_window(struct vsb_result *r, const struct vsb_exact_window *w)
 {
 	const char *old = vsb_result_meta_of(r, "exact_windows");
-	char list[1024], *run, *rest;
-	unsigned int v;
-	unsigned long long a, b;
-	int n = 0;
+	char list[1024], boot[64] = "";
 
-	if (old && !strcmp(old, "too many runs"))
+	if (old && !strcmp(old, VSB_EXACT_WINDOWS_FULL))
 		return;
 	snprintf(list, sizeof(list), "%s", old ? old : "");
-	run = run_ending_before(list, w->vcpu, w->seq);
-	if (run && sscanf(run, "%u:%llu-%llu%n", &v, &a, &b, &n) == 3) {
-		rest = run + n;
-		vsb_result_meta(r, "exact_windows", "%.*s%u:%llu-%llu%s", (int)(run - list),
-				list, v, a, (unsigned long long)w->seq, rest);
-		return;
-	}
-	if (!*list) {	/* the guest's boot: its folder of symbols and blocks */
-		char boot[64];
-
-		if (vsb_read_file_str("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)))
-			snprintf(boot, sizeof(boot), "unknown");
-		snprintf(list, sizeof(list), "boot=%s", boot);
-	}
-	if (strlen(list) + 48 >= sizeof(list)) {	/* too scattered: none at all */
-		vsb_result_meta(r, "exact_windows", "too many runs");
-		return;
-	}
-	vsb_result_meta(r, "exact_windows", "%s %u:%llu-%llu", list, w->vcpu, (unsigned long long)w->seq, (unsigned long long)w->seq);
+	/* the first window: the guest's boot, its folder of symbols and blocks */
+	if (!*list && vsb_read_file_str("/proc/sys/kernel/random/boot_id", boot,
+					sizeof(boot)))
+		snprintf(boot, sizeof(boot), "unknown");
+	if (vsb_exact_windows_add(list, sizeof(list), boot, w->vcpu, w->seq))
+		snprintf(list, sizeof(list), "%s", VSB_EXACT_WINDOWS_FULL);
+	vsb_result_meta(r, "exact_windows", "%s", list);
 }

@@ -236,9 +236,17 @@ static int falloc_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	return ret;
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void falloc_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "file %s, memcg depth %ld, tasks %s", o->size, o->memcg_depth,
+		o->tasks);
+}
+
 const struct vsb_bench vsb_bench_fallocate = {
 	.name = "fallocate", .sides = VSB_SIDE_LIVE,
 	.desc = "live kernel: tmpfs fallocate + ftruncate charged --memcg-depth down (will-it-scale fallocate1)",
 	.run_user = falloc_run, .check = falloc_opts,
 	.takes = "size memcg-depth",
+	.model = { .describe = falloc_describe },
 };

@@ -610,9 +610,17 @@ static int isol_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	return ret;
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void isol_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "%ld dirty pages, windows of %ld ms, gaps over %ld ns",
+		o->dirty_pages, o->loops, o->gap_ns);
+}
+
 const struct vsb_bench vsb_bench_isolated = {
 	.name = "isolated", .sides = VSB_SIDE_LIVE,
 	.desc = "live kernel: oslat on one CPU after it dirtied its diffs; vmstat_update runs traced",
 	.run_user = isol_run, .check = isol_opts, .merge = isol_merge,
 	.takes = "dirty-pages gap-ns",
+	.model = { .describe = isol_describe },
 };

@@ -269,9 +269,24 @@ static int kstat_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	return 0;
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void kstat_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "op %s, runs of %ld x %+ld then %+ld", o->op, o->run_length,
+		o->delta, -o->delta);
+	if (vsb_opt_given(o, "threshold"))
+		fprintf(f, ", threshold %ld", o->threshold);
+	if (o->busy_workers)
+		fprintf(f, ", %ld busy worker%s", o->busy_workers,
+			o->busy_workers > 1 ? "s" : "");
+	if (!strcmp(o->op, "lruvec"))
+		fprintf(f, ", memcg depth %ld", o->memcg_depth);
+}
+
 const struct vsb_bench vsb_bench_kstat = {
 	.name = "kstat", .sides = VSB_SIDE_KMOD,
 	.desc = "module: the running kernel's own statistics functions, --op (mod_zone_page_state, ...)",
 	.run_kmod = kstat_run, .check = kstat_opts,
 	.takes = "op threshold delta batch run-length busy-workers memcg-depth preempt irqs",
+	.model = { .describe = kstat_describe, .label = "bench op" },
 };

@@ -380,11 +380,31 @@ static int mmap_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	return pf_run(o, r, LIVE_MMAP);
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void pf_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "size %s, thp %s, tasks %s", o->size, o->thp, o->tasks);
+}
+
+/* page-fault's cost and mmap's throughput vs CPUs, a line per sysctl value */
+static const struct vsb_sysctl_chart numa_chart = {
+	.chart = "live-numa", .sysctl = "vm.numa_stat=", .column = "median",
+	.what = "cost, numa\\_stat",
+	.help = "page-fault cost vs CPUs, vm.numa_stat off and on",
+};
+static const struct vsb_sysctl_chart overcommit_chart = {
+	.chart = "live-mmap", .sysctl = "vm.overcommit_memory=",
+	.column = "ops_per_sec_median", .what = "pairs/s, overcommit",
+	.help = "mmap+munmap throughput vs CPUs, by vm.overcommit_memory",
+};
+
 const struct vsb_bench vsb_bench_page_fault = {
 	.name = "page-fault", .sides = VSB_SIDE_LIVE,
 	.desc = "live kernel: map, write every page, unmap (will-it-scale page_fault1)",
 	.run_user = pagefault_run, .check = pf_opts,
 	.takes = "size thp tasks",
+	.model = { .describe = pf_describe, .charts = VSB_CHARTS_SYSCTL,
+		   .sysctl_chart = &numa_chart },
 };
 
 const struct vsb_bench vsb_bench_mmap = {
@@ -392,4 +412,6 @@ const struct vsb_bench vsb_bench_mmap = {
 	.desc = "live kernel: mmap + munmap, untouched: vm_committed_as (will-it-scale mmap2)",
 	.run_user = mmap_run, .check = pf_opts,
 	.takes = "size thp tasks",
+	.model = { .describe = pf_describe, .charts = VSB_CHARTS_SYSCTL,
+		   .sysctl_chart = &overcommit_chart },
 };

@@ -382,9 +382,18 @@ static int mst_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	return ret;
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void mst_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "op %s, %ld cgroups, %ld writer CPU%s, memcg depth %ld", o->op,
+		o->memcg_count, o->busy_workers, o->busy_workers == 1 ? "" : "s",
+		o->memcg_depth);
+}
+
 const struct vsb_bench vsb_bench_memcg_stat_read = {
 	.name = "memcg-stat-read", .sides = VSB_SIDE_LIVE,
 	.desc = "live kernel: one memory.stat read among --memcg-count cgroups, --busy-workers writing",
 	.run_user = mst_run, .check = mst_opts,
 	.takes = "op memcg-depth memcg-count busy-workers",
+	.model = { .describe = mst_describe },
 };

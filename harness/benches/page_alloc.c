@@ -19,11 +19,19 @@ static int page_alloc_parallel_run(const struct vsb_run_opts *o, struct vsb_resu
 	return vsb_kmod_run(o, r, VSB_BENCH_PAGE_ALLOC_PARALLEL, NULL);
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void page_alloc_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "order %ld, %ld outstanding, gfp %s, preempt %s, irqs %s",
+		o->order, o->outstanding, o->gfp, o->preempt, o->irqs);
+}
+
 const struct vsb_bench vsb_bench_page_alloc = {
 	.name = "page-alloc", .sides = VSB_SIDE_KMOD,
 	.desc = "module: alloc_pages + __free_pages on one CPU, --order, --outstanding (page_bench01/02)",
 	.run_kmod = page_alloc_run, .check = vsb_kmod_page_opts,
 	.takes = "order outstanding gfp preempt irqs",
+	.model = { .describe = page_alloc_describe },
 };
 
 const struct vsb_bench vsb_bench_page_alloc_parallel = {
@@ -31,4 +39,5 @@ const struct vsb_bench vsb_bench_page_alloc_parallel = {
 	.desc = "module: the same loop on every CPU of --cpus in one common window (page_bench03)",
 	.run_kmod = page_alloc_parallel_run, .check = vsb_kmod_page_opts,
 	.takes = "order outstanding gfp preempt irqs",
+	.model = { .describe = page_alloc_describe },
 };

@@ -166,9 +166,18 @@ static int refresh_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	return 0;
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void refresh_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "%s, %ld CPUs x %ld nodes", o->approach, o->model_cpus,
+		o->model_nodes);
+}
+
 const struct vsb_bench vsb_bench_threshold_refresh = {
 	.name = "threshold-refresh", .sides = VSB_SIDE_USER,
 	.desc = "model: refresh_zone_stat_thresholds at CPU bring-up, per --approach (004 thread)",
 	.run_user = refresh_run,
 	.takes = "model-cpus model-nodes approach",
+	.model = { .describe = refresh_describe, .reps_are = "bring-ups",
+		   .charts = VSB_CHARTS_REFRESH },
 };

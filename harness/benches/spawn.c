@@ -268,9 +268,16 @@ static int spawn_run(const struct vsb_run_opts *o, struct vsb_result *r)
 	return ret;
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void spawn_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "op %s, tasks %s", o->op, o->tasks);
+}
+
 const struct vsb_bench vsb_bench_spawn = {
 	.name = "spawn", .sides = VSB_SIDE_LIVE,
 	.desc = "live kernel: one process created and reaped, --op fork|posix-spawn (unixbench spawn)",
 	.run_user = spawn_run, .check = spawn_opts,
 	.takes = "op",
+	.model = { .describe = spawn_describe },
 };

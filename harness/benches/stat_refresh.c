@@ -293,9 +293,16 @@ out:
 	return ret;
 }
 
+/* its point in the text header's words (bench_model.h) */
+static void stat_refresh_describe(const struct vsb_run_opts *o, FILE *f)
+{
+	fprintf(f, "%ld dirty pages per CPU of --cpus", o->dirty_pages);
+}
+
 const struct vsb_bench vsb_bench_stat_refresh = {
 	.name = "stat-refresh", .sides = VSB_SIDE_LIVE,
 	.desc = "live kernel: vm.stat_refresh, every CPU's diffs folded, after --cpus dirtied theirs",
 	.run_user = stat_refresh_run, .check = stat_refresh_opts,
 	.takes = "dirty-pages",
+	.model = { .describe = stat_refresh_describe },
 };

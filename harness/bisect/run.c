@@ -38,13 +38,8 @@ static void git_dir(const struct vsb_bisect *b, char *buf, size_t len)
 
 static void question(const struct vsb_bisect *b, char *buf, size_t len)
 {
-	int i;
-
-	snprintf(buf, len, "question: tree=%s good=%s bad=%s sweep=%s ab=", b->tree,
-		 b->good, b->bad, b->sweep);
-	for (i = 0; i < b->nab; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "",
-			 b->ab_args[i]);
+	vsb_bisect_question_write(buf, len, b->tree, b->good, b->bad, b->sweep,
+				  b->ab_args, b->nab);
 }
 
 static int state_add(const struct vsb_bisect *b, const char *line)
@@ -240,7 +235,7 @@ static int read_state(const struct vsb_bisect *b, const char *path, char **buf)
  */
 static int open_out(struct vsb_bisect *b)
 {
-	char path[2048 + 32], q[8192], *buf = NULL, *line, *save;
+	char path[2048 + 32], q[8192], *buf = NULL, *cur, *line;
 	int ret;
 
 	question(b, q, sizeof(q));
@@ -265,7 +260,8 @@ static int open_out(struct vsb_bisect *b)
 	ret = check_own_names(b) ?: read_state(b, path, &buf);
 	if (ret)
 		return ret;
-	line = strtok_r(buf, "\n", &save);
+	cur = buf;
+	line = vsb_bisect_state_line(&cur);
 	if (!line || strcmp(line, q)) {
 		vsb_err("-o %s holds another bisect (%s): give another -o", b->out,
 			line ? line : "no question");
@@ -273,7 +269,7 @@ static int open_out(struct vsb_bisect *b)
 		return VSB_EXIT_USAGE;
 	}
 	ret = vsb_dir_lock(b->out, "-o");
-	while (!ret && (line = strtok_r(NULL, "\n", &save)))
+	while (!ret && (line = vsb_bisect_state_line(&cur)))
 		if (load_line(b, line)) {
 			vsb_err("-o %s: bisect.state holds a line no bisect writes (\"%.80s\"): "
 				"give another -o", b->out, line);

@@ -15,12 +15,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "benches.h"
 #include "charts.h"
 #include "charts_check.h"
 #include "charts_monitor.h"
 #include "cmds.h"
 #include "plot.h"
 #include "vsb.h"
+
+/*
+ * The charts of a sysctl's values that the benches draw (bench_model.h,
+ * .sysctl_chart), in the bench table's order: each bench names its own,
+ * so a new one is in the help and in the names checked before drawing.
+ */
+static const struct vsb_sysctl_chart *sysctl_chart(size_t i)
+{
+	const struct vsb_bench_model *m = &vsb_benches[i]->model;
+
+	return m->charts == VSB_CHARTS_SYSCTL ? m->sysctl_chart : NULL;
+}
+
+static void sysctl_charts_help(FILE *f)
+{
+	char png[64];
+	size_t i;
+
+	for (i = 0; i < vsb_bench_count; i++) {
+		if (!sysctl_chart(i))
+			continue;
+		snprintf(png, sizeof(png), "%s.png", sysctl_chart(i)->chart);
+		fprintf(f, "  %-14s %s\n", png, sysctl_chart(i)->help);
+	}
+}
 
 static void usage(FILE *f)
 {
@@ -38,9 +64,9 @@ static void usage(FILE *f)
 "  drift.png      cost per update vs max drift, a line per fold policy and\n"
 "                 core count, a point per threshold (--drift, --fold)\n"
 "  staleness.png  how long a quiet CPU's diff stays unseen, by fold policy\n"
-"                 (--quiet-workers)\n"
-"  live-numa.png  page-fault cost vs CPUs, vm.numa_stat off and on\n"
-"  live-mmap.png  mmap+munmap throughput vs CPUs, by vm.overcommit_memory\n"
+"                 (--quiet-workers)\n");
+	sysctl_charts_help(f);
+	fprintf(f,
 " compare.csv (vmstat-bench compare -o DIR):\n"
 "  regression.png NEW/BASE per point with its 95%% CI, coloured by verdict;\n"
 "                 a dotted line where all judged points moved together\n"
@@ -112,12 +138,13 @@ static int need_gnuplot(void)
  * Every name plot may write in OUTDIR, checked before the first chart is
  * drawn (a link or FIFO at the last name refused only when its turn came,
  * after the others were written): each chart's PNG and SVG (the builders
- * of charts*.c name them after their script), refresh's table, and per
- * FILE.monitor.csv its tables and chart.
+ * of charts*.c name them after their script; a bench's sysctl chart is
+ * named by its model), refresh's table, and per FILE.monitor.csv its
+ * tables and chart.
  */
 static const char *const chart_names[] = {
 	"threshold", "variants", "scaling", "batch", "drift", "staleness",
-	"live-numa", "live-mmap", "regression", "refresh", "hotplug",
+	"regression", "refresh", "hotplug",
 };
 
 static int check_target(const char *outdir, const char *name, const char *ext)
@@ -157,6 +184,12 @@ static int check_targets(const char *dir, const char *outdir, int monitor_file)
 	for (i = 0; i < sizeof(chart_names) / sizeof(chart_names[0]) && !ret; i++) {
 		ret = check_target(outdir, chart_names[i], ".png");
 		ret = ret ?: check_target(outdir, chart_names[i], ".svg");
+	}
+	for (i = 0; i < vsb_bench_count && !ret; i++) {
+		if (!sysctl_chart(i))
+			continue;
+		ret = check_target(outdir, sysctl_chart(i)->chart, ".png");
+		ret = ret ?: check_target(outdir, sysctl_chart(i)->chart, ".svg");
 	}
 	ret = ret ?: check_target(outdir, "refresh-sweep", ".csv");
 	if (ret || monitor_file)

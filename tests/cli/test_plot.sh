@@ -114,6 +114,17 @@ mkdir -p "$TMP/l"
 } >"$TMP/l/sweep.csv"
 expect_exit 0 "plot live rows" "$VSB" plot "$TMP/l" -o "$TMP/lc"
 chart_ok "$TMP/lc" live-numa live-mmap
+# a bench's sysctl chart is named by its model (benches/live_pf.c), not
+# by plot: its help says it, and a FIFO at its name is refused before
+# any chart is drawn
+"$VSB" plot --help 2>&1 | grep -qE '^  live-mmap\.png +mmap\+munmap throughput' &&
+	ok "plot --help names a bench's sysctl chart" ||
+	not_ok "plot --help names a bench's sysctl chart"
+mkdir -p "$TMP/lf" && mkfifo "$TMP/lf/live-mmap.svg"
+expect_usage_error "a FIFO at a bench's chart name: refused (exit 2)" \
+	'live-mmap\.svg is .*refused, nothing written' "$VSB" plot "$TMP/l" -o "$TMP/lf"
+[ "$(ls "$TMP/lf")" = live-mmap.svg ] && ok "... before any chart is drawn" ||
+	not_ok "... before any chart is drawn" "$(ls "$TMP/lf")"
 [ ! -e "$TMP/lc/scaling.png" ] && ok "live rows make no counter scaling chart" ||
 	not_ok "live rows make no counter scaling chart"
 grep -qF '1 vs 0: +' "$TMP/lc/live-numa.svg" && ok "live-numa labels the change" ||

@@ -79,29 +79,3 @@ double vsb_tsc_hz(void)
 #endif
 	return hz;
 }
-
-const char *vsb_tsc_flags(void)
-{
-	static char out[64];
-	static int done;
-	char line[4096];
-	FILE *f;
-
-	if (done)
-		return out;
-	done = 1;
-	f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return out;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5))
-			continue;
-		if (strstr(line, " constant_tsc"))
-			strcat(out, "constant_tsc");
-		if (strstr(line, " nonstop_tsc"))
-			strcat(out, out[0] ? " nonstop_tsc" : "nonstop_tsc");
-		break;
-	}
-	fclose(f);
-	return out;
-}

@@ -12,7 +12,6 @@
 
 uint64_t vsb_now_ns(void);
 double vsb_tsc_hz(void);		/* calibrated once, cached */
-const char *vsb_tsc_flags(void);	/* "constant_tsc nonstop_tsc" or "" */
 
 static inline uint64_t vsb_rdtscp(void)
 {

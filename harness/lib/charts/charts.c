@@ -182,7 +182,7 @@ static void sweep_lists(struct vsb_sweep_charts *s, const struct vsb_strset *uni
 static int (*const sweep_charts[])(struct vsb_sweep_charts *) = {
 	vsb_chart_threshold, vsb_chart_variants, vsb_chart_scaling,
 	vsb_chart_batch, vsb_chart_drift, vsb_chart_staleness,
-	vsb_chart_live_numa, vsb_chart_live_mmap, vsb_chart_refresh_sweep,
+	vsb_chart_live, vsb_chart_refresh_sweep,
 };
 
 int vsb_chart_sweep(const char *csvpath, const char *outdir)

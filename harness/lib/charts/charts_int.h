@@ -76,8 +76,7 @@ int vsb_chart_scaling(struct vsb_sweep_charts *s);
 int vsb_chart_batch(struct vsb_sweep_charts *s);
 int vsb_chart_drift(struct vsb_sweep_charts *s);
 int vsb_chart_staleness(struct vsb_sweep_charts *s);
-int vsb_chart_live_numa(struct vsb_sweep_charts *s);
-int vsb_chart_live_mmap(struct vsb_sweep_charts *s);
+int vsb_chart_live(struct vsb_sweep_charts *s);
 int vsb_chart_refresh_sweep(struct vsb_sweep_charts *s);
 
 #endif /* VSB_CHARTS_INT_H */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The charts of a sweep's non-counter rows: the live benches against a
- * sysctl (page faults by vm.numa_stat, mmap by vm.overcommit_memory) and
- * a threshold-refresh sweep, which is drawn from a table derived here
- * (the whole bring-up's time, not the cost of one store).
+ * The charts of a sweep's non-counter rows, by their bench's model
+ * (bench_model.h): the live benches against a sysctl (page faults by
+ * vm.numa_stat, mmap by vm.overcommit_memory) and a threshold-refresh
+ * sweep, which is drawn from a table derived here (the whole bring-up's
+ * time, not the cost of one store).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_model.h"
 #include "charts_int.h"
 #include "csvread.h"
 #include "plot.h"
@@ -97,22 +99,40 @@ static int plot_live(struct vsb_sweep_charts *s, const char *bench,
 	return ret;
 }
 
-/* page-fault cost vs CPUs, vm.numa_stat off and on */
-int vsb_chart_live_numa(struct vsb_sweep_charts *s)
+/*
+ * The live charts of the benches whose model draws them against a
+ * sysctl (page-fault's cost by vm.numa_stat, mmap's throughput by
+ * vm.overcommit_memory): each bench's once, in the order of its first
+ * row; 0 or VSB_EXIT_*, as every chart builder.
+ */
+int vsb_chart_live(struct vsb_sweep_charts *s)
 {
+	struct vsb_strset seen = { 0 };
+	size_t r;
+	int ret = 0;
+
 	if (s->k.bench < 0 || s->k.sysctl < 0)
 		return 0;
-	return plot_live(s, "page-fault", "vm.numa_stat=", "live-numa", s->k.med,
-			 "cost, numa\\_stat");
+	for (r = 0; r < s->csv.nrows && !ret; r++) {
+		const char *bench = vsb_chart_cell(&s->csv, r, s->k.bench);
+		const struct vsb_sysctl_chart *sc = vsb_bench_model(bench)->sysctl_chart;
+		int col;
+
+		if (!sc || vsb_strset_has(&seen, bench))
+			continue;
+		vsb_strset_add(&seen, bench);
+		col = vsb_csv_col(&s->csv, sc->column);
+		if (col >= 0)
+			ret = plot_live(s, bench, sc->sysctl, sc->chart, col, sc->what);
+	}
+	return ret;
 }
 
-/* mmap+munmap throughput vs CPUs, by vm.overcommit_memory */
-int vsb_chart_live_mmap(struct vsb_sweep_charts *s)
+/* a row of a bench drawn in the refresh-sweep chart (threshold-refresh) */
+static int is_refresh(const struct vsb_csv *c, const struct vsb_pcols *k, size_t r)
 {
-	if (s->k.bench < 0 || s->k.sysctl < 0)
-		return 0;
-	return plot_live(s, "mmap", "vm.overcommit_memory=", "live-mmap", s->k.ops,
-			 "pairs/s, overcommit");
+	return vsb_bench_model(vsb_chart_cell(c, r, k->bench))->charts ==
+	       VSB_CHARTS_REFRESH;
 }
 
 /* the sweep.csv columns of a threshold-refresh sweep */
@@ -182,7 +202,7 @@ static int refresh_table(const struct vsb_sweep_charts *s,
 	fprintf(f, "approach,nodes,ncpus,iterations,seed_estimate,seconds,"
 		"seconds_ci_lo,seconds_ci_hi\n");
 	for (r = 0; r < c->nrows; r++) {
-		if (strcmp(vsb_chart_cell(c, r, s->k.bench), "threshold-refresh"))
+		if (!is_refresh(c, &s->k, r))
 			continue;
 		if (refresh_row(s, rc, dir, r, f)) {
 			vsb_outfile_abort(&o);
@@ -219,7 +239,7 @@ int vsb_chart_refresh_sweep(struct vsb_sweep_charts *s)
 	    rc.clo < 0)
 		return 0;
 	for (r = 0; r < c->nrows; r++)
-		n += !strcmp(vsb_chart_cell(c, r, s->k.bench), "threshold-refresh");
+		n += is_refresh(c, &s->k, r);
 	if (!n)
 		return 0;
 	snprintf(out, sizeof(out), "%s/refresh-sweep.csv", s->outdir);

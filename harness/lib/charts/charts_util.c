@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_model.h"
 #include "charts_int.h"
 #include "result_cells.h"
 #include "csvread.h"
@@ -103,9 +104,14 @@ const char *vsb_chart_cell(const struct vsb_csv *c, size_t r, int col)
 	return col < 0 ? "" : vsb_csv_cell(c, r, col);
 }
 
+/*
+ * A row drawn in the counter's charts (its bench's model says so); a
+ * sweep.csv from before the bench column had only counter rows.
+ */
 static int is_counter(const struct vsb_csv *c, const struct vsb_pcols *k, size_t r)
 {
-	return k->bench < 0 || !strcmp(vsb_chart_cell(c, r, k->bench), "counter");
+	return k->bench < 0 ||
+	       vsb_bench_model(vsb_chart_cell(c, r, k->bench))->charts == VSB_CHARTS_COUNTER;
 }
 
 /* what the classic charts show: no fold policy, every worker updating */

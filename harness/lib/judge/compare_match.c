@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_model.h"
 #include "compare.h"
 #include "vsb.h"
 
@@ -59,33 +60,70 @@ static const char *short_name(const char *name)
 	return name;
 }
 
+/* 1 when @col is one of the space-separated words of @list */
+static int col_in(const char *list, const char *col)
+{
+	size_t n = strlen(col);
+	const char *p;
+
+	for (p = list; (p = strstr(p, col)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
 /*
- * A point's label: what its bench runs (the counter's variant, kstat's
- * op, else the bench's name), then each column that tells it from the
- * other points of its bench.
+ * What a point of its bench runs: the values of its model's label
+ * columns (the counter's variant, kstat's bench and op), else the
+ * bench's name, else its first column; its length.
+ */
+static size_t label_head(const struct vsb_compare *c, const struct vsb_cmp_point *x,
+			 const char *cols, char *buf, size_t len)
+{
+	size_t off = 0, n;
+	const char *p;
+	char name[64];
+	int k;
+
+	buf[0] = '\0';
+	for (p = cols; *p && off < len; p += n + !!p[n]) {
+		n = strcspn(p, " ");
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		k = vsb_cmp_col(c, name);
+		if (k >= 0 && x->vals[k][0])
+			off += snprintf(buf + off, len - off, "%s%s", off ? " " : "",
+					x->vals[k]);
+	}
+	if (!off) {
+		k = vsb_cmp_col(c, "bench");
+		off = snprintf(buf, len, "%s", k >= 0 ? x->vals[k] : x->vals[0]);
+	}
+	return off;
+}
+
+/*
+ * A point's label: what its bench runs (label_head), then each column
+ * that tells it from the other points of its bench.
  */
 static void make_label(const struct vsb_compare *c, struct vsb_cmp_verdict *v)
 {
 	const struct vsb_cmp_point *x = vsb_cmp_any(v);
-	int kvar = vsb_cmp_col(c, "variant"), kop = vsb_cmp_col(c, "op");
+	int kvar = vsb_cmp_col(c, "variant");
 	int kb = vsb_cmp_col(c, "bench"), vary[VSB_CMP_MAX_COLS];
-	const char *bench = kb >= 0 ? x->vals[kb] : "counter";
-	int counter = !strcmp(bench, "counter"), kstat = !strcmp(bench, "kstat");
-	const char *var = counter && kvar >= 0 ? x->vals[kvar] : "";
+	/* a file without a bench column is the default bench's (an old one) */
+	const char *cols = vsb_bench_label(vsb_bench_model(kb >= 0 ? x->vals[kb] :
+							    vsb_bench_default()));
+	const char *var = kvar >= 0 && col_in(cols, "variant") ? x->vals[kvar] : "";
 	int pcc = !strcmp(var, "percpu-counter");
 	size_t off, k;
 
 	find_varying(c, x, vary);
-	if (kstat && kop >= 0)
-		off = snprintf(v->label, sizeof(v->label), "kstat %s", x->vals[kop]);
-	else
-		off = snprintf(v->label, sizeof(v->label), "%s",
-			       var[0] ? var : kb >= 0 ? bench : x->vals[0]);
+	off = label_head(c, x, cols, v->label, sizeof(v->label));
 	for (k = 0; k < c->ncols; k++) {
 		const char *name = c->cols[k];
 
-		/* op selects kstat's function; spawn's fork|posix-spawn is a column */
-		if (!vary[k] || (int)k == kvar || (kstat && (int)k == kop) ||
+		/* the label's own columns are said; spawn's fork|posix-spawn is a column */
+		if (!vary[k] || (int)k == kvar || col_in(cols, name) ||
 		    (int)k == kb || !x->vals[k][0])
 			continue;
 		if ((pcc && (!strcmp(name, "threshold") ||

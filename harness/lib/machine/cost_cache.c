@@ -2,7 +2,7 @@
 /*
  * cost_cache.c - where this CPU's cost table is kept, and who this CPU
  * is: the table is keyed by vendor-family-model-stepping from
- * /proc/cpuinfo (env.c's parser, the one the result record uses), so a
+ * /proc/cpuinfo (cpuinfo.c, the reader the result record uses), so a
  * home shared by machines of several kinds keeps one table each, and a
  * table is never applied to a part it was not measured on.
  */
@@ -14,24 +14,24 @@
 #include <unistd.h>
 
 #include "vsb.h"
-#include "env.h"
+#include "cpuinfo.h"
 #include "cost_probe.h"
 
 int vsb_cost_host_key(struct vsb_cost_table *t)
 {
-	struct vsb_cpuinfo ci;
+	const struct vsb_cpuinfo *ci = vsb_cpuinfo_host();
 
-	if (vsb_env_parse_cpuinfo("/proc/cpuinfo", &ci) || ci.family < 0 ||
-	    ci.model_id < 0 || ci.stepping < 0 || !strcmp(ci.vendor, "unknown")) {
+	if (ci->family < 0 || ci->model_id < 0 || ci->stepping < 0 ||
+	    !strcmp(ci->vendor, "unknown")) {
 		vsb_err("/proc/cpuinfo names no vendor, family, model and stepping: "
 			"no key to keep a cost table under");
 		return VSB_EXIT_SKIP;
 	}
-	snprintf(t->vendor, sizeof(t->vendor), "%.15s", ci.vendor);
-	t->family = (unsigned int)ci.family;
-	t->model = (unsigned int)ci.model_id;
-	t->stepping = (unsigned int)ci.stepping;
-	snprintf(t->cpu_name, sizeof(t->cpu_name), "%.127s", ci.model);
+	snprintf(t->vendor, sizeof(t->vendor), "%.15s", ci->vendor);
+	t->family = (unsigned int)ci->family;
+	t->model = (unsigned int)ci->model_id;
+	t->stepping = (unsigned int)ci->stepping;
+	snprintf(t->cpu_name, sizeof(t->cpu_name), "%.127s", ci->model);
 	vsb_cost_table_set_key(t);
 	return 0;
 }

@@ -3,23 +3,13 @@
  * Parsers behind the environment record (meta.c, `vmstat-bench info`).
  *
  * Each takes a path or a stream so the unit tests can feed fake
- * /proc/cpuinfo and kernel config files; meta.c passes the real ones.
+ * kernel config files; meta.c passes the real ones.
  */
 #ifndef VSB_ENV_H
 #define VSB_ENV_H
 
+#include "cpuinfo.h"
 #include "vsb.h"
-
-struct vsb_cpuinfo {
-	char model[256];
-	/* the stable identity of the part, for the store's machine fingerprint */
-	char vendor[32];		/* vendor_id: GenuineIntel, AuthenticAMD */
-	int family, model_id, stepping;	/* -1 when absent */
-	char microcode[32];
-	int nproc;			/* "processor" lines */
-	int hypervisor;			/* CPUID hypervisor bit: running in a VM */
-	int constant_tsc, nonstop_tsc, tsc_known_freq;
-};
 
 /* Kernel config bits that change what the benchmarks measure. */
 struct vsb_kconfig {
@@ -31,10 +21,6 @@ struct vsb_kconfig {
 	long hz;
 	long nr_cpus;
 };
-
-int vsb_env_parse_cpuinfo(const char *path, struct vsb_cpuinfo *ci);
-/* TSC invariant: constant_tsc and nonstop_tsc both set. */
-int vsb_env_tsc_invariant(const struct vsb_cpuinfo *ci);
 
 void vsb_kconfig_parse(FILE *f, struct vsb_kconfig *kc);
 /* One config file, gzip or plain (zlib); 0, or -1 and @kc zeroed. */

@@ -276,7 +276,7 @@ static void build_part(struct env_ctx *e)
 	struct utsname u;
 	char buf[1024];
 
-	vsb_meta_rec_add(m, "vmstat-bench", "%s (git %s, %s build)", VSB_VERSION,
+	vsb_meta_rec_add(m, VSB_META_WRITER, "%s (git %s, %s build)", VSB_VERSION,
 			 VSB_GIT_REV, VSB_BUILD);
 	vsb_meta_rec_add(m, "git_revision", "%s", VSB_GIT_REV);
 	vsb_meta_rec_add(m, "build_type", "%s", VSB_BUILD);
@@ -303,7 +303,7 @@ static void cpu_part(struct env_ctx *e)
 	char buf[1024];
 	long v;
 
-	vsb_env_parse_cpuinfo("/proc/cpuinfo", &e->ci);
+	e->ci = *vsb_cpuinfo_host();
 	vsb_meta_rec_add(m, "cpu_model", "%s", e->ci.model);
 	vsb_meta_rec_add(m, "hypervisor", "%s", e->ci.hypervisor ? "yes" : "no");
 	vsb_meta_rec_add(m, "online_cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
@@ -343,9 +343,10 @@ static void clock_part(struct env_ctx *e, int with_tsc)
 	if (with_tsc)
 		vsb_meta_rec_add(m, "tsc_hz", "%.0f", vsb_tsc_hz());
 	vsb_meta_rec_add(m, "tsc_flags", "%s",
-			 vsb_tsc_flags()[0] ? vsb_tsc_flags() : "none");
+			 *vsb_cpuinfo_tsc_flags(&e->ci) ?
+			 vsb_cpuinfo_tsc_flags(&e->ci) : "none");
 	vsb_meta_rec_add(m, "tsc_invariant", "%s%s",
-			 vsb_env_tsc_invariant(&e->ci) ? "yes" : "no",
+			 vsb_cpuinfo_tsc_invariant(&e->ci) ? "yes" : "no",
 			 e->ci.tsc_known_freq ? " (tsc_known_freq)" : "");
 	e->core_pmu = vsb_pmu_have_core_pmu("/sys/bus/event_source/devices");
 	vsb_meta_rec_add(m, "perf_event_paranoid", "%d", vsb_pmu_paranoid());

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * OUT/bisect.state (harness/bisect/run.c appends, fsyncs and reads it
- * back to resume): the question line, then one line for each commit
+ * back to resume): the question line (the bisect's arguments, so that a
+ * resumed bisect is the same one), then one line for each commit
  * built (spec SHA SPEC) and each commit measured (step ROLE SHA BASE
  * VERDICT DIR).  A line is read only when the writer would write it
  * again to the byte: a state a bisect did not write is refused, not
@@ -73,4 +74,36 @@ int vsb_bisect_spec_read(const char *line, char *sha, char *spec, size_t len)
 		return -1;
 	snprintf(spec, len, "%s", line + 46);
 	return 0;
+}
+
+void vsb_bisect_question_write(char *buf, size_t len, const char *tree,
+			       const char *good, const char *bad, const char *sweep,
+			       char *const ab_args[], int nab)
+{
+	int i;
+
+	snprintf(buf, len, "question: tree=%s good=%s bad=%s sweep=%s ab=", tree,
+		 good, bad, sweep);
+	for (i = 0; i < nab; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "",
+			 ab_args[i]);
+}
+
+char *vsb_bisect_state_line(char **cursor)
+{
+	char *line, *nl;
+
+	while (**cursor == '\n')
+		(*cursor)++;
+	if (!**cursor)
+		return NULL;
+	line = *cursor;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*cursor = nl + 1;
+	} else {
+		*cursor = line + strlen(line);
+	}
+	return line;
 }

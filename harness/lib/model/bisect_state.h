@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The lines of a bisect's OUT/bisect.state (bisect_state.c), which
- * harness/bisect/run.c appends to and reads back to resume.
+ * harness/bisect/run.c appends to and reads back to resume: the question,
+ * then a line per commit built or measured.
  */
 #ifndef VSB_BISECT_STATE_H
 #define VSB_BISECT_STATE_H
@@ -26,5 +27,19 @@ int vsb_bisect_step_read(const char *line, struct vsb_bisect_step *s);
 void vsb_bisect_spec_write(char *buf, size_t len, const char *sha, const char *spec);
 /* @line into @sha (41 bytes) and @spec (@len): 0, or -1 as above */
 int vsb_bisect_spec_read(const char *line, char *sha, char *spec, size_t len);
+
+/*
+ * The question line, first in the file: the bisect asked, so that a
+ * resumed bisect is the same one.  @ab_args: ab's options, as given.
+ */
+void vsb_bisect_question_write(char *buf, size_t len, const char *tree,
+			       const char *good, const char *bad, const char *sweep,
+			       char *const ab_args[], int nab);
+/*
+ * The next line of bisect.state's text at *@cursor (the whole file, read
+ * into memory), cut there in place and *@cursor moved past it; a blank
+ * line is no line.  NULL at the end.  The first line is the question.
+ */
+char *vsb_bisect_state_line(char **cursor);
 
 #endif /* VSB_BISECT_STATE_H */

@@ -19,6 +19,7 @@
 
 #include "vsb.h"
 #include "exact_profile.h"
+#include "exact_windows.h"
 
 /* "W vcpu seq" or a block line into @pb; -1 when neither */
 static int take_line(const char *line, struct vsb_pblocks *pb, size_t *wcap,
@@ -174,15 +175,15 @@ static int add_windows(struct acc *a, const struct vsb_pblocks *pb,
 		       char *why, size_t len)
 {
 	const char *p = spec;
+	unsigned long long lo, hi, q;
+	unsigned int v;
+	size_t i;
+	int more;
 
-	while ((p = strchr(p, ' '))) {
-		unsigned int v;
-		unsigned long long lo, hi, q;
-		size_t i;
-
-		p++;
-		if (sscanf(p, "%u:%llu-%llu", &v, &lo, &hi) != 3 || hi < lo) {
-			snprintf(why, len, "exact_windows: '%.40s' is not vcpu:first-last", p);
+	while ((more = vsb_exact_windows_next(&p, &v, &lo, &hi))) {
+		if (more < 0) {
+			snprintf(why, len, "exact_windows: '%.40s' is not vcpu:first-last",
+				 strchr(p, ' ') + 1);
 			return -1;
 		}
 		for (q = lo; q <= hi; q++) {

@@ -15,6 +15,7 @@
 
 #include "vsb.h"
 #include "stats.h"
+#include "bench_model.h"
 #include "insn_mix.h"
 
 /* the class index of event @name ("tcg:lock"), -1 if none */
@@ -164,33 +165,46 @@ static void label_extras(const struct vsb_rl_file *f, const struct vsb_csv_span 
 	}
 }
 
+/* after @buf's @off characters, the cell of column @name, after @pre */
+static size_t add_cell(const struct vsb_rl_file *f, const struct vsb_csv_span *cells,
+		       const char *name, const char *pre, char *buf, size_t len,
+		       size_t off)
+{
+	int c = vsb_rl_col(f, name);
+
+	if (c < 0 || !cells[c].len || off >= len)
+		return off;
+	return off + snprintf(buf + off, len - off, "%s%s%.*s", off ? " " : "", pre,
+			      (int)cells[c].len, cells[c].s);
+}
+
 /*
- * "kstat mod-zone cpus=0": what runs, and where; then what tells page
+ * "kstat mod-zone cpus=0": the bench, what its model's label names (the
+ * counter's variant, kstat's op), and where; then what tells page
  * points apart (order, outstanding pages, the guest's command line),
  * where set to other than the default, so no two points share a label.
  */
 void vsb_mix_point_label(const struct vsb_rl_file *f, size_t row, char *buf, size_t len)
 {
-	static const char *const cols[] = { "bench", "op", "variant", "cpus" };
 	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
-	size_t i, off = 0;
-	char bench[64] = "";
+	char bench[64] = "", name[64];
+	const char *p;
+	size_t off, n;
+	int c;
 
 	vsb_rl_cells(f, row, cells);
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]) && off < len; i++) {
-		int c = vsb_rl_col(f, cols[i]);
-
-		if (c < 0 || !cells[c].len)
-			continue;
-		if (i == 0)
-			snprintf(bench, sizeof(bench), "%.*s", (int)cells[c].len, cells[c].s);
-		/* the op for kstat, the variant for the counter */
-		if ((i == 1 && strcmp(bench, "kstat")) || (i == 2 && strcmp(bench, "counter")))
-			continue;
-		off += snprintf(buf + off, len - off, "%s%s%.*s", off ? " " : "",
-				i == 3 ? "cpus=" : "", (int)cells[c].len, cells[c].s);
+	c = vsb_rl_col(f, "bench");
+	if (c >= 0)
+		snprintf(bench, sizeof(bench), "%.*s", (int)cells[c].len, cells[c].s);
+	off = add_cell(f, cells, "bench", "", buf, len, 0);
+	for (p = vsb_bench_label(vsb_bench_model(bench)); *p; p += n + !!p[n]) {
+		n = strcspn(p, " ");
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (strcmp(name, "bench"))
+			off = add_cell(f, cells, name, "", buf, len, off);
 	}
+	add_cell(f, cells, "cpus", "cpus=", buf, len, off);
 	label_extras(f, cells, buf, len);
 }
 

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "key: value" files of `ab`: its state, DIR/ab.txt (ab/boot.c
- * writes it), and a boot's ab-boot.txt (ci/ab-run.sh writes it, one
- * printf).  Read here, so that no layer above decodes them by hand.
+ * writes it, a line at a time through vsb_keyval_put), and a boot's
+ * ab-boot.txt (ci/ab-run.sh writes it, one printf).  Written and read
+ * here, so that no layer above encodes or decodes them by hand.
  */
+#define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "keyval.h"
@@ -39,4 +43,23 @@ int vsb_keyval_long(const char *path, const char *key, long *v)
 	if (vsb_keyval_get(path, key, val, sizeof(val)))
 		return -1;
 	return vsb_parse_long(val, v) ? -1 : 0;
+}
+
+int vsb_keyval_put(FILE *f, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *val;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&val, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	for (n = 0; val[n]; n++)
+		if (val[n] == '\n')
+			val[n] = ' ';
+	n = fprintf(f, "%s: %s\n", key, val);
+	free(val);
+	return n < 0 ? -1 : 0;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_model.h"
 #include "guest_shape.h"
 #include "monitor_spec.h"
 #include "opts.h"
@@ -44,8 +45,20 @@ static int check_ncpus(const char *v, const char *where)
 	return 0;
 }
 
+/*
+ * An option's default as text: its row's, but --bench's is the first
+ * bench of the bench table (bench_model.h), which this layer does not
+ * name; NULL: none, or computed.
+ */
+static const char *opt_default(const struct vsb_opt *opt)
+{
+	if (opt->off == OFF(bench))
+		return *vsb_bench_default() ? vsb_bench_default() : NULL;
+	return opt->def;
+}
+
 const struct vsb_opt vsb_run_opt_table[] = {
-	{ "bench", 'b', VSB_OPT_STR, OFF(bench), SZ(bench), 0, 0, "counter",
+	{ "bench", 'b', VSB_OPT_STR, OFF(bench), SZ(bench), 0, 0, NULL,
 	  NULL, "NAME", "benchmark to run (see `vmstat-bench list`)", VSB_OPTF_SWEEP, 1 },
 	{ "variant", 'V', VSB_OPT_STR, OFF(variant), SZ(variant), 0, 0,
 	  "cmpxchg-local", NULL, "NAME", "counter update variant (see `vmstat-bench list`)",
@@ -371,8 +384,8 @@ void vsb_run_opts_defaults(struct vsb_run_opts *o)
 	for (i = 0; i < vsb_run_opt_count; i++) {
 		const struct vsb_opt *opt = &vsb_run_opt_table[i];
 
-		if (opt->def)
-			vsb_opt_set(o, opt, opt->def, opt->name);
+		if (opt_default(opt))
+			vsb_opt_set(o, opt, opt_default(opt), opt->name);
 	}
 	snprintf(o->cpus_str, sizeof(o->cpus_str), "%d", vsb_cpu_first_allowed());
 	o->given = 0;
@@ -479,8 +492,8 @@ void vsb_run_opts_help(FILE *f)
 			snprintf(left, sizeof(left), "    --%s%s%s", opt->name,
 				 opt->metavar[0] ? " " : "", opt->metavar);
 		fprintf(f, "  %-28s %s", left, opt->help);
-		if (opt->def && opt->def[0])
-			fprintf(f, " [%s]", opt->def);
+		if (opt_default(opt) && opt_default(opt)[0])
+			fprintf(f, " [%s]", opt_default(opt));
 		fputc('\n', f);
 	}
 	fprintf(f,

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "vsb.h"
+#include "exact_windows.h"
 #include "insn_mix.h"
 #include "profile_dir.h"
 #include "result_load.h"
@@ -176,6 +177,8 @@ static int sample_windows(const struct vsb_rl_file *f, const char *spec,
 	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
 	struct vsb_rl_sample s;
 	const char *p = spec;
+	unsigned long long lo, hi, q;
+	unsigned int v;
 	size_t r, k, used = 0;
 
 	for (r = 0; r < f->nrows; r++) {
@@ -187,13 +190,7 @@ static int sample_windows(const struct vsb_rl_file *f, const char *spec,
 		sw[r].vcpu = (unsigned int)s.cpu;
 	}
 	qsort(sw, f->nrows, sizeof(*sw), by_vcpu_rep);
-	while ((p = strchr(p, ' '))) {
-		unsigned int v;
-		unsigned long long lo, hi, q;
-
-		p++;
-		if (sscanf(p, "%u:%llu-%llu", &v, &lo, &hi) != 3 || hi < lo)
-			break;
+	while (vsb_exact_windows_next(&p, &v, &lo, &hi) > 0) {
 		for (q = lo; q <= hi; q++, used++) {
 			k = first_free(sw, f->nrows, v);
 			if (k >= f->nrows) {

@@ -49,6 +49,12 @@ struct vsb_meta_kv {
  * some to spare; a line past it is dropped with a warning.
  */
 #define VSB_META_REC_MAX	96
+/*
+ * The key of the metadata line that says which vmstat-bench wrote a
+ * result (meta.c): a file that has it is a run's own, not a table made
+ * elsewhere (vsb_rl_written_by_a_run, result_load.h).
+ */
+#define VSB_META_WRITER		"vmstat-bench"
 struct vsb_meta_rec {
 	size_t n;
 	struct vsb_meta_kv kv[VSB_META_REC_MAX];

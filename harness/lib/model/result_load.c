@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "vsb.h"
+#include "result.h"
 #include "result_load.h"
 int vsb_rl_is_derived_name(const char *path)
 {
@@ -31,6 +32,21 @@ int vsb_rl_is_derived_name(const char *path)
 	if (strstr(base, ".monitor.csv") || strstr(base, ".monitor-"))
 		return 1;
 	return n >= 8 && !strcmp(base + n - 8, ".partial");
+}
+
+int vsb_rl_written_by_a_run(const char *path)
+{
+	static const char mark[] = "# " VSB_META_WRITER ": ";
+	char line[512];
+	int found = 0, e;
+	FILE *f = vsb_fopen_regular(path, VSB_READ_MAX, &e);
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f) && line[0] == '#')
+		found = !strncmp(line, mark, sizeof(mark) - 1);
+	fclose(f);
+	return found;
 }
 
 static char *xstrndup(const char *s, size_t n)

@@ -95,5 +95,13 @@ const char *vsb_rl_tail(const struct vsb_rl_file *f, size_t i, size_t *len);
  * FILE.summary.csv, sweep.csv, compare.csv, a monitor's series and its
  * chart tables, a .partial.  The one rule for the store and compare. */
 int vsb_rl_is_derived_name(const char *path);
+/*
+ * Did a vmstat-bench run write @path?  Its metadata, before the header
+ * row, carries "# vmstat-bench: VERSION" (VSB_META_WRITER, result.h: as
+ * meta.c records it and result_write.c writes it); history's tables, a
+ * plotting script's input or a spreadsheet's export do not.  Only the
+ * comment lines are read.
+ */
+int vsb_rl_written_by_a_run(const char *path);
 
 #endif /* VSB_RESULT_LOAD_H */

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_model.h"
 #include "guest_shape.h"
 #include "result.h"
 #include "json.h"
-#include "bench/variants.h"
 #include "stats.h"
 
 /*
@@ -427,72 +427,27 @@ static int write_json(const struct vsb_result *r, FILE *f)
 
 /* ---- text ---- */
 
-/* The parameters that matter for the point's bench, in words. */
-/* The 0-day regressions' benches (spawn.c, ...); 0 for another bench */
-static int write_0day_params(const struct vsb_run_opts *o, FILE *f)
+/*
+ * The parameters that matter for the point's bench, in its own words
+ * (its model's describe, in its file), then what any point may set.
+ */
+static void write_text_params(const struct vsb_run_opts *o, FILE *f)
 {
+	const struct vsb_bench_model *m = vsb_bench_model(o->bench);
 	struct vsb_guest_shape g;
 	char buf[512];
 
-	if (!strcmp(o->bench, "spawn"))
-		fprintf(f, "op %s, tasks %s", o->op, o->tasks);
-	else if (!strcmp(o->bench, "fallocate"))
-		fprintf(f, "file %s, memcg depth %ld, tasks %s", o->size, o->memcg_depth,
-			o->tasks);
-	else if (!strcmp(o->bench, "memcg-stat-read"))
-		fprintf(f, "op %s, %ld cgroups, %ld writer CPU%s, memcg depth %ld", o->op,
-			o->memcg_count, o->busy_workers, o->busy_workers == 1 ? "" : "s",
-			o->memcg_depth);
-	else if (!strcmp(o->bench, "isolated"))
-		fprintf(f, "%ld dirty pages, windows of %ld ms, gaps over %ld ns",
-			o->dirty_pages, o->loops, o->gap_ns);
-	else
-		return 0;
+	if (m->describe)
+		m->describe(o, f);
+	/* any bench's point may need a guest of a shape (guest_shape.h) */
 	vsb_guest_shape_of(o, &g);
 	if (vsb_guest_shape_asked(&g)) {
 		vsb_guest_shape_format(&g, buf, sizeof(buf));
-		fprintf(f, ", guest %s", buf);
-	}
-	return 1;
-}
-
-static void write_text_params(const struct vsb_run_opts *o, FILE *f)
-{
-	if (!strcmp(o->bench, "counter")) {
-		if (o->variant_id >= 0 && vsb_variants[o->variant_id].flags & VSB_VF_PCC)
-			fprintf(f, "batch %ld, s32 counts", o->batch);
-		else
-			fprintf(f, "threshold %ld, s%ld diffs", o->threshold, o->diff_bits);
-		fprintf(f, ", %ld item%s, delta %+ld", o->items, o->items > 1 ? "s" : "",
-			o->delta);
-		if (strcmp(o->fold, "none"))
-			fprintf(f, ", fold %s every %ld us", o->fold, o->fold_interval_us);
-		if (o->quiet_workers)
-			fprintf(f, ", %ld quiet worker%s", o->quiet_workers,
-				o->quiet_workers > 1 ? "s" : "");
-	} else if (!strncmp(o->bench, "page-alloc", 10)) {
-		fprintf(f, "order %ld, %ld outstanding, gfp %s, preempt %s, irqs %s",
-			o->order, o->outstanding, o->gfp, o->preempt, o->irqs);
-	} else if (!strcmp(o->bench, "kstat")) {
-		fprintf(f, "op %s, runs of %ld x %+ld then %+ld", o->op, o->run_length,
-			o->delta, -o->delta);
-		if (vsb_opt_given(o, "threshold"))
-			fprintf(f, ", threshold %ld", o->threshold);
-		if (o->busy_workers)
-			fprintf(f, ", %ld busy worker%s", o->busy_workers,
-				o->busy_workers > 1 ? "s" : "");
-		if (!strcmp(o->op, "lruvec"))
-			fprintf(f, ", memcg depth %ld", o->memcg_depth);
-	} else if (!strcmp(o->bench, "stat-refresh")) {
-		fprintf(f, "%ld dirty pages per CPU of --cpus", o->dirty_pages);
-	} else if (!strcmp(o->bench, "threshold-refresh")) {
-		fprintf(f, "%s, %ld CPUs x %ld nodes", o->approach, o->model_cpus,
-			o->model_nodes);
-	} else if (!write_0day_params(o, f)) {
-		fprintf(f, "size %s, thp %s, tasks %s", o->size, o->thp, o->tasks);
+		fprintf(f, "%sguest %s", m->describe ? ", " : "", buf);
 	}
 	if (o->sysctl[0])
-		fprintf(f, ", %s", o->sysctl);
+		fprintf(f, "%s%s", m->describe || vsb_guest_shape_asked(&g) ? ", " : "",
+			o->sysctl);
 }
 
 static int write_text(const struct vsb_result *r, FILE *f)
@@ -508,8 +463,9 @@ static int write_text(const struct vsb_result *r, FILE *f)
 		fprintf(f, " %s", o->variant);
 	fprintf(f, " on CPU%s %s: ", o->cpus.n > 1 ? "s" : "", cpus);
 	write_text_params(o, f);
-	if (!strcmp(o->bench, "threshold-refresh"))
-		fprintf(f, "; %ld bring-ups (+%ld warm-up)\n", o->repeat, o->warmup);
+	if (vsb_bench_model(o->bench)->reps_are)
+		fprintf(f, "; %ld %s (+%ld warm-up)\n", o->repeat,
+			vsb_bench_model(o->bench)->reps_are, o->warmup);
 	else
 		fprintf(f, "; %ld x %ld ops per worker (+%ld warm-up)\n", o->repeat,
 			o->loops, o->warmup);

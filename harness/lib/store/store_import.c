@@ -441,26 +441,6 @@ static int raw_csv_name(const char *name)
 	return n > 4 && !strcmp(name + n - 4, ".csv") && !vsb_rl_is_derived_name(name);
 }
 
-/*
- * Did a vmstat-bench run write @path?  Its metadata, before the header
- * row, carries "# vmstat-bench: VERSION"; history's tables, a plotting
- * script's input or a spreadsheet's export do not.  Only the comment
- * lines are read.
- */
-static int written_by_a_run(const char *path)
-{
-	char line[512];
-	int found = 0, e;
-	FILE *f = vsb_fopen_regular(path, VSB_READ_MAX, &e);
-
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f) && line[0] == '#')
-		found = !strncmp(line, "# vmstat-bench: ", 16);
-	fclose(f);
-	return found;
-}
-
 /* What a folder walk found besides the results, for one line at the end. */
 struct walk {
 	size_t skipped;
@@ -496,7 +476,7 @@ static int walk(const char *dir, struct pathlist *pl, struct walk *w, int depth)
 		else if (S_ISDIR(sb.st_mode) && depth < WALK_MAX_DEPTH)
 			ret = walk(path, pl, w, depth + 1);
 		else if (S_ISREG(sb.st_mode) && raw_csv_name(name)) {
-			if (written_by_a_run(path))
+			if (vsb_rl_written_by_a_run(path))
 				pl_add(pl, dir, name);
 			else if (!w->skipped++)
 				snprintf(w->example, sizeof(w->example), "%s", path);

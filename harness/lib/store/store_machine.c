@@ -17,19 +17,15 @@
 #include <string.h>
 
 #include "vsb.h"
+#include "cpuinfo.h"
 #include "hash.h"
+#include "meminfo.h"
 #include "store.h"
 
 /* metadata keys; the topology is the part before ';' (the caches follow) */
 const char *const vsb_machine_field_names[VSB_MACHINE_FIELDS] = {
 	"cpu_vendor", "cpu_model", "cpu_family", "cpu_model_id", "cpu_stepping",
 	"cpu_microcode", "topology", "mem_total", "hypervisor",
-};
-
-/* /proc/cpuinfo's names for the same fields ("" none) */
-static const char *const cpuinfo_names[VSB_MACHINE_FIELDS] = {
-	"vendor_id", "model name", "cpu family", "model", "stepping",
-	"microcode", "", "", "",
 };
 
 static void trim(char *s)
@@ -43,41 +39,32 @@ static void trim(char *s)
 	memmove(s, s + i, n - i + 1);
 }
 
-/* The first processor's fields of /proc/cpuinfo, and RAM. */
+/*
+ * This host's values of the same fields, in the words the record writes
+ * them (meta.c), from lib/machine's one reader of each /proc file; ""
+ * where the host does not say.
+ */
 static void read_host(char host[VSB_MACHINE_FIELDS][256])
 {
-	char line[4096];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	int k;
+	const struct vsb_cpuinfo *ci = vsb_cpuinfo_host();
+	long kb = vsb_meminfo_kb("MemTotal");
 
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (line[0] == '\n')
-			break;		/* the first processor is enough */
-		if (!colon)
-			continue;
-		*colon = '\0';
-		trim(line);
-		trim(colon + 1);
-		for (k = 0; k < VSB_MACHINE_FIELDS; k++)
-			if (*cpuinfo_names[k] && !strcmp(line, cpuinfo_names[k]))
-				snprintf(host[k], 256, "%s", colon + 1);
-		if (!strcmp(line, "flags"))
-			snprintf(host[8], 256, "%s",
-				 strstr(colon + 1, "hypervisor") ? "yes" : "no");
-	}
-	if (f)
-		fclose(f);
-	f = fopen("/proc/meminfo", "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		long long kb;
-
-		if (sscanf(line, "MemTotal: %lld kB", &kb) == 1)
-			snprintf(host[7], 256, "%lld GiB", (kb + (512 << 10)) >> 20);
-	}
-	if (f)
-		fclose(f);
+	if (strcmp(ci->vendor, "unknown"))
+		snprintf(host[0], 256, "%s", ci->vendor);
+	if (strcmp(ci->model, "unknown"))
+		snprintf(host[1], 256, "%s", ci->model);
+	if (ci->family >= 0)
+		snprintf(host[2], 256, "%d", ci->family);
+	if (ci->model_id >= 0)
+		snprintf(host[3], 256, "%d", ci->model_id);
+	if (ci->stepping >= 0)
+		snprintf(host[4], 256, "%d", ci->stepping);
+	if (strcmp(ci->microcode, "unknown"))
+		snprintf(host[5], 256, "%s", ci->microcode);
+	if (kb >= 0)
+		snprintf(host[7], 256, "%ld GiB", (kb + (1L << 19)) >> 20);
+	if (ci->nproc)
+		snprintf(host[8], 256, "%s", ci->hypervisor ? "yes" : "no");
 }
 
 void vsb_machine_identify(const char *(*meta_get)(const void *ctx, const char *key),

@@ -37,21 +37,32 @@ static void test_cpuinfo(void)
 {
 	struct vsb_cpuinfo ci;
 
-	TAP_OK(vsb_env_parse_cpuinfo(file("vm", "processor\t: 0\n"
+	TAP_OK(vsb_cpuinfo_read(file("vm", "processor\t: 0\n"
 		"model name\t: Fake CPU @ 2.0GHz\n"
 		"flags\t\t: fpu tsc constant_tsc nonstop_tsc hypervisor\n\n"
 		"processor\t: 1\nmodel name\t: Fake CPU @ 2.0GHz\n"
 		"flags\t\t: fpu tsc\n"), &ci) == 0, "cpuinfo: parses");
 	TAP_OK(ci.nproc == 2 && !strcmp(ci.model, "Fake CPU @ 2.0GHz"),
 	       "cpuinfo: 2 processors, model '%s'", ci.model);
-	TAP_OK(ci.hypervisor && vsb_env_tsc_invariant(&ci) && !ci.tsc_known_freq,
+	TAP_OK(ci.hypervisor && vsb_cpuinfo_tsc_invariant(&ci) && !ci.tsc_known_freq,
 	       "cpuinfo: hypervisor bit and invariant TSC from the first CPU's flags");
-	vsb_env_parse_cpuinfo(file("metal", "processor\t: 0\n"
+	vsb_cpuinfo_read(file("metal", "processor\t: 0\n"
 		"flags\t\t: fpu xhypervisor constant_tsc_x nonstop_tsc\n"), &ci);
-	TAP_OK(!ci.hypervisor && !vsb_env_tsc_invariant(&ci),
+	TAP_OK(!ci.hypervisor && !vsb_cpuinfo_tsc_invariant(&ci),
 	       "cpuinfo: flags match whole words only");
-	TAP_OK(vsb_env_parse_cpuinfo("/nonexistent/cpuinfo", &ci) < 0 &&
+	TAP_OK(!strcmp(vsb_cpuinfo_tsc_flags(&ci), "nonstop_tsc"),
+	       "cpuinfo: the TSC flags the first CPU has, by name (%s)",
+	       vsb_cpuinfo_tsc_flags(&ci));
+	TAP_OK(vsb_cpuinfo_read("/nonexistent/cpuinfo", &ci) < 0 &&
 	       !strcmp(ci.model, "unknown"), "cpuinfo: missing file is 'unknown'");
+	if (vsb_cpuinfo_read("/proc/cpuinfo", &ci)) {
+		printf("ok %d # SKIP cpuinfo: no /proc/cpuinfo here\n", ++tap_n);
+		return;
+	}
+	TAP_OK(vsb_cpuinfo_host() == vsb_cpuinfo_host() &&
+	       !strcmp(vsb_cpuinfo_host()->model, ci.model) &&
+	       vsb_cpuinfo_host()->family == ci.family,
+	       "cpuinfo: this host's, read once, is /proc/cpuinfo's (%s)", ci.model);
 }
 
 static void kconfig(const char *text, struct vsb_kconfig *kc)

@@ -17,6 +17,7 @@
 #include "exact_record.h"
 #include "insn_mix.h"
 #include "opts.h"
+#include "bench_model.h"
 #include "result.h"
 #include "result_load.h"
 #include "tap.h"
@@ -96,6 +97,45 @@ static void test_round_trip(void)
 	       m.c[VSB_MIX_LOCK] > 0.1, "the classes it lacks are unknown, not 0");
 	vsb_rl_free(&f);
 	unlink(path);
+}
+
+/* the bench table is above lib/model: a stand-in with kstat's label */
+static const struct vsb_bench_model *test_models(const char *name)
+{
+	static const struct vsb_bench_model kstat = { .label = "bench op" };
+
+	return !strcmp(name, "kstat") ? &kstat : NULL;
+}
+
+/* a point's label: its bench, what its bench's label names, its CPUs */
+static void test_label(void)
+{
+	char path[] = "/tmp/vsb-mix-XXXXXX.csv", label[256];
+	struct vsb_run_opts keep = opts;
+	struct vsb_rl_file f;
+	int fd = mkstemps(path, 4);
+
+	close(fd);
+	vsb_bench_models_set(test_models, "kstat");
+	snprintf(opts.bench, sizeof(opts.bench), "kstat");
+	snprintf(opts.op, sizeof(opts.op), "mod-zone");
+	write_exact_result(path, VSB_EXACT_RESULT_CLASSES);
+	TAP_OK(vsb_rl_read(path, 0, &f) == 0, "a kstat point is read");
+	vsb_mix_point_label(&f, 0, label, sizeof(label));
+	TAP_OK(!strncmp(label, "kstat mod-zone", 14) && !strstr(label, "cmpxchg"),
+	       "its label names its op, by its model, not its variant (%s)", label);
+	vsb_rl_free(&f);
+	snprintf(opts.bench, sizeof(opts.bench), "page-alloc");
+	write_exact_result(path, VSB_EXACT_RESULT_CLASSES);
+	TAP_OK(vsb_rl_read(path, 0, &f) == 0, "a point of a bench with no label columns");
+	vsb_mix_point_label(&f, 0, label, sizeof(label));
+	TAP_OK(!strncmp(label, "page-alloc", 10) && !strstr(label, "mod-zone") &&
+	       !strstr(label, "cmpxchg"), "its label is its bench's name (%s)",
+	       label);
+	vsb_rl_free(&f);
+	vsb_bench_models_set(NULL, "");
+	unlink(path);
+	opts = keep;
 }
 
 static struct vsb_mix mix_of(double insn, double loads, double stores)
@@ -234,6 +274,7 @@ int main(void)
 {
 	vsb_run_opts_defaults(&opts);
 	test_round_trip();
+	test_label();
 	test_estimate();
 	test_sources();
 	test_mix_csv();

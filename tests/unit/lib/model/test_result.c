@@ -19,6 +19,7 @@
 #include "csvread.h"
 #include "opts.h"
 #include "result.h"
+#include "result_load.h"
 #include "tap.h"
 
 static struct vsb_run_opts opts;
@@ -259,6 +260,18 @@ static void test_read_back(void)
 		vsb_result_free(&r);
 		return;
 	}
+	TAP_OK(!vsb_rl_written_by_a_run(path),
+	       "a raw CSV without the writer's line is not taken for a run's");
+	unlink(path);
+	snprintf(path, sizeof(path), "/tmp/vsb-test-result-XXXXXX");
+	vsb_result_meta(&r, VSB_META_WRITER, "0.0 (git test, debug build)");
+	if (write_raw(&r, path)) {
+		TAP_OK(0, "raw CSV: a temporary file");
+		vsb_result_free(&r);
+		return;
+	}
+	TAP_OK(vsb_rl_written_by_a_run(path),
+	       "with the line the writer writes for VSB_META_WRITER, it is");
 	bad = read_back(path, &back, 2);
 	TAP_OK(!bad && back.nsamples == 2 && back.samples[1].rep == 1 &&
 	       back.samples[0].ops == 1000 && back.samples[0].elapsed == 5003 &&

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "vsb.h"
+#include "cpuinfo.h"
+#include "meminfo.h"
 #include "store.h"
 #include "tap.h"
 
@@ -78,15 +80,35 @@ static const char *meta_b(const void *ctx, const char *key)
 	return meta_a(ctx, key);
 }
 
+/* a result that names this host's CPU model and nothing else */
+static const char *meta_here(const void *ctx, const char *key)
+{
+	(void)ctx;
+	return !strcmp(key, "cpu_model") ? vsb_cpuinfo_host()->model : NULL;
+}
+
 static void test_machine(void)
 {
 	struct vsb_machine_id a, b;
+	char family[16];
 
 	vsb_machine_identify(meta_a, NULL, 0, &a);
 	vsb_machine_identify(meta_b, NULL, 0, &b);
 	TAP_OK(!strcmp(a.fingerprint, b.fingerprint), "fingerprint: the topology without its caches");
 	TAP_OK(strstr(a.missing, "cpu_microcode") && strstr(a.missing, "mem_total") &&
 	       !strstr(a.missing, "cpu_model "), "missing fields named: %s", a.missing);
+	/* a result of this host's CPU: its missing fields are this host's */
+	vsb_machine_identify(meta_here, NULL, 1, &a);
+	snprintf(family, sizeof(family), "%d", vsb_cpuinfo_host()->family);
+	if (!strcmp(vsb_cpuinfo_host()->model, "unknown") ||
+	    vsb_cpuinfo_host()->family < 0 || vsb_meminfo_kb("MemTotal") < 0) {
+		printf("ok %d # SKIP no CPU model, family or MemTotal here\n", ++tap_n);
+		return;
+	}
+	TAP_OK(a.from_host[2] && !strcmp(a.val[2], family) && a.from_host[7] &&
+	       strstr(a.val[7], " GiB") && !a.from_host[1],
+	       "a result of this CPU: family %s and RAM %s read here", a.val[2],
+	       a.val[7]);
 }
 
 static void test_series(void)
