@@ -18,6 +18,7 @@ THR_CMD="$VSB sweep configs/seeds-threshold.sweep --repeat $REPEAT -o $STATE/thr
 MMAP_CMD="$VSB sweep configs/seeds-mmap.sweep --repeat $REPEAT -o $STATE/mmap"
 REFRESH_CMD="$VSB refresh-model --max-cpus 1024 --nodes 1,16 >$STATE/refresh/refresh.csv"
 BATCH_CMD="$VSB thresholds --format csv >$STATE/batch/here.csv && $VSB thresholds --cpus 144 --nodes 4 --zone-mb 65536 --format csv >$STATE/batch/big.csv"
+PAGE_LABEL="page-alloc cpus=0 cmdline=init_on_alloc=0"
 NO_GUEST="none: --quick boots no guest; \`ci/seeds\` counts it in an exact guest"
 
 # csv_where FILE NAME KEY=VALUE...: NAME's cell in FILE's first data row
@@ -122,16 +123,37 @@ seeds_steps() {
 
 # --- seed 000 ----------------------------------------------------------------
 
+# profile_fn LABEL TOTAL FUNCTION: FUNCTION's instructions per op in the
+# base side's profile of the point LABEL whose rows add up to TOTAL (the
+# sum rule: within 0.1%), for points whose labels are alike
+profile_fn() {
+	awk -F, -v lab="$1" -v tot="$2" -v fn="$3" '
+		/^#/ { next }
+		!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		$c["label"] != lab || $c["side"] != "base" { next }
+		{ s += $c["insn_per_op"] }
+		$c["function"] == fn { v = $c["insn_per_op"] }
+		$c["function"] == "(other)" {
+			d = s - tot; if (d < 0) d = -d
+			if (d <= tot * 0.001 && v != "") { print v; exit }
+			s = 0; v = ""
+		}' "$STATE/exact/profile.csv"
+}
+
 numa_row() {	# numa_row BLOCK1 BLOCK0 QUESTION THREAD THREAD_RATIO
-	local i1 i0 s1 s0 c1 c0
+	local i1 i0 s1 s0 c1 c0 g1 g0 where=
 	((QUICK)) && { line 000 "$3" "$4" "$NO_GUEST" "not measured" "$EXACT_AB" n/a; return 1; }
 	[[ $(step_state exact) == done ]] ||
 		{ line 000 "$3" "$4" "$(step_why exact)" "not measured" "$EXACT_AB" n/a; return 1; }
 	i1=$(est base "$1" insn_per_op) && i0=$(est base "$2" insn_per_op) &&
 	s1=$(est base "$1" est_cycles_skl) && s0=$(est base "$2" est_cycles_skl) &&
 	c1=$(est new "$1" insn_per_op) && c0=$(est new "$2" insn_per_op) || return 1
+	# zone_statistics() is inlined into get_page_from_freelist()
+	g1=$(profile_fn "$PAGE_LABEL" "$i1" get_page_from_freelist)
+	g0=$(profile_fn "$PAGE_LABEL" "$i0" get_page_from_freelist)
+	[[ -z $g1 || -z $g0 ]] || where="; get_page_from_freelist (zone_statistics() inlined) $(fig "$g1") -> $(fig "$g0")"
 	line 000 "$3" "$4" \
-		"$(fig "$i1") -> $(fig "$i0") instructions a page ($(pct "$i1" "$i0")); the model's Skylake $(fig "$s1") -> $(fig "$s0") cycles ($(pct "$s1" "$s0")); A/A's other boot $(fig "$c1") -> $(fig "$c0")" \
+		"$(fig "$i1") -> $(fig "$i0") instructions a page ($(pct "$i1" "$i0"))$where; the model's Skylake $(fig "$s1") -> $(fig "$s0") cycles ($(pct "$s1" "$s0")); A/A's other boot $(fig "$c1") -> $(fig "$c0")" \
 		"exact count with the estimates (Debian 6.12.117 guest, init_on_alloc=0)" "$EXACT_AB" \
 		"$(agree "$5" "$(ratio "$s1" "$s0")")"
 }
@@ -192,7 +214,6 @@ row_001_kernel() {
 # --- seed 002 ----------------------------------------------------------------
 
 LOCK_AB_SHOWN="$VSB ab --base BASE --new LOCK --jobs 2 configs/seeds-lock.sweep -o $STATE/lock"
-PAGE_LABEL="page-alloc cpus=0 cmdline=init_on_alloc=0"
 row_002_lock() {
 	local q="the LOCK cmpxchg patch (ci/patches/vmstat-lock-cmpxchg.patch) on page_bench01"
 	local t="115.25 -> 117 cycles (+1.4%, later called noise by its author), Tiger Lake"
