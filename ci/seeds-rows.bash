@@ -22,14 +22,16 @@ PAGE_LABEL="page-alloc cpus=0 cmdline=init_on_alloc=0"
 NO_GUEST="none: --quick boots no guest; \`ci/seeds\` counts it in an exact guest"
 
 # csv_where FILE NAME KEY=VALUE...: NAME's cell in FILE's first data row
-# whose every KEY column holds VALUE ('#' lines are metadata)
+# whose every KEY column holds VALUE ('#' lines are metadata); a VALUE
+# may hold spaces (mix.csv's labels do), so the conditions reach awk
+# joined by the unit separator
 csv_where() {
-	local f=$1 n=$2
+	local f=$1 n=$2 IFS=$'\x1f'
 	shift 2
 	awk -F, -v n="$n" -v conds="$*" '
 		/^#/ { next }
 		!h { for (i = 1; i <= NF; i++) col[$i] = i; h = 1
-		     k = split(conds, cs, " "); next }
+		     k = split(conds, cs, "\037"); next }
 		{
 			for (j = 1; j <= k; j++) {
 				split(cs[j], kv, "=")

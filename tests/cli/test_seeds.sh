@@ -20,6 +20,16 @@ expect_usage_error "--state must be a folder" 'not a folder' \
 	"$SEEDS" --quick --state "$VSB_ROOT/ci/seeds"
 [ ! -e "$TMP/s" ] && ok "a refused run writes nothing" || not_ok "a refused run writes nothing"
 
+# the rows find a point by its label, which holds spaces (mix.csv's)
+printf '%s\n' '# a comment' 'label,side,insn_per_op' 'kstat mod-zone cpus=0,base,36.5' \
+	'page-alloc cpus=0 cmdline=init_on_alloc=0,base,685.5' \
+	'page-alloc cpus=0 cmdline=init_on_alloc=0,new,690.1' >"$TMP/mix.csv"
+got=$(VSB=: STATE=$TMP QUICK=1 bash -c '. "$1"; csv_where "$2" insn_per_op \
+	"label=page-alloc cpus=0 cmdline=init_on_alloc=0" side=new' _ \
+	"$VSB_ROOT/ci/seeds-rows.bash" "$TMP/mix.csv")
+[ "$got" = 690.1 ] && ok "a row's cell is found by a label with spaces" ||
+	not_ok "a row's cell is found by a label with spaces" "got '$got', want 690.1"
+
 expect_exit 0 "ci/seeds --quick makes the table" "$SEEDS" --quick --state "$TMP/s" -o "$TMP/seeds.md"
 cp "$TMP/out" "$TMP/printed"
 cmp -s "$TMP/printed" "$TMP/seeds.md" && ok "the table is printed at the end, as written" ||
