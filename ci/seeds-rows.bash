@@ -19,6 +19,7 @@ MMAP_CMD="$VSB sweep configs/seeds-mmap.sweep --repeat $REPEAT -o $STATE/mmap"
 REFRESH_CMD="$VSB refresh-model --max-cpus 1024 --nodes 1,16 >$STATE/refresh/refresh.csv"
 BATCH_CMD="$VSB thresholds --format csv >$STATE/batch/here.csv && $VSB thresholds --cpus 144 --nodes 4 --zone-mb 65536 --format csv >$STATE/batch/big.csv"
 PAGE_LABEL="page-alloc cpus=0 cmdline=init_on_alloc=0"
+KSTAT_LABEL="kstat mod-zone cpus=0"
 NO_GUEST="none: --quick boots no guest; \`ci/seeds\` counts it in an exact guest"
 
 # csv_where FILE NAME KEY=VALUE...: NAME's cell in FILE's first data row
@@ -219,7 +220,7 @@ LOCK_AB_SHOWN="$VSB ab --base BASE --new LOCK --jobs 2 configs/seeds-lock.sweep 
 row_002_lock() {
 	local q="the LOCK cmpxchg patch (ci/patches/vmstat-lock-cmpxchg.patch) on page_bench01"
 	local t="115.25 -> 117 cycles (+1.4%, later called noise by its author), Tiger Lake"
-	local m=$STATE/lock/mix.csv cmd ib in eb en
+	local m=$STATE/lock/mix.csv cmd ib in eb en kb kn own=
 	cmd=$( [[ -f $STATE/lock-kernels ]] && { k=$(cat "$STATE/lock-kernels")
 		echo "$VSB ab --base ${k%,*} --new ${k#*,} --jobs 2 configs/seeds-lock.sweep -o $STATE/lock"; } ||
 		echo "$LOCK_AB_SHOWN")
@@ -232,8 +233,13 @@ row_002_lock() {
 	in=$(csv_where "$m" insn_per_op label="$PAGE_LABEL" side=new) &&
 	eb=$(csv_where "$m" est_cycles_icl label="$PAGE_LABEL" side=base) &&
 	en=$(csv_where "$m" est_cycles_icl label="$PAGE_LABEL" side=new) && [[ -n $en ]] || return 1
+	# the patched function itself, for the size of what a call costs
+	kb=$(csv_where "$m" insn_per_op label="$KSTAT_LABEL" side=base) &&
+	kn=$(csv_where "$m" insn_per_op label="$KSTAT_LABEL" side=new) || return 1
+	[[ -z $kb || -z $kn ]] ||
+		own="; mod_zone_page_state itself (kstat mod-zone) $(fig "$kb") -> $(fig "$kn") instructions an op ($(pct "$kb" "$kn"))"
 	line 002 "$q" "$t" \
-		"$(fig "$ib") -> $(fig "$in") instructions a page ($(pct "$ib" "$in")); the model's Ice Lake $(fig "$eb") -> $(fig "$en") cycles ($(pct "$eb" "$en"))" \
+		"$(fig "$ib") -> $(fig "$in") instructions a page ($(pct "$ib" "$in")); the model's Ice Lake $(fig "$eb") -> $(fig "$en") cycles ($(pct "$eb" "$en"))$own" \
 		"exact count with the estimates (Debian 6.12.118 source, ci/kernel-build.sh)" "$cmd" \
 		"$(awk -v r="$(ratio "$eb" "$en")" 'BEGIN { print (r >= 1 && r <= 1.042 ? "yes" : (r >= 1 ? "direction only" : "no")) }')"
 }
