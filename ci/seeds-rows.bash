@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The rows of the seeds' table, for ci/seeds (which sources this file and
-# has set REPO, VSB, STATE, QUICK, BUILDK, LOCK_KERNELS and step()).
+# has set REPO, VSB, STATE, QUICK, BUILDK, LOCK_KERNELS, step() and
+# step_done()).
 #
 # seeds_steps runs the commands; every row_* function reads what one of
 # them wrote, by column name, and prints one line of seven cells joined
@@ -111,8 +112,8 @@ seeds_steps() {
 	# timing lock, which another's measurement may hold a while
 	if ((!QUICK)); then
 		step exact 0 "0" "$EXACT_AB" || rc=1
-		if [[ $(step_state lock) == done ]] || lock_kernels; then
-			[[ $(step_state lock) == done ]] || printf '%s\n' "$LOCK_KERNELS" >"$STATE/lock-kernels"
+		if step_done lock || lock_kernels; then
+			step_done lock || printf '%s\n' "$LOCK_KERNELS" >"$STATE/lock-kernels"
 			LOCK_KERNELS=$(cat "$STATE/lock-kernels")
 			# exit 1: the patch regressed, an answer, not a failure
 			step lock 0 "0 1 5" "$VSB ab --base ${LOCK_KERNELS%,*} --new ${LOCK_KERNELS#*,} --jobs 2 configs/seeds-lock.sweep -o $STATE/lock" || rc=1
@@ -146,7 +147,7 @@ profile_fn() {
 numa_row() {	# numa_row BLOCK1 BLOCK0 QUESTION THREAD THREAD_RATIO
 	local i1 i0 s1 s0 c1 c0 g1 g0 where=
 	((QUICK)) && { line 000 "$3" "$4" "$NO_GUEST" "not measured" "$EXACT_AB" n/a; return 1; }
-	[[ $(step_state exact) == done ]] ||
+	step_done exact ||
 		{ line 000 "$3" "$4" "$(step_why exact)" "not measured" "$EXACT_AB" n/a; return 1; }
 	i1=$(est base "$1" insn_per_op) && i0=$(est base "$2" insn_per_op) &&
 	s1=$(est base "$1" est_cycles_skl) && s0=$(est base "$2" est_cycles_skl) &&
@@ -177,7 +178,7 @@ row_001_folds() {
 	local q="folds per op against 1/threshold (counter bench, cmpxchg-local, s16, 2 CPUs)"
 	local t="the cost falls as 1/threshold: 799 (32), 537 (125), 399 (4096), 394 (32765) cycles, 88 threads"
 	local f s=$STATE/thr/sweep.csv out='' k lo='' hi=''
-	[[ $(step_state thr) == done ]] ||
+	step_done thr ||
 		{ line 001 "$q" "$t" "$(step_why thr)" "not measured" "$THR_CMD" n/a; return 1; }
 	for k in 32 125 4096 32765; do
 		f=$(csv_where "$s" folds_per_op threshold="$k") && [[ -n $f ]] || return 1
@@ -194,7 +195,7 @@ row_001_cost() {
 	local q="an update's cost from threshold 32 to 32765 (counter bench, 2 CPUs)"
 	local t="799 -> 394 cycles (x2.03), 88 threads"
 	local c32 c125 cmax s=$STATE/thr/sweep.csv u
-	[[ $(step_state thr) == done ]] ||
+	step_done thr ||
 		{ line 001 "$q" "$t" "$(step_why thr)" "not measured" "$THR_CMD" n/a; return 1; }
 	c32=$(csv_where "$s" median threshold=32) && c125=$(csv_where "$s" median threshold=125) &&
 	cmax=$(csv_where "$s" median threshold=32765) && u=$(csv_where "$s" unit threshold=32) || return 1
@@ -206,7 +207,7 @@ row_001_kernel() {
 	local t="the folds fall as 1/threshold (the thread's curve)"
 	local l8 l125
 	((QUICK)) && { line 001 "$q" "$t" "$NO_GUEST" "not measured" "$EXACT_AB" n/a; return 1; }
-	[[ $(step_state exact) == done ]] ||
+	step_done exact ||
 		{ line 001 "$q" "$t" "$(step_why exact)" "not measured" "$EXACT_AB" n/a; return 1; }
 	l8=$(est base thr8 lock) && l125=$(est base thr125 lock) || return 1
 	line 001 "$q" "$t" "$(fig "$l8") (8) -> $(fig "$l125") (125) LOCK an op: x$(fig "$(ratio "$l8" "$l125")") for a threshold x15.6" \
@@ -225,7 +226,7 @@ row_002_lock() {
 		echo "$VSB ab --base ${k%,*} --new ${k#*,} --jobs 2 configs/seeds-lock.sweep -o $STATE/lock"; } ||
 		echo "$LOCK_AB_SHOWN")
 	((QUICK)) && { line 002 "$q" "$t" "$NO_GUEST, on a base and a patched kernel" "not measured" "$cmd" n/a; return 1; }
-	if [[ $(step_state lock) != done ]]; then
+	if ! step_done lock; then
 		line 002 "$q" "$t" "${LOCK_WHY:-$(step_why lock)}" "not measured" "$cmd" n/a
 		return 1
 	fi
@@ -252,7 +253,7 @@ row_002_calls() {
 	local t="at most 1 call in 10 pages: +1.75 cycles a page against the patch's ~17 a call (docs/exact.md)"
 	local p=$STATE/exact/profile.csv n
 	((QUICK)) && { line 002 "$q" "$t" "$NO_GUEST" "not measured" "$EXACT_AB" n/a; return 1; }
-	[[ $(step_state exact) == done && -f $p ]] ||
+	{ step_done exact && [[ -f $p ]]; } ||
 		{ line 002 "$q" "$t" "$(step_why exact)" "not measured" "$EXACT_AB" n/a; return 1; }
 	# both page points ([numa1], [numa0]) have this label (the sysctl is
 	# not in it): the most calls of either, and the most (other) held
@@ -286,7 +287,7 @@ row_003_formula() {
 	local q="vm_committed_as_batch: max(2 x CPUs, 32, RAM pages / CPUs / 256) under OVERCOMMIT_NEVER, RAM pages / CPUs / 4 otherwise"
 	local t="the formula (no machine's values given)"
 	local f out='' ok=yes cpus pages never other want_n want_o
-	[[ $(step_state batch) == done ]] ||
+	step_done batch ||
 		{ line 003 "$q" "$t" "$(step_why batch)" "not measured" "$BATCH_CMD" n/a; return 1; }
 	for f in "$STATE/batch/here.csv" "$STATE/batch/big.csv"; do
 		cpus=$(csv_where "$f" cpus item=committed_as_batch zone=never) &&
@@ -303,8 +304,8 @@ row_003_formula() {
 row_003_mmap() {
 	local q="mmap + munmap of 128 MiB on 2 CPUs, overcommit policy 2 (batch below the mapping: the spinlock) -> 0 (above it)"
 	local t="+53% throughput (8C/16T), x20 (4S/72C/144T)"
-	local s=$STATE/mmap/sweep.csv o2 o0 b2 b0
-	[[ $(step_state mmap) == done ]] ||
+	local s=$STATE/mmap/sweep.csv o2 o0
+	step_done mmap ||
 		{ line 003 "$q" "$t" "$(step_why mmap)" "not measured" "$MMAP_CMD" n/a; return 1; }
 	o2=$(csv_where "$s" ops_per_sec_median sysctl=vm.overcommit_memory=2) &&
 	o0=$(csv_where "$s" ops_per_sec_median sysctl=vm.overcommit_memory=0) && [[ -n $o0 && -n $o2 ]] || return 1
@@ -324,7 +325,7 @@ row_004_model() {
 	local q="refresh_zone_stat_thresholds() at every CPU online, 1024 CPUs, 1 -> 16 nodes"
 	local t="224 ms -> 4.5 s (x20)"
 	local f=$STATE/refresh/refresh.csv i1 i16 s1 s16 d16
-	[[ $(step_state refresh) == done ]] ||
+	step_done refresh ||
 		{ line 004 "$q" "$t" "$(step_why refresh)" "not measured" "$REFRESH_CMD" n/a; return 1; }
 	i1=$(csv_where "$f" iterations approach=every-online nodes=1 ncpus=1024) &&
 	i16=$(csv_where "$f" iterations approach=every-online nodes=16 ncpus=1024) &&
@@ -349,7 +350,7 @@ row_lameter() {
 	local t="170 -> 32 cycles (x5.3)"
 	local ei ec ii ic
 	((QUICK)) && { line 7c83912062c8 "$q" "$t" "$NO_GUEST" "not measured" "$EXACT_AB" n/a; return 1; }
-	[[ $(step_state exact) == done ]] ||
+	step_done exact ||
 		{ line 7c83912062c8 "$q" "$t" "$(step_why exact)" "not measured" "$EXACT_AB" n/a; return 1; }
 	ii=$(est base lameter-irq insn_per_op) && ic=$(est base lameter-cmpxchg insn_per_op) &&
 	ei=$(est base lameter-irq est_cycles_skl) && ec=$(est base lameter-cmpxchg est_cycles_skl) && [[ -n $ec ]] || return 1
