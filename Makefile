@@ -106,7 +106,7 @@ CMD_OBJS := $(patsubst harness/%.c,$(O)/obj/%.o,$(CMD_SRCS))
 LIB_ARCHIVES := $(foreach l,judge charts store machine model stats base,$(O)/libvsb-$(l).a)
 
 .DELETE_ON_ERROR:
-.PHONY: all deps test run check clean plots readme-charts layers unit-tests
+.PHONY: all deps test run check clean plots readme-charts seeds layers unit-tests
 .PHONY: kmod kmod-clean vm-run FORCE
 
 # ---- kernel module and its VM tests (kmod/, tests/kmod/) ----
@@ -328,6 +328,12 @@ CHECK_LIKWID = $(MAKE) --no-print-directory O=$(O)/likwid-marker LIKWID=1 \
 # real runs here
 readme-charts: all
 	$(Q)VSB=$(abspath $(O))/vmstat-bench ci/readme-charts.sh
+
+# Remake docs/seeds.md: every headline figure of the seeds' threads beside
+# this suite's (ci/seeds: resumable, under 30 min; SEEDS_ARGS=--quick for
+# small sizes on the host only)
+seeds: all
+	$(Q)VSB_BUILD_DIR=$(O) ci/seeds $(SEEDS_ARGS)
 
 # Charts of a results folder (a sweep, a comparison): make plots RESULTS=DIR
 plots: all
