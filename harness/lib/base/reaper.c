@@ -98,7 +98,19 @@ static long read_links(struct link **out)
 		ppid = parent_of(e->d_name);
 		if (ppid < 0)
 			continue;
-		l = vsb_grow(l, n, &cap, sizeof(*l));
+		if (n == cap) {
+			/*
+			 * Not vsb_grow(): its exit() on failure would run the
+			 * caller's atexit handlers and flush its stdio in
+			 * this copy of it.  What was read is signalled.
+			 */
+			struct link *more = realloc(l, (cap ? 2 * cap : 256) * sizeof(*l));
+
+			if (!more)
+				break;
+			l = more;
+			cap = cap ? 2 * cap : 256;
+		}
 		l[n].pid = (pid_t)atol(e->d_name);
 		l[n++].ppid = ppid;
 	}
@@ -119,8 +131,8 @@ static int marked(const struct link *l, const char *in, long n, pid_t pid)
 
 /*
  * @sig to every descendant of this process.  The tree is read once; a
- * process forked after it is reached by the next call (the loop below
- * calls again every tick while it stops the tree).
+ * process forked after it is reached by a later call (the loop below
+ * sends SIGKILL every tick once the grace is over).
  */
 static void signal_tree(int sig)
 {
@@ -133,7 +145,11 @@ static void signal_tree(int sig)
 		free(l);
 		return;
 	}
-	in = vsb_zalloc(n);
+	in = calloc(n, 1);	/* not vsb_zalloc(), as above */
+	if (!in) {
+		free(l);
+		return;
+	}
 	do {		/* a pass per generation: ours, then theirs, ... */
 		changed = 0;
 		for (i = 0; i < n; i++)
