@@ -31,18 +31,24 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A process that waits in a session of its own; its pid, written to @fd. */
-static void start_stray(int fd)
+/*
+ * A process that waits in a session of its own, and writes its pid to
+ * @fd once it is set up.  @deaf: it ignores SIGTERM, as a hung QEMU may.
+ */
+static void start_stray(int fd, int deaf)
 {
-	pid_t pid = fork();
+	pid_t self;
 
-	if (pid == 0) {
-		setsid();
-		for (;;)
-			pause();
-	}
-	if (write(fd, &pid, sizeof(pid)) != sizeof(pid))
+	if (fork())
+		return;
+	setsid();
+	if (deaf)
+		signal(SIGTERM, SIG_IGN);
+	self = getpid();
+	if (write(fd, &self, sizeof(self)) != sizeof(self))
 		_exit(99);
+	for (;;)
+		pause();
 }
 
 /* @pid has ended: reaped here (we are its subreaper) or gone already. */
@@ -122,7 +128,7 @@ static void test_leftover(void)
 		return;
 	r = vsb_fork_reaped(0);
 	if (!r) {
-		start_stray(fds[1]);
+		start_stray(fds[1], 0);
 		_exit(0);
 	}
 	close(fds[1]);
@@ -142,7 +148,7 @@ static void test_stop(void)
 		return;
 	r = vsb_fork_reaped(VSB_REAPED_OWN_GROUP);
 	if (!r) {
-		start_stray(fds[1]);
+		start_stray(fds[1], 0);
 		for (;;)
 			pause();
 	}
@@ -158,10 +164,10 @@ static void test_stop(void)
 
 /*
  * The caller SIGKILLed: the reaper ends the child and the stray, then
- * itself.  A middle process plays the caller; its reaper, orphaned,
- * comes to us.
+ * itself; a @deaf stray by SIGKILL, after the reaper's grace.  A middle
+ * process plays the caller; its reaper, orphaned, comes to us.
  */
-static void test_caller_killed(void)
+static void test_caller_killed(int deaf)
 {
 	int fds[2];
 	pid_t mid, pids[2] = { 0, 0 };
@@ -179,7 +185,7 @@ static void test_caller_killed(void)
 
 			if (write(fds[1], &self, sizeof(self)) != sizeof(self))
 				_exit(99);
-			start_stray(fds[1]);
+			start_stray(fds[1], deaf);
 			for (;;)
 				pause();
 		}
@@ -191,12 +197,14 @@ static void test_caller_killed(void)
 	    read(fds[0], &pids[1], sizeof(pid_t)) != sizeof(pid_t))
 		pids[0] = 0;
 	close(fds[0]);
-	TAP_OK(pids[0] > 0 && pids[1] > 0, "the child and its stray run");
+	TAP_OK(pids[0] > 0 && pids[1] > 0, "the child and its %sstray run",
+	       deaf ? "SIGTERM-deaf " : "");
 	t0 = now_s();
 	kill(mid, SIGKILL);
 	waitpid(mid, NULL, 0);
 	ok = pids[0] > 0 && gone(pids[0]) && gone(pids[1]);
-	TAP_OK(ok, "caller SIGKILLed: the child and its stray gone in %.1f s", now_s() - t0);
+	TAP_OK(ok, "caller SIGKILLed: the child and its %sstray gone in %.1f s",
+	       deaf ? "SIGTERM-deaf " : "", now_s() - t0);
 	if (!ok && pids[0] > 0) {	/* what a failed reaper left: ours to end */
 		kill(pids[0], SIGKILL);
 		kill(pids[1], SIGKILL);
@@ -215,6 +223,7 @@ int main(void)
 	test_status();
 	test_leftover();
 	test_stop();
-	test_caller_killed();
+	test_caller_killed(0);
+	test_caller_killed(1);
 	return tap_done();
 }
