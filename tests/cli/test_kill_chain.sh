@@ -9,7 +9,8 @@
 # first on PATH that never boots: it writes its -pidfile, starts a
 # sleep in a session of its own (out of every process group above it,
 # as `timeout` and QEMU are out of the script's) and waits.  bisect's
-# build is a fake that does the same.  No guest, no kernel.
+# build is a fake that does the same, and then one that returns at once
+# and leaves bisect's ab to run that chain.  No guest, no kernel.
 . "$(dirname "$0")/../lib.sh"
 
 export FAKE_LOG=$TMP/log VSB_VM_ACCEL=tcg VSB_VM_CACHE=$TMP/cache
@@ -42,14 +43,13 @@ boot)	 [[ -z ${FAKE_BOOT_FAIL:-} ]] || exit 1
 	 exec bash "$(dirname "$0")/ab-run-real.sh" "$@" ;;
 esac
 EOF
-# FAKE_QEMU: hang (the default), stubborn (hangs, ignores SIGTERM, its
-# sleep too) or alone (hangs, no sleep: a QEMU starts no process)
+# FAKE_QEMU: hang (the default) or alone (hangs, no sleep: a QEMU
+# starts no process)
 cat >"$TMP/bin/qemu-system-x86_64" <<'EOF'
 #!/bin/bash
 pidf=
 while (($#)); do [[ $1 != -pidfile ]] || pidf=$2; shift; done
 echo $$ >"$pidf"
-[[ ${FAKE_QEMU:-} != stubborn ]] || trap '' TERM
 [[ ${FAKE_QEMU:-} == alone ]] || setsid sleep 300 </dev/null >/dev/null 2>&1 &
 echo "qemu $$" >>"$FAKE_LOG"
 while :; do wait; done
@@ -130,11 +130,12 @@ killed() {
 	[ -z "$left" ] || kill -KILL $left 2>/dev/null
 }
 
-# ---- ab: a QEMU that ignores SIGTERM, and its sleep too ------------------
-# (the reaper's SIGKILL, REAP_GRACE_S after its SIGTERM, ends them)
+# ---- ab: SIGKILL, then SIGTERM -------------------------------------------
+# (a QEMU that ignores SIGTERM is test_reaper's: it costs the reaper's
+# 5 s of grace)
 D=$TMP/ab
-FAKE_QEMU=stubborn "${AB[@]}" -o "$D" >"$TMP/out" 2>"$TMP/err" </dev/null &
-killed qemu $! "$D" 10
+"${AB[@]}" -o "$D" >"$TMP/out" 2>"$TMP/err" </dev/null &
+killed qemu $! "$D" 4
 # SIGTERM: ab stops the boot (its reaper passes the signal to the whole
 # chain, QEMU included), says so, keeps its state, leaves nothing behind
 : >"$FAKE_LOG"
@@ -186,14 +187,24 @@ pid=$!
 wait_log '^boot' $pid 2
 killed boot $pid "$TMP/abj" 4
 
-# ---- bisect: a build that hangs ---------------------------------------------
+# ---- bisect: a build that hangs, then an ab that boots ---------------------
+# The fake stands in for bisect's build and its ab (VSB_BISECT_FAKE).
+# FAKE_SPEC unset: the build never ends, with a sleep out of bisect's
+# process group.  Set: the build is that spec at once, and ab is the
+# real one above (FAKE_AB), its chain down to the fake QEMU.
 cat >"$TMP/fake-build.sh" <<'EOF'
 #!/bin/bash
-# a build that never ends, with a sleep out of bisect's process group
-[[ $1 == build ]] || exit 1
-setsid sleep 300 </dev/null >/dev/null 2>&1 &
-echo "build $$" >>"$FAKE_LOG"
-while :; do wait; done
+case $1 in
+build)	if [[ -n ${FAKE_SPEC:-} ]]; then echo "$FAKE_SPEC"; exit 0; fi
+	setsid sleep 300 </dev/null >/dev/null 2>&1 &
+	echo "build $$" >>"$FAKE_LOG"
+	while :; do wait; done ;;
+ab)	while (($#)) && [[ $1 != -o ]]; do shift; done
+	[[ -n ${FAKE_SPEC:-} && -n ${2:-} ]] || exit 1
+	# shellcheck disable=SC2086  # words: the ab command line
+	exec $FAKE_AB -o "$2" ;;
+*)	exit 1 ;;
+esac
 EOF
 chmod +x "$TMP/fake-build.sh"
 G=$TMP/tree
@@ -214,4 +225,8 @@ printf 'name k\nbench counter\nbackend kmod\ncpus 0\nvariant this-cpu-add\n' >"$
 VSB_BISECT_FAKE=$TMP/fake-build.sh "$VSB" bisect --tree "$G" --good HEAD~2 --bad HEAD \
 	"$SW" -o "$TMP/bis" >"$TMP/out" 2>"$TMP/err" </dev/null &
 killed build $! "$TMP/bis" 10
+: >"$FAKE_LOG"
+VSB_BISECT_FAKE=$TMP/fake-build.sh FAKE_SPEC=$K FAKE_AB="${AB[*]}" "$VSB" bisect --tree "$G" \
+	--good HEAD~2 --bad HEAD "$SW" -o "$TMP/bis2" >"$TMP/out" 2>"$TMP/err" </dev/null &
+killed qemu $! "$TMP/bis2" 10
 done_testing
