@@ -51,6 +51,15 @@ die() { log "error: $*"; exit 1; }
 BIN=${VSB_AB_BIN:?VSB_AB_BIN: the vmstat-bench binary}
 BUILD=$(cd "$(dirname "$BIN")" && pwd)
 
+# vm-run.sh dies with this script, SIGKILL included (its trap stops
+# QEMU): setpriv gives it PR_SET_PDEATHSIG, as vm-run.sh gives its
+# `timeout`.  Under `vmstat-bench ab` a reaper stops the whole chain
+# as well (harness/lib/base/reaper.c).
+DIES_WITH_US=()
+if setpriv --pdeathsig TERM true 2>/dev/null; then
+	DIES_WITH_US=(setpriv --pdeathsig TERM)
+fi
+
 # One file written whole or not at all.
 put() {	# put FILE (content on stdin)
 	cat >"$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"
@@ -228,7 +237,8 @@ exit $rc'
 		fi
 		rm -rf "$tmp"
 		mkdir -p "$tmp"
-		PATH=$work/bin:$PATH "$REPO/ci/vm-run.sh" --kernel "$KERNEL" --kdir "$KDIR" \
+		PATH=$work/bin:$PATH ${DIES_WITH_US[@]+"${DIES_WITH_US[@]}"} \
+			"$REPO/ci/vm-run.sh" --kernel "$KERNEL" --kdir "$KDIR" \
 			--smp "$1" --maxcpus "$2" --numa "$3" --mem "$4" \
 			--timeout "${VSB_AB_TIMEOUT:-1800}" --out "$tmp" \
 			--append "no_timer_check${5:+ $5}" ${vmexact[@]+"${vmexact[@]}"} \

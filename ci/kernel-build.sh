@@ -88,7 +88,9 @@
 # VSB_KBUILD_JOBS (make -j, default nproc).  Variables that would change
 # what kbuild builds without the key seeing it (ARCH, CROSS_COMPILE, CC,
 # LLVM, KCFLAGS, KBUILD_OUTPUT, KCONFIG_CONFIG, MAKEFLAGS from a calling
-# make, ...) are cleared for the build.
+# make, ...) are cleared for the build.  So is the caller's locale:
+# everything runs under LANG=C LC_ALL=C, apt, git and patch, whose words
+# are read, included.
 #
 # Exit status: 0 ok; 1 error (a failed build, or a fragment option that
 # the final .config does not have: the line names it); 2 bad input,
@@ -103,6 +105,12 @@ set -euo pipefail
 # any of it, so editing or updating the file during a 15-minute build
 # cannot change what the running build does.
 {
+# One locale for all of it, not the user's: the words read from apt and
+# git, sort orders, make's and the compilers' messages in the log.  The
+# kernel's Makefile unexports LC_ALL (it sets LC_COLLATE and LC_NUMERIC
+# itself), so LANG says C too, and no LC_* or LANGUAGE is left to differ.
+unset LANGUAGE $(compgen -A variable LC_)
+export LANG=C LC_ALL=C
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SELF=$REPO/ci/kernel-build.sh
 . "$REPO/ci/cache.bash"

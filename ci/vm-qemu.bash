@@ -44,6 +44,16 @@ poweroff_watch() {
 	done
 }
 
+# `timeout` dies with this script, SIGKILL included, and passes the
+# SIGTERM on to QEMU: setpriv gives it PR_SET_PDEATHSIG (not inherited
+# across fork, so each link of a chain sets its own).  Run by the
+# harness, a reaper above stops the whole chain as well
+# (harness/lib/base/reaper.c); without setpriv, that reaper is all.
+QEMU_DIES_WITH_US=()
+if setpriv --pdeathsig TERM true 2>/dev/null; then
+	QEMU_DIES_WITH_US=(setpriv --pdeathsig TERM)
+fi
+
 # One boot of the guest, until QEMU exits: qrc its status, STALLED set
 # when it did not reach /init in BOOT_STALL s, POWEROFF_HUNG when the
 # watch above stopped it (vm-run.sh sets both limits, and says why).
@@ -52,7 +62,8 @@ boot() {
 
 	# tail -f below needs the files before QEMU opens them.
 	for f in console ctl stdout stderr; do : >"$W/$f"; done
-	LC_ALL=C timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
+	LC_ALL=C ${QEMU_DIES_WITH_US[@]+"${QEMU_DIES_WITH_US[@]}"} \
+		timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
 		"${ACCEL_ARGS[@]}" -nodefaults -nographic -no-reboot -monitor none \
 		-d cpu_reset,guest_errors${EXACT_ARGS[0]+,plugin} -D "$W/qemu-debug.log" -pidfile "$W/qemu.pid" \
 		-smp "$SMP_ARG" -m "$MEM" ${NUMA_ARGS[@]+"${NUMA_ARGS[@]}"} \

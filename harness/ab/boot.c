@@ -18,7 +18,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +25,7 @@
 
 #include "ab.h"
 #include "keyval.h"
+#include "reaper.h"
 #include "vsb.h"
 
 int vsb_ab_state_get(const char *dir, const char *key, char *val, size_t len)
@@ -208,9 +208,11 @@ static void child_env(const struct vsb_ab *ab)
 /*
  * ci/ab-run.sh with @args, stdout and stderr into @log; the progress
  * line meanwhile.  SIGINT/SIGTERM to us is passed on as SIGTERM to its
- * process group (the script stops QEMU and removes its unfinished
- * folder).  Its exit status, 128 + the
- * signal that ended it, or -1.
+ * reaper (lib/base/reaper.c), which passes it to the script and every
+ * process below it, QEMU included (the script removes its unfinished
+ * folder).  Should ab die, SIGKILL included, the reaper stops them
+ * itself: QEMU and the scripts hold OUT's lock.  Its exit status,
+ * 128 + the signal that ended it, or -1.
  */
 static int run_script(struct vsb_ab_run *r, char *const args[], const char *log,
 		      const char *what)
@@ -224,15 +226,14 @@ static int run_script(struct vsb_ab_run *r, char *const args[], const char *log,
 		argv[2 + i] = args[i];
 	if (vsb_outfile_check(log, "-o"))
 		return VSB_EXIT_USAGE;
-	pid_t parent = getpid();
-
-	pid = fork();
+	/*
+	 * A group of its own, signalled as one: a terminal's ^C reaches
+	 * ab, which decides (it stops the boot and keeps its state).
+	 */
+	pid = vsb_fork_reaped(VSB_REAPED_OWN_GROUP);
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		/* dies with ab, SIGKILL included (ci/ab-run.sh stops its QEMU) */
-		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
-			_exit(1);
 		/* never through a link planted at the log's name, nor into a FIFO */
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW |
 			      O_NONBLOCK, 0666);
@@ -241,12 +242,6 @@ static int run_script(struct vsb_ab_run *r, char *const args[], const char *log,
 
 		if (fd < 0 || null < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
 			_exit(1);
-		/*
-		 * A group of its own, signalled as one: bash defers a trap
-		 * until its foreground child (vm-run.sh, QEMU) returns, so
-		 * the script alone would not stop a running guest.
-		 */
-		setpgid(0, 0);
 		dup2(null, STDIN_FILENO);
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,10 +79,16 @@ static double now_s(void)
 /* Boot @i in a child of its own; its pid, or -1. */
 static pid_t start_boot(struct vsb_ab_run *r, long i, const struct vsb_ab_boot_ops *ops)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid)
 		return pid;
+	/*
+	 * Dies with ab, SIGKILL included; its boot's reaper (boot.c) then
+	 * stops the script and QEMU, which hold OUT's lock.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(VSB_EXIT_ERROR);
 	r->worker = 1;
 	r->ab->progress = 0;	/* one progress line, this process's */
 	r->tcg_said = 1;	/* and one note on TCG, at the end */

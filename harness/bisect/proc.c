@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bisect.h"
+#include "reaper.h"
 #include "vsb.h"
 
 #define GIT_ARGS_MAX	32
@@ -101,7 +102,14 @@ static int spawn(char *const argv[], int echo, char **outp)
 		vsb_err("bisect: pipe: %s", strerror(errno));
 		return -1;
 	}
-	pid = fork();
+	/*
+	 * The build and ab under a reaper (lib/base/reaper.c): they die with
+	 * bisect, SIGKILL included, and so does all they started (make's
+	 * compilers, ab's scripts and QEMU), which held OUT's lock and went
+	 * on.  git is a plain child: the housekeeping it may leave running
+	 * on its own (gc --auto) is let finish.
+	 */
+	pid = echo ? vsb_fork_reaped(0) : fork();
 	if (pid < 0) {
 		vsb_err("bisect: fork: %s", strerror(errno));
 		close(fds[0]);
@@ -109,12 +117,8 @@ static int spawn(char *const argv[], int echo, char **outp)
 		return -1;
 	}
 	if (pid == 0) {
-		/*
-		 * Dies with bisect, SIGKILL included: an ab left running held
-		 * OUT's lock and went on booting.  A parent gone before the
-		 * prctl is seen by getppid().
-		 */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		/* git dies with bisect; a parent gone first is seen by getppid() */
+		if (!echo && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
 			_exit(127);
 		/* git's output is read: in the words it is read in */
 		if (!echo)
