@@ -4,10 +4,11 @@
  * command line) hands to bisect/: check.c (the refusals before anything
  * is built), proc.c (child processes and git), step.c (one commit built,
  * booted against the good one by `ab`, its compare.csv read and the step
- * decided), run.c (git bisect driven in a bare clone in OUT, the state
- * file, resume, the culprit's check) and out.c (bisect.txt, bisect.csv
- * and its chart).  Builds are ci/bisect-build.sh's; verdicts are ab's,
- * read from DIR/compare/compare.csv.  Only cmd_bisect.c and bisect/
+ * decided), state.c (OUT's bisect.state: opened, checked, resumed,
+ * appended to), run.c (git bisect driven in a bare clone in OUT, the
+ * culprit's check) and out.c (bisect.txt, bisect.csv and its chart).
+ * Builds are ci/bisect-build.sh's; verdicts are ab's, read from
+ * DIR/compare/compare.csv.  Only cmd_bisect.c and bisect/
  * include this.
  */
 #ifndef VSB_BISECT_H
@@ -108,6 +109,12 @@ enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
 
 /* bisect-step: git bisect run's exit codes */
 int vsb_bisect_step(struct vsb_bisect *b);
+
+/* state.c: OUT opened (new, or resumed), bisect.state appended to */
+int vsb_bisect_open_out(struct vsb_bisect *b);
+int vsb_bisect_state_add(const struct vsb_bisect *b, const char *line);
+/* @s into b->steps and bisect.state */
+int vsb_bisect_record(struct vsb_bisect *b, const struct vsb_bisect_step *s);
 
 /* run.c */
 int vsb_bisect_run(struct vsb_bisect *b);
