@@ -6,7 +6,8 @@
  * booted against the good one by `ab`, its compare.csv read and the step
  * decided), state.c (OUT's bisect.state: opened, checked, resumed,
  * appended to), run.c (git bisect driven in a bare clone in OUT, the
- * culprit's check) and out.c (bisect.txt, bisect.csv and its chart).
+ * culprit's check), hold.c (a build's lock held while a step boots it)
+ * and out.c (bisect.txt, bisect.csv and its chart).
  * Builds are ci/bisect-build.sh's; verdicts are ab's, read from
  * DIR/compare/compare.csv.  Only cmd_bisect.c and bisect/
  * include this.
@@ -109,6 +110,12 @@ enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
 
 /* bisect-step: git bisect run's exit codes */
 int vsb_bisect_step(struct vsb_bisect *b);
+
+/* hold.c: @spec's build folder's lock, shared: an fd, or -1 (none to hold) */
+int vsb_bisect_hold(const char *spec, int wait);
+/* is @spec's build complete (.vsb-complete)?  1 for kernels not ours */
+int vsb_bisect_spec_complete(const char *spec);
+void vsb_bisect_release(int fd);
 
 /* state.c: OUT opened (new, or resumed), bisect.state appended to */
 int vsb_bisect_open_out(struct vsb_bisect *b);

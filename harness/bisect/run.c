@@ -91,8 +91,14 @@ static int build_once(struct vsb_bisect *b, const char *sha, char *spec, size_t 
 
 	for (i = 0; i < b->nbuilt; i++)
 		if (!strcmp(b->built[i].sha, sha)) {
-			snprintf(spec, len, "%s", b->built[i].spec);
-			return 0;
+			if (vsb_bisect_spec_complete(b->built[i].spec)) {
+				snprintf(spec, len, "%s", b->built[i].spec);
+				return 0;
+			}
+			/* its folder removed since (VSB_KBUILD_KEEP): again */
+			vsb_note("bisect: the build of %.12s is gone: building it again", sha);
+			b->built[i] = b->built[--b->nbuilt];
+			break;
 		}
 	rc = vsb_bisect_build(b, sha, spec, len);
 	if (rc)
@@ -117,6 +123,17 @@ static int build_good(struct vsb_bisect *b)
 	return rc;
 }
 
+/* ab of @base against @new with @new's build held too (good's is) */
+static int ab_held(const struct vsb_bisect *b, const char *base, const char *new,
+		   const char *dir, struct vsb_bisect_cmp *c)
+{
+	int fd = vsb_bisect_hold(new, 0);
+	int rc = vsb_bisect_ab(b, base, new, dir, c, 1);
+
+	vsb_bisect_release(fd);
+	return rc;
+}
+
 static int endpoints(struct vsb_bisect *b)
 {
 	const struct vsb_bisect_step *done = find_step(b, "endpoints");
@@ -133,7 +150,7 @@ static int endpoints(struct vsb_bisect *b)
 		vsb_err("bisect: --bad %s does not build", b->bad_rev);
 		rc = VSB_EXIT_ERROR;
 	}
-	rc = rc ?: vsb_bisect_ab(b, b->good_spec, spec, s.dir, c, 1);
+	rc = rc ?: ab_held(b, b->good_spec, spec, s.dir, c);
 	if (rc == 125) {
 		vsb_err("bisect: the endpoints' ab failed (a boot failed): see %s/%s",
 			b->out, s.dir);
@@ -215,29 +232,22 @@ static void touch_good(const struct vsb_bisect *b)
 
 /*
  * And more: hold good's build folder's lock (shared) for the whole
- * bisect.  kernel-build.sh --reuse prunes a lineage's older builds only
- * under their lock, skipping one somebody holds, so with VSB_KBUILD_KEEP
- * as low as 1 the build every step boots against stays.  A complete
- * build is read without the lock, so nothing waits on it.  Only a
- * .vsb-lock kernel-build.sh made is opened (never created here).
+ * bisect (hold.c), so that no prune of the lineage's older builds, with
+ * VSB_KBUILD_KEEP as low as 1, removes the build every step boots
+ * against; a removal under way is waited for, and a good build found
+ * gone is built again.  The lock dies with us.
  */
-static int good_lock = -1;
-
-static void hold_good(const struct vsb_bisect *b)
+static int hold_good(struct vsb_bisect *b)
 {
-	const char *colon = strchr(b->good_spec, ':');
-	char path[4096 + 32];
-	int fd;
+	int fd = vsb_bisect_hold(b->good_spec, 1);
 
-	if (!colon)
-		return;
-	snprintf(path, sizeof(path), "%s/.vsb-lock", colon + 1);
-	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB)) {
-		close(fd);	/* a build of it under way: nothing to prune */
-		fd = -1;
-	}
-	good_lock = fd;		/* held to the end: the lock dies with us */
+	if (vsb_bisect_spec_complete(b->good_spec))
+		return 0;	/* held (or a kernel with no lock to hold) */
+	vsb_bisect_release(fd);
+	if (vsb_interrupted)
+		return VSB_EXIT_ERROR;
+	/* removed while we waited: build_once sees it gone, builds it again */
+	return build_good(b) ?: (vsb_bisect_hold(b->good_spec, 1), 0);
 }
 
 static void say_step(const struct vsb_bisect *b, const struct vsb_bisect_step *s)
@@ -266,7 +276,7 @@ static int measure(struct vsb_bisect *b, const char *sha, struct vsb_bisect_step
 	rc = build_once(b, sha, spec, sizeof(spec));
 	if (rc == 125)
 		snprintf(s->why, sizeof(s->why), "does not build");
-	else if (!rc && (rc = vsb_bisect_ab(b, b->good_spec, spec, s->dir, c, 1)) == 125)
+	else if (!rc && (rc = ab_held(b, b->good_spec, spec, s->dir, c)) == 125)
 		snprintf(s->why, sizeof(s->why), "a boot failed");
 	else if (!rc && (v = vsb_bisect_decide(b, c)) == VSB_BV_NONE)
 		snprintf(s->why, sizeof(s->why), "undecided after more boots");
@@ -340,7 +350,7 @@ static int confirm(struct vsb_bisect *b, const char *culprit, struct vsb_bisect_
 {
 	struct vsb_bisect_cmp *c = vsb_zalloc(sizeof(*c));
 	char gd[2048 + 16], parent[64], pspec[4096], spec[4096], ref[64];
-	int rc;
+	int rc, pfd;
 
 	git_dir(b, gd, sizeof(gd));
 	snprintf(ref, sizeof(ref), "%s^", culprit);
@@ -355,7 +365,9 @@ static int confirm(struct vsb_bisect *b, const char *culprit, struct vsb_bisect_
 	snprintf(s->base_sha, sizeof(s->base_sha), "%.40s", parent);
 	rc = build_once(b, parent, pspec, sizeof(pspec));
 	rc = rc ?: build_once(b, culprit, spec, sizeof(spec));
-	rc = rc ?: vsb_bisect_ab(b, pspec, spec, s->dir, c, 1);
+	pfd = rc ? -1 : vsb_bisect_hold(pspec, 0);
+	rc = rc ?: ab_held(b, pspec, spec, s->dir, c);
+	vsb_bisect_release(pfd);
 	if (!rc)
 		snprintf(s->verdict, sizeof(s->verdict), "%s",
 			 vsb_bisect_decide(b, c) == VSB_BV_BAD ? "confirmed" : "unconfirmed");
@@ -420,8 +432,7 @@ int vsb_bisect_run(struct vsb_bisect *b)
 	rc = vsb_bisect_open_out(b);
 	rc = rc ?: make_clone(b);
 	rc = rc ?: build_good(b);
-	if (!rc)
-		hold_good(b);
+	rc = rc ?: hold_good(b);
 	rc = rc ?: endpoints(b);
 	if (rc == 1)
 		vsb_bisect_write(b, NULL, NULL);

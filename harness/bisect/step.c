@@ -274,7 +274,7 @@ int vsb_bisect_step(struct vsb_bisect *b)
 	struct vsb_bisect_cmp *c;
 	char sha[64], spec[4096], dir[64];
 	enum vsb_bisect_verdict v;
-	int rc;
+	int rc, gfd, nfd;
 
 	if (vsb_bisect_git(b->tree, sha, sizeof(sha), "rev-parse", "HEAD", (char *)NULL) ||
 	    strlen(sha) != 40 ||
@@ -286,12 +286,29 @@ int vsb_bisect_step(struct vsb_bisect *b)
 	snprintf(b->good_spec, sizeof(b->good_spec), "%s", b->good_rev);
 	if (vsb_bisect_check_step(b) || step_out(b))
 		return 128;
+	/*
+	 * good's build held (shared) from before this build, which may prune
+	 * the lineage, to the end of the boots: no build or prune of the
+	 * tree removes or replaces it under them (hold.c)
+	 */
+	gfd = vsb_bisect_hold(b->good_spec, 1);
+	if (!vsb_bisect_spec_complete(b->good_spec)) {
+		vsb_err("bisect-step: --good %s: its build folder is gone or not complete "
+			"(removed by a prune?): build it again", b->good_rev);
+		vsb_bisect_release(gfd);
+		return 128;
+	}
 	rc = vsb_bisect_build(b, sha, spec, sizeof(spec));
-	if (rc)
+	if (rc) {
+		vsb_bisect_release(gfd);
 		return rc == 125 ? 125 : 128;
+	}
 	c = vsb_zalloc(sizeof(*c));
 	snprintf(dir, sizeof(dir), "%.12s", sha);
+	nfd = vsb_bisect_hold(spec, 0);
 	rc = vsb_bisect_ab(b, b->good_spec, spec, dir, c, 1);
+	vsb_bisect_release(nfd);
+	vsb_bisect_release(gfd);
 	v = rc ? VSB_BV_SKIP : vsb_bisect_decide(b, c);
 	free(c);
 	if (rc && rc != 125)
