@@ -100,7 +100,9 @@ static int build_once(struct vsb_bisect *b, const char *sha, char *spec, size_t 
 			b->built[i] = b->built[--b->nbuilt];
 			break;
 		}
-	rc = vsb_bisect_build(b, sha, spec, len);
+	rc = vsb_bisect_ahead_take(b, sha, spec, len);
+	if (rc < 0)
+		rc = vsb_bisect_build(b, sha, spec, len);
 	if (rc)
 		return rc;
 	if (b->nbuilt < VSB_BISECT_BUILT_MAX) {
@@ -149,6 +151,10 @@ static int endpoints(struct vsb_bisect *b)
 	if (rc == 125) {
 		vsb_err("bisect: --bad %s does not build", b->bad_rev);
 		rc = VSB_EXIT_ERROR;
+	}
+	if (!rc) {	/* git's first pick, built while the endpoints boot */
+		vsb_bisect_ahead_plan(b, NULL);
+		vsb_bisect_ahead_launch(b);
 	}
 	rc = rc ?: ab_held(b, b->good_spec, spec, s.dir, c);
 	if (rc == 125) {
@@ -274,6 +280,9 @@ static int measure(struct vsb_bisect *b, const char *sha, struct vsb_bisect_step
 	snprintf(s->dir, sizeof(s->dir), "steps/%02zu-%.12s", b->nsteps, sha);
 	touch_good(b);
 	rc = build_once(b, sha, spec, sizeof(spec));
+	/* built: the commits git may ask for next, built while this boots */
+	if (rc == 0 || rc == 125)
+		vsb_bisect_ahead_launch(b);
 	if (rc == 125)
 		snprintf(s->why, sizeof(s->why), "does not build");
 	else if (!rc && (rc = ab_held(b, b->good_spec, spec, s->dir, c)) == 125)
@@ -327,6 +336,7 @@ static int walk(struct vsb_bisect *b, char *culprit, char **range)
 			break;
 		}
 		memset(&s, 0, sizeof(s));
+		vsb_bisect_ahead_plan(b, head);
 		rc = measure(b, head, &s);
 		rc = rc ?: vsb_bisect_record(b, &s);
 		if (rc)
@@ -363,6 +373,7 @@ static int confirm(struct vsb_bisect *b, const char *culprit, struct vsb_bisect_
 		return VSB_EXIT_ERROR;
 	}
 	snprintf(s->base_sha, sizeof(s->base_sha), "%.40s", parent);
+	vsb_bisect_ahead_stop(b);	/* nothing more to build ahead */
 	rc = build_once(b, parent, pspec, sizeof(pspec));
 	rc = rc ?: build_once(b, culprit, spec, sizeof(spec));
 	pfd = rc ? -1 : vsb_bisect_hold(pspec, 0);
@@ -424,7 +435,7 @@ static int finish_range(struct vsb_bisect *b, char *range)
 	return 1;
 }
 
-int vsb_bisect_run(struct vsb_bisect *b)
+static int run(struct vsb_bisect *b)
 {
 	char culprit[41] = "", *range = NULL;
 	int rc;
@@ -445,5 +456,17 @@ int vsb_bisect_run(struct vsb_bisect *b)
 		return finish_range(b, range);
 	if (!vsb_interrupted)
 		vsb_bisect_write(b, NULL, NULL);
+	return rc;
+}
+
+int vsb_bisect_run(struct vsb_bisect *b)
+{
+	int rc;
+
+	b->baton = -1;
+	if (b->ahead < 0)
+		b->ahead = vsb_bisect_ahead_default();
+	rc = run(b);
+	vsb_bisect_ahead_stop(b);	/* no build left behind, whatever the end */
 	return rc;
 }
