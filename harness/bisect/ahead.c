@@ -286,7 +286,7 @@ static void sup_on_stop(int sig)
 static void __attribute__((noreturn))
 supervise(const struct vsb_bisect *b, const char *sha, int baton, int mine, pid_t parent)
 {
-	struct vsb_bisect_cmdline c;
+	struct vsb_bisect_cmdline c = { .argv = { NULL } };
 	struct sigaction sa = { .sa_handler = sup_on_stop };
 	char path[2048 + 64], ch;
 	int fd, st, out, log;

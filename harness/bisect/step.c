@@ -124,7 +124,7 @@ int vsb_bisect_build_rc(int rc, const char *spec, const char *sha)
 
 int vsb_bisect_build(const struct vsb_bisect *b, const char *sha, char *spec, size_t len)
 {
-	struct vsb_bisect_cmdline c;
+	struct vsb_bisect_cmdline c = { .argv = { NULL } };
 
 	vsb_bisect_build_argv(b, sha, &c);
 	return vsb_bisect_build_rc(vsb_bisect_spawn(c.argv, spec, len), spec, sha);
