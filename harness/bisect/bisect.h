@@ -4,10 +4,13 @@
  * command line) hands to bisect/: check.c (the refusals before anything
  * is built), proc.c (child processes and git), step.c (one commit built,
  * booted against the good one by `ab`, its compare.csv read and the step
- * decided), run.c (git bisect driven in a bare clone in OUT, the state
- * file, resume, the culprit's check) and out.c (bisect.txt, bisect.csv
- * and its chart).  Builds are ci/bisect-build.sh's; verdicts are ab's,
- * read from DIR/compare/compare.csv.  Only cmd_bisect.c and bisect/
+ * decided), state.c (OUT's bisect.state: opened, checked, resumed,
+ * appended to), run.c (git bisect driven in a bare clone in OUT, the
+ * culprit's check), ahead.c (the commits git may ask for next, built
+ * while a step boots), hold.c (a build's lock held while a step boots
+ * it) and out.c (bisect.txt, bisect.csv and its chart).
+ * Builds are ci/bisect-build.sh's; verdicts are ab's, read from
+ * DIR/compare/compare.csv.  Only cmd_bisect.c and bisect/
  * include this.
  */
 #ifndef VSB_BISECT_H
@@ -21,6 +24,12 @@
 #define VSB_BISECT_STEPS_MAX	256
 #define VSB_BISECT_AB_ARGS_MAX	64
 #define VSB_BISECT_BUILT_MAX	64
+/*
+ * builds ahead: --ahead's bound (three steps' candidates), and the most
+ * kept, under way or done and not yet taken
+ */
+#define VSB_BISECT_AHEAD_MAX	14
+#define VSB_BISECT_PRE_MAX	64
 
 /* How a verdict word of compare.csv counts for a step. */
 /*
@@ -32,6 +41,18 @@ enum vsb_bisect_class { VSB_BC_UNDECIDED, VSB_BC_SAME, VSB_BC_SLOWER, VSB_BC_FAS
 
 /* What a step decided: git bisect's words. */
 enum vsb_bisect_verdict { VSB_BV_NONE, VSB_BV_GOOD, VSB_BV_BAD, VSB_BV_SKIP };
+
+/*
+ * A commit built ahead by its own supervisor process (ahead.c), the
+ * leader of a process group that holds the build: cancelling it is one
+ * kill of the group.
+ */
+struct vsb_bisect_pre {
+	char sha[41];
+	pid_t pid;	/* the supervisor; 0 once reaped */
+	int status;	/* its exit status once reaped (-1: killed, cancelled;
+			 * -2: under way) */
+};
 
 /* One row of a compare.csv. */
 struct vsb_bisect_row {
@@ -75,6 +96,15 @@ struct vsb_bisect {
 	} built[VSB_BISECT_BUILT_MAX];
 	size_t nbuilt;
 	int lockfd;
+	/* --ahead N: commits git may ask for next, built while a step
+	 * boots (0: none); -1 until the default is taken */
+	long ahead;
+	struct vsb_bisect_pre pre[VSB_BISECT_PRE_MAX];
+	size_t npre;
+	int baton;	/* the last pre-build's baton (read end), or -1 */
+	/* the next commits git may ask for, nearest first (ahead.c) */
+	char plan[VSB_BISECT_AHEAD_MAX][41];
+	size_t nplan;
 };
 
 /* proc.c: stop signals passed on to the child */
@@ -97,6 +127,14 @@ int vsb_bisect_find_self(struct vsb_bisect *b);
 /* step.c */
 enum vsb_bisect_class vsb_bisect_classify(const char *verdict);
 int vsb_bisect_read_cmp(const char *csv, struct vsb_bisect_cmp *c);
+/* a build's command line, and the buffers its words are in */
+struct vsb_bisect_cmdline {
+	char *argv[8];
+	char kdir[2048 + 64], script[4096 + 32];
+};
+void vsb_bisect_build_argv(const struct vsb_bisect *b, const char *sha,
+			   struct vsb_bisect_cmdline *c);
+int vsb_bisect_build_rc(int rc, const char *spec, const char *sha);
 /* build @sha; its spec into @spec: 0, or 125 (did not build), or VSB_EXIT_* */
 int vsb_bisect_build(const struct vsb_bisect *b, const char *sha, char *spec, size_t len);
 /* ab of @base against @new into OUT/@dir, with more boots if undecided */
@@ -108,6 +146,40 @@ enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
 
 /* bisect-step: git bisect run's exit codes */
 int vsb_bisect_step(struct vsb_bisect *b);
+
+/* ahead.c: --ahead's default (what the machine can take) */
+long vsb_bisect_ahead_default(void);
+/*
+ * The commits git may ask for after @head (NULL: the first step, from
+ * the endpoints) into b->plan, nearest first, @head not among them; the
+ * pre-builds of others than these and @head are cancelled.
+ */
+void vsb_bisect_ahead_plan(struct vsb_bisect *b, const char *head);
+/* start the plan's builds that are neither built nor under way */
+void vsb_bisect_ahead_launch(struct vsb_bisect *b);
+/*
+ * @sha's pre-build, waited for: 0 (its spec in @spec), 125 (it did not
+ * build), -1 (none, or it cannot be used: build it now), or
+ * VSB_EXIT_ERROR (interrupted)
+ */
+int vsb_bisect_ahead_take(struct vsb_bisect *b, const char *sha, char *spec, size_t len);
+/*
+ * cancel every pre-build under way, their processes gone when it
+ * returns; those done stay, to be taken
+ */
+void vsb_bisect_ahead_stop(struct vsb_bisect *b);
+
+/* hold.c: @spec's build folder's lock, shared: an fd, or -1 (none to hold) */
+int vsb_bisect_hold(const char *spec, int wait);
+/* is @spec's build complete (.vsb-complete)?  1 for kernels not ours */
+int vsb_bisect_spec_complete(const char *spec);
+void vsb_bisect_release(int fd);
+
+/* state.c: OUT opened (new, or resumed), bisect.state appended to */
+int vsb_bisect_open_out(struct vsb_bisect *b);
+int vsb_bisect_state_add(const struct vsb_bisect *b, const char *line);
+/* @s into b->steps and bisect.state */
+int vsb_bisect_record(struct vsb_bisect *b, const struct vsb_bisect_step *s);
 
 /* run.c */
 int vsb_bisect_run(struct vsb_bisect *b);

@@ -10,8 +10,6 @@
  * the step it was in resumes in its own folder, as ab does).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,251 +32,6 @@ static void say_step(const struct vsb_bisect *b, const struct vsb_bisect_step *s
 static void git_dir(const struct vsb_bisect *b, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/git", b->out);
-}
-
-static void question(const struct vsb_bisect *b, char *buf, size_t len)
-{
-	vsb_bisect_question_write(buf, len, b->tree, b->good, b->bad, b->sweep,
-				  b->ab_args, b->nab);
-}
-
-static int state_add(const struct vsb_bisect *b, const char *line)
-{
-	char path[2048 + 32];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "%s/bisect.state", b->out);
-	/* never through a link planted at the name (open_out checked it) */
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		vsb_err("bisect: cannot write %s: %s", path, strerror(errno));
-		return VSB_EXIT_ERROR;
-	}
-	ok = write(fd, line, strlen(line)) == (ssize_t)strlen(line) &&
-	     write(fd, "\n", 1) == 1 && fsync(fd) == 0;
-	close(fd);
-	if (!ok) {
-		vsb_err("bisect: cannot write %s", path);
-		return VSB_EXIT_ERROR;
-	}
-	return 0;
-}
-
-static int record(struct vsb_bisect *b, const struct vsb_bisect_step *s)
-{
-	char line[512];
-
-	if (b->nsteps >= VSB_BISECT_STEPS_MAX) {
-		vsb_err("bisect: more than %d steps", VSB_BISECT_STEPS_MAX);
-		return VSB_EXIT_ERROR;
-	}
-	b->steps[b->nsteps++] = *s;
-	vsb_bisect_step_write(line, sizeof(line), s);
-	return state_add(b, line);
-}
-
-/*
- * A step line beyond its shape: a verdict word its role writes (a word
- * of any other kind was replayed to git as it stood), and the folder
- * the writer names it by, inside OUT/steps (a "../../.." was read as a
- * step's folder).
- */
-static int step_line_ours(const struct vsb_bisect *b, const struct vsb_bisect_step *s)
-{
-	static const char *const words[][3] = {
-		{ "endpoints", "differ", "same" },
-		{ "step", "good", "bad" },
-		{ "step", "skip", "skip" },
-		{ "confirm", "confirmed", "unconfirmed" },
-	};
-	char dir[64];
-	size_t i, digits;
-	int word = 0;
-
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		word |= !strcmp(s->role, words[i][0]) &&
-			(!strcmp(s->verdict, words[i][1]) || !strcmp(s->verdict, words[i][2]));
-	if (!word)
-		return 0;
-	if (!strcmp(s->role, "endpoints"))
-		return !strcmp(s->dir, "steps/00-endpoints") && !strcmp(s->sha, b->bad) &&
-		       !strcmp(s->base_sha, b->good);
-	if (!strcmp(s->role, "confirm")) {
-		snprintf(dir, sizeof(dir), "steps/confirm-%.12s", s->sha);
-		return !strcmp(s->dir, dir);
-	}
-	/* steps/NN-<sha12>, NN the step's number (two digits or more) */
-	digits = strncmp(s->dir, "steps/", 6) ? 0 : strspn(s->dir + 6, "0123456789");
-	snprintf(dir, sizeof(dir), "-%.12s", s->sha);
-	return digits >= 2 && !strcmp(s->dir + 6 + digits, dir) &&
-	       !strcmp(s->base_sha, b->good);
-}
-
-/* a spec line's kernel: BZIMAGE:BUILD_DIR, no ".." among its names */
-static int has_dotdot(const char *p)
-{
-	for (; p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, "..", 2) && (!p[2] || p[2] == '/' || p[2] == ':'))
-			return 1;
-	return 0;
-}
-
-static int spec_ours(const char *spec)
-{
-	const char *colon = strchr(spec, ':');
-
-	return colon && colon > spec && colon[1] && !has_dotdot(spec) &&
-	       !has_dotdot(colon + 1);
-}
-
-/*
- * A line of bisect.state after the question into @b: 0, or -1 when it is
- * no line a bisect writes (the steps and builds past the most it keeps
- * are read and left out, as they were never recorded).
- */
-static int load_line(struct vsb_bisect *b, const char *line)
-{
-	struct vsb_bisect_step s;
-	char sha[41], spec[4096];
-
-	if (!vsb_bisect_spec_read(line, sha, spec, sizeof(spec))) {
-		if (!spec_ours(spec))
-			return -1;
-		if (b->nbuilt < VSB_BISECT_BUILT_MAX) {
-			snprintf(b->built[b->nbuilt].sha, 41, "%s", sha);
-			snprintf(b->built[b->nbuilt++].spec, 4096, "%s", spec);
-		}
-		return 0;
-	}
-	if (vsb_bisect_step_read(line, &s) || !step_line_ours(b, &s))
-		return -1;
-	if (b->nsteps < VSB_BISECT_STEPS_MAX)
-		b->steps[b->nsteps++] = s;
-	return 0;
-}
-
-/*
- * What a bisect makes in OUT, besides bisect.state: each must be ours
- * (no link, owned by us, written by no one else) before it is resumed,
- * written or run in (a planted OUT/git's config would be git's).
- */
-static int check_own_names(const struct vsb_bisect *b)
-{
-	static const char *const dirs[] = { "git", "steps", "kernels" };
-	static const char *const files[] = {
-		"bisect.txt", "bisect.csv", "bisect.png", "bisect.svg",
-	};
-	char path[2048 + 32];
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; !ret && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", b->out, dirs[i]);
-		ret = vsb_owned(path, S_IFDIR, "-o") == VSB_EXIT_USAGE;
-	}
-	for (i = 0; !ret && i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", b->out, files[i]);
-		ret = vsb_owned(path, S_IFREG, "-o") == VSB_EXIT_USAGE;
-	}
-	return ret ? VSB_EXIT_USAGE : 0;
-}
-
-/* OUT without bisect.state: absent or empty, else a user's files */
-static int check_fresh(const struct vsb_bisect *b)
-{
-	struct dirent *de;
-	DIR *d = opendir(b->out);
-	int busy = 0;
-
-	if (!d)
-		return errno == ENOENT ? 0 : -1;
-	while (!busy && (de = readdir(d)))
-		busy = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	if (busy) {
-		vsb_err("-o %s: not empty and holds no bisect (no bisect.state): give "
-			"a new or empty folder", b->out);
-		return VSB_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/*
- * bisect.state read through no link, and only when it is ours: its
- * lines name the build folders where the module is made (as root).
- */
-static int read_state(const struct vsb_bisect *b, const char *path, char **buf)
-{
-	struct stat st;
-	size_t len;
-	int fd, ret;
-
-	ret = vsb_owned(path, S_IFREG, "-o");
-	if (ret)
-		return ret;
-	fd = vsb_open_regular(path, O_NOFOLLOW, &st);
-	ret = fd < 0 ? -fd : vsb_read_fd(fd, &st, 1 << 20, buf, &len);
-	if (fd >= 0)
-		close(fd);
-	if (ret) {
-		vsb_err("-o %s: cannot read bisect.state: %s", b->out,
-			vsb_read_strerror(ret));
-		return VSB_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/*
- * OUT: new (the question written), or a bisect of the same question
- * (its steps loaded), or another bisect's, or a user's files, or state
- * that is not ours: refused before any work.
- */
-static int open_out(struct vsb_bisect *b)
-{
-	char path[2048 + 32], q[8192], *buf = NULL, *cur, *line;
-	int ret;
-
-	question(b, q, sizeof(q));
-	snprintf(path, sizeof(path), "%s/bisect.state", b->out);
-	ret = vsb_owned_top(b->out, "-o");
-	if (ret == VSB_EXIT_USAGE)
-		return ret;
-	ret = ret ? 1 : vsb_owned(path, S_IFREG, "-o");
-	if (ret == VSB_EXIT_USAGE)
-		return ret;
-	if (ret == 1) {
-		ret = check_fresh(b);
-		if (ret > 0)
-			return ret;
-		if (ret < 0 || vsb_mkdir_p(b->out, 0755)) {
-			vsb_err("-o %s: cannot create: %s", b->out, strerror(errno));
-			return VSB_EXIT_USAGE;
-		}
-		ret = vsb_dir_lock(b->out, "-o");
-		return ret ?: state_add(b, q);
-	}
-	ret = check_own_names(b) ?: read_state(b, path, &buf);
-	if (ret)
-		return ret;
-	cur = buf;
-	line = vsb_bisect_state_line(&cur);
-	if (!line || strcmp(line, q)) {
-		vsb_err("-o %s holds another bisect (%s): give another -o", b->out,
-			line ? line : "no question");
-		free(buf);
-		return VSB_EXIT_USAGE;
-	}
-	ret = vsb_dir_lock(b->out, "-o");
-	while (!ret && (line = vsb_bisect_state_line(&cur)))
-		if (load_line(b, line)) {
-			vsb_err("-o %s: bisect.state holds a line no bisect writes (\"%.80s\"): "
-				"give another -o", b->out, line);
-			ret = VSB_EXIT_USAGE;
-		}
-	free(buf);
-	if (!ret && b->nsteps)
-		vsb_note("bisect: resuming %s after %zu step(s)", b->out, b->nsteps);
-	return ret;
 }
 
 static int make_clone(const struct vsb_bisect *b)
@@ -338,10 +91,18 @@ static int build_once(struct vsb_bisect *b, const char *sha, char *spec, size_t 
 
 	for (i = 0; i < b->nbuilt; i++)
 		if (!strcmp(b->built[i].sha, sha)) {
-			snprintf(spec, len, "%s", b->built[i].spec);
-			return 0;
+			if (vsb_bisect_spec_complete(b->built[i].spec)) {
+				snprintf(spec, len, "%s", b->built[i].spec);
+				return 0;
+			}
+			/* its folder removed since (VSB_KBUILD_KEEP): again */
+			vsb_note("bisect: the build of %.12s is gone: building it again", sha);
+			b->built[i] = b->built[--b->nbuilt];
+			break;
 		}
-	rc = vsb_bisect_build(b, sha, spec, len);
+	rc = vsb_bisect_ahead_take(b, sha, spec, len);
+	if (rc < 0)
+		rc = vsb_bisect_build(b, sha, spec, len);
 	if (rc)
 		return rc;
 	if (b->nbuilt < VSB_BISECT_BUILT_MAX) {
@@ -349,7 +110,7 @@ static int build_once(struct vsb_bisect *b, const char *sha, char *spec, size_t 
 		snprintf(b->built[b->nbuilt++].spec, 4096, "%s", spec);
 	}
 	vsb_bisect_spec_write(line, sizeof(line), sha, spec);
-	return state_add(b, line);
+	return vsb_bisect_state_add(b, line);
 }
 
 static int build_good(struct vsb_bisect *b)
@@ -361,6 +122,17 @@ static int build_good(struct vsb_bisect *b)
 			b->good_rev);
 		return VSB_EXIT_ERROR;
 	}
+	return rc;
+}
+
+/* ab of @base against @new with @new's build held too (good's is) */
+static int ab_held(const struct vsb_bisect *b, const char *base, const char *new,
+		   const char *dir, struct vsb_bisect_cmp *c)
+{
+	int fd = vsb_bisect_hold(new, 0);
+	int rc = vsb_bisect_ab(b, base, new, dir, c, 1);
+
+	vsb_bisect_release(fd);
 	return rc;
 }
 
@@ -380,7 +152,11 @@ static int endpoints(struct vsb_bisect *b)
 		vsb_err("bisect: --bad %s does not build", b->bad_rev);
 		rc = VSB_EXIT_ERROR;
 	}
-	rc = rc ?: vsb_bisect_ab(b, b->good_spec, spec, s.dir, c, 1);
+	if (!rc) {	/* git's first pick, built while the endpoints boot */
+		vsb_bisect_ahead_plan(b, NULL);
+		vsb_bisect_ahead_launch(b);
+	}
+	rc = rc ?: ab_held(b, b->good_spec, spec, s.dir, c);
 	if (rc == 125) {
 		vsb_err("bisect: the endpoints' ab failed (a boot failed): see %s/%s",
 			b->out, s.dir);
@@ -392,7 +168,7 @@ static int endpoints(struct vsb_bisect *b)
 	snprintf(s.base_sha, sizeof(s.base_sha), "%s", b->good);
 	snprintf(s.verdict, sizeof(s.verdict), "%s",
 		 endpoints_changed(b, c) ? "differ" : "same");
-	rc = record(b, &s);
+	rc = vsb_bisect_record(b, &s);
 	if (!rc)
 		say_step(b, &s);
 judged:
@@ -462,29 +238,22 @@ static void touch_good(const struct vsb_bisect *b)
 
 /*
  * And more: hold good's build folder's lock (shared) for the whole
- * bisect.  kernel-build.sh --reuse prunes a lineage's older builds only
- * under their lock, skipping one somebody holds, so with VSB_KBUILD_KEEP
- * as low as 1 the build every step boots against stays.  A complete
- * build is read without the lock, so nothing waits on it.  Only a
- * .vsb-lock kernel-build.sh made is opened (never created here).
+ * bisect (hold.c), so that no prune of the lineage's older builds, with
+ * VSB_KBUILD_KEEP as low as 1, removes the build every step boots
+ * against; a removal under way is waited for, and a good build found
+ * gone is built again.  The lock dies with us.
  */
-static int good_lock = -1;
-
-static void hold_good(const struct vsb_bisect *b)
+static int hold_good(struct vsb_bisect *b)
 {
-	const char *colon = strchr(b->good_spec, ':');
-	char path[4096 + 32];
-	int fd;
+	int fd = vsb_bisect_hold(b->good_spec, 1);
 
-	if (!colon)
-		return;
-	snprintf(path, sizeof(path), "%s/.vsb-lock", colon + 1);
-	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB)) {
-		close(fd);	/* a build of it under way: nothing to prune */
-		fd = -1;
-	}
-	good_lock = fd;		/* held to the end: the lock dies with us */
+	if (vsb_bisect_spec_complete(b->good_spec))
+		return 0;	/* held (or a kernel with no lock to hold) */
+	vsb_bisect_release(fd);
+	if (vsb_interrupted)
+		return VSB_EXIT_ERROR;
+	/* removed while we waited: build_once sees it gone, builds it again */
+	return build_good(b) ?: (vsb_bisect_hold(b->good_spec, 1), 0);
 }
 
 static void say_step(const struct vsb_bisect *b, const struct vsb_bisect_step *s)
@@ -511,9 +280,12 @@ static int measure(struct vsb_bisect *b, const char *sha, struct vsb_bisect_step
 	snprintf(s->dir, sizeof(s->dir), "steps/%02zu-%.12s", b->nsteps, sha);
 	touch_good(b);
 	rc = build_once(b, sha, spec, sizeof(spec));
+	/* built: the commits git may ask for next, built while this boots */
+	if (rc == 0 || rc == 125)
+		vsb_bisect_ahead_launch(b);
 	if (rc == 125)
 		snprintf(s->why, sizeof(s->why), "does not build");
-	else if (!rc && (rc = vsb_bisect_ab(b, b->good_spec, spec, s->dir, c, 1)) == 125)
+	else if (!rc && (rc = ab_held(b, b->good_spec, spec, s->dir, c)) == 125)
 		snprintf(s->why, sizeof(s->why), "a boot failed");
 	else if (!rc && (v = vsb_bisect_decide(b, c)) == VSB_BV_NONE)
 		snprintf(s->why, sizeof(s->why), "undecided after more boots");
@@ -564,8 +336,9 @@ static int walk(struct vsb_bisect *b, char *culprit, char **range)
 			break;
 		}
 		memset(&s, 0, sizeof(s));
+		vsb_bisect_ahead_plan(b, head);
 		rc = measure(b, head, &s);
-		rc = rc ?: record(b, &s);
+		rc = rc ?: vsb_bisect_record(b, &s);
 		if (rc)
 			break;
 		say_step(b, &s);
@@ -587,7 +360,7 @@ static int confirm(struct vsb_bisect *b, const char *culprit, struct vsb_bisect_
 {
 	struct vsb_bisect_cmp *c = vsb_zalloc(sizeof(*c));
 	char gd[2048 + 16], parent[64], pspec[4096], spec[4096], ref[64];
-	int rc;
+	int rc, pfd;
 
 	git_dir(b, gd, sizeof(gd));
 	snprintf(ref, sizeof(ref), "%s^", culprit);
@@ -600,9 +373,12 @@ static int confirm(struct vsb_bisect *b, const char *culprit, struct vsb_bisect_
 		return VSB_EXIT_ERROR;
 	}
 	snprintf(s->base_sha, sizeof(s->base_sha), "%.40s", parent);
+	vsb_bisect_ahead_stop(b);	/* nothing more to build ahead */
 	rc = build_once(b, parent, pspec, sizeof(pspec));
 	rc = rc ?: build_once(b, culprit, spec, sizeof(spec));
-	rc = rc ?: vsb_bisect_ab(b, pspec, spec, s->dir, c, 1);
+	pfd = rc ? -1 : vsb_bisect_hold(pspec, 0);
+	rc = rc ?: ab_held(b, pspec, spec, s->dir, c);
+	vsb_bisect_release(pfd);
 	if (!rc)
 		snprintf(s->verdict, sizeof(s->verdict), "%s",
 			 vsb_bisect_decide(b, c) == VSB_BV_BAD ? "confirmed" : "unconfirmed");
@@ -613,7 +389,7 @@ static int confirm(struct vsb_bisect *b, const char *culprit, struct vsb_bisect_
 		return rc;
 	if (strcmp(s->verdict, "confirmed"))
 		snprintf(s->why, sizeof(s->why), "its parent against it does not show the change");
-	return record(b, s);
+	return vsb_bisect_record(b, s);
 }
 
 static int finish_culprit(struct vsb_bisect *b, const char *culprit)
@@ -659,16 +435,15 @@ static int finish_range(struct vsb_bisect *b, char *range)
 	return 1;
 }
 
-int vsb_bisect_run(struct vsb_bisect *b)
+static int run(struct vsb_bisect *b)
 {
 	char culprit[41] = "", *range = NULL;
 	int rc;
 
-	rc = open_out(b);
+	rc = vsb_bisect_open_out(b);
 	rc = rc ?: make_clone(b);
 	rc = rc ?: build_good(b);
-	if (!rc)
-		hold_good(b);
+	rc = rc ?: hold_good(b);
 	rc = rc ?: endpoints(b);
 	if (rc == 1)
 		vsb_bisect_write(b, NULL, NULL);
@@ -681,5 +456,17 @@ int vsb_bisect_run(struct vsb_bisect *b)
 		return finish_range(b, range);
 	if (!vsb_interrupted)
 		vsb_bisect_write(b, NULL, NULL);
+	return rc;
+}
+
+int vsb_bisect_run(struct vsb_bisect *b)
+{
+	int rc;
+
+	b->baton = -1;
+	if (b->ahead < 0)
+		b->ahead = vsb_bisect_ahead_default();
+	rc = run(b);
+	vsb_bisect_ahead_stop(b);	/* no build left behind, whatever the end */
 	return rc;
 }

@@ -87,25 +87,32 @@ int vsb_bisect_read_cmp(const char *csv, struct vsb_bisect_cmp *cmp)
 	return 0;
 }
 
-int vsb_bisect_build(const struct vsb_bisect *b, const char *sha, char *spec, size_t len)
+void vsb_bisect_build_argv(const struct vsb_bisect *b, const char *sha,
+			   struct vsb_bisect_cmdline *c)
 {
-	char kdir[2048 + 64], script[4096 + 32];
-	char *argv[8];
-	int n = 0, rc;
+	int n = 0;
 
-	snprintf(kdir, sizeof(kdir), "%s/kernels/%.12s", b->out, sha);
-	snprintf(script, sizeof(script), "%s/ci/bisect-build.sh", b->repo);
+	snprintf(c->kdir, sizeof(c->kdir), "%s/kernels/%.12s", b->out, sha);
+	snprintf(c->script, sizeof(c->script), "%s/ci/bisect-build.sh", b->repo);
 	if (b->fake) {
-		argv[n++] = (char *)b->fake;
-		argv[n++] = "build";
+		c->argv[n++] = (char *)b->fake;
+		c->argv[n++] = "build";
 	} else {
-		argv[n++] = script;
+		c->argv[n++] = c->script;
 	}
-	argv[n++] = (char *)b->tree;
-	argv[n++] = (char *)sha;
-	argv[n++] = kdir;
-	argv[n] = NULL;
-	rc = vsb_bisect_spawn(argv, spec, len);
+	c->argv[n++] = (char *)b->tree;
+	c->argv[n++] = (char *)sha;
+	c->argv[n++] = c->kdir;
+	c->argv[n] = NULL;
+}
+
+/*
+ * A build's exit status and last stdout line, read the one way whether
+ * it ran now or ahead: 0 (@spec a kernel), 125 (it did not build),
+ * VSB_EXIT_SKIP (tools missing) or VSB_EXIT_ERROR.
+ */
+int vsb_bisect_build_rc(int rc, const char *spec, const char *sha)
+{
 	if (rc == 0 && !strchr(spec, ':')) {
 		vsb_warn("bisect: the build of %.12s printed no BZIMAGE:BUILD_DIR", sha);
 		rc = 125;
@@ -113,6 +120,14 @@ int vsb_bisect_build(const struct vsb_bisect *b, const char *sha, char *spec, si
 	if (rc == VSB_EXIT_SKIP || rc < 0)
 		return rc < 0 ? VSB_EXIT_ERROR : VSB_EXIT_SKIP;
 	return rc ? 125 : 0;
+}
+
+int vsb_bisect_build(const struct vsb_bisect *b, const char *sha, char *spec, size_t len)
+{
+	struct vsb_bisect_cmdline c = { .argv = { NULL } };
+
+	vsb_bisect_build_argv(b, sha, &c);
+	return vsb_bisect_build_rc(vsb_bisect_spawn(c.argv, spec, len), spec, sha);
 }
 
 /*
@@ -274,7 +289,7 @@ int vsb_bisect_step(struct vsb_bisect *b)
 	struct vsb_bisect_cmp *c;
 	char sha[64], spec[4096], dir[64];
 	enum vsb_bisect_verdict v;
-	int rc;
+	int rc, gfd, nfd;
 
 	if (vsb_bisect_git(b->tree, sha, sizeof(sha), "rev-parse", "HEAD", (char *)NULL) ||
 	    strlen(sha) != 40 ||
@@ -286,12 +301,29 @@ int vsb_bisect_step(struct vsb_bisect *b)
 	snprintf(b->good_spec, sizeof(b->good_spec), "%s", b->good_rev);
 	if (vsb_bisect_check_step(b) || step_out(b))
 		return 128;
+	/*
+	 * good's build held (shared) from before this build, which may prune
+	 * the lineage, to the end of the boots: no build or prune of the
+	 * tree removes or replaces it under them (hold.c)
+	 */
+	gfd = vsb_bisect_hold(b->good_spec, 1);
+	if (!vsb_bisect_spec_complete(b->good_spec)) {
+		vsb_err("bisect-step: --good %s: its build folder is gone or not complete "
+			"(removed by a prune?): build it again", b->good_rev);
+		vsb_bisect_release(gfd);
+		return 128;
+	}
 	rc = vsb_bisect_build(b, sha, spec, sizeof(spec));
-	if (rc)
+	if (rc) {
+		vsb_bisect_release(gfd);
 		return rc == 125 ? 125 : 128;
+	}
 	c = vsb_zalloc(sizeof(*c));
 	snprintf(dir, sizeof(dir), "%.12s", sha);
+	nfd = vsb_bisect_hold(spec, 0);
 	rc = vsb_bisect_ab(b, b->good_spec, spec, dir, c, 1);
+	vsb_bisect_release(nfd);
+	vsb_bisect_release(gfd);
 	v = rc ? VSB_BV_SKIP : vsb_bisect_decide(b, c);
 	free(c);
 	if (rc && rc != 125)

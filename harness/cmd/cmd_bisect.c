@@ -58,6 +58,9 @@ static void usage(FILE *f, int step)
 "      --good REV     a commit without the change\n"
 "      --bad REV      a later commit with it\n"
 "      --db URL       import every step's results into the store\n"
+"      --ahead N      build the N commits git may ask for next while a step\n"
+"                     boots, beside exact boots only (0: none; default 2\n"
+"                     with 2-7 CPUs, 6 with 8 or more, 0 with one)\n"
 "  -o, --output OUT   bisect.txt, bisect.csv, bisect.png, steps/, kernels/;\n"
 "                     the same command on an interrupted OUT resumes it\n"
 "  -h, --help         this text\n"
@@ -135,6 +138,11 @@ static int parse_one(struct vsb_bisect *b, int argc, char **argv, int *i,
 		return (*i)++, own_value(a, v, &b->good_rev);
 	if (!step && !strcmp(a, "--db"))
 		return (*i)++, own_value(a, v, &b->db);
+	if (!step && !strncmp(a, "--ahead=", 8))
+		return vsb_parse_long_range("--ahead", a + 8, 0, VSB_BISECT_AHEAD_MAX, &b->ahead);
+	if (!step && !strcmp(a, "--ahead"))
+		return (*i)++, vsb_parse_long_range("--ahead", v ? v : "", 0,
+						    VSB_BISECT_AHEAD_MAX, &b->ahead);
 	if (!strcmp(a, "--base") || !strcmp(a, "--new") || !strcmp(a, "--dry-run") ||
 	    !strcmp(a, "-n")) {
 		vsb_err("%s: bisect gives ab its kernels and boots them; not an option here", a);
@@ -158,6 +166,7 @@ static int parse(struct vsb_bisect *b, int argc, char **argv, int step)
 	const char *tree = NULL, *out = NULL;
 	int i, ret = 0;
 
+	b->ahead = -1;	/* the machine's default, unless --ahead */
 	for (i = 1; i < argc && !ret; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout, step);
@@ -184,6 +193,12 @@ static int parse(struct vsb_bisect *b, int argc, char **argv, int step)
 		vsb_err("-o or --tree: too long a path");
 		return VSB_EXIT_USAGE;
 	}
+	for (i = 0; !step && b->ahead > 0 && i < b->nab; i++)
+		if (!strcmp(b->ab_args[i], "--timed")) {
+			vsb_err("--ahead %ld with --timed: a build beside a timed boot is part "
+				"of what it times; give --exact, or --ahead 0", b->ahead);
+			return VSB_EXIT_USAGE;
+		}
 	snprintf(b->out, sizeof(b->out), "%s", out);
 	snprintf(b->tree, sizeof(b->tree), "%s", tree ? tree : ".");
 	b->fake = getenv("VSB_BISECT_FAKE");
