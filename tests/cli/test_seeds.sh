@@ -35,6 +35,16 @@ cp "$TMP/out" "$TMP/printed"
 cmp -s "$TMP/printed" "$TMP/seeds.md" && ok "the table is printed at the end, as written" ||
 	not_ok "the table is printed at the end, as written"
 
+# seed 001's chart beside the table: the counter's folds (the quick
+# sweep's thresholds), and no kernel points without a guest
+c=$TMP/charts/seeds-folds
+n=$(grep -c '^counter ' "$TMP/s/folds.dat" 2>/dev/null)
+[ -s "$c.png" ] && [ "$(head -c 4 "$c.png" | tail -c 3)" = PNG ] && grep -q '<svg' "$c.svg" &&
+	[ "${n:-0}" -ge 2 ] && ! grep -q '^kernel ' "$TMP/s/folds.dat" &&
+	grep -q "the kernel's points left out" "$c.svg" &&
+	ok "seed 001's folds chart, PNG and SVG, $n counter points, no kernel's" ||
+	not_ok "seed 001's folds chart" "$(ls "$TMP/charts" 2>&1)" "$(cat "$TMP/s/folds.dat" 2>&1)"
+
 # the table's rows: split at the unescaped |, seven cells each
 rows() { sed -n '/^| seed |/,/^$/p' "$1" | tail -n +3 | sed '/^$/d'; }
 cells() { sed 's/\\|/\x1/g; s/^| //; s/ |$//' | awk -F' [|] ' '{ print NF }'; }
