@@ -285,7 +285,17 @@ if [ -f "$glock" ] && ! (exec 9>>"$glock" && flock -n 9); then
 else
 	not_ok "[kill] the good build's lock held" "$(ls -la "$(dirname "$glock")" 2>&1)"
 fi
-abpid=$(pgrep -P $bpid -f 'fake.sh ab' | head -n1)
+# the ab runs under a reaper (a copy of bisect between them): a
+# descendant of bisect, not its child
+below() {	# below PID ANCESTOR: PID's parents lead to ANCESTOR
+	local p=$1
+	while [ "${p:-0}" -gt 1 ]; do
+		p=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null) || return 1
+		[ "$p" = "$2" ] && return 0
+	done
+	return 1
+}
+abpid=$(for p in $(pgrep -f 'fake.sh ab'); do below "$p" $bpid && echo "$p"; done | head -n1)
 { kill -KILL $bpid; wait $bpid; } 2>/dev/null
 gone=0
 for _ in $(seq 100); do
