@@ -17,9 +17,9 @@ static void test_question(void)
 	char q[512], small[24];
 
 	vsb_bisect_question_write(q, sizeof(q), "/src/linux", "aaaa", "bbbb",
-				  "configs/x.sweep", ab, 4);
+				  "configs/quick.sweep", ab, 4);
 	TAP_OK(!strcmp(q, "question: tree=/src/linux good=aaaa bad=bbbb "
-		       "sweep=configs/x.sweep ab=--repeat 5 --cpus 0,1"),
+		       "sweep=configs/quick.sweep ab=--repeat 5 --cpus 0,1"),
 	       "the question names tree, ends, sweep and ab's options: %s", q);
 	vsb_bisect_question_write(q, sizeof(q), "/t", "g", "b", "s", ab, 0);
 	TAP_OK(!strcmp(q, "question: tree=/t good=g bad=b sweep=s ab="),
