@@ -92,10 +92,6 @@ struct vsb_import_info {
 	char machine[24];	/* fingerprint */
 	char missing[256];	/* machine fields the result did not carry */
 };
-/* One loaded file in its own transaction: all of it or nothing.  0 (and
- * @info->result: stored, or stored already) or VSB_EXIT_*. */
-int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,
-		     struct vsb_import_info *info);
 /*
  * For `db import`, `run --db` and `sweep --db`: check the store
  * (vsb_store_check()), load every path (a result file, or a directory

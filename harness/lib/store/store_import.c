@@ -402,21 +402,6 @@ static int import_one(struct vsb_store *s, const struct vsb_rl_file *f,
 	return ret;
 }
 
-int vsb_store_import(struct vsb_store *s, const struct vsb_rl_file *f,
-		     struct vsb_import_info *info)
-{
-	int ret = vsb_store_begin(s);
-
-	if (ret)
-		return ret;
-	ret = import_one(s, f, info);
-	if (ret) {
-		vsb_store_rollback(s);
-		return ret;
-	}
-	return vsb_store_commit(s);
-}
-
 struct pathlist {
 	char **v;
 	size_t n, cap;
