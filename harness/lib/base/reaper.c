@@ -211,13 +211,11 @@ pid_t vsb_fork_reaped(unsigned int flags)
 	pid_t parent = getpid(), reaper, pid;
 	sigset_t sigs, old;
 
-	pid = fork();
-	if (pid)
-		return pid;
 	/*
-	 * The reaper.  Its signals are taken by sigtimedwait(), so they
-	 * are blocked first: the death signal included, which would
-	 * otherwise meet the caller's handler copied with the fork.
+	 * The reaper's signals are taken by sigtimedwait(), so they are
+	 * blocked before it exists: the death signal included, and a stop
+	 * signal sent to the group at once, which would otherwise meet the
+	 * caller's handler copied with the fork and be lost.
 	 */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
@@ -225,6 +223,11 @@ pid_t vsb_fork_reaped(unsigned int flags)
 	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, &old);
+	pid = fork();
+	if (pid) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return pid;
+	}
 	signal(SIGCHLD, SIG_DFL);	/* an inherited SIG_IGN would reap for us */
 	/* a caller gone before the prctl is seen by getppid() */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent ||
@@ -242,7 +245,16 @@ pid_t vsb_fork_reaped(unsigned int flags)
 		reap(parent, pid, &sigs);
 		_exit(VSB_EXIT_ERROR);	/* not reached */
 	}
-	/* the child: the caller's signal mask; gone if the reaper is killed */
+	/*
+	 * The child: the stop signals at their defaults, then the caller's
+	 * mask.  It goes on to exec, and until then it held the caller's
+	 * handlers, which only note a signal: a SIGTERM sent while ab
+	 * started a boot was noted in this copy and lost, and the boot ran
+	 * to its end.  One that came meanwhile, blocked until now, ends it.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != reaper)
 		_exit(VSB_EXIT_ERROR);

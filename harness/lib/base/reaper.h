@@ -14,8 +14,9 @@
 
 /*
  * fork(), with a reaper between the caller and its child: 0 in the
- * child (which goes on to exec the command), the reaper's pid in the
- * caller, -1 (errno set) if the first fork failed.  The caller waits
+ * child (which goes on to exec the command; its SIGINT, SIGTERM and
+ * SIGHUP at their defaults, not the caller's handlers), the reaper's
+ * pid in the caller, -1 (errno set) if the first fork failed.  The caller waits
  * for the reaper as for the child: it exits with the child's status, or
  * 128 + the signal that ended it.  A stop signal sent to the reaper
  * goes to every descendant; once the caller is gone (SIGKILL

@@ -162,6 +162,41 @@ static void test_stop(void)
 	       "SIGTERM to the reaper ends the child (128 + 15) and its stray");
 }
 
+static volatile sig_atomic_t noted;
+static void note(int sig)
+{
+	(void)sig;
+	noted = 1;
+}
+
+/*
+ * A SIGTERM to the group while the child has not exec'd yet: the child
+ * holds copies of the caller's handlers until exec, which would note the
+ * signal and lose it (ab's boot then ran to its end).  The child gets
+ * the defaults, so the signal ends it there.
+ */
+static void test_stop_before_exec(void)
+{
+	struct sigaction sa = { .sa_handler = note }, old;
+	double t0;
+	pid_t r;
+
+	sigaction(SIGTERM, &sa, &old);
+	r = vsb_fork_reaped(VSB_REAPED_OWN_GROUP);
+	if (!r) {
+		usleep(300000);		/* the signal comes meanwhile */
+		execlp("sleep", "sleep", "20", (char *)NULL);
+		_exit(127);
+	}
+	setpgid(r, r);
+	t0 = now_s();
+	kill(-r, SIGTERM);
+	TAP_OK(status_of(r, 0) == 128 + SIGTERM && now_s() - t0 < 5,
+	       "SIGTERM before the child's exec ends it, not its copy of our handler "
+	       "(%.1f s)", now_s() - t0);
+	sigaction(SIGTERM, &old, NULL);
+}
+
 /*
  * The caller SIGKILLed: the reaper ends the child and the stray, then
  * itself; a @deaf stray by SIGKILL, after the reaper's grace.  A middle
@@ -223,6 +258,7 @@ int main(void)
 	test_status();
 	test_leftover();
 	test_stop();
+	test_stop_before_exec();
 	test_caller_killed(0);
 	test_caller_killed(1);
 	return tap_done();
