@@ -147,7 +147,10 @@ ready() {	# ready PID [WANT...]
 	for w in "$@"; do
 		case $w in
 		tmpfs) mountpoint -q "/run/vmstat-bench/tmpfs.$p" || return 1 ;;
-		memcg) [ -d "/sys/fs/cgroup/memory/vmstat-bench.$p" ] || return 1 ;;
+		# below the memory cgroup the run started in, wherever that is
+		memcg) [ -n "$(find /sys/fs/cgroup/memory /run/vmstat-bench/cgroup2 \
+			-maxdepth 8 -type d -name "vmstat-bench.$p" -print -quit 2>/dev/null)" ] ||
+			return 1 ;;
 		esac
 	done
 }
