@@ -36,7 +36,8 @@ for f in tests/*/*.sh; do [ -f "$f" ] && files+=("$f"); done
 is_vm() { [[ "$1" == tests/kmod/* || "$1" == tests/vm/* ]]; }
 # A test elsewhere that boots a guest of its own says so with a line
 # "# lane: guest": it runs in the guest lane, so that no two guests ever
-# share the machine
+# share the machine.  A host test that times nothing may say so too, to
+# even the two lanes out (make test lasts as long as the longer one).
 in_guest_lane() { is_vm "$1" || { [[ "$1" == *.sh ]] && grep -q '^# lane: guest$' "$1"; }; }
 selected() {
 	if [ -n "${VSB_TESTS:-}" ] && [[ "$1" != *${VSB_TESTS}* ]]; then

@@ -14,6 +14,10 @@
 # Then once with the real builds (ci/bisect-build.sh and kernel-build.sh
 # --reuse on a tree whose Makefile plays kbuild) and only ab faked
 # (VSB_BISECT_FAKE_AB).
+#
+# It times nothing and boots no guest: it runs in the guest lane to even
+# the lanes out (tests/run.sh).
+# lane: guest
 . "$(dirname "$0")/../lib.sh"
 
 export VSB_BISECT_FAKE=$VSB_ROOT/tests/fixtures/bisect/fake.sh
