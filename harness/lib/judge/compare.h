@@ -87,6 +87,9 @@ struct vsb_cmp_verdict {
 	 * INFINITY where the test cannot reach alpha at all; NAN: not judged.
 	 */
 	double mde;
+	/* the MDE's parts, so that it can be had at another alpha: the
+	 * rank test's smallest p at these counts, and the spread term */
+	double mde_min_p, mde_se;
 	const char *verdict;	/* slower, faster, same (the CI inside
 				 * +-max_regression_pct), inconclusive (neither),
 				 * only-base, only-new,
@@ -156,9 +159,6 @@ struct vsb_cmp_opts {
 	int per_point;		/* alpha per point (--per-point-alpha); 0:
 				 * alpha over all the points tested,
 				 * Benjamini-Hochberg */
-	size_t family;		/* the points tested together, set on
-				 * vsb_cmp_judge()'s own copy of the options:
-				 * an MDE is at alpha / family */
 };
 
 struct vsb_compare {
@@ -310,9 +310,11 @@ int vsb_cmp_exact_unit(const char *unit);
 void vsb_cmp_judge_exact(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o);
 const char *vsb_cmp_three_way(const struct vsb_cmp_verdict *v,
 			      const struct vsb_cmp_opts *o);
-/* the MDE of @v from the values the test saw: @b[0..nb), @n[0..nn) */
-double vsb_cmp_mde(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
+/* @v's MDE at alpha from the values the test saw: @b[0..nb), @n[0..nn) */
+double vsb_cmp_mde(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
 		   const double *b, size_t nb, const double *n, size_t nn);
+/* @v's MDE at @alpha, from the parts vsb_cmp_mde() kept */
+double vsb_cmp_mde_at(const struct vsb_cmp_verdict *v, double alpha);
 /* an inconclusive @v's MDE raised to the change it saw and its CI's half-width */
 void vsb_cmp_mde_bound(struct vsb_cmp_verdict *v);
 /* verdict, MDE bound, rule and regression of a pair the rank test judged */

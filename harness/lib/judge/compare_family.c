@@ -73,6 +73,7 @@ void vsb_cmp_share_alpha(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 
 		adj = fmin(adj, v->p * (double)m / (double)(k + 1));
 		v->p_adj = adj;
+		v->mde = vsb_cmp_mde_at(v, o->alpha / (double)m);
 		vsb_cmp_decide(v, o);
 	}
 	free(r);

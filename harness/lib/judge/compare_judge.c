@@ -361,7 +361,7 @@ static void judge_one(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	v->rule = "none";
 	v->model_cv = NAN;
 	v->model_n = 0;
-	v->mde = NAN;
+	v->mde = v->mde_min_p = v->mde_se = NAN;
 	if (!v->b || !v->n) {
 		v->verdict = v->b ? "only-base" : "only-new";
 		if (v->b)
@@ -385,12 +385,11 @@ static void judge_all(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 
 /*
  * Every pair judged on its own; then, where the rank test judged more
- * than one, judged again with alpha shared over them (compare_family.c):
- * the MDEs at alpha / family, the verdicts on the adjusted p.
+ * than one, alpha shared over them (compare_family.c): their MDEs at
+ * alpha / family, their verdicts on the adjusted p.
  */
 void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
-	struct vsb_cmp_opts fam = *o;
 	size_t i;
 
 	c->nreg = c->unmatched = c->one_run = c->few_runs = c->moved = 0;
@@ -400,14 +399,10 @@ void vsb_cmp_judge(struct vsb_compare *c, const struct vsb_cmp_opts *o)
 	c->nchanged = 0;
 	c->mde_lo = c->mde_hi = NAN;
 	c->fewest = c->fewest_runs = (size_t)-1;
-	fam.family = 1;
-	judge_all(c, &fam);
+	judge_all(c, o);
 	c->family = o->per_point ? 0 : vsb_cmp_family_size(c);
-	if (c->family > 1) {
-		fam.family = c->family;
-		judge_all(c, &fam);
-		vsb_cmp_share_alpha(c, &fam);
-	}
+	if (c->family > 1)
+		vsb_cmp_share_alpha(c, o);
 	for (i = 0; i < c->nv; i++) {
 		if (!c->vs[i].b || !c->vs[i].n)
 			c->unmatched++;

@@ -96,20 +96,26 @@ static double rel_spread(const double *x, size_t n)
  * under normality).  An approximation (the exact test is discrete), but
  * of the right size; never below the noise floor, which blocks smaller
  * changes whatever p says; infinite where even complete separation
- * cannot reach alpha at these counts.  Where points share alpha
- * (compare_family.c), a change at this point alone must reach alpha /
- * family: that is the level the MDE is at.
+ * cannot reach alpha at these counts.  Its parts are kept in @v: where
+ * points share alpha (compare_family.c), a change at this point alone
+ * must reach alpha / family, and the MDE is had again at that level.
  */
-double vsb_cmp_mde(const struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
+double vsb_cmp_mde(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o,
 		   const double *b, size_t nb, const double *n, size_t nn)
 {
-	double sb = rel_spread(b, nb), sn = rel_spread(n, nn), se;
-	double alpha = o->alpha / (double)(o->family > 1 ? o->family : 1);
+	double sb = rel_spread(b, nb), sn = rel_spread(n, nn);
 
-	if (!nb || !nn || vsb_mwu_min_p(nb, nn) >= alpha)
+	v->mde_min_p = nb && nn ? vsb_mwu_min_p(nb, nn) : 1;
+	v->mde_se = nb && nn ? sqrt(sb * sb / (double)nb + sn * sn / (double)nn) *
+			       sqrt(M_PI / 3) : NAN;
+	return vsb_cmp_mde_at(v, o->alpha);
+}
+
+double vsb_cmp_mde_at(const struct vsb_cmp_verdict *v, double alpha)
+{
+	if (v->mde_min_p >= alpha)
 		return INFINITY;
-	se = sqrt(sb * sb / (double)nb + sn * sn / (double)nn) * sqrt(M_PI / 3);
-	return fmax(v->noise, (vsb_cmp_z(alpha) + VSB_CMP_MDE_POWER_Z) * se);
+	return fmax(v->noise, (vsb_cmp_z(alpha) + VSB_CMP_MDE_POWER_Z) * v->mde_se);
 }
 
 /*
