@@ -144,6 +144,25 @@ fake_kernel_tree() {
 	cp "$VSB_ROOT/tests/fixtures/kbuild/Makefile" "$1/Makefile"
 }
 
+# fake_series DIR N: a git tree that bisect takes for a kernel source
+# (its Makefile's version, the Kconfig files its tree check looks for),
+# with commits c0 ... cN, each writing its number into mm/vmstat.c; the
+# build and ab of bisect's tests are tests/fixtures/bisect/fake.sh
+fake_series() {
+	local i
+	git init -q "$1"
+	mkdir -p "$1/arch/x86" "$1/mm" "$1/scripts/kconfig"
+	: >"$1/scripts/kconfig/Makefile"
+	printf 'VERSION = 6\nPATCHLEVEL = 12\n' >"$1/Makefile"
+	echo 'mainmenu "fake"' >"$1/Kconfig"
+	echo 'config X86' >"$1/arch/x86/Kconfig"
+	for ((i = 0; i <= $2; i++)); do
+		echo "$i" >"$1/mm/vmstat.c"
+		git -C "$1" add -A
+		git -C "$1" -c user.name=t -c user.email=t@t commit -q -m "c$i"
+	done
+}
+
 # need_qemu_user: exit 4 with the reason unless qemu-x86_64 can count our
 # binary with the plugin (qemu-user installed, not a sanitizer build,
 # the plugin built)

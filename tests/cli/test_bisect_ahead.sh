@@ -19,17 +19,7 @@
 export VSB_BISECT_FAKE=$VSB_ROOT/tests/fixtures/bisect/fake.sh
 export FAKE_TREE=$TMP/tree FAKE_LOG=$TMP/log FAKE_TAG="t$$"
 G=$FAKE_TREE
-git init -q "$G"
-mkdir -p "$G/arch/x86" "$G/mm" "$G/scripts/kconfig"
-: >"$G/scripts/kconfig/Makefile"
-printf 'VERSION = 6\nPATCHLEVEL = 12\n' >"$G/Makefile"
-echo 'mainmenu "fake"' >"$G/Kconfig"
-echo 'config X86' >"$G/arch/x86/Kconfig"
-for i in 0 1 2 3 4 5 6 7 8; do
-	echo "$i" >"$G/mm/vmstat.c"
-	git -C "$G" add -A
-	git -C "$G" -c user.name=t -c user.email=t@t commit -q -m "c$i"
-done
+fake_series "$G" 8
 sha() { git -C "$G" log --format=%H --grep="^$1\$" -1; }
 C0=$(sha c0) C5=$(sha c5) C8=$(sha c8)
 printf 'name k\nbench counter\nbackend kmod\ncpus 0\nvariant this-cpu-add\n' >"$TMP/k.sweep"

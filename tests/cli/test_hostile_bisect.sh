@@ -25,17 +25,7 @@ export FAKE_TREE=$TMP/tree FAKE_LOG=$TMP/log
 export VSB_VM_CACHE=$TMP/cache
 unset VSB_VM_ACCEL
 G=$FAKE_TREE
-git init -q "$G"
-mkdir -p "$G/arch/x86" "$G/mm" "$G/scripts/kconfig"
-: >"$G/scripts/kconfig/Makefile"
-printf 'VERSION = 6\nPATCHLEVEL = 12\n' >"$G/Makefile"
-echo 'mainmenu "fake"' >"$G/Kconfig"
-echo 'config X86' >"$G/arch/x86/Kconfig"
-for i in 0 1 2 3; do
-	echo "$i" >"$G/mm/vmstat.c"
-	git -C "$G" add -A
-	git -C "$G" -c user.name=t -c user.email=t@t commit -q -m "c$i"
-done
+fake_series "$G" 3
 sha() { git -C "$G" log --format=%H --grep="^$1\$" -1; }
 C0=$(sha c0) C3=$(sha c3)
 SW=$TMP/k.sweep

@@ -208,17 +208,7 @@ esac
 EOF
 chmod +x "$TMP/fake-build.sh"
 G=$TMP/tree
-git init -q "$G"
-mkdir -p "$G/arch/x86" "$G/mm" "$G/scripts/kconfig"
-: >"$G/scripts/kconfig/Makefile"
-printf 'VERSION = 6\nPATCHLEVEL = 12\n' >"$G/Makefile"
-echo 'mainmenu "fake"' >"$G/Kconfig"
-echo 'config X86' >"$G/arch/x86/Kconfig"
-for i in 0 1 2; do
-	echo "$i" >"$G/mm/vmstat.c"
-	git -C "$G" add -A
-	git -C "$G" -c user.name=t -c user.email=t@t commit -q -m "c$i"
-done
+fake_series "$G" 2
 : >"$FAKE_LOG"
 SW=$TMP/k.sweep
 printf 'name k\nbench counter\nbackend kmod\ncpus 0\nvariant this-cpu-add\n' >"$SW"
