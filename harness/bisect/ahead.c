@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "bisect.h"
+#include "keyval.h"
 #include "vsb.h"
 
 /* free disk a build ahead may take (a build folder is ~250 MB copied) */
@@ -352,9 +353,8 @@ supervise(const struct vsb_bisect *b, const char *sha, int baton, int mine, pid_
  */
 static int beside_exact(const struct vsb_bisect *b)
 {
-	char path[2048 + 64], *buf = NULL;
-	size_t n;
-	int i, exact;
+	char path[2048 + 64], mode[32];
+	int i;
 
 	for (i = 0; i < b->nab; i++) {
 		if (!strcmp(b->ab_args[i], "--timed"))
@@ -363,11 +363,7 @@ static int beside_exact(const struct vsb_bisect *b)
 			return 1;
 	}
 	snprintf(path, sizeof(path), "%s/steps/00-endpoints/ab.txt", b->out);
-	if (vsb_read_whole(path, 1 << 20, &buf, &n))
-		return 0;
-	exact = strstr(buf, "\nmode: exact\n") != NULL;
-	free(buf);
-	return exact;
+	return !vsb_keyval_get(path, "mode", mode, sizeof(mode)) && !strcmp(mode, "exact");
 }
 
 /* disk for one more build folder where the cache is (good's folder) */

@@ -601,9 +601,9 @@ static void test_labels(void)
 /*
  * The same +83% at 5 repetitions a side (p 2/252), now with alpha shared
  * over the two points the rank test judged: Benjamini-Hochberg doubles
- * the smaller p (the other's is 1),
- * 0.0159 > 0.01, so no slower (and no regression) is called, and the
- * MDE says at these counts none could be (alpha / 2 is out of reach).
+ * the smaller p (the other's is 1) to 0.0159 > 0.01, so no slower (and
+ * no regression) is called, and the MDE says at these counts none could
+ * be (alpha / 2 is out of reach).
  */
 static void test_family(void)
 {
