@@ -37,16 +37,28 @@ static double now_s(void)
  */
 static void start_stray(int fd, int deaf)
 {
+	sigset_t term, old;
 	pid_t self;
 
-	if (fork())
+	/*
+	 * SIGTERM held until the pid is written: a child that exits at once
+	 * has the reaper end its tree at once, and a stray ended before it
+	 * said its pid left the test nothing to check.
+	 */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	if (fork()) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return;
+	}
 	setsid();
 	if (deaf)
 		signal(SIGTERM, SIG_IGN);
 	self = getpid();
 	if (write(fd, &self, sizeof(self)) != sizeof(self))
 		_exit(99);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	for (;;)
 		pause();
 }
