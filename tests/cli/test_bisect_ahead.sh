@@ -116,10 +116,13 @@ t0=$(date +%s)
 kill -TERM $pid
 wait $pid
 rc=$?
-[ "$running" -ge 1 ] && [ $rc -eq 1 ] && [ $(($(date +%s) - t0)) -le 5 ] &&
+# "at once": well before the 60 s the boot and the builds ahead would
+# take; 10 s, since under make test's guest lane the stop took over 5
+took=$(($(date +%s) - t0))
+[ "$running" -ge 1 ] && [ $rc -eq 1 ] && [ $took -le 10 ] &&
 	[ "$(grep -c interrupted "$TMP/err")" -eq 1 ] && [ "$(strays)" -eq 0 ] &&
-	ok "SIGTERM while building ahead: exit 1 at once, one line, no build left running" ||
-	not_ok "SIGTERM while building ahead" "exit $rc, $running built before, $(strays) after" \
+	ok "SIGTERM while building ahead: exit 1 at once (${took} s), one line, no build left running" ||
+	not_ok "SIGTERM while building ahead" "exit $rc in $took s, $running built before, $(strays) after" \
 		"$(cat "$TMP/err")"
 FAKE_SLOW=c5 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" --ahead 2 "$TMP/k.sweep" \
 	-o "$TMP/a6" >"$TMP/out" 2>"$TMP/err"
