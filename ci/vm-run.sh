@@ -217,9 +217,14 @@ fi
 # --- work folder, cleanup -------------------------------------------------
 W=$(mktemp -d "${TMPDIR:-/tmp}/vsb-vm.XXXXXX")
 QPID='' TAILS=()
+MAIN_PID=$BASHPID
 # shellcheck disable=SC2317  # invoked by the EXIT trap
 cleanup() {
 	local p
+	# Only this shell cleans up. A child forked for QEMU that a stop
+	# reaches before it has exec'd and dropped our traps runs them too
+	# (seen in CI: a boot stopped at once removed $W under the parent).
+	[[ $BASHPID == "$MAIN_PID" ]] || return 0
 	if [[ -n $QPID ]]; then kill "$QPID" 2>/dev/null || true; fi
 	qemu_gone
 	for p in "${TAILS[@]}"; do kill "$p" 2>/dev/null || true; done
