@@ -193,7 +193,7 @@ EVIL="x'; system('touch PWN'); y='"
 if [ $PLOT = 1 ]; then
 	for name in "o'brien" "a''b" "$EVIL" 'back\slash' '$(touch PWN)' 'q"uote' \
 		    'b`touch PWN`q' 'at@x;semi'; do
-		q=$(printf %q "$name" | cut -c1-30)
+		printf -v q %q "$name"; q=${q:0:30}
 		mkdir -p "$TMP/p/$name" && cp "$VSB_ROOT"/plots/*.gp "$TMP/p/$name/"
 		drawn "[c6] VSB_PLOTS_DIR under $q: charts drawn, no code run" "$W/pd" \
 			env VSB_PLOTS_DIR="$TMP/p/$name" "$VSB" plot "$IN/sw" -o "$W/pd"
@@ -203,7 +203,7 @@ if [ $PLOT = 1 ]; then
 		rm -rf "${W:?}/$name"
 	done
 	for name in "o'brien" "$EVIL"; do
-		q=$(printf %q "$name" | cut -c1-30)
+		printf -v q %q "$name"; q=${q:0:30}
 		mkdir -p "$TMP/co/$name/build" && cp "$VSB" "$TMP/co/$name/build/" &&
 			cp -r "$VSB_ROOT/plots" "$TMP/co/$name/"
 		drawn "[c6] a checkout under $q: its own plots folder works, no code run" \
