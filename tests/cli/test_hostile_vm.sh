@@ -16,6 +16,10 @@
 #                fail as on a full disk) is an error, and a chart is
 #                written whole or not at all
 # Nothing boots: ab runs with --dry-run, QEMU with -machine none.
+#
+# It times nothing and boots no guest: it runs in the guest lane to even
+# the lanes out (tests/run.sh).
+# lane: guest
 . "$(dirname "$0")/../lib.sh"
 
 unset VSB_VM_ACCEL
