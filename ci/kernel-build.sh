@@ -63,8 +63,9 @@
 # with `rm -rf <cache>/kbuild` (bisect's clones: <cache>/bisect).
 # A build folder is complete once bzImage and `make modules`
 # (Module.symvers) are done: kbuild/<key>/.vsb-complete, written last.
-# The key is a SHA-256 (first 16 hex digits) over: this script's text and
-# ci/cache.bash's (the recipe itself: an edit that forgets to bump the
+# The key is a SHA-256 (first 16 hex digits) over: the text of this
+# script, of the parts it sources but ci/kbuild-base.bash, and of
+# ci/cache.bash (the recipe itself: an edit that forgets to bump the
 # recipe number still gets new keys), the source's identity, each patch's bytes in order, the
 # fragment's bytes, `gcc --version` and `ld --version` (first lines).  The
 # source's identity is, for Debian, the package name, version and the
@@ -115,12 +116,20 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SELF=$REPO/ci/kernel-build.sh
 . "$REPO/ci/cache.bash"
 . "$REPO/ci/kbuild-base.bash"	# seed_from_base, outside the key: see there
+# The recipe's parts by job, function definitions only: each is read
+# whole here, before any work, as this brace group is.
+. "$REPO/ci/kbuild-fetch.bash"	# the tools; the source: its identity, fetch
+. "$REPO/ci/kbuild-config.bash"	# do the patches apply; configure
+. "$REPO/ci/kbuild-build.bash"	# make in the build folder
+. "$REPO/ci/kbuild-cache.bash"	# the key, --out, --reuse's lineage
 CACHE=$(vsb_vm_cache "$REPO")
 KSRC=${VSB_KSRC_CACHE:-$CACHE/src}
 # Bump when the recipe changes (targets, merge, localversion): new keys.
 RECIPE=1
-# ...and the recipe's text, read now (the brace group below is what runs)
-RECIPE_SHA=$(cat "$SELF" "$REPO/ci/cache.bash" | sha256sum | cut -c1-16)
+# ...and the recipe's text, read now (the brace group below is what
+# runs): this script, cache.bash and each part above
+RECIPE_SHA=$(cat "$SELF" "$REPO"/ci/{cache,kbuild-fetch,kbuild-config,kbuild-build,kbuild-cache}.bash |
+	sha256sum | cut -c1-16)
 SERIES_KNOWN='6.1 6.12'
 
 log() { printf 'kernel-build: %s\n' "$*" >&2; }
@@ -170,36 +179,6 @@ FRAG_LINES=$(sed -e 's/[[:space:]]#.*$//' -e 's/[[:space:]]*$//' -e '/^[[:space:
 bad=$(grep -vE '^CONFIG_[A-Za-z0-9_]+=("[^"]*"|[^"[:space:]]+)$' <<<"$FRAG_LINES" | head -n1 || true)
 [[ -z $bad ]] || refuse "--fragment $FRAG: not a CONFIG_X=VALUE line: $bad"
 [[ -n $FRAG_LINES ]] || refuse "--fragment $FRAG: no CONFIG_ lines"
-# --out holds what this script wrote there or nothing: bzImage and build
-# links into a cache's kbuild/<key>, and a kernel.env of its six lines.
-# Anything else there (a user's own kernel.env or link, a FIFO, a folder)
-# is refused before the build, never replaced; so is a folder on the way
-# that is a file, a link to nothing, or one this user cannot write.
-check_out() {
-	local o f t
-	[[ ! -L $OUT || -e $OUT ]] || refuse "--out $OUT: a link to nothing"
-	[[ ! -e $OUT || -d $OUT ]] || refuse "--out $OUT: exists and is not a folder"
-	o=$OUT
-	while [[ ! -e $o && ! -L $o ]]; do o=$(dirname "$o"); done
-	[[ -d $o ]] || refuse "--out $OUT: $o is not a folder"
-	[[ -w $o && -x $o ]] || refuse "--out $OUT: $o is not writable"
-	[[ -d $OUT ]] || return 0
-	for f in bzImage build; do
-		[[ -e $OUT/$f || -L $OUT/$f ]] || continue
-		[[ -L $OUT/$f ]] ||
-			refuse "--out $OUT: $OUT/$f exists and is not a link (this script writes links there)"
-		t=$(readlink "$OUT/$f")
-		[[ $f == build && $t =~ /kbuild/[0-9a-f]{16}$ ]] ||
-		[[ $f == bzImage && $t =~ /kbuild/[0-9a-f]{16}/arch/x86/boot/bzImage$ ]] ||
-			refuse "--out $OUT: $OUT/$f is a link to $t, not one this script made: left as it is"
-	done
-	f=$OUT/kernel.env
-	[[ -e $f || -L $f ]] || return 0
-	[[ -f $f && ! -L $f ]] ||
-		refuse "--out $OUT: $f exists and is not a regular file: left as it is"
-	[[ $(cut -d= -f1 "$f" | tr '\n' ' ') == "KERNEL KDIR KREL KEY SOURCE PATCHES " ]] ||
-		refuse "--out $OUT: $f is not one this script wrote (KERNEL= .. PATCHES=): left as it is"
-}
 [[ -z $OUT ]] || check_out
 # kbuild takes no blank or ':' in its source or build folder's path
 [[ $CACHE != *:* ]] || refuse "the cache path $CACHE has a ':' (the BZIMAGE:BUILD_DIR spec cannot hold it)"
@@ -245,32 +224,6 @@ if ((REUSE)); then
 fi
 
 # --- tools ----------------------------------------------------------------------
-# "command:package" or "/header:package"; what is missing is installed
-# when root (as ci/deps.sh does), else the run is a skip.  Two rounds:
-# what the key, the fetch and the patch check need, here; what kconfig
-# and the build need, after the patches were found to apply, so that bad
-# input is refused (2) wherever it is refused, tools or not.
-need_tools() {	# need_tools SPEC...
-	local miss=() t pkg
-	for t in "$@"; do
-		pkg=${t##*:} t=${t%:*}
-		if [[ $t == /* ]]; then [[ -e $t ]] && continue
-		else command -v "$t" >/dev/null && continue
-		fi
-		[[ " ${miss[*]} " == *" $pkg "* ]] || miss+=("$pkg")
-	done
-	((${#miss[@]})) || return 0
-	if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null; then
-		skip "missing ${miss[*]} (apt-get install ${miss[*]} needs root)"
-	fi
-	log "installing ${miss[*]}"
-	inst() {
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends "${miss[@]}" >/dev/null 2>&1
-	}
-	inst || { apt-get update -q >/dev/null 2>&1 && inst; } ||
-		skip "cannot install ${miss[*]} with apt-get"
-}
 early=(gcc:gcc)
 ((${#PATCHES[@]} == 0)) || early+=(patch:patch)
 [[ -z $DEB_PKG || $MODE == key ]] || early+=(dpkg-deb:dpkg xz:xz-utils)
@@ -278,56 +231,6 @@ need_tools "${early[@]}"
 
 # --- the source's identity --------------------------------------------------------
 apt_updated=0
-apt_update() {
-	((apt_updated == 0)) && [[ $(id -u) == 0 ]] || return 1
-	apt_updated=1
-	apt-get update -q >/dev/null 2>&1 || return 1
-}
-# DEB_VER, DEB_FILE and DEB_SHA from the package lists (one apt call:
-# the candidate's or the pinned version's file name and SHA-256); the
-# last answer is kept in src/<package>.env, so a cache filled once works
-# without the lists.
-deb_lookup() {
-	local line sha v
-	line=$(apt-get download --print-uris "$DEB_PKG${DEB_PIN:+=$DEB_PIN}" 2>/dev/null |
-		grep -m1 "^'[^']*' ${DEB_PKG}_[^ ]*_all\.deb [0-9]* SHA256:") || return 1
-	read -r _ DEB_FILE _ sha <<<"$line"
-	v=${DEB_FILE#"${DEB_PKG}_"}
-	v=${v%_all.deb}
-	DEB_VER=${v//%3a/:} DEB_SHA=${sha#SHA256:}
-}
-deb_resolve() {
-	local envf=$KSRC/$DEB_PKG.env
-	command -v apt-get >/dev/null && { deb_lookup || { apt_update && deb_lookup; }; } && return 0
-	if [[ -n $DEB_PIN ]] && command -v apt-cache >/dev/null &&
-	   [[ -n $(apt-cache policy "$DEB_PKG" 2>/dev/null | sed -n 's/^ *Candidate: //p') ]]; then
-		refuse "--source $SRC: the package lists have no $DEB_PKG version $DEB_PIN (apt-cache policy $DEB_PKG)"
-	fi
-	if [[ -z $DEB_PIN && -f $envf ]]; then
-		DEB_VER=$(sed -n 's/^VER=//p' "$envf") DEB_SHA=$(sed -n 's/^SHA256=//p' "$envf")
-		DEB_FILE=$(sed -n 's/^FILE=//p' "$envf")
-		[[ -n $DEB_VER && -n $DEB_SHA && -n $DEB_FILE ]] && { log "package lists unavailable: using $DEB_PKG $DEB_VER from $envf"; return 0; }
-	fi
-	skip "the package lists know no $DEB_PKG${DEB_PIN:+ $DEB_PIN} (apt-get update needs root and a mirror)"
-}
-
-# Identity of a tree of your own; see the header.
-tree_identity() {
-	local t=$1 top head changes
-	top=$(git -C "$t" rev-parse --show-toplevel 2>/dev/null || true)
-	if [[ -n $top ]] && head=$(git -C "$t" rev-parse -q --verify HEAD 2>/dev/null); then
-		changes=$(cd "$t" && {
-			git diff HEAD --binary -- .
-			git ls-files -z --others --exclude-standard -- . |
-				LC_ALL=C sort -z | xargs -0 -r sha256sum --
-		} | sha256sum | cut -d' ' -f1)
-		printf 'tree %s git %s changes %s\n' "$t" "$head" "$changes"
-	else
-		changes=$(cd "$t" && find . -path ./.git -prune -o -type f -printf '%P %s %T@\n' |
-			LC_ALL=C sort | sha256sum | cut -d' ' -f1)
-		printf 'tree %s files %s\n' "$t" "$changes"
-	fi
-}
 
 if [[ -n $DEB_PKG ]]; then
 	deb_resolve
@@ -338,17 +241,6 @@ else
 	SRC_NAME=$TREE
 fi
 
-key_material() {
-	local p
-	printf 'vsb-kernel-build recipe %s text %s\n' "$RECIPE" "$RECIPE_SHA"
-	printf 'source %s\n' "$SRC_ID"
-	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
-		printf 'patch %s\n' "$(sha256sum <"$p" | cut -d' ' -f1)"
-	done
-	printf 'fragment %s\n' "$(sha256sum <"$FRAG" | cut -d' ' -f1)"
-	printf 'cc %s\n' "$(gcc --version | head -n1)"
-	printf 'ld %s\n' "$(ld --version 2>/dev/null | head -n1)"
-}
 KEY_TEXT=$(key_material)
 KEY=$(sha256sum <<<"$KEY_TEXT" | cut -c1-16)
 if [[ $MODE == key ]]; then
@@ -367,27 +259,6 @@ fi
 BDIR=$CACHE/kbuild/$KEY
 BZ=$BDIR/arch/x86/boot/bzImage
 
-# --out: two links and an env file, each replaced whole.
-write_out() {
-	local krel
-	krel=$(<"$BDIR/include/config/kernel.release")
-	mkdir -p "$OUT"
-	ln -sfn "$BZ" "$OUT/bzImage"
-	ln -sfn "$BDIR" "$OUT/build"
-	local patches=() p
-	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do patches+=("$(realpath -- "$p")"); done
-	printf 'KERNEL=%q\nKDIR=%q\nKREL=%q\nKEY=%q\nSOURCE=%q\nPATCHES=%q\n' \
-		"$BZ" "$BDIR" "$krel" "$KEY" "$SRC_NAME" "${patches[*]}" >"$OUT/kernel.env.tmp.$$"
-	mv -f "$OUT/kernel.env.tmp.$$" "$OUT/kernel.env"
-	log "kernel $krel: $BZ (build folder $BDIR)"
-	printf '%s:%s\n' "$BZ" "$BDIR"
-}
-# Complete, and its source still there (O= leaves a `source` link to it;
-# a module build against KDIR reads the headers through it).
-complete() {
-	[[ -f $BDIR/.vsb-complete && -f $BZ && -f $BDIR/Module.symvers && -f $BDIR/source/Makefile ]]
-}
-
 # Fast path: a complete build is never written again, no lock needed.
 if [[ $MODE == build ]] && complete; then
 	# a lineage keeps the builds used last: this one was, now
@@ -402,63 +273,6 @@ if [[ $MODE == config && -f $BDIR/.vsb-configured ]]; then
 fi
 
 # --- the Debian source: download and unpack, once per version -----------------
-# Two levels, each marked in the tree: .vsb-kconfig, the files kconfig
-# reads (Kconfig*, Makefiles, scripts/, arch/x86/, include/: 13k files,
-# unpacked in about half the time of the whole), enough for
-# --print-config without patches; .vsb-complete, the whole tree, for a
-# build and for patches.  The .deb is kept until the tree is complete.
-# Unpacking is serialised by a flock on KSRC/.lock; a level is unpacked
-# into a scratch folder and renamed, so a tree is never half there.
-KCONFIG_FILES=('*/Kconfig*' '*/Makefile*' '*/Kbuild*' '*/scripts/*' '*/arch/x86/*'
-	'*/kernel/configs/*' '*/include/*')
-fetch_debian() {	# fetch_debian kconfig|full: sets TREE
-	local level=$1 debs=$KSRC/debs deb
-	TREE=$KSRC/${DEB_PKG}_${DEB_VER//:/%}
-	[[ -f $TREE/.vsb-complete ]] && return 0
-	[[ $level == kconfig && -f $TREE/.vsb-kconfig ]] && return 0
-	mkdir -p "$debs" 2>/dev/null || skip "cannot write to $KSRC (fetching $DEB_PKG)"
-	exec 7>>"$KSRC/.lock"
-	flock 7
-	if [[ ! -f $TREE/.vsb-complete && ($level == full || ! -f $TREE/.vsb-kconfig) ]]; then
-		deb=$debs/$DEB_FILE
-		if [[ ! -f $deb ]]; then
-			log "downloading $DEB_PKG $DEB_VER (apt-get download, ~150 MB)"
-			(cd "$debs" && apt-get download -q "$DEB_PKG=$DEB_VER" >/dev/null 2>&1) ||
-				{ apt_update && (cd "$debs" && apt-get download -q "$DEB_PKG=$DEB_VER" >/dev/null 2>&1); } ||
-				skip "apt-get download $DEB_PKG=$DEB_VER failed (offline?)"
-			[[ -f $deb ]] || die "apt-get download left no $DEB_FILE in $debs"
-			[[ $(sha256sum <"$deb" | cut -d' ' -f1) == "$DEB_SHA" ]] ||
-				{ rm -f "$deb"; die "$deb does not have the SHA-256 the package lists give"; }
-		fi
-		if [[ $level == full ]]; then
-			log "unpacking $DEB_PKG $DEB_VER into $TREE"
-		else
-			log "unpacking the files kconfig reads of $DEB_PKG $DEB_VER into $TREE"
-		fi
-		rm -rf "$TREE.tmp"
-		mkdir -p "$TREE.tmp"
-		local what=()
-		[[ $level == full ]] || what=(--wildcards "${KCONFIG_FILES[@]}")
-		dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./usr/src/$DEB_PKG.tar.xz" | xz -dc |
-			tar -xf - -C "$TREE.tmp" --strip-components=1 ${what[@]+"${what[@]}"} ||
-			{ rm -rf "$TREE.tmp"; die "unpacking $deb failed"; }
-		[[ -f $TREE.tmp/Makefile && -f $TREE.tmp/Kconfig ]] ||
-			{ rm -rf "$TREE.tmp"; die "$deb holds no kernel tree"; }
-		printf '%s\n' "$SRC_ID" >"$TREE.tmp/.vsb-$level"
-		[[ $level == kconfig ]] || mv "$TREE.tmp/.vsb-full" "$TREE.tmp/.vsb-complete"
-		rm -rf "$TREE"
-		mv "$TREE.tmp" "$TREE"
-		if [[ $level == full ]]; then
-			rm -f "$deb"
-			rmdir "$debs" 2>/dev/null || true
-		fi
-		if [[ -z $DEB_PIN ]]; then
-			printf 'VER=%s\nFILE=%s\nSHA256=%s\n' "$DEB_VER" "$DEB_FILE" "$DEB_SHA" \
-				>"$KSRC/$DEB_PKG.env.tmp.$$" && mv -f "$KSRC/$DEB_PKG.env.tmp.$$" "$KSRC/$DEB_PKG.env"
-		fi
-	fi
-	exec 7>&-
-}
 # The level needed: kconfig's files for a patch-free --print-config, else
 # (a build) all.  Patches are checked first on whatever level is there
 # when it holds every file they name (see check_patches).
@@ -473,55 +287,6 @@ if [[ $MODE == fetch ]]; then
 fi
 
 # --- do the patches apply?  Checked on a copy of the files they touch -------------
-# Only the files a patch names matter to it, so the whole series is
-# applied, in order, to a scratch folder holding just those: exact, and
-# nothing is written to the cache for a patch that does not apply.
-PATCH_ARGS=(-p1 -F0 -N --batch --no-backup-if-mismatch -r -)
-patch_paths() {	# the -p1 paths a patch names
-	awk '/^(---|\+\+\+) / { f = substr($0, 5); sub(/\t.*/, "", f)
-			if (f == "/dev/null") next
-			sub(/^[^\/]*\//, "", f); print f; next }
-	     /^(rename|copy) (from|to) / { f = $0; sub(/^[a-z]+ [a-z]+ /, "", f); print f }' "$1"
-}
-# What went wrong, in one line, from patch's output.
-patch_why() {
-	awk '/^patching file / { f = substr($0, 15) }
-	     /^\|\+\+\+ / { f = substr($0, 6); sub(/\t.*/, "", f); sub(/^[^\/]*\//, "", f) }
-	     /FAILED at/ { print f ": " $0; exit }
-	     /No file to patch/ { print "no file to patch: " f; exit }
-	     /Reversed .*detected/ { print f ": reversed or already applied"; exit }
-	     /malformed|garbage/ { print; exit }
-	     END { }' <<<"$1"
-}
-check_patches() {
-	local scratch p f msg names
-	((${#PATCHES[@]})) || return 0
-	scratch=$(mktemp -d "${TMPDIR:-/tmp}/vsb-kpatch.XXXXXX")
-	# shellcheck disable=SC2064  # the path is fixed now
-	trap "rm -rf '$scratch'" EXIT
-	names=$(for p in "${PATCHES[@]}"; do patch_paths "$p"; done | sort -u)
-	# a Debian tree unpacked for kconfig only may lack a file a patch
-	# names: then the whole tree first (a download, never a build)
-	if [[ -n $DEB_PKG && ! -f $TREE/.vsb-complete ]]; then
-		while IFS= read -r f; do
-			[[ -z $f || -e $TREE/$f ]] || { fetch_debian full; break; }
-		done <<<"$names"
-	fi
-	while IFS= read -r f; do
-		[[ -n $f && $f != *..* && -f $TREE/$f ]] || continue
-		mkdir -p "$scratch/$(dirname "$f")"
-		cp -p "$TREE/$f" "$scratch/$f"
-	done <<<"$names"
-	for p in "${PATCHES[@]}"; do
-		if ! msg=$(patch "${PATCH_ARGS[@]}" -d "$scratch" -i "$(realpath -- "$p")" 2>&1); then
-			msg=$(patch_why "$msg")
-			rm -rf "$scratch"
-			refuse "--patch $p does not apply to $SRC_NAME: ${msg:-patch failed}"
-		fi
-	done
-	rm -rf "$scratch"
-	trap - EXIT
-}
 check_patches
 late=(make:make flex:flex bison:bison /usr/include/stdio.h:libc6-dev)
 [[ $MODE != build ]] || late+=(bc:bc /usr/include/gelf.h:libelf-dev
@@ -588,112 +353,10 @@ if ((${#PATCHES[@]})); then
 	fi
 fi
 
-# --reuse: a new build folder starts as a copy of the lineage's last
-# complete build (cp -a keeps the mtimes make compares; reflinks where the
-# file system has them).  A folder that got as far as configured is this
-# key's own earlier try: kept as it is.
-seed_from_lineage() {
-	local prev lf=$CACHE/kbuild/lineage-$LINEAGE
-	printf '%s\n' "$LINEAGE" >"$BDIR/.vsb-lineage"
-	[[ ! -f $BDIR/.vsb-configured && -f $lf ]] || return 0
-	prev=$(<"$lf")
-	[[ $prev =~ ^[0-9a-f]{16}$ && $prev != "$KEY" && -f $CACHE/kbuild/$prev/.vsb-complete ]] ||
-		return 0
-	log "starting from the build of $prev (same tree and config): make rebuilds what changed"
-	find "$CACHE/kbuild/$prev" -mindepth 1 -maxdepth 1 ! -name '.vsb-*' ! -name 'vsb-*' \
-		-exec cp -a --reflink=auto -t "$BDIR" {} + || die "copying the build folder of $prev failed"
-}
-# A module is built against a build folder later (ab, kmod-build.sh),
-# through its `source` link and generated Makefile, which name the tree;
-# in a lineage the clone moves on to other commits, so each build gets
-# the tree as built: kbuild/<key>.src, hard links (cheap; git replaces a
-# file it checks out, never rewrites it in place, so the links keep this
-# commit's bytes).  The next build of the lineage runs make in the tree
-# again, which points both back at it first.
-snapshot_source() {
-	local snap=$CACHE/kbuild/$KEY.src
-	rm -rf "$snap.tmp" "$snap"
-	cp -al "$TREE/." "$snap.tmp" || die "linking $TREE into $snap failed"
-	rm -rf "$snap.tmp/.git"
-	mv "$snap.tmp" "$snap"
-	printf '# Automatically generated by %s: a bisect build (ci/kernel-build.sh --reuse)\ninclude %s/Makefile\n' \
-		"$snap/Makefile" "$snap" >"$BDIR/Makefile"
-	ln -sfn "$snap" "$BDIR/source"
-}
-# Bounded disk: a lineage keeps its VSB_KBUILD_KEEP builds used last
-# (.vsb-complete's mtime: built or found cached); older ones go, each
-# under its own lock, skipped while someone holds it.
-prune_lineage() {
-	local keep=${VSB_KBUILD_KEEP:-6} d n=1 f
-	# this build is the first kept; the others by last use (whole
-	# seconds: ties are broken by the sort, never against this one)
-	while IFS= read -r d; do
-		[[ ${d##*/} != "$KEY" ]] || continue
-		n=$((n + 1))
-		((n > keep)) || continue
-		if (exec 9>>"$d/.vsb-lock" && flock -n 9 && rm -rf "$d.src" "$d"); then
-			log "removed the older build ${d##*/} (VSB_KBUILD_KEEP=$keep)"
-		fi
-	done < <(for f in "$CACHE"/kbuild/*/.vsb-lineage; do
-			[[ -f $f && $(<"$f") == "$LINEAGE" && -f ${f%/*}/.vsb-complete ]] || continue
-			printf '%s %s\n' "$(stat -c %Y "${f%/*}/.vsb-complete")" "${f%/*}"
-		done | sort -rn | cut -d' ' -f2-)
-}
 [[ -z $LINEAGE ]] || seed_from_lineage
 ((${#PATCHES[@]} == 0)) || seed_from_base
 
-kmake() {	# kmake TARGET...: make in the build folder, output to the log
-	local rc=0
-	printf '\n$ make %s\n' "$*" >>"$LOGF"
-	if [[ ${VSB_KBUILD_VERBOSE:-0} == 1 ]]; then
-		make -C "$SRCTREE" O="$BDIR" "$@" 2>&1 | tee -a "$LOGF" >&2 || rc=$?
-	else
-		make -C "$SRCTREE" O="$BDIR" "$@" >>"$LOGF" 2>&1 || rc=$?
-	fi
-	return "$rc"
-}
-fail_make() {
-	log "error: make $* failed; last lines of $LOGF:"
-	tail -n 25 "$LOGF" | sed 's/^/  | /' >&2
-	exit 1
-}
-
 # --- configure: tinyconfig + the fragment, then check every line held ---------------
-# kconfig's form of the fragment, plus the release suffix naming the build
-kconfig_lines() {
-	awk -F= '{ if ($2 == "n") print "# " $1 " is not set"; else print }' <<<"$FRAG_LINES"
-	printf 'CONFIG_LOCALVERSION="-vsb-%s"\n# CONFIG_LOCALVERSION_AUTO is not set\n' "$KEY"
-}
-# The first line of the wanted config that .config does not hold, if any.
-# =n holds when the option is unset or absent (it may not exist here).
-config_miss() {	# config_miss DOTCONFIG < kconfig lines
-	awk 'NR == FNR { if ($0 ~ /^CONFIG_/) { i = index($0, "="); v[substr($0, 1, i - 1)] = substr($0, i + 1) }
-			 next }
-	     /^# CONFIG_.* is not set$/ { if (($2 in v) && v[$2] != "n") { print; exit } ; next }
-	     { i = index($0, "="); k = substr($0, 1, i - 1)
-	       if (!(k in v) || v[k] != substr($0, i + 1)) { print; exit } }' "$1" -
-}
-configure() {
-	local want miss
-	rm -f "$BDIR/.vsb-configured"
-	: >"$LOGF"
-	log "configuring $SRC_NAME${PATCHES:+ + ${#PATCHES[@]} patch(es)}: tinyconfig + ${FRAG#"$REPO"/} ($BDIR)"
-	kmake tinyconfig || fail_make tinyconfig
-	want=$(kconfig_lines)
-	# the fragment replaces whatever tinyconfig said about its options
-	awk 'NR == FNR { k = $0; sub(/^# /, "", k); sub(/[= ].*/, "", k); drop[k] = 1; next }
-	     { k = $0; sub(/^# /, "", k); sub(/[= ].*/, "", k); if (!(k in drop)) print }' \
-		<(printf '%s\n' "$want") "$BDIR/.config" >"$BDIR/.config.vsb"
-	printf '%s\n' "$want" >>"$BDIR/.config.vsb"
-	mv -f "$BDIR/.config.vsb" "$BDIR/.config"
-	kmake olddefconfig || fail_make olddefconfig
-	miss=$(config_miss "$BDIR/.config" <<<"$want")
-	if [[ -n $miss ]]; then
-		die "'$miss' (${FRAG#"$REPO"/}) does not hold after olddefconfig: kconfig dropped it (a dependency missing in $SRC_NAME?); see $BDIR/.config"
-	fi
-	log "all $(wc -l <<<"$FRAG_LINES") options of ${FRAG#"$REPO"/} hold in $BDIR/.config"
-	touch "$BDIR/.vsb-configured"
-}
 # A config run on a tree unpacked for kconfig only holds the source lock
 # shared, so that a build fetching the whole tree (which replaces the
 # folder) waits for it.

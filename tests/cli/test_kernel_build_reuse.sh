@@ -85,7 +85,7 @@ fi
 
 # the key covers the recipe's text, not only its number
 mkdir -p "$TMP/co/ci"
-cp "$KB" "$VSB_ROOT/ci/cache.bash" "$VSB_ROOT/ci/kbuild-base.bash" "$VSB_ROOT/ci/kernel.config" "$TMP/co/ci/"
+cp "$KB" "$VSB_ROOT/ci/cache.bash" "$VSB_ROOT"/ci/kbuild-*.bash "$VSB_ROOT/ci/kernel.config" "$TMP/co/ci/"
 k1=$("$TMP/co/ci/kernel-build.sh" --source "$G" --print-key 2>/dev/null)
 echo '# an edit that forgets RECIPE' >>"$TMP/co/ci/kernel-build.sh"
 k2=$("$TMP/co/ci/kernel-build.sh" --source "$G" --print-key 2>/dev/null)
