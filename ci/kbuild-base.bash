@@ -25,9 +25,9 @@
 # tree, a tar copy of yours), so only the files the patches wrote are
 # newer than their objects.
 #
-# Not part of the cache key (kernel-build.sh hashes its own text and
-# cache.bash's): where a build starts does not change what it builds,
-# which make's own rules decide.
+# Not part of the cache key (kernel-build.sh hashes its own text, its
+# other parts' and cache.bash's): where a build starts does not change
+# what it builds, which make's own rules decide.
 
 # The base's source tree, as its build folder names it.
 base_srctree() {	# base_srctree BUILD_DIR

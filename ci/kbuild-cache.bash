@@ -38,6 +38,7 @@ check_out() {
 		refuse "--out $OUT: $f is not one this script wrote (KERNEL= .. PATCHES=): left as it is"
 }
 
+# shellcheck disable=SC2153  # PATCHES is kernel-build.sh's, not a typo
 key_material() {
 	local p
 	printf 'vsb-kernel-build recipe %s text %s\n' "$RECIPE" "$RECIPE_SHA"
@@ -121,4 +122,27 @@ prune_lineage() {
 			[[ -f $f && $(<"$f") == "$LINEAGE" && -f ${f%/*}/.vsb-complete ]] || continue
 			printf '%s %s\n' "$(stat -c %Y "${f%/*}/.vsb-complete")" "${f%/*}"
 		done | sort -rn | cut -d' ' -f2-)
+}
+
+# --reuse: the lineage is the key without the tree's revision and edits
+# (the same tree path, config, recipe and tools): any build of it is a
+# good start for another, make's dependencies do the rest.
+# Sets LINEAGE (empty without --reuse).
+set_lineage() {
+	LINEAGE=''
+	if ((REUSE)); then
+		LINEAGE=$({ printf 'lineage %s\n' "$TREE"; grep -v '^source ' <<<"$KEY_TEXT"; } |
+			sha256sum | cut -c1-16)
+	fi
+}
+
+# The key's build folder, under its lock from here on (the lock is held
+# until the script ends)
+lock_build_folder() {
+	mkdir -p "$BDIR"
+	exec 8>>"$BDIR/.vsb-lock"
+	if ! flock -n 8; then
+		log "waiting for another build of $KEY"
+		flock 8
+	fi
 }

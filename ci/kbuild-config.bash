@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Patches and config for ci/kernel-build.sh (sourced by it, functions
-# only): whether the --patch files apply, checked on a scratch copy of the
-# files they name before anything is built; and the configuration,
-# `make tinyconfig` plus the fragment, with every fragment line checked
-# in the final .config.  It uses kernel-build.sh's variables (PATCHES,
+# only): the --patch files and the fragment read and checked; whether
+# the patches apply, checked on a scratch copy of the files they name
+# before anything is built; the patched copy that is built; and the
+# configuration, `make tinyconfig` plus the fragment, with every fragment
+# line checked in the final .config.  It uses kernel-build.sh's variables (PATCHES,
 # TREE, SRC_NAME, FRAG, FRAG_LINES, BDIR, KEY) and log/refuse/die.
 
 # Only the files a patch names matter to it, so the whole series is
@@ -91,4 +92,77 @@ configure() {
 	fi
 	log "all $(wc -l <<<"$FRAG_LINES") options of ${FRAG#"$REPO"/} hold in $BDIR/.config"
 	touch "$BDIR/.vsb-configured"
+}
+
+# --patch: each a readable file that looks like a patch (whether it
+# applies is check_patches', once the source is there)
+check_patch_files() {
+	local p
+	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
+		[[ -e $p ]] || refuse "--patch $p: no such file"
+		[[ -f $p && -r $p ]] || refuse "--patch $p: not a readable regular file"
+		grep -qE '^(\+\+\+|---) ' -- "$p" || refuse "--patch $p: not a patch (no ---/+++ lines)"
+	done
+}
+
+# The fragment: "CONFIG_X=VALUE  # why" lines; kconfig's own syntax
+# without the comments goes to the merge, =n as "# CONFIG_X is not set".
+# Sets FRAG_LINES.
+read_fragment() {
+	local bad
+	[[ -f $FRAG && -r $FRAG ]] || refuse "--fragment $FRAG: not a readable file"
+	FRAG_LINES=$(sed -e 's/[[:space:]]#.*$//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*#/d' \
+		-e '/^$/d' "$FRAG")
+	bad=$(grep -vE '^CONFIG_[A-Za-z0-9_]+=("[^"]*"|[^"[:space:]]+)$' <<<"$FRAG_LINES" | head -n1 || true)
+	[[ -z $bad ]] || refuse "--fragment $FRAG: not a CONFIG_X=VALUE line: $bad"
+	[[ -n $FRAG_LINES ]] || refuse "--fragment $FRAG: no CONFIG_ lines"
+}
+
+# The source to build: the tree itself, or with patches a copy of it.
+# Sets SRCTREE.
+source_to_build() {
+	local p
+	SRCTREE=$TREE
+	((${#PATCHES[@]})) || return 0
+	SRCTREE=$CACHE/kbuild/$KEY.src
+	[[ ! -f $SRCTREE/.vsb-complete ]] || return 0
+	rm -rf "$SRCTREE.tmp"
+	mkdir -p "$SRCTREE.tmp"
+	if [[ -n $DEB_PKG ]]; then
+		# our own read-only tree: hard links (GNU patch writes a
+		# new file, so the original is never changed); a copy
+		# where links cannot be made
+		cp -al "$TREE/." "$SRCTREE.tmp/" 2>/dev/null ||
+			{ rm -rf "$SRCTREE.tmp"; mkdir -p "$SRCTREE.tmp"; cp -a "$TREE/." "$SRCTREE.tmp/"; }
+		rm -f "$SRCTREE.tmp/.vsb-complete"
+	else
+		# what the key covers: in git, the tracked files and the
+		# untracked ones git does not ignore; else all but .git
+		log "copying $TREE (your tree is never patched in place)"
+		if git -C "$TREE" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+			(cd "$TREE" && git ls-files -z --cached --others --exclude-standard -- . |
+				tar --null -T - --ignore-failed-read -cf -) 2>/dev/null
+		else
+			tar -C "$TREE" --exclude=./.git -cf - .
+		fi | tar -C "$SRCTREE.tmp" -xf - || die "copying $TREE failed"
+	fi
+	for p in "${PATCHES[@]}"; do
+		log "applying ${p##*/}"
+		patch "${PATCH_ARGS[@]}" -s -d "$SRCTREE.tmp" -i "$(realpath -- "$p")" >&2 ||
+			die "--patch $p did not apply to the copy (it did to the files it names?)"
+	done
+	printf '%s\n' "$KEY_TEXT" >"$SRCTREE.tmp/.vsb-complete"
+	rm -rf "$SRCTREE"
+	mv "$SRCTREE.tmp" "$SRCTREE"
+}
+
+# A config run on a tree unpacked for kconfig only holds the source lock
+# shared, so that a build fetching the whole tree (which replaces the
+# folder) waits for it.
+hold_kconfig_source() {
+	if [[ -n $DEB_PKG && ! -f $TREE/.vsb-complete ]]; then
+		exec 6<"$KSRC/.lock"
+		flock -s 6
+		[[ -f $TREE/.vsb-kconfig || -f $TREE/.vsb-complete ]] || die "$TREE vanished"
+	fi
 }

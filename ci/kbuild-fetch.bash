@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The source for ci/kernel-build.sh (sourced by it, functions only): the
-# tools a step needs, the source's identity (a Debian package's version
+# tools a step needs, --source checked, the source's identity (a Debian package's version
 # and SHA-256 from apt, or a tree of your own's git state), and Debian's
 # source downloaded and unpacked into the cache.  It uses kernel-build.sh's
 # variables (SRC, DEB_*, TREE, KSRC, MODE, PATCHES) and log/skip/refuse/die.
@@ -141,4 +141,54 @@ fetch_debian() {	# fetch_debian kconfig|full: sets TREE
 		fi
 	fi
 	exec 7>&-
+}
+
+# --source: a Debian series (sets DEB_PKG, DEB_PIN) or a kernel tree of
+# your own (sets TREE), refused unless it can be built
+check_source() {
+	local s f
+	case $SRC in
+	debian:*)
+		s=${SRC#debian:}
+		if [[ $s == *=* ]]; then DEB_PIN=${s#*=}; s=${s%%=*}; fi
+		[[ " $SERIES_KNOWN " == *" $s "* ]] ||
+			refuse "unknown Debian series '$s' in --source $SRC (known: ${SERIES_KNOWN// /, })"
+		[[ -z $DEB_PIN || $DEB_PIN =~ ^[0-9][0-9A-Za-z.+~-]*$ ]] ||
+			refuse "--source $SRC: '$DEB_PIN' is not a Debian version"
+		DEB_PKG=linux-source-$s
+		;;
+	*)
+		[[ $MODE != fetch ]] || refuse "--fetch is for debian:SERIES sources"
+		[[ -e $SRC ]] || refuse "--source $SRC: no such file or folder"
+		[[ -d $SRC ]] || refuse "--source $SRC: not a folder"
+		TREE=$(cd "$SRC" && pwd -P)
+		[[ $TREE != *:* ]] || refuse "--source $SRC: a path with ':' cannot be built with O="
+		[[ $TREE != *[[:space:]]* ]] ||
+			refuse "--source ${SRC@Q}: a path with a blank (space, tab, line break) cannot be built by kbuild"
+		if ! grep -qE '^VERSION = [0-9]' "$TREE/Makefile" 2>/dev/null ||
+		   ! grep -qE '^PATCHLEVEL = [0-9]' "$TREE/Makefile" ||
+		   [[ ! -f $TREE/Kconfig || ! -f $TREE/arch/x86/Kconfig || ! -d $TREE/scripts/kconfig ]]; then
+			refuse "--source $SRC: not a kernel tree (no top Makefile with VERSION and PATCHLEVEL, Kconfig, arch/x86/Kconfig, scripts/kconfig/)"
+		fi
+		# kbuild refuses O= on a configured tree; say it before anything runs
+		for f in .config include/config include/generated arch/x86/include/generated; do
+			[[ ! -e $TREE/$f ]] ||
+				refuse "--source $SRC: has an in-tree build ($f): run 'make mrproper' there first (this script never writes to your tree)"
+		done
+		;;
+	esac
+}
+
+# SRC_ID, the source in the key (see the header), and SRC_NAME, the
+# source in messages
+# shellcheck disable=SC2034  # both are read by kernel-build.sh
+source_identity() {
+	if [[ -n $DEB_PKG ]]; then
+		deb_resolve
+		SRC_ID="debian $DEB_PKG $DEB_VER sha256 $DEB_SHA"
+		SRC_NAME="$DEB_PKG $DEB_VER"
+	else
+		SRC_ID=$(tree_identity "$TREE")
+		SRC_NAME=$TREE
+	fi
 }

@@ -166,55 +166,15 @@ done
 [[ $MODE != build || -n $OUT ]] || refuse "no --out DIR given (where the bzImage and build links go)"
 
 # --- checks that need nothing -------------------------------------------------
-for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
-	[[ -e $p ]] || refuse "--patch $p: no such file"
-	[[ -f $p && -r $p ]] || refuse "--patch $p: not a readable regular file"
-	grep -qE '^(\+\+\+|---) ' -- "$p" || refuse "--patch $p: not a patch (no ---/+++ lines)"
-done
-[[ -f $FRAG && -r $FRAG ]] || refuse "--fragment $FRAG: not a readable file"
-# The fragment: "CONFIG_X=VALUE  # why" lines; kconfig's own syntax
-# without the comments goes to the merge, =n as "# CONFIG_X is not set".
-FRAG_LINES=$(sed -e 's/[[:space:]]#.*$//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*#/d' \
-	-e '/^$/d' "$FRAG")
-bad=$(grep -vE '^CONFIG_[A-Za-z0-9_]+=("[^"]*"|[^"[:space:]]+)$' <<<"$FRAG_LINES" | head -n1 || true)
-[[ -z $bad ]] || refuse "--fragment $FRAG: not a CONFIG_X=VALUE line: $bad"
-[[ -n $FRAG_LINES ]] || refuse "--fragment $FRAG: no CONFIG_ lines"
+check_patch_files
+read_fragment
 [[ -z $OUT ]] || check_out
 # kbuild takes no blank or ':' in its source or build folder's path
 [[ $CACHE != *:* ]] || refuse "the cache path $CACHE has a ':' (the BZIMAGE:BUILD_DIR spec cannot hold it)"
 [[ $CACHE != *[[:space:]]* ]] || refuse "the cache path ${CACHE@Q} has a blank (kbuild cannot build in it)"
 
 TREE='' DEB_PKG='' DEB_VER='' DEB_PIN='' DEB_FILE='' DEB_SHA=''
-case $SRC in
-debian:*)
-	s=${SRC#debian:}
-	if [[ $s == *=* ]]; then DEB_PIN=${s#*=}; s=${s%%=*}; fi
-	[[ " $SERIES_KNOWN " == *" $s "* ]] ||
-		refuse "unknown Debian series '$s' in --source $SRC (known: ${SERIES_KNOWN// /, })"
-	[[ -z $DEB_PIN || $DEB_PIN =~ ^[0-9][0-9A-Za-z.+~-]*$ ]] ||
-		refuse "--source $SRC: '$DEB_PIN' is not a Debian version"
-	DEB_PKG=linux-source-$s
-	;;
-*)
-	[[ $MODE != fetch ]] || refuse "--fetch is for debian:SERIES sources"
-	[[ -e $SRC ]] || refuse "--source $SRC: no such file or folder"
-	[[ -d $SRC ]] || refuse "--source $SRC: not a folder"
-	TREE=$(cd "$SRC" && pwd -P)
-	[[ $TREE != *:* ]] || refuse "--source $SRC: a path with ':' cannot be built with O="
-	[[ $TREE != *[[:space:]]* ]] ||
-		refuse "--source ${SRC@Q}: a path with a blank (space, tab, line break) cannot be built by kbuild"
-	if ! grep -qE '^VERSION = [0-9]' "$TREE/Makefile" 2>/dev/null ||
-	   ! grep -qE '^PATCHLEVEL = [0-9]' "$TREE/Makefile" ||
-	   [[ ! -f $TREE/Kconfig || ! -f $TREE/arch/x86/Kconfig || ! -d $TREE/scripts/kconfig ]]; then
-		refuse "--source $SRC: not a kernel tree (no top Makefile with VERSION and PATCHLEVEL, Kconfig, arch/x86/Kconfig, scripts/kconfig/)"
-	fi
-	# kbuild refuses O= on a configured tree; say it before anything runs
-	for f in .config include/config include/generated arch/x86/include/generated; do
-		[[ ! -e $TREE/$f ]] ||
-			refuse "--source $SRC: has an in-tree build ($f): run 'make mrproper' there first (this script never writes to your tree)"
-	done
-	;;
-esac
+check_source
 
 if ((REUSE)); then
 	[[ -n $TREE ]] && ((${#PATCHES[@]} == 0)) ||
@@ -231,15 +191,7 @@ need_tools "${early[@]}"
 
 # --- the source's identity --------------------------------------------------------
 apt_updated=0
-
-if [[ -n $DEB_PKG ]]; then
-	deb_resolve
-	SRC_ID="debian $DEB_PKG $DEB_VER sha256 $DEB_SHA"
-	SRC_NAME="$DEB_PKG $DEB_VER"
-else
-	SRC_ID=$(tree_identity "$TREE")
-	SRC_NAME=$TREE
-fi
+source_identity
 
 KEY_TEXT=$(key_material)
 KEY=$(sha256sum <<<"$KEY_TEXT" | cut -c1-16)
@@ -247,14 +199,7 @@ if [[ $MODE == key ]]; then
 	printf '%s\n' "$KEY"
 	exit 0
 fi
-# --reuse: the lineage is the key without the tree's revision and edits
-# (the same tree path, config, recipe and tools): any build of it is a
-# good start for another, make's dependencies do the rest.
-LINEAGE=''
-if ((REUSE)); then
-	LINEAGE=$({ printf 'lineage %s\n' "$TREE"; grep -v '^source ' <<<"$KEY_TEXT"; } |
-		sha256sum | cut -c1-16)
-fi
+set_lineage
 
 BDIR=$CACHE/kbuild/$KEY
 BZ=$BDIR/arch/x86/boot/bzImage
@@ -297,74 +242,23 @@ if [[ -n $DEB_PKG && ($MODE == build || ${#PATCHES[@]} -gt 0) ]]; then
 fi
 
 # --- from here on, the key's build folder, under its lock ---------------------------
-mkdir -p "$BDIR"
-exec 8>>"$BDIR/.vsb-lock"
-if ! flock -n 8; then
-	log "waiting for another build of $KEY"
-	flock 8
-fi
+lock_build_folder
 if [[ $MODE == build ]] && complete; then
 	log "built meanwhile by another call: $KEY"
 	write_out
 	exit 0
 fi
 
-# Clean kbuild's view of the environment: nothing the key does not cover.
-unset ARCH SUBARCH CROSS_COMPILE LLVM LLVM_IAS CC LD AR NM OBJCOPY OBJDUMP \
-	HOSTCC HOSTCXX HOSTCFLAGS HOSTLDFLAGS KCFLAGS KCPPFLAGS KAFLAGS KRUSTFLAGS \
-	KBUILD_OUTPUT KBUILD_VERBOSE KBUILD_EXTMOD KBUILD_EXTRA_SYMBOLS \
-	KBUILD_DEFCONFIG KCONFIG_CONFIG KCONFIG_ALLCONFIG INSTALL_MOD_PATH \
-	MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES GNUMAKEFLAGS
+clean_kbuild_env
 LOGF=$BDIR/vsb-build.log
 
-# The source to build: the tree itself, or with patches a copy of it.
-SRCTREE=$TREE
-if ((${#PATCHES[@]})); then
-	SRCTREE=$CACHE/kbuild/$KEY.src
-	if [[ ! -f $SRCTREE/.vsb-complete ]]; then
-		rm -rf "$SRCTREE.tmp"
-		mkdir -p "$SRCTREE.tmp"
-		if [[ -n $DEB_PKG ]]; then
-			# our own read-only tree: hard links (GNU patch writes a
-			# new file, so the original is never changed); a copy
-			# where links cannot be made
-			cp -al "$TREE/." "$SRCTREE.tmp/" 2>/dev/null ||
-				{ rm -rf "$SRCTREE.tmp"; mkdir -p "$SRCTREE.tmp"; cp -a "$TREE/." "$SRCTREE.tmp/"; }
-			rm -f "$SRCTREE.tmp/.vsb-complete"
-		else
-			# what the key covers: in git, the tracked files and the
-			# untracked ones git does not ignore; else all but .git
-			log "copying $TREE (your tree is never patched in place)"
-			if git -C "$TREE" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-				(cd "$TREE" && git ls-files -z --cached --others --exclude-standard -- . |
-					tar --null -T - --ignore-failed-read -cf -) 2>/dev/null
-			else
-				tar -C "$TREE" --exclude=./.git -cf - .
-			fi | tar -C "$SRCTREE.tmp" -xf - || die "copying $TREE failed"
-		fi
-		for p in "${PATCHES[@]}"; do
-			log "applying ${p##*/}"
-			patch "${PATCH_ARGS[@]}" -s -d "$SRCTREE.tmp" -i "$(realpath -- "$p")" >&2 ||
-				die "--patch $p did not apply to the copy (it did to the files it names?)"
-		done
-		printf '%s\n' "$KEY_TEXT" >"$SRCTREE.tmp/.vsb-complete"
-		rm -rf "$SRCTREE"
-		mv "$SRCTREE.tmp" "$SRCTREE"
-	fi
-fi
+source_to_build
 
 [[ -z $LINEAGE ]] || seed_from_lineage
 ((${#PATCHES[@]} == 0)) || seed_from_base
 
 # --- configure: tinyconfig + the fragment, then check every line held ---------------
-# A config run on a tree unpacked for kconfig only holds the source lock
-# shared, so that a build fetching the whole tree (which replaces the
-# folder) waits for it.
-if [[ -n $DEB_PKG && ! -f $TREE/.vsb-complete ]]; then
-	exec 6<"$KSRC/.lock"
-	flock -s 6
-	[[ -f $TREE/.vsb-kconfig || -f $TREE/.vsb-complete ]] || die "$TREE vanished"
-fi
+hold_kconfig_source
 [[ -f $BDIR/.vsb-configured ]] || configure
 if [[ $MODE == config ]]; then
 	printf '%s\n' "$BDIR/.config"
@@ -372,24 +266,7 @@ if [[ $MODE == config ]]; then
 fi
 
 # --- build: bzImage, and modules for Module.symvers ----------------------------------
-JOBS=${VSB_KBUILD_JOBS:-$(nproc)}
-log "building bzImage and modules with make -j$JOBS (log: $LOGF)"
-t0=$(date +%s)
-kmake -j"$JOBS" bzImage modules || fail_make bzImage modules
-[[ -f $BZ && -f $BDIR/Module.symvers ]] || die "make left no bzImage or Module.symvers in $BDIR"
-{
-	printf '%s\n' "$KEY_TEXT"
-	printf '# source: %s\n' "$SRC_NAME"
-	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do printf '# patch: %s\n' "$(realpath -- "$p")"; done
-} >"$BDIR/vsb-inputs.txt"
-[[ -z $LINEAGE ]] || snapshot_source
-touch "$BDIR/.vsb-complete"
-log "built $KEY in $(($(date +%s) - t0)) s"
-if [[ -n $LINEAGE ]]; then
-	printf '%s\n' "$KEY" >"$CACHE/kbuild/lineage-$LINEAGE.tmp.$$"
-	mv -f "$CACHE/kbuild/lineage-$LINEAGE.tmp.$$" "$CACHE/kbuild/lineage-$LINEAGE"
-	prune_lineage
-fi
+build_kernel
 write_out
 exit 0
 }
