@@ -114,25 +114,6 @@ static int check_units(const struct vsb_csv *c)
 	return 0;
 }
 
-int vsb_compare_drawable(const struct vsb_csv *c)
-{
-	int col[3] = { vsb_csv_col(c, "ratio"), vsb_csv_col(c, "ratio_ci_lo"),
-		       vsb_csv_col(c, "ratio_ci_hi") };
-	size_t row, k;
-
-	for (row = 0; row < c->nrows; row++) {
-		for (k = 0; k < 3 && col[k] >= 0; k++) {
-			double v = vsb_csv_num(c, row, col[k]);
-
-			if (!isfinite(v) || v <= 0)
-				break;
-		}
-		if (k == 3)
-			return 1;
-	}
-	return 0;
-}
-
 int vsb_chart_check(const char *name, const char *path)
 {
 	const struct input_rule *r = NULL;
