@@ -261,12 +261,13 @@ static int runs_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 	return 0;
 }
 
-static size_t count_verdict(const struct vsb_compare *c, const char *what)
+static size_t count_verdict(const struct vsb_compare *c,
+			    enum vsb_compare_word what)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < c->nv; i++)
-		n += !strcmp(c->vs[i].verdict, what);
+		n += vsb_cmp_is(&c->vs[i], what);
 	return n;
 }
 
@@ -281,8 +282,9 @@ static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 {
 	size_t pairs = c->nv - c->unmatched,
 	       judged = c->by_runs + c->by_store + c->by_reps + c->by_exact;
-	size_t nomodel = count_verdict(c, "no-model"), few = count_verdict(c, "few-runs");
-	size_t sweep1 = count_verdict(c, "one-sweep");
+	size_t nomodel = count_verdict(c, VSB_CW_NO_MODEL);
+	size_t few = count_verdict(c, VSB_CW_FEW_RUNS);
+	size_t sweep1 = count_verdict(c, VSB_CW_ONE_SWEEP);
 	size_t off;
 
 	off = (size_t)snprintf(buf, len, "judged %zu of %zu points: %zu by runs (the "
@@ -301,7 +303,8 @@ static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 	if (judged < pairs && off < len)
 		snprintf(buf + off, len - off, "; not judged: %zu no-model, %zu few-runs, "
 			 "%zu one-sweep, %zu moved, %zu disturbed", nomodel, few, sweep1,
-			 count_verdict(c, "moved"), count_verdict(c, "disturbed"));
+			 count_verdict(c, VSB_CW_MOVED),
+			 count_verdict(c, VSB_CW_DISTURBED));
 	return nomodel || few || sweep1;
 }
 
@@ -476,8 +479,9 @@ static int write_outputs(const char *dir, const struct vsb_compare *c,
  */
 static void auto_lines(const struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
-	size_t nomodel = count_verdict(c, "no-model"), few = count_verdict(c, "few-runs");
-	size_t sweep1 = count_verdict(c, "one-sweep"), need = runs_needed(o->alpha);
+	size_t nomodel = count_verdict(c, VSB_CW_NO_MODEL);
+	size_t few = count_verdict(c, VSB_CW_FEW_RUNS);
+	size_t sweep1 = count_verdict(c, VSB_CW_ONE_SWEEP), need = runs_needed(o->alpha);
 	char basis[512];
 
 	if (nomodel)
@@ -571,11 +575,11 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 		snprintf(ci, sizeof(ci), "%.3f [%.3f,%.3f]", v->ratio, v->lo, v->hi);
 		printf("%-44.44s %10.4g %10.4g %22s %9.2g  %s", v->label, v->mb, v->mn,
 		       ci, v->p, v->verdict);
-		if (!strcmp(v->verdict, "slower") || !strcmp(v->verdict, "faster"))
+		if (vsb_cmp_is(v, VSB_CW_SLOWER) || vsb_cmp_is(v, VSB_CW_FASTER))
 			printf(" (%+.1f%%)", 100 * (v->ratio - 1));
-		if (!strcmp(v->verdict, "moved"))
+		if (vsb_cmp_is(v, VSB_CW_MOVED))
 			printf(" (c2c %.0f -> %.0f ns)", v->c2c_b, v->c2c_n);
-		if (!strcmp(v->verdict, "inconclusive"))
+		if (vsb_cmp_is(v, VSB_CW_INCONCLUSIVE))
 			printf(" (MDE %.3g%%)", 100 * v->mde);
 		printf("%s\n", v->regression ? "  REGRESSION" : "");
 	}
