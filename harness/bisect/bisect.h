@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "bisect_state.h"
+#include "compare_csv.h"
 
 #define VSB_BISECT_POINTS_MAX	256
 #define VSB_BISECT_STEPS_MAX	256
@@ -54,11 +55,12 @@ struct vsb_bisect_pre {
 			 * -2: under way) */
 };
 
-/* One row of a compare.csv. */
+/* One row of a compare.csv, as its codec read it (compare_csv.h). */
 struct vsb_bisect_row {
 	char label[256];
 	char unit[16];
-	char verdict[32];
+	char verdict[32];	/* the word as written, for bisect.txt */
+	enum vsb_compare_word word;
 	double base, new, ratio;
 };
 
@@ -125,7 +127,7 @@ int vsb_bisect_check_sweep(const char *sweep);
 int vsb_bisect_find_self(struct vsb_bisect *b);
 
 /* step.c */
-enum vsb_bisect_class vsb_bisect_classify(const char *verdict);
+enum vsb_bisect_class vsb_bisect_classify(enum vsb_compare_word w);
 int vsb_bisect_read_cmp(const char *csv, struct vsb_bisect_cmp *c);
 /* a build's command line, and the buffers its words are in */
 struct vsb_bisect_cmdline {

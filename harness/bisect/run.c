@@ -56,7 +56,7 @@ static int endpoints_changed(struct vsb_bisect *b, const struct vsb_bisect_cmp *
 
 	b->nchanged = 0;
 	for (i = 0; i < c->n; i++) {
-		enum vsb_bisect_class v = vsb_bisect_classify(c->rows[i].verdict);
+		enum vsb_bisect_class v = vsb_bisect_classify(c->rows[i].word);
 
 		if (v != VSB_BC_SLOWER && v != VSB_BC_FASTER && v != VSB_BC_CHANGED)
 			continue;

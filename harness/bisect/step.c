@@ -12,7 +12,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,70 +19,57 @@
 #include <unistd.h>
 
 #include "bisect.h"
-#include "csvread.h"
 #include "vsb.h"
 
 #define ARGV_MAX	(VSB_BISECT_AB_ARGS_MAX + 16)
 
 /*
- * compare's words: slower and faster are changes; so is changed (exact
- * mode: the instructions changed, which way the cycles go no model
- * vouches for), so that a bisect still finds the commit that changed
- * the count; same (and no-change, its word before "inconclusive" was
- * split from it) is none; anything else (inconclusive, few-runs,
- * unmatched, ...) decides nothing.
+ * compare's words (compare_csv.h): slower and faster are changes; so is
+ * changed (exact mode: the instructions changed, which way the cycles go
+ * no model vouches for), so that a bisect still finds the commit that
+ * changed the count; same (which the codec also reads no-change, its
+ * word before "inconclusive" was split from it) is none; anything else
+ * (inconclusive, few-runs, unmatched, a word unknown here...) decides
+ * nothing.
  */
-enum vsb_bisect_class vsb_bisect_classify(const char *verdict)
+enum vsb_bisect_class vsb_bisect_classify(enum vsb_compare_word w)
 {
-	if (!strcmp(verdict, "slower"))
+	switch (w) {
+	case VSB_CW_SLOWER:
 		return VSB_BC_SLOWER;
-	if (!strcmp(verdict, "faster"))
+	case VSB_CW_FASTER:
 		return VSB_BC_FASTER;
-	if (!strcmp(verdict, "changed"))
+	case VSB_CW_CHANGED:
 		return VSB_BC_CHANGED;
-	if (!strcmp(verdict, "same") || !strcmp(verdict, "no-change"))
+	case VSB_CW_SAME:
 		return VSB_BC_SAME;
-	return VSB_BC_UNDECIDED;
+	default:
+		return VSB_BC_UNDECIDED;
+	}
 }
 
-static void cell(const struct vsb_csv *c, size_t r, int col, char *buf, size_t len)
-{
-	const char *s = col >= 0 ? vsb_csv_cell(c, r, col) : NULL;
-
-	snprintf(buf, len, "%s", s ? s : "");
-}
-
+/* @csv's rows, the first VSB_BISECT_POINTS_MAX, through compare.csv's codec */
 int vsb_bisect_read_cmp(const char *csv, struct vsb_bisect_cmp *cmp)
 {
-	struct vsb_csv c;
-	int lab, unit, ver, mb, mn, ra;
+	struct vsb_compare_file f;
 	size_t r;
 
 	memset(cmp, 0, sizeof(*cmp));
-	if (vsb_csv_read(csv, &c))
+	if (vsb_compare_csv_read(csv, &f))
 		return VSB_EXIT_ERROR;
-	lab = vsb_csv_col(&c, "label");
-	unit = vsb_csv_col(&c, "unit");
-	ver = vsb_csv_col(&c, "verdict");
-	mb = vsb_csv_col(&c, "median_base");
-	mn = vsb_csv_col(&c, "median_new");
-	ra = vsb_csv_col(&c, "ratio");
-	if (lab < 0 || ver < 0) {
-		vsb_err("%s: no label or verdict column: not a compare.csv", csv);
-		vsb_csv_free(&c);
-		return VSB_EXIT_ERROR;
-	}
-	for (r = 0; r < c.nrows && cmp->n < VSB_BISECT_POINTS_MAX; r++) {
+	for (r = 0; r < f.n && cmp->n < VSB_BISECT_POINTS_MAX; r++) {
+		const struct vsb_compare_row *x = &f.rows[r];
 		struct vsb_bisect_row *w = &cmp->rows[cmp->n++];
 
-		cell(&c, r, lab, w->label, sizeof(w->label));
-		cell(&c, r, unit, w->unit, sizeof(w->unit));
-		cell(&c, r, ver, w->verdict, sizeof(w->verdict));
-		w->base = mb >= 0 ? vsb_csv_num(&c, r, mb) : NAN;
-		w->new = mn >= 0 ? vsb_csv_num(&c, r, mn) : NAN;
-		w->ratio = ra >= 0 ? vsb_csv_num(&c, r, ra) : NAN;
+		snprintf(w->label, sizeof(w->label), "%s", x->label);
+		snprintf(w->unit, sizeof(w->unit), "%s", x->unit);
+		snprintf(w->verdict, sizeof(w->verdict), "%s", x->verdict_word);
+		w->word = x->verdict;
+		w->base = x->median_base;
+		w->new = x->median_new;
+		w->ratio = x->ratio;
 	}
-	vsb_csv_free(&c);
+	vsb_compare_csv_free(&f);
 	return 0;
 }
 
@@ -238,7 +224,7 @@ enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
 
 	if (!b->nchanged) {
 		for (k = 0; k < c->n; k++) {
-			v = vsb_bisect_classify(c->rows[k].verdict);
+			v = vsb_bisect_classify(c->rows[k].word);
 			if (v == VSB_BC_SLOWER || v == VSB_BC_FASTER ||
 			    v == VSB_BC_CHANGED)
 				return VSB_BV_BAD;
@@ -250,7 +236,7 @@ enum vsb_bisect_verdict vsb_bisect_decide(const struct vsb_bisect *b,
 		for (k = 0; k < c->n; k++) {
 			if (strcmp(c->rows[k].label, b->changed[i]))
 				continue;
-			v = vsb_bisect_classify(c->rows[k].verdict);
+			v = vsb_bisect_classify(c->rows[k].word);
 			if (v == b->dir[i])
 				return VSB_BV_BAD;
 			same += v == VSB_BC_SAME;

@@ -11,7 +11,9 @@
 #    with a comma as its separator uses no $1, $NF or $(NF-k) (a column
 #    is found by its header name: ci/csv.bash, or the c[$i] = i idiom);
 #  - no harness file outside benches/ names a bench ("a bench is its
-#    file plus one row").
+#    file plus one row");
+#  - no harness file outside lib/model looks a compare.csv column up by
+#    a name of its own (compare_csv.h names them).
 # What does not hold yet is named below, a file per line with the reason:
 # the list is the honest to-do, and an entry that no longer needs its
 # place fails too, so the list only shrinks.
@@ -156,6 +158,23 @@ file_rule "$BENCH_ALLOWED" "\"($names)\"" "outside benches/ names a bench" \
 	$(grep -rlE "\"($names)\"" harness --include='*.c' --include='*.h' |
 		grep -v '^harness/benches/' | sort)
 
+# 4. compare.csv read by a column name of its own: its names are
+# compare_csv.h's (VSB_CMPCOL_*), taken from there, so that a column
+# renamed in the codec is renamed for every reader or fails to compile.
+# Names other formats have too (unit, index, p, exact, test: sweep.csv's
+# unit, ...) are left out, as a lookup of them says nothing of its file.
+CMP_SHARED='index|unit|p|exact|test'
+cmp_names=$(sed -n 's/^#define VSB_CMPCOL_[A-Z_]*[[:space:]]*"\([a-z_]*\)"$/\1/p' \
+	harness/lib/model/compare_csv.h | grep -vxE "$CMP_SHARED" | paste -sd'|')
+[[ "|$cmp_names|" == *"|verdict|"* && "|$cmp_names|" == *"|median_base|"* ]] &&
+	ok "compare.csv's column names found in compare_csv.h ($(echo "$cmp_names" | tr '|' ' '))" ||
+	not_ok "compare.csv's column names found in compare_csv.h" "got: $cmp_names"
+CMP_COL="vsb_csv_col\\([^,]+, *\"($cmp_names)\""
+# shellcheck disable=SC2046
+file_rule "" "$CMP_COL" "outside lib/model looks a compare.csv column up by a name of its own" \
+	$(grep -rlE "$CMP_COL" harness --include='*.c' --include='*.h' |
+		grep -v '^harness/lib/model/' | sort)
+
 # the rule itself catches what it is for
 printf 'x() { awk -F, '"'"'{ print $3 }'"'"' r.csv; }\n' >"$TMP/probe.sh"
 awk_csv_programs "$TMP/probe.sh" | grep -qE "$POS" &&
@@ -165,5 +184,11 @@ awk_csv_programs "$TMP/probe.sh" | grep -qE "$POS" &&
 	not_ok "a read by header name is not taken for one by position" ||
 	ok "a read by header name is not taken for one by position"
 echo 'n = atol(cell);' | grep -qE "$HAND" && ok "an atol is seen" || not_ok "an atol is seen"
+echo 'ver = vsb_csv_col(&c, "verdict");' | grep -qE "$CMP_COL" &&
+	ok "a compare.csv column looked up by its own name is seen" ||
+	not_ok "a compare.csv column looked up by its own name is seen"
+echo 'ver = vsb_csv_col(&c, VSB_CMPCOL_VERDICT);' | grep -qE "$CMP_COL" &&
+	not_ok "a lookup through the codec's name is not taken for one" ||
+	ok "a lookup through the codec's name is not taken for one"
 
 done_testing

@@ -19,6 +19,7 @@
 #include "charts.h"
 #include "result_cells.h"
 #include "charts_check.h"
+#include "compare_csv.h"
 #include "charts_int.h"
 #include "csvread.h"
 #include "plot.h"
@@ -315,7 +316,7 @@ static void shift_var(const struct vsb_csv *cc, char *buf, size_t len)
 /* 1 when every row is in insn: exact counts, drawn in their own words */
 static int all_insn(const struct vsb_csv *cc)
 {
-	int col = vsb_csv_col(cc, "unit");
+	int col = vsb_csv_col(cc, VSB_CMPCOL_UNIT);
 	size_t r;
 
 	for (r = 0; col >= 0 && r < cc->nrows; r++)
@@ -345,7 +346,7 @@ int vsb_chart_compare(const char *path, const char *outdir)
 	/* files before exact verdicts went through costs have no change column */
 	snprintf(vars, sizeof(vars), "npoints=%zu;%s%s%s", cc.nrows, shift,
 		 all_insn(&cc) ? "exact=1;" : "",
-		 vsb_csv_col(&cc, "change") >= 0 ? "haschange=1;" : "");
+		 vsb_csv_col(&cc, VSB_CMPCOL_CHANGE) >= 0 ? "haschange=1;" : "");
 	vsb_csv_free(&cc);
 	return vsb_plot_chart("regression", path, outdir, title, vars);
 }

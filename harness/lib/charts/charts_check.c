@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "charts_check.h"
+#include "compare_csv.h"
 #include "csvread.h"
 #include "vsb.h"
 
@@ -37,10 +38,12 @@ static const struct input_rule rules[] = {
 	    "ops_per_sec_median", "median", "ci_lo", "ci_hi", NULL },
 	  { "median", "ci_lo", "ci_hi", "ops_per_sec_median", "ns_per_op_median",
 	    NULL }, 1, 0 },
+	/* compare.csv's names are its codec's (compare_csv.h) */
 	{ "compare.csv",
-	  { "index", "label", "ratio", "ratio_ci_lo", "ratio_ci_hi", NULL },
-	  { "median_base", "median_new", "ratio", "ratio_ci_lo", "ratio_ci_hi",
-	    NULL }, 0, 1 },
+	  { VSB_CMPCOL_INDEX, VSB_CMPCOL_LABEL, VSB_CMPCOL_RATIO,
+	    VSB_CMPCOL_RATIO_CI_LO, VSB_CMPCOL_RATIO_CI_HI, NULL },
+	  { VSB_CMPCOL_MEDIAN_BASE, VSB_CMPCOL_MEDIAN_NEW, VSB_CMPCOL_RATIO,
+	    VSB_CMPCOL_RATIO_CI_LO, VSB_CMPCOL_RATIO_CI_HI, NULL }, 0, 1 },
 	{ "refresh.csv",
 	  { "approach", "nodes", "ncpus", "iterations", "seed_estimate", "seconds",
 	    NULL },
@@ -111,25 +114,6 @@ static int check_units(const struct vsb_csv *c)
 				vsb_csv_cell(c, 0, col));
 			return VSB_EXIT_USAGE;
 		}
-	return 0;
-}
-
-int vsb_compare_drawable(const struct vsb_csv *c)
-{
-	int col[3] = { vsb_csv_col(c, "ratio"), vsb_csv_col(c, "ratio_ci_lo"),
-		       vsb_csv_col(c, "ratio_ci_hi") };
-	size_t row, k;
-
-	for (row = 0; row < c->nrows; row++) {
-		for (k = 0; k < 3 && col[k] >= 0; k++) {
-			double v = vsb_csv_num(c, row, col[k]);
-
-			if (!isfinite(v) || v <= 0)
-				break;
-		}
-		if (k == 3)
-			return 1;
-	}
 	return 0;
 }
 

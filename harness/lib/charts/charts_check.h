@@ -8,6 +8,8 @@
 #ifndef VSB_CHARTS_CHECK_H
 #define VSB_CHARTS_CHECK_H
 
+#include "compare_csv.h"	/* vsb_compare_drawable(), for charts.c */
+
 struct vsb_csv;
 
 /*
@@ -16,12 +18,6 @@ struct vsb_csv;
  * reads, one unit, and finite positive costs.  0 or VSB_EXIT_USAGE.
  */
 int vsb_chart_check(const char *name, const char *path);
-/*
- * 1 when a row of compare.csv @c has a ratio and CI, all positive and
- * finite: what the regression chart's axis is made from (gnuplot's
- * stats fail on none).  Only compare.csv is checked this way.
- */
-int vsb_compare_drawable(const struct vsb_csv *c);
 /* a FILE.monitor.csv series, read as vsb_chart_monitor() will (charts_monitor.c) */
 int vsb_chart_monitor_check(const char *path);
 

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "compare_csv.h"
 #include "insn_mix.h"
 
 #define VSB_CMP_MAX_COLS	64	/* --ignore keeps one bit per column */
@@ -90,7 +91,8 @@ struct vsb_cmp_verdict {
 	/* the MDE's parts, so that it can be had at another alpha: the
 	 * rank test's smallest p at these counts, and the spread term */
 	double mde_min_p, mde_se;
-	const char *verdict;	/* slower, faster, same (the CI inside
+	const char *verdict;	/* a word of compare_csv.h's table: slower,
+				 * faster, same (the CI inside
 				 * +-max_regression_pct), inconclusive (neither),
 				 * only-base, only-new,
 				 * moved (the CPUs' distance changed: not judged),
@@ -250,6 +252,16 @@ static inline const struct vsb_cmp_point *
 vsb_cmp_any(const struct vsb_cmp_verdict *v)
 {
 	return v->b ? v->b : v->n;
+}
+
+/*
+ * @v's verdict is the word @w: verdicts are compare.csv's words, set
+ * from its codec's table (vsb_compare_word) and told apart through it.
+ */
+static inline int vsb_cmp_is(const struct vsb_cmp_verdict *v,
+			     enum vsb_compare_word w)
+{
+	return v->verdict && vsb_compare_word_of(v->verdict) == w;
 }
 
 /*

@@ -50,9 +50,9 @@ static double worst_rise(const struct vsb_cmp_verdict *v)
  */
 void vsb_cmp_judge_exact(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 {
-	static const char *const words[] = {
-		[VSB_MIX_SAME] = "same", [VSB_MIX_SLOWER] = "slower",
-		[VSB_MIX_FASTER] = "faster", [VSB_MIX_CHANGED] = "changed",
+	static const enum vsb_compare_word words[] = {
+		[VSB_MIX_SAME] = VSB_CW_SAME, [VSB_MIX_SLOWER] = VSB_CW_SLOWER,
+		[VSB_MIX_FASTER] = VSB_CW_FASTER, [VSB_MIX_CHANGED] = VSB_CW_CHANGED,
 	};
 	struct vsb_mix mb, mn;
 	double tol;
@@ -75,7 +75,7 @@ void vsb_cmp_judge_exact(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o
 	} else {
 		vsb_mix_judge(&mb, &mn, &v->mixv);
 	}
-	v->verdict = words[v->mixv.dir];
+	v->verdict = vsb_compare_word(words[v->mixv.dir]);
 	v->rule = v->mixv.dir == VSB_MIX_CHANGED ? "none" :
 		  v->mixv.by_costs ? "costs" : "mix";
 	v->regression = v->mixv.dir == VSB_MIX_SLOWER &&

@@ -201,12 +201,13 @@ static const char *not_judged(struct vsb_cmp_verdict *v, const struct vsb_cmp_op
 {
 	/* too few runs comes first: it holds whatever the host did */
 	if (o->runs_only && !v->by_runs)
-		return "few-runs";
+		return vsb_compare_word(VSB_CW_FEW_RUNS);
 	if (o->model == VSB_CMP_MODEL_AUTO && !v->by_runs && !by_store)
-		return v->one_sweep ? "one-sweep" :
-		       v->rb >= 2 && v->rn >= 2 ? "few-runs" : "no-model";
+		return vsb_compare_word(v->one_sweep ? VSB_CW_ONE_SWEEP :
+					v->rb >= 2 && v->rn >= 2 ? VSB_CW_FEW_RUNS :
+					VSB_CW_NO_MODEL);
 	if (cpus_moved(v))
-		return "moved";
+		return vsb_compare_word(VSB_CW_MOVED);
 	return NULL;
 }
 
@@ -293,7 +294,7 @@ static void judge_pair(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 /* Every repetition of a side was disturbed: nothing to judge it by. */
 static void judge_disturbed(struct vsb_cmp_verdict *v)
 {
-	v->verdict = "disturbed";
+	v->verdict = vsb_compare_word(VSB_CW_DISTURBED);
 	v->model = "none";
 	if (v->b->n)
 		v->mb = median_of(v->b);
@@ -307,18 +308,18 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 	size_t fewer = v->rb < v->rn ? v->rb : v->rn;
 
 	c->nreg += v->regression;
-	c->moved += !strcmp(v->verdict, "moved");
+	c->moved += vsb_cmp_is(v, VSB_CW_MOVED);
 	c->ndisturbed += v->b->ndist + v->n->ndist;
 	c->by_runs += !strncmp(v->model, "runs", 4);
 	c->runs_store += !strcmp(v->model, "runs+store");
 	c->by_store += !strcmp(v->model, "store");
 	c->by_reps += !strcmp(v->model, "reps");
-	c->no_model += !strcmp(v->verdict, "no-model");
-	c->nslow += !strcmp(v->verdict, "slower");
-	c->nfast += !strcmp(v->verdict, "faster");
-	c->nsame += !strcmp(v->verdict, "same");
-	c->nchanged += !strcmp(v->verdict, "changed");
-	if (!strcmp(v->verdict, "inconclusive")) {
+	c->no_model += vsb_cmp_is(v, VSB_CW_NO_MODEL);
+	c->nslow += vsb_cmp_is(v, VSB_CW_SLOWER);
+	c->nfast += vsb_cmp_is(v, VSB_CW_FASTER);
+	c->nsame += vsb_cmp_is(v, VSB_CW_SAME);
+	c->nchanged += vsb_cmp_is(v, VSB_CW_CHANGED);
+	if (vsb_cmp_is(v, VSB_CW_INCONCLUSIVE)) {
 		c->ninconc++;
 		c->mde_lo = isnan(c->mde_lo) ? v->mde : fmin(c->mde_lo, v->mde);
 		c->mde_hi = isnan(c->mde_hi) ? v->mde : fmax(c->mde_hi, v->mde);
@@ -327,7 +328,7 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 		c->by_exact++;
 		return;	/* no runs, floors or repetitions' count to warn of */
 	}
-	if (!strcmp(v->verdict, "disturbed")) {
+	if (vsb_cmp_is(v, VSB_CW_DISTURBED)) {
 		c->all_disturbed++;
 		return;
 	}
@@ -339,8 +340,8 @@ static void count_pair(struct vsb_compare *c, const struct vsb_cmp_verdict *v)
 			c->fewest_runs = fewer;
 	}
 	/* the repetitions' count is not what the test sees, or no test ran */
-	if (v->by_runs || !strcmp(v->verdict, "few-runs") ||
-	    !strcmp(v->verdict, "no-model") || !strcmp(v->verdict, "one-sweep"))
+	if (v->by_runs || vsb_cmp_is(v, VSB_CW_FEW_RUNS) ||
+	    vsb_cmp_is(v, VSB_CW_NO_MODEL) || vsb_cmp_is(v, VSB_CW_ONE_SWEEP))
 		return;
 	if (v->b->n < c->fewest)
 		c->fewest = v->b->n;
@@ -363,7 +364,8 @@ static void judge_one(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	v->model_n = 0;
 	v->mde = v->mde_min_p = v->mde_se = NAN;
 	if (!v->b || !v->n) {
-		v->verdict = v->b ? "only-base" : "only-new";
+		v->verdict = vsb_compare_word(v->b ? VSB_CW_ONLY_BASE :
+					      VSB_CW_ONLY_NEW);
 		if (v->b)
 			v->mb = median_of(v->b);
 		else

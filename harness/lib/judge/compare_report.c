@@ -17,24 +17,13 @@
 #include "c2c_rule.h"
 #include "charts.h"
 #include "compare.h"
+#include "compare_csv.h"
 #include "cost_host.h"
 #include "plot.h"
 #include "shift_line.h"
 #include "stats.h"
 #include "store.h"
 #include "vsb.h"
-
-/*
- * ",CELL", quoted where it holds a comma.  Our writers never put one in
- * a cell, but the reader takes a quoted cell (a file through a
- * spreadsheet), and such a value written bare would split the row for
- * every reader after, the chart's included.  A cell the reader took
- * quoted has no quote inside (its quotes end it), so quoting is enough.
- */
-static void put_cell(FILE *f, const char *s)
-{
-	fprintf(f, strchr(s, ',') ? ",\"%s\"" : ",%s", s);
-}
 
 /*
  * compare.csv's `test`: the noise model row @v was judged by, as the
@@ -50,47 +39,44 @@ static const char *test_name(const struct vsb_cmp_verdict *v)
 	return !strcmp(v->model, "reps") ? "pooled" : v->model;
 }
 
+/* row @i of compare.csv, through its codec (compare_csv.c) */
 static void write_csv_row(FILE *f, const struct vsb_compare *c, size_t i)
 {
 	const struct vsb_cmp_verdict *v = &c->vs[i];
 	const struct vsb_cmp_point *x = vsb_cmp_any(v);
+	const char *params[VSB_CMP_MAX_COLS];
+	struct vsb_compare_row r = {
+		.index = i, .label = v->label, .params = params,
+		.unit = x->unit, .n_base = v->b ? v->b->n : 0,
+		.n_new = v->n ? v->n->n : 0, .median_base = v->mb,
+		.median_new = v->mn, .ratio = v->ratio, .ratio_ci_lo = v->lo,
+		.ratio_ci_hi = v->hi, .p = v->p, .exact = v->exact,
+		.noise_pct = 100 * v->noise,
+		.verdict = vsb_compare_word_of(v->verdict),
+		.regression = v->regression, .runs_base = v->rb, .runs_new = v->rn,
+		.test = test_name(v), .rule = v->rule ? v->rule : "none",
+		/* change: insn rows, what moved */
+		.change = v->mixv.line, .why = v->mixv.why,
+	};
 	size_t k;
 
-	fprintf(f, "%zu", i);
-	put_cell(f, v->label);
 	for (k = 0; k < c->ncols; k++)
-		put_cell(f, x->vals[k]);
-	fprintf(f, ",%s,%zu,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%d,%.3g,%s,%d",
-		x->unit, v->b ? v->b->n : 0, v->n ? v->n->n : 0, v->mb, v->mn,
-		v->ratio, v->lo, v->hi, v->p, v->exact, 100 * v->noise,
-		v->verdict, v->regression);
+		params[k] = x->vals[k];
 	/*
 	 * between_cv_pct is the between-run CV the noise floor took: of the
-	 * runs compared, or with test `store` the store's (empty: unknown);
-	 * test names the noise model (test_name()).
+	 * runs compared, or with test `store` the store's (empty: unknown,
+	 * one run a side); test names the noise model (test_name()).
 	 */
-	fprintf(f, ",%zu,%zu,", v->rb, v->rn);
 	if (v->model && strstr(v->model, "store"))	/* store, runs+store */
-		fprintf(f, "%.3g", 100 * v->model_cv);
-	else if (!isnan(v->between))	/* empty: unknown, one run a side */
-		fprintf(f, "%.3g", 100 * v->between);
-	fprintf(f, ",%s", test_name(v));
-	/* mde_pct: empty where not judged, inf where no test could call any */
-	if (isnan(v->mde))
-		fputc(',', f);
+		r.between_cv_pct = 100 * v->model_cv;
 	else
-		fprintf(f, ",%.3g", 100 * v->mde);
-	/* rule: what decided (compare.h); change: insn rows, what moved */
-	fprintf(f, ",%s", v->rule ? v->rule : "none");
-	put_cell(f, v->mixv.line);
-	put_cell(f, v->mixv.why);
+		r.between_cv_pct = 100 * v->between;
+	/* mde_pct: empty where not judged, inf where no test could call any */
+	r.mde_pct = 100 * v->mde;
 	/* p_adj: the p the verdict was called on, alpha shared over the
 	 * points (compare_family.c); empty where no rank test judged */
-	if (c->family > 1 && !strcmp(v->rule ? v->rule : "", "rank"))
-		fprintf(f, ",%.4g", v->p_adj);
-	else
-		fputc(',', f);
-	fputc('\n', f);
+	r.p_adj = c->family > 1 && !strcmp(r.rule, "rank") ? v->p_adj : NAN;
+	vsb_compare_csv_row(f, &r, c->ncols);
 }
 
 static const char *model_name(const struct vsb_cmp_opts *o)
@@ -147,7 +133,7 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 	const struct vsb_cmp_side *bs = &c->base, *ns = &c->new;
 	struct vsb_outfile csv;
 	char path[4096 + 32], line[512];
-	size_t i, k;
+	size_t i;
 	int r;
 
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
@@ -189,12 +175,7 @@ static int write_csv(const char *dir, const struct vsb_compare *c,
 		vsb_host_costs_used());
 	vsb_cmp_headline(c, o, line, sizeof(line));
 	fprintf(csv.f, "# headline: %s\n", line);
-	fputs("index,label", csv.f);
-	for (k = 0; k < c->ncols; k++)
-		fprintf(csv.f, ",%s", c->cols[k]);
-	fputs(",unit,n_base,n_new,median_base,median_new,ratio,ratio_ci_lo,"
-	      "ratio_ci_hi,p,exact,noise_pct,verdict,regression,runs_base,"
-	      "runs_new,between_cv_pct,test,mde_pct,rule,change,why,p_adj\n", csv.f);
+	vsb_compare_csv_header(csv.f, (const char *const *)c->cols, c->ncols);
 	for (i = 0; i < c->nv; i++)
 		write_csv_row(csv.f, c, i);
 	return vsb_outfile_commit(&csv);
@@ -280,12 +261,13 @@ static int runs_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 	return 0;
 }
 
-static size_t count_verdict(const struct vsb_compare *c, const char *what)
+static size_t count_verdict(const struct vsb_compare *c,
+			    enum vsb_compare_word what)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < c->nv; i++)
-		n += !strcmp(c->vs[i].verdict, what);
+		n += vsb_cmp_is(&c->vs[i], what);
 	return n;
 }
 
@@ -300,8 +282,9 @@ static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 {
 	size_t pairs = c->nv - c->unmatched,
 	       judged = c->by_runs + c->by_store + c->by_reps + c->by_exact;
-	size_t nomodel = count_verdict(c, "no-model"), few = count_verdict(c, "few-runs");
-	size_t sweep1 = count_verdict(c, "one-sweep");
+	size_t nomodel = count_verdict(c, VSB_CW_NO_MODEL);
+	size_t few = count_verdict(c, VSB_CW_FEW_RUNS);
+	size_t sweep1 = count_verdict(c, VSB_CW_ONE_SWEEP);
 	size_t off;
 
 	off = (size_t)snprintf(buf, len, "judged %zu of %zu points: %zu by runs (the "
@@ -320,7 +303,8 @@ static int basis_line(const struct vsb_compare *c, const struct vsb_cmp_opts *o,
 	if (judged < pairs && off < len)
 		snprintf(buf + off, len - off, "; not judged: %zu no-model, %zu few-runs, "
 			 "%zu one-sweep, %zu moved, %zu disturbed", nomodel, few, sweep1,
-			 count_verdict(c, "moved"), count_verdict(c, "disturbed"));
+			 count_verdict(c, VSB_CW_MOVED),
+			 count_verdict(c, VSB_CW_DISTURBED));
 	return nomodel || few || sweep1;
 }
 
@@ -495,8 +479,9 @@ static int write_outputs(const char *dir, const struct vsb_compare *c,
  */
 static void auto_lines(const struct vsb_compare *c, const struct vsb_cmp_opts *o)
 {
-	size_t nomodel = count_verdict(c, "no-model"), few = count_verdict(c, "few-runs");
-	size_t sweep1 = count_verdict(c, "one-sweep"), need = runs_needed(o->alpha);
+	size_t nomodel = count_verdict(c, VSB_CW_NO_MODEL);
+	size_t few = count_verdict(c, VSB_CW_FEW_RUNS);
+	size_t sweep1 = count_verdict(c, VSB_CW_ONE_SWEEP), need = runs_needed(o->alpha);
 	char basis[512];
 
 	if (nomodel)
@@ -590,11 +575,11 @@ static void print_table(const struct vsb_compare *c, const struct vsb_cmp_opts *
 		snprintf(ci, sizeof(ci), "%.3f [%.3f,%.3f]", v->ratio, v->lo, v->hi);
 		printf("%-44.44s %10.4g %10.4g %22s %9.2g  %s", v->label, v->mb, v->mn,
 		       ci, v->p, v->verdict);
-		if (!strcmp(v->verdict, "slower") || !strcmp(v->verdict, "faster"))
+		if (vsb_cmp_is(v, VSB_CW_SLOWER) || vsb_cmp_is(v, VSB_CW_FASTER))
 			printf(" (%+.1f%%)", 100 * (v->ratio - 1));
-		if (!strcmp(v->verdict, "moved"))
+		if (vsb_cmp_is(v, VSB_CW_MOVED))
 			printf(" (c2c %.0f -> %.0f ns)", v->c2c_b, v->c2c_n);
-		if (!strcmp(v->verdict, "inconclusive"))
+		if (vsb_cmp_is(v, VSB_CW_INCONCLUSIVE))
 			printf(" (MDE %.3g%%)", 100 * v->mde);
 		printf("%s\n", v->regression ? "  REGRESSION" : "");
 	}

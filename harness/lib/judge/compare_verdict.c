@@ -53,7 +53,7 @@ const char *vsb_cmp_three_way(const struct vsb_cmp_verdict *v,
 	double change = v->ratio - 1, thr = o->max_regression_pct / 100;
 
 	if (v->p_adj < o->alpha && fabs(change) > v->noise)
-		return change > 0 ? "slower" : "faster";
+		return vsb_compare_word(change > 0 ? VSB_CW_SLOWER : VSB_CW_FASTER);
 	/*
 	 * Not different is not the same: only a CI inside the threshold
 	 * says a change that large is ruled out, and only a floor no wider
@@ -61,8 +61,8 @@ const char *vsb_cmp_three_way(const struct vsb_cmp_verdict *v,
 	 * point differ by 20% cannot vouch for 5%).  A NAN CI fails both.
 	 */
 	if (v->lo >= 1 - thr && v->hi <= 1 + thr && v->noise <= thr)
-		return "same";
-	return "inconclusive";
+		return vsb_compare_word(VSB_CW_SAME);
+	return vsb_compare_word(VSB_CW_INCONCLUSIVE);
 }
 
 /*
@@ -126,7 +126,7 @@ double vsb_cmp_mde_at(const struct vsb_cmp_verdict *v, double alpha)
  */
 void vsb_cmp_mde_bound(struct vsb_cmp_verdict *v)
 {
-	if (!v->verdict || strcmp(v->verdict, "inconclusive") || isnan(v->mde))
+	if (!vsb_cmp_is(v, VSB_CW_INCONCLUSIVE) || isnan(v->mde))
 		return;
 	if (!isnan(v->ratio))
 		v->mde = fmax(v->mde, fabs(v->ratio - 1));
@@ -142,7 +142,7 @@ void vsb_cmp_decide(struct vsb_cmp_verdict *v, const struct vsb_cmp_opts *o)
 	v->verdict = vsb_cmp_three_way(v, o);
 	vsb_cmp_mde_bound(v);
 	v->rule = "rank";
-	v->regression = change > 0 && !strcmp(v->verdict, "slower") &&
+	v->regression = change > 0 && vsb_cmp_is(v, VSB_CW_SLOWER) &&
 			100 * change > o->max_regression_pct;
 }
 
@@ -171,7 +171,7 @@ static double slower_most(const struct vsb_compare *c)
 	for (i = 0; i < c->nv; i++) {
 		const struct vsb_cmp_verdict *v = &c->vs[i];
 
-		if (!v->verdict || strcmp(v->verdict, "slower"))
+		if (!vsb_cmp_is(v, VSB_CW_SLOWER))
 			continue;
 		w = fmax(w, v->ratio - 1);
 		for (m = 0; m < v->mixv.nmodels; m++)
