@@ -14,6 +14,8 @@
 # shift, where compare noted that the judged points moved together (the
 # median NEW/BASE of them): a dotted purple line there, so each point
 # reads against the whole sweep's move as well as against 1.
+# alphanote: the alpha the rank test judged at and whether the points
+# shared it (compare's default) or each had its own, under the x label.
 
 if (!exists("npoints")) npoints = 10
 # at least the key's eight lines tall: shorter, gnuplot breaks it into
@@ -58,8 +60,11 @@ xhi = (HI_max > 1.05 ? HI_max : 1.05) * 1.08
 if (!exists("exact")) exact = 0
 set title maketitle(exact ? 'NEW / BASE instructions per op per point (exact counts)' : \
 		    'NEW / BASE median cost per point (95% CI)')
+# the alpha the rank test judged at, shared over the points or not
+if (!exists("alphanote")) alphanote = ''
 set xlabel exact ? 'NEW / BASE instructions per op (> 1: NEW runs more), log scale' : \
-		   'NEW / BASE median cost (> 1: NEW is slower), log scale'
+		   'NEW / BASE median cost (> 1: NEW is slower), log scale'. \
+		   (alphanote eq '' ? '' : "\n".alphanote)
 set logscale x
 set xrange [xlo:xhi]
 # fine tics for small changes, coarse ones when the range spans decades;

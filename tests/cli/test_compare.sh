@@ -152,6 +152,16 @@ if command -v gnuplot >/dev/null; then
 		ok "... the shared shift a dotted line in the chart where noted (compare and plot), none where not" ||
 		not_ok "the shared shift in the regression chart" \
 			"$(grep -c 'moved together' "$TMP/sh/cmp-all/regression.svg" "$TMP/sh/plot-all/regression.svg" "$TMP/sh/cmp-one/regression.svg" 2>&1)"
+	# the alpha the points were judged at, under the axis: shared over
+	# the 4 (compare's default) or each point's own
+	"$VSB" compare --noise-model reps --per-point-alpha "$TMP/sh/a" "$TMP/sh/one" \
+		-o "$TMP/sh/cmp-own" >/dev/null 2>&1
+	grep -q 'alpha 0.01 shared over 4 points (Benjamini-Hochberg)' "$TMP/sh/cmp-one/regression.svg" &&
+		grep -q 'alpha 0.01 a point' "$TMP/sh/cmp-own/regression.svg" &&
+		! grep -q 'shared over' "$TMP/sh/cmp-own/regression.svg" &&
+		ok "... the chart says the alpha: shared over the 4 points, or a point's own" ||
+		not_ok "the alpha under the regression chart's axis" \
+			"$(grep -o 'alpha [^<]*' "$TMP/sh/cmp-one/regression.svg" "$TMP/sh/cmp-own/regression.svg" 2>&1)"
 	# a label with a comma, quoted in the CSV, is drawn whole: gnuplot's
 	# strcol() alone would cut it at the comma (plot.c's gp_data_copy)
 	mkdir -p "$TMP/sh/comma"
@@ -263,8 +273,8 @@ F=tests/fixtures/compare/verdicts
 "$VSB" compare $F/insn/base.csv $F/insn/slower.csv -o "$TMP/cx" >/dev/null 2>&1
 grep -q 'instructions per op per point (exact counts)' "$TMP/cx/regression.svg" &&
 	grep -q 'same (within 0.1% or 0.05 insn)' "$TMP/cx/regression.svg" &&
-	! grep -q 'median cost' "$TMP/cx/regression.svg" &&
-	ok "an insn comparison's chart says instructions per op and the tolerance" ||
+	! grep -q 'median cost' "$TMP/cx/regression.svg" && ! grep -q 'alpha 0' "$TMP/cx/regression.svg" &&
+	ok "an insn comparison's chart says instructions per op and the tolerance, no alpha" ||
 	not_ok "an insn comparison's chart says instructions per op and the tolerance"
 # fewer instructions is not faster: the irqsave patch's mix is changed,
 # exit 5, painted pink with what moved beside it; the LOCK patch is a

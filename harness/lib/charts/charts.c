@@ -313,6 +313,33 @@ static void shift_var(const struct vsb_csv *cc, char *buf, size_t len)
 		snprintf(buf, len, "shift=%.6g;", r);
 }
 
+/*
+ * How the rank-judged points were judged, for the axis: alpha shared
+ * over the family (a p_adj on each, compare_family.c) or a point's own.
+ * Nothing where no point was judged by the rank test (exact counts).
+ */
+static void alpha_var(const struct vsb_csv *cc, char *buf, size_t len)
+{
+	int rule = vsb_csv_col(cc, VSB_CMPCOL_RULE), adj = vsb_csv_col(cc, VSB_CMPCOL_P_ADJ);
+	const char *alpha = vsb_csv_meta(cc, "alpha");
+	size_t r, ranked = 0, shared = 0;
+
+	buf[0] = 0;
+	for (r = 0; rule >= 0 && r < cc->nrows; r++) {
+		if (strcmp(vsb_csv_cell(cc, r, rule), "rank"))
+			continue;
+		ranked++;
+		shared += adj >= 0 && !isnan(vsb_csv_num(cc, r, adj));
+	}
+	if (!ranked || !alpha || !*alpha || strchr(alpha, '\''))
+		return;
+	if (shared > 1)
+		snprintf(buf, len, "alphanote='alpha %s shared over %zu points "
+			 "(Benjamini-Hochberg)';", alpha, shared);
+	else
+		snprintf(buf, len, "alphanote='alpha %s a point';", alpha);
+}
+
 /* 1 when every row is in insn: exact counts, drawn in their own words */
 static int all_insn(const struct vsb_csv *cc)
 {
@@ -328,7 +355,7 @@ static int all_insn(const struct vsb_csv *cc)
 int vsb_chart_compare(const char *path, const char *outdir)
 {
 	struct vsb_csv cc;
-	char title[512], vars[96], shift[48];
+	char title[512], vars[192], shift[48], alpha[96];
 	int ret;
 
 	ret = vsb_csv_read(path, &cc);
@@ -343,8 +370,9 @@ int vsb_chart_compare(const char *path, const char *outdir)
 	vsb_plot_title(vsb_csv_meta(&cc, "cpu_model"), vsb_csv_meta(&cc, "kernel"),
 		       title, sizeof(title));
 	shift_var(&cc, shift, sizeof(shift));
+	alpha_var(&cc, alpha, sizeof(alpha));
 	/* files before exact verdicts went through costs have no change column */
-	snprintf(vars, sizeof(vars), "npoints=%zu;%s%s%s", cc.nrows, shift,
+	snprintf(vars, sizeof(vars), "npoints=%zu;%s%s%s%s", cc.nrows, shift, alpha,
 		 all_insn(&cc) ? "exact=1;" : "",
 		 vsb_csv_col(&cc, VSB_CMPCOL_CHANGE) >= 0 ? "haschange=1;" : "");
 	vsb_csv_free(&cc);
