@@ -38,7 +38,7 @@ static size_t undecided(const struct vsb_compare *c)
 	size_t i, n = c->ninconc;
 
 	for (i = 0; i < c->nv; i++)
-		n += !strcmp(c->vs[i].verdict, "few-runs");
+		n += vsb_cmp_is(&c->vs[i], VSB_CW_FEW_RUNS);
 	return n;
 }
 
