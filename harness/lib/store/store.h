@@ -42,6 +42,8 @@ enum vsb_store_mode {
 
 /* @url NULL: $VSB_DB, else VSB_STORE_DEFAULT.  The URL in use, for messages. */
 const char *vsb_store_url(const char *url);
+/* 1 when @url (NULL: as vsb_store_url()) names a PostgreSQL store */
+int vsb_store_url_is_pg(const char *url);
 /*
  * Check @url as vsb_store_open(@mode) would take it, with no side effect
  * (nothing created, written, locked or connected to), for commands that
