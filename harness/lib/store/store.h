@@ -100,7 +100,10 @@ struct vsb_import_info {
  * whose raw results are taken, summaries, sweep.csv and partial points
  * left out), refuse all of them with exit 2 if one is bad, then import
  * them all in one transaction (all or nothing; the one error line says
- * nothing was stored); prints one line per file unless @quiet.
+ * nothing was stored); prints one line per file unless @quiet.  Into
+ * PostgreSQL each row is checked as it goes into the COPY, the rest of
+ * a file before the store is opened: a bad row then rolls the import
+ * back, with the same line and exit 2.
  */
 int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int quiet);
 
