@@ -73,8 +73,12 @@ static void test_scan(void)
 	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
 	struct vsb_rl_file f, g;
 	char *big = malloc(4u << 20), id[24];
+	struct vsb_errlog log;
+	const char *path;
 	size_t len, i;
 	uint64_t h;
+	FILE *fz;
+	int ret;
 
 	len = (size_t)sprintf(big, "# run_id: r1\r\n" HDR);
 	/* 3 MiB: the hash thread's 1 MiB steps, and \r\n and blank lines */
@@ -95,16 +99,35 @@ static void test_scan(void)
 	       "the check of every row, in order: the loader's units and counts");
 	vsb_rl_free(&f);
 	vsb_rl_free(&g);
-	free(big);
 	TAP_OK(!vsb_rl_scan(write_file("c.csv", HDR "x,a,0,0,0,1,1,tsc,1\nx,a,0,0,1,1,1,tsc,-1\n"),
 			    0, &f) && vsb_rl_check(&f, 0, cells) == 0 &&
 	       vsb_rl_check(&f, 1, cells) == VSB_EXIT_USAGE && f.nchecked == 1,
 	       "a bad cost in the last row: the scan takes it, the check refuses it");
 	vsb_rl_free(&f);
 	/* row 2 bad, row 3 too short for its point: the first bad one named */
-	TAP_OK(vsb_rl_scan(write_file("t.csv", HDR "x,a,0,0,0,1,1,tsc,1\nx,a,0,z,1,1,1,tsc,1\nx\n"),
-			   0, &f) == VSB_EXIT_USAGE,
-	       "a row too short for its point: the scan refuses the file (row 2's line)");
+	vsb_errlog_begin(&log);
+	ret = vsb_rl_scan(write_file("t.csv", HDR "x,a,0,0,0,1,1,tsc,1\nx,a,0,z,1,1,1,tsc,1\nx\n"),
+			  0, &f);
+	vsb_errlog_end(&log);
+	TAP_OK(ret == VSB_EXIT_USAGE && strstr(log.text, "row 2 (line 3): column cpu is 'z'"),
+	       "a row too short for its point: the scan refuses the file, row 2 named: %s",
+	       log.text);
+	/* a NUL byte 2 MiB on, past a header that is no result's */
+	memset(big, 'x', 4u << 20);
+	memcpy(big, "point,median\n1,2\n", 17);
+	big[2u << 20] = '\0';
+	path = write_file("z.csv", "");
+	fz = fopen(path, "w");
+	fwrite(big, 1, 3u << 20, fz);
+	fclose(fz);
+	vsb_errlog_begin(&log);
+	ret = vsb_rl_load(path, &f);
+	vsb_errlog_end(&log);
+	TAP_OK(ret == VSB_EXIT_USAGE && strstr(log.text, "contains NUL bytes") &&
+	       !strchr(log.text, ';'),
+	       "a NUL byte anywhere: that is the one line, as before any row is read: %s",
+	       log.text);
+	free(big);
 }
 
 static const char *meta_a(const void *ctx, const char *key)
