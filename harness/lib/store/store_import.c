@@ -10,10 +10,9 @@
  *
  * Into PostgreSQL the rows are checked while they are stored: the first
  * pass over a file (its bytes, hash, header, points) comes before the
- * store is opened, the check of each row (the tokenizer, most of the
- * client's time) just before its row goes into the COPY, so that the
- * server stores rows while the client checks the next ones, one CPU
- * each.  A row refused there abandons the COPY and rolls the import back,
+ * store is opened, the check of each row (its cells cut and read as
+ * numbers) just before its row goes into the COPY, so that the server
+ * stores rows while the client checks the next ones, one CPU each.  A row refused there abandons the COPY and rolls the import back,
  * and its line is said alone, as the check before the store says it:
  * the same line, exit 2, nothing stored.  Into SQLite, in this process,
  * nothing would overlap: every row is checked first.
