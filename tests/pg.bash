@@ -3,9 +3,13 @@
 # A throwaway PostgreSQL server for the shell tests: Debian's postgresql
 # package (initdb, pg_ctl) in a temporary folder, run as an unprivileged
 # user (the server refuses root: as nobody, in a folder nobody owns),
-# listening on a Unix socket there only (no TCP), fsync off.  Stopped
-# and removed at exit, whatever happened.  Sourced after tests/lib.sh by
-# tests/cli/test_db_pg.sh and tests/cli/test_fleet.sh; not a test itself.
+# listening on a Unix socket there only (no TCP), fsync off, and
+# wal_level minimal (no replica to feed: the store's first load, into a
+# table its transaction truncated, then writes no WAL; store_bulk.c).
+# Both are this throwaway server's settings, not the importer's: a
+# user's server keeps its own.  Stopped and removed at exit, whatever
+# happened.  Sourced after tests/lib.sh by tests/cli/test_db_pg.sh,
+# tests/cli/test_fleet.sh and ci/store-bench; not a test itself.
 #
 # vsb_pg_start: exits 4 (the whole file skipped, with the reason) when the
 # server binaries, or libpq in this build, are missing, or the server
@@ -35,7 +39,8 @@ vsb_pg_start() {
 	as_pg "$PGBIN/initdb" -D "$PGT/data" -A trust -U vsb --no-sync >"$TMP/initdb.log" 2>&1 ||
 		{ echo "# initdb failed: $(tail -2 "$TMP/initdb.log")"; exit 4; }
 	as_pg "$PGBIN/pg_ctl" -D "$PGT/data" -l "$PGT/log" -w -t 30 \
-		-o "-c listen_addresses='' -k $PGT -c fsync=off" start >/dev/null 2>&1 ||
+		-o "-c listen_addresses='' -k $PGT -c fsync=off \
+		    -c wal_level=minimal -c max_wal_senders=0" start >/dev/null 2>&1 ||
 		{ echo "# the throwaway server did not start: $(tail -2 "$PGT/log")"; exit 4; }
 	PG_URL="postgresql:///postgres?host=$PGT&user=vsb"
 }

@@ -130,6 +130,34 @@ awk -F, -v OFS=, -v u="$(col_of "$TMP/run/one.csv" unit)" \
 	'!/^#/ && ++n == 3 { $u = "ns" } 1' "$TMP/run/one.csv" >"$TMP/mixed.csv"
 before=$(counts)
 expect_exit 2 "mixed units on one point: exit 2" "$VSB" db import --db "$URL" "$TMP/mixed.csv"
+# rows are checked while they go into the COPY (store_import.c): a file
+# bad only in its last row, after 3 MB of good ones were sent, is refused
+# with the line SQLite's import gives (whose rows are checked before the
+# store opens), exit 2, and nothing of it or of a good file beside it stored
+awk -F, -v OFS=, -v p="$(col_of "$TMP/run/one.csv" per_op)" \
+	-v r="$(col_of "$TMP/run/one.csv" rep)" '/^# run_id:/ { print "# run_id: bad-last"; next }
+	/^#/ || !h { h = h || !/^#/; print; next }
+	!d { d = $0 } END { $0 = d; for (i = 0; i < 30000; i++) { $r = i; if (i == 29999) $p = -1; print } }' \
+	"$TMP/run/one.csv" >"$TMP/badlast.csv"
+sed 's/^# run_id: .*/# run_id: good-beside/' "$TMP/run/one.csv" >"$TMP/good.csv"
+"$VSB" db import --db "$TMP/badlast.db" "$TMP/badlast.csv" >/dev/null 2>"$TMP/sqlite.err"
+expect_usage_error "a file bad in its last row (30000): exit 2, one line" \
+	'row 30000 .*per_op is -1' "$VSB" db import --db "$URL" "$TMP/good.csv" "$TMP/badlast.csv"
+cmp -s "$TMP/err" "$TMP/sqlite.err" && ok "... the line SQLite's import gives" ||
+	not_ok "the line differs" "$(cat "$TMP/err")" "$(cat "$TMP/sqlite.err")"
+[ "$(counts)" = "$before" ] &&
+	[ "$(psq "SELECT count(*) FROM run WHERE run_id IN ('bad-last', 'good-beside')")" = 0 ] &&
+	ok "... nothing stored, of it or of the good file before it" || not_ok "stored" "$(counts) vs $before"
+# the same into an empty store, whose first load sets the indexes aside
+psq "CREATE DATABASE fresh"
+FRESH="postgresql:///fresh?host=$PGT&user=vsb"
+expect_exit 2 "a file bad in its last row into an empty store: exit 2" \
+	"$VSB" db import --db "$FRESH" "$TMP/badlast.csv"
+[ "$("$PGBIN/psql" -X -Atq "$FRESH" -c "SELECT (SELECT count(*) FROM run) || '/' ||
+	(SELECT count(*) FROM sample) || '/' || (SELECT count(*) FROM pg_indexes WHERE tablename = 'sample')")" = 0/0/2 ] &&
+	ok "... nothing stored, sample's two indexes still there" ||
+	not_ok "the empty store after a refused first load" \
+	"$("$PGBIN/psql" -X -Atq "$FRESH" -c "SELECT indexname FROM pg_indexes WHERE tablename = 'sample'")"
 psq "UPDATE vsb_meta SET value = '7' WHERE key = 'schema_version'"
 expect_usage_error "a newer schema: exit 2, both versions named" "version 7 .*\\(2\\)" \
 	"$VSB" db import --db "$URL" "$TMP/c1.csv"

@@ -44,7 +44,8 @@ int vsb_csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
  * Nothing is copied or changed, so the result loader can cut a row of a
  * million-row file on demand and this reader can cut every row at once.
  */
-size_t vsb_csv_split(const char *line, struct vsb_csv_span *cells, size_t max)
+static size_t split(const char *line, struct vsb_csv_span *cells, size_t max,
+		    int stop)
 {
 	const char *p = line;
 	size_t n = 0;
@@ -71,10 +72,20 @@ size_t vsb_csv_split(const char *line, struct vsb_csv_span *cells, size_t max)
 			cells[n].len = (size_t)((end ? end : p) - start);
 		}
 		n++;
-		if (!*p)
+		if (!*p || (stop && n == max))
 			return n;
 		p++;
 	}
+}
+
+size_t vsb_csv_split(const char *line, struct vsb_csv_span *cells, size_t max)
+{
+	return split(line, cells, max, 0);
+}
+
+size_t vsb_csv_head(const char *line, struct vsb_csv_span *cells, size_t n)
+{
+	return n ? split(line, cells, n, 1) : 0;
 }
 
 int vsb_csv_meta_line(char *line, char **key, char **val)

@@ -27,6 +27,12 @@ struct vsb_csv_span {
  */
 size_t vsb_csv_split(const char *line, struct vsb_csv_span *cells, size_t max);
 /*
+ * The first @n cells of @line only, the rest of it not read: how many
+ * it has, at most @n (the result loader's first pass wants a row's
+ * parameter cells, the point, and nothing after them).
+ */
+size_t vsb_csv_head(const char *line, struct vsb_csv_span *cells, size_t n);
+/*
  * "# key: value": 0, @line cut at the colon, *key and *val into it;
  * -1 for any other line (a comment keeps its colons).
  */

@@ -53,6 +53,8 @@ struct vsb_rl_file {
 	size_t nrows;
 	char **rows;			/* NUL-terminated lines, commas kept */
 	uint32_t *row_point;		/* index into points */
+	uint32_t *row_line;		/* the line of the file each row is */
+	size_t nchecked;		/* rows 0 .. this - 1 checked whole */
 	size_t npoints;
 	struct vsb_rl_point *points;
 };
@@ -69,6 +71,23 @@ struct vsb_rl_file {
  */
 int vsb_rl_read(const char *path, unsigned int flags, struct vsb_rl_file *f);
 int vsb_rl_load(const char *path, struct vsb_rl_file *f);
+/*
+ * vsb_rl_read() in two passes, for a reader that checks the rows while
+ * it uses them (the PostgreSQL import, whose server stores rows while
+ * the next ones are checked).  vsb_rl_scan(): the first pass: the bytes
+ * and their hash, the metadata, the header, each row's line and point
+ * (its parameter cells); f->nchecked 0.  Refuses as vsb_rl_read() does
+ * what it sees (a header, no samples, a row too short for its point:
+ * then the rows up to it checked whole, the first bad one named).
+ * vsb_rl_check(): the second pass over row @i, which must be
+ * f->nchecked (in order: a point's unit is its first sample's), cut into
+ * @cells (VSB_RL_MAX_COLS); 0, or VSB_EXIT_USAGE after vsb_rl_read()'s
+ * line about it; @f stays the caller's to free.  vsb_rl_check_rest():
+ * every row not yet checked.
+ */
+int vsb_rl_scan(const char *path, unsigned int flags, struct vsb_rl_file *f);
+int vsb_rl_check(struct vsb_rl_file *f, size_t i, struct vsb_csv_span *cells);
+int vsb_rl_check_rest(struct vsb_rl_file *f);
 void vsb_rl_free(struct vsb_rl_file *f);
 const char *vsb_rl_meta(const struct vsb_rl_file *f, const char *key);
 /* Index of the column named @name; -1 when the file has none. */

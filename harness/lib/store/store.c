@@ -293,12 +293,18 @@ err_rollback:
 	return ret;
 }
 
+int vsb_store_url_is_pg(const char *url)
+{
+	url = vsb_store_url(url);
+	return !strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11);
+}
+
 static int pick_backend(const char *url, const struct vsb_store_ops **ops,
 			const char **target)
 {
 	(void)ops;	/* unused when built with neither library */
 	(void)target;
-	if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11)) {
+	if (vsb_store_url_is_pg(url)) {
 #ifdef VSB_HAVE_PG
 		*ops = &vsb_store_pg_ops;
 		*target = url;

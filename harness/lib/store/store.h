@@ -42,6 +42,8 @@ enum vsb_store_mode {
 
 /* @url NULL: $VSB_DB, else VSB_STORE_DEFAULT.  The URL in use, for messages. */
 const char *vsb_store_url(const char *url);
+/* 1 when @url (NULL: as vsb_store_url()) names a PostgreSQL store */
+int vsb_store_url_is_pg(const char *url);
 /*
  * Check @url as vsb_store_open(@mode) would take it, with no side effect
  * (nothing created, written, locked or connected to), for commands that
@@ -98,7 +100,10 @@ struct vsb_import_info {
  * whose raw results are taken, summaries, sweep.csv and partial points
  * left out), refuse all of them with exit 2 if one is bad, then import
  * them all in one transaction (all or nothing; the one error line says
- * nothing was stored); prints one line per file unless @quiet.
+ * nothing was stored); prints one line per file unless @quiet.  Into
+ * PostgreSQL each row is checked as it goes into the COPY, the rest of
+ * a file before the store is opened: a bad row then rolls the import
+ * back, with the same line and exit 2.
  */
 int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int quiet);
 

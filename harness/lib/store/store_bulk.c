@@ -10,6 +10,13 @@
  * keep the indexes: rebuilding them would cost what the store holds,
  * not what the import adds.
  *
+ * PostgreSQL also truncates the empty table there: a table truncated in
+ * the transaction that fills it is written without WAL on a server of
+ * wal_level minimal (and its index builds too), which is the server's
+ * setting, not the importer's (tests/pg.bash's throwaway server has it;
+ * a server that replicates cannot).  Only importers write samples, and
+ * they queue on the lock, so the table found empty is empty.
+ *
  * Inside the import's transaction, after the queueing lock: a failed
  * import rolls the dropped indexes back with its rows, and the next
  * importer finds the table as this one left it.  The indexes are gone

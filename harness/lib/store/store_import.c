@@ -8,6 +8,15 @@
  * transaction uncommitted, so nothing of the import: never a part of it
  * stored under a message that says it was refused.
  *
+ * Into PostgreSQL the rows are checked while they are stored: the first
+ * pass over a file (its bytes, hash, header, points) comes before the
+ * store is opened, the check of each row (its cells cut and read as
+ * numbers) just before its row goes into the COPY, so that the server
+ * stores rows while the client checks the next ones, one CPU each.  A row refused there abandons the COPY and rolls the import back,
+ * and its line is said alone, as the check before the store says it:
+ * the same line, exit 2, nothing stored.  Into SQLite, in this process,
+ * nothing would overlap: every row is checked first.
+ *
  * Two importers at once: SQLite queues them at BEGIN IMMEDIATE, and
  * PostgreSQL on the advisory lock migrations take (one import holds
  * the keys of all its runs and points until it commits, so two in
@@ -31,8 +40,9 @@
 
 struct imp {
 	struct vsb_store *s;
-	const struct vsb_rl_file *f;
+	struct vsb_rl_file *f;		/* rows checked up to f->nchecked */
 	struct vsb_import_info *info;
+	int refused;			/* a row of f failed its check */
 	long long machine, kernel, run;
 	long long *point;	/* f->npoints ids */
 };
@@ -330,6 +340,17 @@ static struct vsb_val int_val(long long i)
 	return (struct vsb_val){ .t = VSB_VAL_INT, .i = i };
 }
 
+/* row @i cut into @c: checked now if the loader left it (vsb_rl_scan) */
+static int sample_cells(struct imp *im, size_t i, struct vsb_csv_span *c)
+{
+	if (i < im->f->nchecked) {
+		vsb_rl_cells(im->f, i, c);
+		return 0;
+	}
+	im->refused = vsb_rl_check(im->f, i, c) != 0;
+	return im->refused ? -1 : 0;
+}
+
 static int put_samples(struct imp *im)
 {
 	const struct vsb_rl_file *f = im->f;
@@ -347,7 +368,8 @@ static int put_samples(struct imp *im)
 		return VSB_EXIT_ERROR;
 	v[0] = int_val(im->run);
 	for (i = 0; i < f->nrows && !rc; i++) {
-		vsb_rl_cells(f, i, c);
+		if (sample_cells(im, i, c))
+			break;
 		vsb_rl_sample(f, c, &n);
 		v[1] = int_val((long long)i);
 		v[2] = int_val(im->point[f->row_point[i]]);
@@ -368,6 +390,10 @@ static int put_samples(struct imp *im)
 		v[15] = (struct vsb_val){ .t = VSB_VAL_TEXT, .s = c[f->nparam].s, .len = -1 };
 		rc = vsb_rows_put(&rows, v);
 	}
+	if (im->refused) {
+		vsb_rows_end(&rows, 0);		/* the COPY abandoned */
+		return VSB_EXIT_USAGE;
+	}
 	return vsb_rows_end(&rows, 1);
 }
 
@@ -379,9 +405,12 @@ static const char *file_run_id(const struct vsb_rl_file *f)
 	return rid && *rid ? rid : f->content_id;
 }
 
-/* One file inside the caller's transaction: 0 or VSB_EXIT_*. */
-static int import_one(struct vsb_store *s, const struct vsb_rl_file *f,
-		      struct vsb_import_info *info)
+/*
+ * One file inside the caller's transaction: 0 or VSB_EXIT_*; *@refused
+ * 1 when that is a row's check.
+ */
+static int import_one(struct vsb_store *s, struct vsb_rl_file *f,
+		      struct vsb_import_info *info, int *refused)
 {
 	struct imp im = { .s = s, .f = f, .info = info };
 	int ret;
@@ -398,6 +427,10 @@ static int import_one(struct vsb_store *s, const struct vsb_rl_file *f,
 		ret = put_points(&im);
 		ret = ret ?: put_samples(&im);
 	}
+	/* stored already, from these bytes: their rows are still checked */
+	if (!ret && (ret = vsb_rl_check_rest(f)))
+		im.refused = 1;
+	*refused = im.refused;
 	free(im.point);
 	return ret;
 }
@@ -551,13 +584,13 @@ static int check_run_ids(const struct vsb_rl_file *files, size_t n)
  * became of the import; the per-file lines are printed only once the
  * whole import is committed.
  */
-static int import_all(struct vsb_store *s, const struct vsb_rl_file *files,
+static int import_all(struct vsb_store *s, struct vsb_rl_file *files,
 		      size_t n, int quiet)
 {
 	struct vsb_import_info *info = vsb_zalloc((n ? n : 1) * sizeof(*info));
 	struct vsb_errlog log;
 	size_t i;
-	int ret, deferred = 0;
+	int ret, deferred = 0, refused = 0;
 
 	vsb_errlog_begin(&log);
 	ret = vsb_store_begin(s);
@@ -570,14 +603,16 @@ static int import_all(struct vsb_store *s, const struct vsb_rl_file *files,
 		ret = vsb_store_fail(s, "queueing behind another import");
 	ret = ret ?: vsb_bulk_begin(s, &deferred);
 	for (i = 0; i < n && !ret; i++)
-		ret = import_one(s, &files[i], &info[i]);
+		ret = import_one(s, &files[i], &info[i], &refused);
 	ret = ret ?: vsb_bulk_end(s, deferred);
 	if (ret)
 		vsb_store_rollback(s);
 	else
 		ret = vsb_store_commit(s);
 	vsb_errlog_end(&log);
-	if (ret)
+	if (ret && refused)
+		vsb_err("%s", log.text);	/* the file's line, as if before */
+	else if (ret)
 		vsb_err("%s%snothing of this import is stored (%zu file%s)", log.text,
 			*log.text ? ": " : "", n, n == 1 ? "" : "s");
 	for (i = 0; i < n && !ret && !quiet; i++)
@@ -599,10 +634,14 @@ int vsb_store_import_paths(const char *url, char *const *paths, size_t n, int qu
 		ret = expand(paths[i], &pl);
 	if (ret)
 		goto out;
-	/* every file checked before the store is touched */
+	/*
+	 * every file checked before the store is touched, but the rows of
+	 * the files for PostgreSQL: those while they are stored
+	 */
 	files = vsb_zalloc((pl.n ? pl.n : 1) * sizeof(*files));
 	for (loaded = 0; loaded < pl.n && !ret; loaded++)
-		ret = vsb_rl_load(pl.v[loaded], &files[loaded]);
+		ret = vsb_store_url_is_pg(url) ? vsb_rl_scan(pl.v[loaded], 0, &files[loaded]) :
+		      vsb_rl_load(pl.v[loaded], &files[loaded]);
 	if (ret) {
 		loaded--;	/* the failed one freed itself */
 		goto out;

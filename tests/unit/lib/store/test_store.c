@@ -62,6 +62,74 @@ static void test_load(void)
 	       "summaries, sweep.csv and partial points are not raw results");
 }
 
+/*
+ * The two passes of the PostgreSQL import (result_load.h): the scan
+ * finds every row's point and the content hash of the bytes as they
+ * were read (the hash runs beside the cutting, which writes NULs into
+ * them); the check refuses a row with the line one pass gives.
+ */
+static void test_scan(void)
+{
+	struct vsb_csv_span cells[VSB_RL_MAX_COLS];
+	struct vsb_rl_file f, g;
+	char *big = malloc(4u << 20), id[24];
+	struct vsb_errlog log;
+	const char *path;
+	size_t len, i;
+	uint64_t h;
+	FILE *fz;
+	int ret;
+
+	len = (size_t)sprintf(big, "# run_id: r1\r\n" HDR);
+	/* 3 MiB: the hash thread's 1 MiB steps, and \r\n and blank lines */
+	for (i = 0; len < (3u << 20); i++)
+		len += (size_t)sprintf(big + len, "counter,v%zu,0,0,%zu,100,1000,tsc,10%s",
+				       i % 7, i, i % 3 ? "\n" : "\r\n\n");
+	h = vsb_fnv1a64(big, len, VSB_FNV_INIT);
+	snprintf(id, sizeof(id), "c-%016llx", (unsigned long long)h);
+	TAP_OK(!vsb_rl_scan(write_file("big.csv", big), 0, &f) && f.nchecked == 0 &&
+	       f.nrows == i && f.npoints == 7 && f.hash == h && !strcmp(f.content_id, id),
+	       "the scan: %zu rows, 7 points, the hash of the bytes as read (%s)", f.nrows,
+	       f.content_id);
+	TAP_OK(!vsb_rl_load(write_file("big.csv", big), &g) && g.npoints == f.npoints &&
+	       !memcmp(g.row_point, f.row_point, f.nrows * sizeof(*f.row_point)),
+	       "... the points one pass gives");
+	TAP_OK(!vsb_rl_check(&f, 0, cells) && !vsb_rl_check_rest(&f) && f.nchecked == f.nrows &&
+	       f.points[3].nsamples == g.points[3].nsamples && !strcmp(f.points[3].unit, "tsc"),
+	       "the check of every row, in order: the loader's units and counts");
+	vsb_rl_free(&f);
+	vsb_rl_free(&g);
+	TAP_OK(!vsb_rl_scan(write_file("c.csv", HDR "x,a,0,0,0,1,1,tsc,1\nx,a,0,0,1,1,1,tsc,-1\n"),
+			    0, &f) && vsb_rl_check(&f, 0, cells) == 0 &&
+	       vsb_rl_check(&f, 1, cells) == VSB_EXIT_USAGE && f.nchecked == 1,
+	       "a bad cost in the last row: the scan takes it, the check refuses it");
+	vsb_rl_free(&f);
+	/* row 2 bad, row 3 too short for its point: the first bad one named */
+	vsb_errlog_begin(&log);
+	ret = vsb_rl_scan(write_file("t.csv", HDR "x,a,0,0,0,1,1,tsc,1\nx,a,0,z,1,1,1,tsc,1\nx\n"),
+			  0, &f);
+	vsb_errlog_end(&log);
+	TAP_OK(ret == VSB_EXIT_USAGE && strstr(log.text, "row 2 (line 3): column cpu is 'z'"),
+	       "a row too short for its point: the scan refuses the file, row 2 named: %s",
+	       log.text);
+	/* a NUL byte 2 MiB on, past a header that is no result's */
+	memset(big, 'x', 4u << 20);
+	memcpy(big, "point,median\n1,2\n", 17);
+	big[2u << 20] = '\0';
+	path = write_file("z.csv", "");
+	fz = fopen(path, "w");
+	fwrite(big, 1, 3u << 20, fz);
+	fclose(fz);
+	vsb_errlog_begin(&log);
+	ret = vsb_rl_load(path, &f);
+	vsb_errlog_end(&log);
+	TAP_OK(ret == VSB_EXIT_USAGE && strstr(log.text, "contains NUL bytes") &&
+	       !strchr(log.text, ';'),
+	       "a NUL byte anywhere: that is the one line, as before any row is read: %s",
+	       log.text);
+	free(big);
+}
+
 static const char *meta_a(const void *ctx, const char *key)
 {
 	(void)ctx;
@@ -198,6 +266,7 @@ int main(void)
 		return 1;
 	}
 	test_load();
+	test_scan();
 	test_machine();
 	test_series();
 	test_points();
