@@ -6,8 +6,9 @@
  * booted against the good one by `ab`, its compare.csv read and the step
  * decided), state.c (OUT's bisect.state: opened, checked, resumed,
  * appended to), run.c (git bisect driven in a bare clone in OUT, the
- * culprit's check), ahead.c (the commits git may ask for next, built
- * while a step boots), hold.c (a build's lock held while a step boots
+ * culprit's check), commit.c (a commit built once, booted, said),
+ * ahead.c (the commits git may ask for next, built while a step
+ * boots), hold.c (a build's lock held while a step boots
  * it) and out.c (bisect.txt, bisect.csv and its chart).
  * Builds are ci/bisect-build.sh's; verdicts are ab's, read from
  * DIR/compare/compare.csv.  Only cmd_bisect.c and bisect/
@@ -185,6 +186,15 @@ int vsb_bisect_record(struct vsb_bisect *b, const struct vsb_bisect_step *s);
 
 /* run.c */
 int vsb_bisect_run(struct vsb_bisect *b);
+
+/* commit.c: @sha built once a bisect: 0 (@spec), 125 (no build), VSB_EXIT_* */
+int vsb_bisect_build_once(struct vsb_bisect *b, const char *sha, char *spec, size_t len);
+/* ab of @base against @new with @new's build held too (good's is) */
+int vsb_bisect_ab_held(const struct vsb_bisect *b, const char *base, const char *new,
+		       const char *dir, struct vsb_bisect_cmp *c);
+/* good's build marked used, so that the lineage's prune keeps it */
+void vsb_bisect_touch_good(const struct vsb_bisect *b);
+void vsb_bisect_say_step(const struct vsb_bisect *b, const struct vsb_bisect_step *s);
 
 /* out.c */
 void vsb_bisect_subject(const struct vsb_bisect *b, const char *sha, char *buf, size_t len);
