@@ -25,8 +25,6 @@
 #define WALK_CULPRIT	(-1)
 #define WALK_RANGE	(-2)
 
-static const char *const vname[] = { "none", "good", "bad", "skip" };
-
 static void git_dir(const struct vsb_bisect *b, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/git", b->out);
@@ -135,20 +133,9 @@ out:
 	return rc;
 }
 
-/* git bisect VERB [SHA] in OUT/git; its output in *@out */
-static int git_bisect(const struct vsb_bisect *b, const char *verb, const char *sha,
-		      char **out)
-{
-	char gd[2048 + 16];
-
-	git_dir(b, gd, sizeof(gd));
-	return vsb_bisect_git_all(gd, out, "bisect", verb, sha, (char *)NULL);
-}
-
 static int start_bisect(struct vsb_bisect *b, char **out)
 {
 	char gd[2048 + 16];
-	size_t i;
 	int rc;
 
 	git_dir(b, gd, sizeof(gd));
@@ -157,19 +144,11 @@ static int start_bisect(struct vsb_bisect *b, char **out)
 	free(*out);
 	rc = vsb_bisect_git_all(gd, out, "bisect", "start", "--no-checkout", b->bad,
 				b->good, (char *)NULL);
-	for (i = 0; !rc && i < b->nsteps; i++) {
-		const struct vsb_bisect_step *s = &b->steps[i];
-
-		if (strcmp(s->role, "step"))
-			continue;
-		free(*out);
-		rc = git_bisect(b, s->verdict, s->sha, out);
-		if (rc == 2 && strstr(*out, "only 'skip'ped"))
-			rc = 0;
-	}
-	if (rc)
+	if (rc) {
 		vsb_err("bisect: git bisect in %s failed: %.200s", gd, *out);
-	return rc ? VSB_EXIT_ERROR : 0;
+		return VSB_EXIT_ERROR;
+	}
+	return vsb_bisect_mark(b, 0, b->nsteps, out);
 }
 
 /*
@@ -195,34 +174,21 @@ static int hold_good(struct vsb_bisect *b)
 /* Build @sha and compare it with good: one step's verdict into @s. */
 static int measure(struct vsb_bisect *b, const char *sha, struct vsb_bisect_step *s)
 {
-	struct vsb_bisect_cmp *c = vsb_zalloc(sizeof(*c));
-	enum vsb_bisect_verdict v = VSB_BV_SKIP;
 	char spec[4096];
 	int rc;
 
-	snprintf(s->role, sizeof(s->role), "step");
-	snprintf(s->sha, sizeof(s->sha), "%.40s", sha);
-	snprintf(s->base_sha, sizeof(s->base_sha), "%s", b->good);
-	snprintf(s->dir, sizeof(s->dir), "steps/%02zu-%.12s", b->nsteps, sha);
+	vsb_bisect_step_init(b, sha, b->nsteps, s);
 	vsb_bisect_touch_good(b);
 	rc = vsb_bisect_build_once(b, sha, spec, sizeof(spec));
 	/* built: the commits git may ask for next, built while this boots */
 	if (rc == 0 || rc == 125)
 		vsb_bisect_ahead_launch(b);
-	if (rc == 125)
+	if (rc == 125) {
 		snprintf(s->why, sizeof(s->why), "does not build");
-	else if (!rc &&
-		 (rc = vsb_bisect_ab_held(b, b->good_spec, spec, s->dir, c)) == 125)
-		snprintf(s->why, sizeof(s->why), "a boot failed");
-	else if (!rc && (v = vsb_bisect_decide(b, c)) == VSB_BV_NONE)
-		snprintf(s->why, sizeof(s->why), "undecided after more boots");
-	free(c);
-	if (rc && rc != 125)
-		return rc;
-	if (v == VSB_BV_NONE)
-		v = VSB_BV_SKIP;
-	snprintf(s->verdict, sizeof(s->verdict), "%s", vname[v]);
-	return 0;
+		snprintf(s->verdict, sizeof(s->verdict), "skip");
+		return 0;
+	}
+	return rc ?: vsb_bisect_judge(b, spec, s);
 }
 
 /* git's answer: 0 go on (BISECT_HEAD), WALK_CULPRIT, WALK_RANGE, or 1 */
@@ -262,18 +228,17 @@ static int walk(struct vsb_bisect *b, char *culprit, char **range)
 			rc = VSB_EXIT_ERROR;
 			break;
 		}
-		memset(&s, 0, sizeof(s));
+		if (b->split > 1) {
+			rc = vsb_bisect_round(b, head, &out);
+			continue;
+		}
 		vsb_bisect_ahead_plan(b, head);
 		rc = measure(b, head, &s);
 		rc = rc ?: vsb_bisect_record(b, &s);
 		if (rc)
 			break;
 		vsb_bisect_say_step(b, &s);
-		free(out);
-		if (git_bisect(b, s.verdict, s.sha, &out) && !strstr(out, "only 'skip'ped")) {
-			vsb_err("bisect: git bisect %s failed: %.200s", s.verdict, out);
-			rc = VSB_EXIT_ERROR;
-		}
+		rc = vsb_bisect_mark(b, b->nsteps - 1, b->nsteps, &out);
 	}
 	free(out);
 	return rc ? rc : a;
@@ -372,6 +337,7 @@ static int run(struct vsb_bisect *b)
 	rc = rc ?: build_good(b);
 	rc = rc ?: hold_good(b);
 	rc = rc ?: endpoints(b);
+	rc = rc ?: vsb_bisect_split_check(b);
 	if (rc == 1)
 		vsb_bisect_write(b, NULL, NULL);
 	if (rc)
