@@ -260,13 +260,10 @@ int vsb_bisect_round(struct vsb_bisect *b, const char *head, char **out)
 			rc = rc ?: a->rc;
 			continue;
 		}
-		if (!rc || vsb_interrupted) {
-			int r = vsb_bisect_record_round(b, &a->s, round);
-
-			rc = rc ?: r;
-			if (!r)
-				vsb_bisect_say_step(b, &a->s);
-		}
+		if (!vsb_bisect_record_round(b, &a->s, round))
+			vsb_bisect_say_step(b, &a->s);
+		else
+			rc = rc ?: VSB_EXIT_ERROR;
 	}
 	if (!rc && !vsb_interrupted)
 		for (i = 0; i < n; i++)
