@@ -9,7 +9,7 @@
 # fake log's ab / ab-end lines, abs of a second); every commit both
 # runs tested got the same verdict; SIGTERM mid-round, then the same
 # command resumes to the same culprit without redoing a finished step,
-# no process left; the refusals.
+# no process left; SIGKILL leaves no ab either; the refusals.
 . "$(dirname "$0")/../lib.sh"
 
 export VSB_BISECT_FAKE=$VSB_ROOT/tests/fixtures/bisect/fake.sh
@@ -124,6 +124,24 @@ for s in $finished; do grep -q "^ab c0 $s " "$FAKE_LOG" && again=1; done
 	ok "after SIGTERM the same command finishes, the steps done before not redone" ||
 	not_ok "resume after SIGTERM" "exit $rc, redone: $again ($finished)" "$(cat "$FAKE_LOG")" \
 		"$(tail -n3 "$TMP/err")"
+
+# --- SIGKILL mid-round: the workers and their abs die with bisect -------------------------
+rm -f "$FAKE_LOG"
+FAKE_SLOW=c5 FAKE_SLEEP=c4 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" --ahead 0 \
+	--exact --split 3 "$TMP/k.sweep" -o "$TMP/k" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 200); do grep -q '^ab c0 c4' "$FAKE_LOG" 2>/dev/null && break; sleep 0.1; done
+running=$(procs)
+kill -KILL $pid
+wait $pid 2>/dev/null
+for _ in $(seq 100); do [ "$(procs)" -eq 0 ] && break; sleep 0.1; done
+FAKE_SLOW=c5 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" --ahead 0 --exact --split 3 \
+	"$TMP/k.sweep" -o "$TMP/k" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$running" -ge 1 ] && [ "$(procs)" -eq 0 ] && [ $rc -eq 0 ] &&
+	[ "$(tail -n1 "$TMP/out")" = "culprit: $(sha c5) c5" ] &&
+	ok "SIGKILL mid-round: no ab left, the same command finishes" ||
+	not_ok "SIGKILL mid-round" "$running before, $(procs) after, exit $rc" "$(tail -n3 "$TMP/err")"
 
 # --- refusals: one line, exit 2, nothing made -----------------------------------------
 refused() {	# refused WHAT ARGS...: exit 2, one line on stderr, no OUT
