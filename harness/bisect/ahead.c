@@ -9,7 +9,7 @@
  * kernel built.  Once git names the next commit, the builds under way of
  * commits it can no longer ask for are cancelled; those done are kept
  * (around a skip, git may still ask).  Only beside exact boots, whose
- * counts do not depend on the load (beside_exact()).
+ * counts do not depend on the load (vsb_bisect_exact()).
  *
  * Each build ahead is run by a supervisor (a child forked here, no exec)
  * that leads its own process group: cancelling it is one kill of the
@@ -136,6 +136,40 @@ static size_t fork_range(const struct range *r, const char *x, struct range *q, 
 		n++;
 	}
 	return n;
+}
+
+static int measured(const struct vsb_bisect *b, const char *sha)
+{
+	size_t i;
+
+	for (i = 0; i < b->nsteps; i++)
+		if (!strcmp(b->steps[i].sha, sha))
+			return 1;
+	return 0;
+}
+
+size_t vsb_bisect_next_picks(const struct vsb_bisect *b, const char *head,
+			     char (*out)[41], size_t max)
+{
+	struct range q[2], root = { .ngood = 0 };
+	char gd[2048 + 16], x[64];
+	size_t n, i, k = 0, j;
+
+	snprintf(gd, sizeof(gd), "%s/git", b->out);
+	if (vsb_bisect_git(gd, x, sizeof(x), "rev-parse", "refs/bisect/bad",
+			   (char *)NULL) || strlen(x) != 40)
+		return 0;
+	snprintf(root.bad, sizeof(root.bad), "%s", x);
+	n = fork_range(&root, head, q, 0);
+	for (i = 0; i < n && k < max; i++) {
+		if (pick(b, &q[i], x) || !strcmp(x, head) || measured(b, x))
+			continue;
+		for (j = 0; j < k && strcmp(out[j], x); j++)
+			;
+		if (j == k)
+			snprintf(out[k++], sizeof(out[0]), "%s", x);
+	}
+	return k;
 }
 
 /* drop the pre-build @i from the table (its processes ended) */
@@ -351,7 +385,7 @@ supervise(const struct vsb_bisect *b, const char *sha, int baton, int mine, pid_
  * the default under TCG), so with neither the first pick is built only
  * after the endpoints.
  */
-static int beside_exact(const struct vsb_bisect *b)
+int vsb_bisect_exact(const struct vsb_bisect *b)
 {
 	char path[2048 + 64], mode[32];
 	int i;
@@ -411,7 +445,7 @@ void vsb_bisect_ahead_launch(struct vsb_bisect *b)
 	char k[2048 + 16];
 	size_t i, inflight = 0;
 
-	if (b->ahead <= 0 || vsb_interrupted || !beside_exact(b))
+	if (b->ahead <= 0 || vsb_interrupted || !vsb_bisect_exact(b))
 		return;
 	for (i = 0; i < b->npre; i++) {
 		reap(&b->pre[i], 0);

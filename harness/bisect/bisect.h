@@ -6,9 +6,10 @@
  * booted against the good one by `ab`, its compare.csv read and the step
  * decided), state.c (OUT's bisect.state: opened, checked, resumed,
  * appended to), run.c (git bisect driven in a bare clone in OUT, the
- * culprit's check), ahead.c (the commits git may ask for next, built
- * while a step boots), hold.c (a build's lock held while a step boots
- * it) and out.c (bisect.txt, bisect.csv and its chart).
+ * culprit's check), commit.c (a commit built once, booted, judged,
+ * said, marked), split.c (--split: rounds of commits at once), ahead.c
+ * (the commits git may ask for next, built while a step boots), hold.c
+ * (a build's lock held while a step boots it) and out.c (bisect.txt, bisect.csv and its chart).
  * Builds are ci/bisect-build.sh's; verdicts are ab's, read from
  * DIR/compare/compare.csv.  Only cmd_bisect.c and bisect/
  * include this.
@@ -107,10 +108,24 @@ struct vsb_bisect {
 	/* the next commits git may ask for, nearest first (ahead.c) */
 	char plan[VSB_BISECT_AHEAD_MAX][41];
 	size_t nplan;
+	/* --split K: commits tested at once a round (1: a step at a time) */
+	long split;
+	/* the round each step was tested in (0: alone), the last round's */
+	unsigned int round[VSB_BISECT_STEPS_MAX];
+	unsigned int nround;
 };
 
 /* proc.c: stop signals passed on to the child */
 void vsb_bisect_signals(void);
+/*
+ * fork a worker of a round (split.c): 0 in it (it dies with bisect, a
+ * stop signal reaches it), its pid here, -1 on error
+ */
+pid_t vsb_bisect_fork_worker(void);
+/* a worker reaped: no signal passed on to its pid any more */
+void vsb_bisect_unwatch(pid_t pid);
+/* "interrupted; the same command resumes", once */
+void vsb_bisect_say_stop(void);
 /* run @argv; its stdout's last line into @last (may be NULL) */
 int vsb_bisect_spawn(char *const argv[], char *last, size_t len);
 /* git -C @dir ARGS...: its first stdout line into @out; the exit status */
@@ -151,6 +166,15 @@ int vsb_bisect_step(struct vsb_bisect *b);
 
 /* ahead.c: --ahead's default (what the machine can take) */
 long vsb_bisect_ahead_default(void);
+/* are the steps' boots exact (--exact, or ab's choice at the endpoints)? */
+int vsb_bisect_exact(const struct vsb_bisect *b);
+/*
+ * git's picks after @head, if it is bad and if it is good (the ranges
+ * each verdict leaves), into @out: at most @max, distinct, neither @head
+ * nor a commit skipped or measured already; how many
+ */
+size_t vsb_bisect_next_picks(const struct vsb_bisect *b, const char *head,
+			     char (*out)[41], size_t max);
 /*
  * The commits git may ask for after @head (NULL: the first step, from
  * the endpoints) into b->plan, nearest first, @head not among them; the
@@ -178,6 +202,9 @@ int vsb_bisect_spec_complete(const char *spec);
 void vsb_bisect_release(int fd);
 
 /* state.c: OUT opened (new, or resumed), bisect.state appended to */
+/* @s recorded, and the round it was tested in (a line of its own) */
+int vsb_bisect_record_round(struct vsb_bisect *b, const struct vsb_bisect_step *s,
+			    unsigned int round);
 int vsb_bisect_open_out(struct vsb_bisect *b);
 int vsb_bisect_state_add(const struct vsb_bisect *b, const char *line);
 /* @s into b->steps and bisect.state */
@@ -185,6 +212,31 @@ int vsb_bisect_record(struct vsb_bisect *b, const struct vsb_bisect_step *s);
 
 /* run.c */
 int vsb_bisect_run(struct vsb_bisect *b);
+
+/* commit.c: @sha built once a bisect: 0 (@spec), 125 (no build), VSB_EXIT_* */
+int vsb_bisect_build_once(struct vsb_bisect *b, const char *sha, char *spec, size_t len);
+/* ab of @base against @new with @new's build held too (good's is) */
+int vsb_bisect_ab_held(const struct vsb_bisect *b, const char *base, const char *new,
+		       const char *dir, struct vsb_bisect_cmp *c);
+/* good's build marked used, so that the lineage's prune keeps it */
+void vsb_bisect_touch_good(const struct vsb_bisect *b);
+/* a step of @sha, the @n-th, in steps/NN-<sha12>, not yet measured */
+void vsb_bisect_step_init(const struct vsb_bisect *b, const char *sha, size_t n,
+			  struct vsb_bisect_step *s);
+/* @spec booted against good (ab), @s's verdict by the rule: 0, VSB_EXIT_* */
+int vsb_bisect_judge(const struct vsb_bisect *b, const char *spec,
+		     struct vsb_bisect_step *s);
+void vsb_bisect_say_step(const struct vsb_bisect *b, const struct vsb_bisect_step *s);
+/* steps @from to @to given to git as marks; its last answer in *@out */
+int vsb_bisect_mark(struct vsb_bisect *b, size_t from, size_t to, char **out);
+
+/*
+ * split.c: --split 3: a round at @head (git's pick), its candidates
+ * measured at once, recorded, marked; git's answer in *@out
+ */
+int vsb_bisect_round(struct vsb_bisect *b, const char *head, char **out);
+/* after the endpoints: --split 3 only beside exact boots (VSB_EXIT_USAGE) */
+int vsb_bisect_split_check(const struct vsb_bisect *b);
 
 /* out.c */
 void vsb_bisect_subject(const struct vsb_bisect *b, const char *sha, char *buf, size_t len);

@@ -66,6 +66,12 @@ static void txt_step(FILE *f, const struct vsb_bisect *b, const struct vsb_bisec
 
 	vsb_bisect_subject(b, s->sha, subj, sizeof(subj));
 	fprintf(f, "\nstep %zu %s %s %s\n", n, s->role, s->sha, subj);
+	for (i = 0; b->round[n] && i < b->nsteps; i++)
+		if (i != n && b->round[i] == b->round[n]) {
+			fprintf(f, "  round %u: booted at once with the other steps of "
+				"round %u\n", b->round[n], b->round[n]);
+			break;
+		}
 	if (s->base_sha[0] && !step_cmp(b, s, c)) {
 		fprintf(f, "  against %.12s:\n", s->base_sha);
 		for (i = 0; i < c->n; i++) {

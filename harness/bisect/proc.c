@@ -31,12 +31,72 @@
  */
 static volatile pid_t child;
 static int said;
+/* a round's workers (split.c), each running one commit's ab */
+#define WORKERS_MAX	8
+static volatile pid_t workers[WORKERS_MAX];
 
 static void on_stop(int sig)
 {
+	int i;
+
 	vsb_interrupted = 1;
 	if (child > 0)
 		kill(child, sig);
+	for (i = 0; i < WORKERS_MAX; i++)
+		if (workers[i] > 0)
+			kill(workers[i], sig);
+}
+
+void vsb_bisect_say_stop(void)
+{
+	if (!said++)
+		vsb_err("bisect: interrupted; the same command resumes");
+}
+
+/*
+ * The stop signals blocked from the fork until the worker's pid is
+ * watched: one that came between would reach the worker never.  The
+ * worker says nothing of a stop (bisect says it, once), and dies with
+ * bisect (PR_SET_PDEATHSIG: its ab, under a reaper, with it).
+ */
+pid_t vsb_bisect_fork_worker(void)
+{
+	pid_t parent = getpid(), pid;
+	sigset_t old;
+	int i;
+
+	for (i = 0; i < WORKERS_MAX && workers[i] > 0; i++)
+		;
+	if (i == WORKERS_MAX)
+		return -1;
+	fflush(NULL);
+	vsb_block_stop_signals(&old);
+	pid = fork();
+	if (pid == 0) {
+		int k;
+
+		said = 1;
+		child = 0;
+		for (k = 0; k < WORKERS_MAX; k++)
+			workers[k] = 0;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(127);
+		return 0;
+	}
+	if (pid > 0)
+		workers[i] = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
+void vsb_bisect_unwatch(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < WORKERS_MAX; i++)
+		if (workers[i] == pid)
+			workers[i] = 0;
 }
 
 void vsb_bisect_signals(void)

@@ -25,10 +25,6 @@
 #define WALK_CULPRIT	(-1)
 #define WALK_RANGE	(-2)
 
-static const char *const vname[] = { "none", "good", "bad", "skip" };
-
-static void say_step(const struct vsb_bisect *b, const struct vsb_bisect_step *s);
-
 static void git_dir(const struct vsb_bisect *b, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/git", b->out);
@@ -78,61 +74,15 @@ static const struct vsb_bisect_step *find_step(const struct vsb_bisect *b,
 	return NULL;
 }
 
-/*
- * @sha's kernel: built once per bisect (a commit's second build would be
- * a cache hit, but its checkout would still touch the files it differs
- * in, and the next incremental build recompile them).  0, 125, VSB_EXIT_*.
- */
-static int build_once(struct vsb_bisect *b, const char *sha, char *spec, size_t len)
-{
-	char line[4096 + 64];
-	size_t i;
-	int rc;
-
-	for (i = 0; i < b->nbuilt; i++)
-		if (!strcmp(b->built[i].sha, sha)) {
-			if (vsb_bisect_spec_complete(b->built[i].spec)) {
-				snprintf(spec, len, "%s", b->built[i].spec);
-				return 0;
-			}
-			/* its folder removed since (VSB_KBUILD_KEEP): again */
-			vsb_note("bisect: the build of %.12s is gone: building it again", sha);
-			b->built[i] = b->built[--b->nbuilt];
-			break;
-		}
-	rc = vsb_bisect_ahead_take(b, sha, spec, len);
-	if (rc < 0)
-		rc = vsb_bisect_build(b, sha, spec, len);
-	if (rc)
-		return rc;
-	if (b->nbuilt < VSB_BISECT_BUILT_MAX) {
-		snprintf(b->built[b->nbuilt].sha, 41, "%s", sha);
-		snprintf(b->built[b->nbuilt++].spec, 4096, "%s", spec);
-	}
-	vsb_bisect_spec_write(line, sizeof(line), sha, spec);
-	return vsb_bisect_state_add(b, line);
-}
-
 static int build_good(struct vsb_bisect *b)
 {
-	int rc = build_once(b, b->good, b->good_spec, sizeof(b->good_spec));
+	int rc = vsb_bisect_build_once(b, b->good, b->good_spec, sizeof(b->good_spec));
 
 	if (rc == 125) {
 		vsb_err("bisect: --good %s does not build: nothing to compare with",
 			b->good_rev);
 		return VSB_EXIT_ERROR;
 	}
-	return rc;
-}
-
-/* ab of @base against @new with @new's build held too (good's is) */
-static int ab_held(const struct vsb_bisect *b, const char *base, const char *new,
-		   const char *dir, struct vsb_bisect_cmp *c)
-{
-	int fd = vsb_bisect_hold(new, 0);
-	int rc = vsb_bisect_ab(b, base, new, dir, c, 1);
-
-	vsb_bisect_release(fd);
 	return rc;
 }
 
@@ -147,7 +97,7 @@ static int endpoints(struct vsb_bisect *b)
 	snprintf(csv, sizeof(csv), "%s/%s/compare/compare.csv", b->out, s.dir);
 	if (done && !vsb_bisect_read_cmp(csv, c))
 		goto judged;
-	rc = build_once(b, b->bad, spec, sizeof(spec));
+	rc = vsb_bisect_build_once(b, b->bad, spec, sizeof(spec));
 	if (rc == 125) {
 		vsb_err("bisect: --bad %s does not build", b->bad_rev);
 		rc = VSB_EXIT_ERROR;
@@ -156,7 +106,7 @@ static int endpoints(struct vsb_bisect *b)
 		vsb_bisect_ahead_plan(b, NULL);
 		vsb_bisect_ahead_launch(b);
 	}
-	rc = rc ?: ab_held(b, b->good_spec, spec, s.dir, c);
+	rc = rc ?: vsb_bisect_ab_held(b, b->good_spec, spec, s.dir, c);
 	if (rc == 125) {
 		vsb_err("bisect: the endpoints' ab failed (a boot failed): see %s/%s",
 			b->out, s.dir);
@@ -170,7 +120,7 @@ static int endpoints(struct vsb_bisect *b)
 		 endpoints_changed(b, c) ? "differ" : "same");
 	rc = vsb_bisect_record(b, &s);
 	if (!rc)
-		say_step(b, &s);
+		vsb_bisect_say_step(b, &s);
 judged:
 	if (!rc && !endpoints_changed(b, c)) {
 		vsb_err("bisect: --good %s and --bad %s do not differ on the sweep's "
@@ -183,20 +133,9 @@ out:
 	return rc;
 }
 
-/* git bisect VERB [SHA] in OUT/git; its output in *@out */
-static int git_bisect(const struct vsb_bisect *b, const char *verb, const char *sha,
-		      char **out)
-{
-	char gd[2048 + 16];
-
-	git_dir(b, gd, sizeof(gd));
-	return vsb_bisect_git_all(gd, out, "bisect", verb, sha, (char *)NULL);
-}
-
 static int start_bisect(struct vsb_bisect *b, char **out)
 {
 	char gd[2048 + 16];
-	size_t i;
 	int rc;
 
 	git_dir(b, gd, sizeof(gd));
@@ -205,35 +144,11 @@ static int start_bisect(struct vsb_bisect *b, char **out)
 	free(*out);
 	rc = vsb_bisect_git_all(gd, out, "bisect", "start", "--no-checkout", b->bad,
 				b->good, (char *)NULL);
-	for (i = 0; !rc && i < b->nsteps; i++) {
-		const struct vsb_bisect_step *s = &b->steps[i];
-
-		if (strcmp(s->role, "step"))
-			continue;
-		free(*out);
-		rc = git_bisect(b, s->verdict, s->sha, out);
-		if (rc == 2 && strstr(*out, "only 'skip'ped"))
-			rc = 0;
-	}
-	if (rc)
+	if (rc) {
 		vsb_err("bisect: git bisect in %s failed: %.200s", gd, *out);
-	return rc ? VSB_EXIT_ERROR : 0;
-}
-
-/*
- * The good kernel is every step's base: mark its build used (its
- * .vsb-complete's mtime), so that kernel-build.sh --reuse, which keeps
- * the builds of a tree used last, does not remove it under a long bisect.
- */
-static void touch_good(const struct vsb_bisect *b)
-{
-	const char *colon = strchr(b->good_spec, ':');
-	char path[4096 + 32];
-
-	if (!colon)
-		return;
-	snprintf(path, sizeof(path), "%s/.vsb-complete", colon + 1);
-	utimensat(AT_FDCWD, path, NULL, 0);
+		return VSB_EXIT_ERROR;
+	}
+	return vsb_bisect_mark(b, 0, b->nsteps, out);
 }
 
 /*
@@ -252,50 +167,28 @@ static int hold_good(struct vsb_bisect *b)
 	vsb_bisect_release(fd);
 	if (vsb_interrupted)
 		return VSB_EXIT_ERROR;
-	/* removed while we waited: build_once sees it gone, builds it again */
+	/* removed while we waited: it is seen gone and built again */
 	return build_good(b) ?: (vsb_bisect_hold(b->good_spec, 1), 0);
-}
-
-static void say_step(const struct vsb_bisect *b, const struct vsb_bisect_step *s)
-{
-	char subj[128];
-
-	vsb_bisect_subject(b, s->sha, subj, sizeof(subj));
-	printf("%s %.12s %s%s%s  %s\n", s->role, s->sha, s->verdict,
-	       s->why[0] ? ": " : "", s->why, subj);
-	fflush(stdout);
 }
 
 /* Build @sha and compare it with good: one step's verdict into @s. */
 static int measure(struct vsb_bisect *b, const char *sha, struct vsb_bisect_step *s)
 {
-	struct vsb_bisect_cmp *c = vsb_zalloc(sizeof(*c));
-	enum vsb_bisect_verdict v = VSB_BV_SKIP;
 	char spec[4096];
 	int rc;
 
-	snprintf(s->role, sizeof(s->role), "step");
-	snprintf(s->sha, sizeof(s->sha), "%.40s", sha);
-	snprintf(s->base_sha, sizeof(s->base_sha), "%s", b->good);
-	snprintf(s->dir, sizeof(s->dir), "steps/%02zu-%.12s", b->nsteps, sha);
-	touch_good(b);
-	rc = build_once(b, sha, spec, sizeof(spec));
+	vsb_bisect_step_init(b, sha, b->nsteps, s);
+	vsb_bisect_touch_good(b);
+	rc = vsb_bisect_build_once(b, sha, spec, sizeof(spec));
 	/* built: the commits git may ask for next, built while this boots */
 	if (rc == 0 || rc == 125)
 		vsb_bisect_ahead_launch(b);
-	if (rc == 125)
+	if (rc == 125) {
 		snprintf(s->why, sizeof(s->why), "does not build");
-	else if (!rc && (rc = ab_held(b, b->good_spec, spec, s->dir, c)) == 125)
-		snprintf(s->why, sizeof(s->why), "a boot failed");
-	else if (!rc && (v = vsb_bisect_decide(b, c)) == VSB_BV_NONE)
-		snprintf(s->why, sizeof(s->why), "undecided after more boots");
-	free(c);
-	if (rc && rc != 125)
-		return rc;
-	if (v == VSB_BV_NONE)
-		v = VSB_BV_SKIP;
-	snprintf(s->verdict, sizeof(s->verdict), "%s", vname[v]);
-	return 0;
+		snprintf(s->verdict, sizeof(s->verdict), "skip");
+		return 0;
+	}
+	return rc ?: vsb_bisect_judge(b, spec, s);
 }
 
 /* git's answer: 0 go on (BISECT_HEAD), WALK_CULPRIT, WALK_RANGE, or 1 */
@@ -335,18 +228,17 @@ static int walk(struct vsb_bisect *b, char *culprit, char **range)
 			rc = VSB_EXIT_ERROR;
 			break;
 		}
-		memset(&s, 0, sizeof(s));
+		if (b->split > 1) {
+			rc = vsb_bisect_round(b, head, &out);
+			continue;
+		}
 		vsb_bisect_ahead_plan(b, head);
 		rc = measure(b, head, &s);
 		rc = rc ?: vsb_bisect_record(b, &s);
 		if (rc)
 			break;
-		say_step(b, &s);
-		free(out);
-		if (git_bisect(b, s.verdict, s.sha, &out) && !strstr(out, "only 'skip'ped")) {
-			vsb_err("bisect: git bisect %s failed: %.200s", s.verdict, out);
-			rc = VSB_EXIT_ERROR;
-		}
+		vsb_bisect_say_step(b, &s);
+		rc = vsb_bisect_mark(b, b->nsteps - 1, b->nsteps, &out);
 	}
 	free(out);
 	return rc ? rc : a;
@@ -374,10 +266,10 @@ static int confirm(struct vsb_bisect *b, const char *culprit, struct vsb_bisect_
 	}
 	snprintf(s->base_sha, sizeof(s->base_sha), "%.40s", parent);
 	vsb_bisect_ahead_stop(b);	/* nothing more to build ahead */
-	rc = build_once(b, parent, pspec, sizeof(pspec));
-	rc = rc ?: build_once(b, culprit, spec, sizeof(spec));
+	rc = vsb_bisect_build_once(b, parent, pspec, sizeof(pspec));
+	rc = rc ?: vsb_bisect_build_once(b, culprit, spec, sizeof(spec));
 	pfd = rc ? -1 : vsb_bisect_hold(pspec, 0);
-	rc = rc ?: ab_held(b, pspec, spec, s->dir, c);
+	rc = rc ?: vsb_bisect_ab_held(b, pspec, spec, s->dir, c);
 	vsb_bisect_release(pfd);
 	if (!rc)
 		snprintf(s->verdict, sizeof(s->verdict), "%s",
@@ -406,7 +298,7 @@ static int finish_culprit(struct vsb_bisect *b, const char *culprit)
 	if (rc)
 		return rc;
 	ok = !strcmp(s.verdict, "confirmed");
-	say_step(b, &s);
+	vsb_bisect_say_step(b, &s);
 	vsb_bisect_effect(b, &s);
 	rc = vsb_bisect_write(b, culprit, NULL);
 	vsb_bisect_subject(b, culprit, subj, sizeof(subj));
@@ -445,6 +337,7 @@ static int run(struct vsb_bisect *b)
 	rc = rc ?: build_good(b);
 	rc = rc ?: hold_good(b);
 	rc = rc ?: endpoints(b);
+	rc = rc ?: vsb_bisect_split_check(b);
 	if (rc == 1)
 		vsb_bisect_write(b, NULL, NULL);
 	if (rc)

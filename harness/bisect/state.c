@@ -62,6 +62,53 @@ int vsb_bisect_record(struct vsb_bisect *b, const struct vsb_bisect_step *s)
 }
 
 /*
+ * "round K SHA": the step of SHA just before was tested in round K of a
+ * --split bisect, beside the other steps of round K (bisect.txt says so)
+ */
+int vsb_bisect_record_round(struct vsb_bisect *b, const struct vsb_bisect_step *s,
+			    unsigned int round)
+{
+	char line[64];
+	int rc = vsb_bisect_record(b, s);
+
+	if (rc || !round)
+		return rc;
+	b->round[b->nsteps - 1] = round;
+	if (round > b->nround)
+		b->nround = round;
+	snprintf(line, sizeof(line), "round %u %s", round, s->sha);
+	return vsb_bisect_state_add(b, line);
+}
+
+/*
+ * a round line into the step it follows: 0, 1 (no round line), -1.
+ * "round K SHA": K by lib/base's number syntax, SHA the step's own.
+ */
+static int load_round(struct vsb_bisect *b, const char *line)
+{
+	const char *sp = strchr(line + 6, ' ');
+	char num[16];
+	long k;
+
+	if (strncmp(line, "round ", 6))
+		return 1;
+	if (!sp || sp - line - 6 >= (long)sizeof(num))
+		return -1;
+	snprintf(num, sizeof(num), "%.*s", (int)(sp - line - 6), line + 6);
+	if (vsb_parse_long(num, &k) || k < 1 || k > VSB_BISECT_STEPS_MAX ||
+	    strlen(sp + 1) != 40 || strspn(sp + 1, "0123456789abcdef") != 40)
+		return -1;
+	if (b->nsteps == VSB_BISECT_STEPS_MAX)
+		return 0;	/* its step was left out: so is it */
+	if (!b->nsteps || strcmp(b->steps[b->nsteps - 1].sha, sp + 1))
+		return -1;
+	b->round[b->nsteps - 1] = k;
+	if ((unsigned int)k > b->nround)
+		b->nround = k;
+	return 0;
+}
+
+/*
  * A step line beyond its shape: a verdict word its role writes (a word
  * of any other kind was replayed to git as it stood), and the folder
  * the writer names it by, inside OUT/steps (a "../../.." was read as a
@@ -124,7 +171,10 @@ static int load_line(struct vsb_bisect *b, const char *line)
 {
 	struct vsb_bisect_step s;
 	char sha[41], spec[4096];
+	int r = load_round(b, line);
 
+	if (r <= 0)
+		return r;
 	if (!vsb_bisect_spec_read(line, sha, spec, sizeof(spec))) {
 		if (!spec_ours(spec))
 			return -1;

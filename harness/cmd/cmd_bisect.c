@@ -61,6 +61,10 @@ static void usage(FILE *f, int step)
 "      --ahead N      build the N commits git may ask for next while a step\n"
 "                     boots, beside exact boots only (0: none; default 2\n"
 "                     with 2-7 CPUs, 6 with 8 or more, 0 with one)\n"
+"      --split K      commits tested at once a round: 1 (default) or 3, git's\n"
+"                     pick and both of its next ones, booted side by side:\n"
+"                     log4 rounds, not log2 steps; exact boots only. Pays\n"
+"                     with 16 or more CPUs and long ranges (docs/bisect.md)\n"
 "  -o, --output OUT   bisect.txt, bisect.csv, bisect.png, steps/, kernels/;\n"
 "                     the same command on an interrupted OUT resumes it\n"
 "  -h, --help         this text\n"
@@ -112,6 +116,22 @@ static int note_boots(struct vsb_bisect *b, const char *o, const char *v)
 	return vsb_parse_long_range("--boots", v ? v : "", 1, 25, &b->boots);
 }
 
+/* --split K: 1 (a commit at a time) or 3 (git's pick and its two next) */
+static int parse_split(const char *v, long *k)
+{
+	if (!v || !*v) {
+		vsb_err("--split needs a value: 1 or 3");
+		return VSB_EXIT_USAGE;
+	}
+	if (strcmp(v, "1") && strcmp(v, "3")) {
+		vsb_err("--split %s: 1 (a commit at a time) or 3 (git's pick and both of "
+			"its next candidates at once)", v);
+		return VSB_EXIT_USAGE;
+	}
+	*k = v[0] - '0';
+	return 0;
+}
+
 static int own_value(const char *opt, char *v, const char **dst)
 {
 	if (!v || !*v) {
@@ -143,6 +163,10 @@ static int parse_one(struct vsb_bisect *b, int argc, char **argv, int *i,
 	if (!step && !strcmp(a, "--ahead"))
 		return (*i)++, vsb_parse_long_range("--ahead", v ? v : "", 0,
 						    VSB_BISECT_AHEAD_MAX, &b->ahead);
+	if (!step && !strncmp(a, "--split=", 8))
+		return parse_split(a + 8, &b->split);
+	if (!step && !strcmp(a, "--split"))
+		return (*i)++, parse_split(v, &b->split);
 	if (!strcmp(a, "--base") || !strcmp(a, "--new") || !strcmp(a, "--dry-run") ||
 	    !strcmp(a, "-n")) {
 		vsb_err("%s: bisect gives ab its kernels and boots them; not an option here", a);
@@ -167,6 +191,7 @@ static int parse(struct vsb_bisect *b, int argc, char **argv, int step)
 	int i, ret = 0;
 
 	b->ahead = -1;	/* the machine's default, unless --ahead */
+	b->split = 1;
 	for (i = 1; i < argc && !ret; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout, step);
@@ -197,6 +222,12 @@ static int parse(struct vsb_bisect *b, int argc, char **argv, int step)
 		if (!strcmp(b->ab_args[i], "--timed")) {
 			vsb_err("--ahead %ld with --timed: a build beside a timed boot is part "
 				"of what it times; give --exact, or --ahead 0", b->ahead);
+			return VSB_EXIT_USAGE;
+		}
+	for (i = 0; !step && b->split > 1 && i < b->nab; i++)
+		if (!strcmp(b->ab_args[i], "--timed")) {
+			vsb_err("--split %ld with --timed: timed boots side by side time "
+				"each other; give --exact, or --split 1", b->split);
 			return VSB_EXIT_USAGE;
 		}
 	snprintf(b->out, sizeof(b->out), "%s", out);
