@@ -76,31 +76,24 @@ int vsb_bisect_record_round(struct vsb_bisect *b, const struct vsb_bisect_step *
 	b->round[b->nsteps - 1] = round;
 	if (round > b->nround)
 		b->nround = round;
-	snprintf(line, sizeof(line), "round %u %s", round, s->sha);
+	vsb_bisect_round_write(line, sizeof(line), round, s->sha);
 	return vsb_bisect_state_add(b, line);
 }
 
-/*
- * a round line into the step it follows: 0, 1 (no round line), -1.
- * "round K SHA": K by lib/base's number syntax, SHA the step's own.
- */
+/* a round line into the step it follows: 0, 1 (no round line), -1 */
 static int load_round(struct vsb_bisect *b, const char *line)
 {
-	const char *sp = strchr(line + 6, ' ');
-	char num[16];
+	char sha[41];
 	long k;
+	int r = vsb_bisect_round_read(line, &k, sha);
 
-	if (strncmp(line, "round ", 6))
-		return 1;
-	if (!sp || sp - line - 6 >= (long)sizeof(num))
-		return -1;
-	snprintf(num, sizeof(num), "%.*s", (int)(sp - line - 6), line + 6);
-	if (vsb_parse_long(num, &k) || k < 1 || k > VSB_BISECT_STEPS_MAX ||
-	    strlen(sp + 1) != 40 || strspn(sp + 1, "0123456789abcdef") != 40)
+	if (r)
+		return r;
+	if (k > VSB_BISECT_STEPS_MAX)
 		return -1;
 	if (b->nsteps == VSB_BISECT_STEPS_MAX)
 		return 0;	/* its step was left out: so is it */
-	if (!b->nsteps || strcmp(b->steps[b->nsteps - 1].sha, sp + 1))
+	if (!b->nsteps || strcmp(b->steps[b->nsteps - 1].sha, sha))
 		return -1;
 	b->round[b->nsteps - 1] = k;
 	if ((unsigned int)k > b->nround)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bisect_state.h"
+#include "vsb.h"
 
 void vsb_bisect_step_write(char *buf, size_t len, const struct vsb_bisect_step *s)
 {
@@ -73,6 +74,30 @@ int vsb_bisect_spec_read(const char *line, char *sha, char *spec, size_t len)
 	if (!full_sha(sha))
 		return -1;
 	snprintf(spec, len, "%s", line + 46);
+	return 0;
+}
+
+void vsb_bisect_round_write(char *buf, size_t len, unsigned int round, const char *sha)
+{
+	snprintf(buf, len, "round %u %s", round, sha);
+}
+
+int vsb_bisect_round_read(const char *line, long *round, char *sha)
+{
+	const char *sp;
+	char num[16];
+
+	if (strncmp(line, "round ", 6))
+		return 1;
+	line += 6;
+	sp = strchr(line, ' ');
+	if (!sp || sp == line || sp - line >= (long)sizeof(num))
+		return -1;
+	memcpy(num, line, sp - line);
+	num[sp - line] = '\0';
+	if (vsb_parse_long(num, round) || *round < 1 || !full_sha(sp + 1))
+		return -1;
+	memcpy(sha, sp + 1, 41);
 	return 0;
 }
 

@@ -29,6 +29,14 @@ void vsb_bisect_spec_write(char *buf, size_t len, const char *sha, const char *s
 int vsb_bisect_spec_read(const char *line, char *sha, char *spec, size_t len);
 
 /*
+ * A --split bisect's round line, "round K SHA", after the step of SHA:
+ * that step was tested in round K beside the round's other steps.
+ */
+void vsb_bisect_round_write(char *buf, size_t len, unsigned int round, const char *sha);
+/* @line into @round (>= 1) and @sha (41 bytes): 0, 1 when it is no round line, -1 */
+int vsb_bisect_round_read(const char *line, long *round, char *sha);
+
+/*
  * The question line, first in the file: the bisect asked, so that a
  * resumed bisect is the same one.  @ab_args: ab's options, as given.
  */

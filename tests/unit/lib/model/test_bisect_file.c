@@ -75,9 +75,45 @@ static void test_file(void)
 	TAP_OK(!vsb_bisect_state_line(&cur), "an empty file has no line, no question");
 }
 
+/* --split's round line: written, read back, and what is refused */
+static void test_round(void)
+{
+	const char *sha = "0123456789abcdef0123456789abcdef01234567";
+	static const char *const bad[] = {
+		"round 0 0123456789abcdef0123456789abcdef01234567",
+		"round -1 0123456789abcdef0123456789abcdef01234567",
+		"round 01 0123456789abcdef0123456789abcdef01234567",
+		"round x 0123456789abcdef0123456789abcdef01234567",
+		"round 1 0123456789abcdef0123456789abcdef0123456",
+		"round 1 0123456789ABCDEF0123456789abcdef01234567",
+		"round 1  0123456789abcdef0123456789abcdef01234567",
+		"round  1 0123456789abcdef0123456789abcdef01234567",
+		"round 1",
+		"round 99999999999999999999 0123456789abcdef0123456789abcdef01234567",
+	};
+	char line[96], back[41];
+	size_t i, refused = 0;
+	long k = 0;
+
+	vsb_bisect_round_write(line, sizeof(line), 7, sha);
+	TAP_OK(!strcmp(line, "round 7 0123456789abcdef0123456789abcdef01234567"),
+	       "a round line is \"round K SHA\"");
+	TAP_OK(!vsb_bisect_round_read(line, &k, back) && k == 7 && !strcmp(back, sha),
+	       "it reads back whole");
+	TAP_OK(vsb_bisect_round_read("spec 0123 x", &k, back) == 1,
+	       "another kind of line is no round line (1), not an error");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused += vsb_bisect_round_read(bad[i], &k, back) == -1;
+	TAP_OK(refused == sizeof(bad) / sizeof(bad[0]),
+	       "a round of 0, a sign, a leading zero, a short or upper-case sha, "
+	       "a doubled space, no sha, an overflow: refused (%zu of %zu)",
+	       refused, sizeof(bad) / sizeof(bad[0]));
+}
+
 int main(void)
 {
 	test_question();
 	test_file();
+	test_round();
 	return tap_done();
 }
