@@ -163,6 +163,19 @@ fake_series() {
 	done
 }
 
+# fake_bisect N: the world of bisect's tests without a kernel: the fake
+# build and ab (VSB_BISECT_FAKE), a series c0 ... cN at FAKE_TREE (and
+# G), the fake's log at FAKE_LOG and a one-point module sweep at
+# $TMP/k.sweep; fake_sha SUBJECT names a commit of the series
+fake_bisect() {
+	export VSB_BISECT_FAKE=$VSB_ROOT/tests/fixtures/bisect/fake.sh
+	export FAKE_TREE=$TMP/tree FAKE_LOG=$TMP/log
+	G=$FAKE_TREE
+	fake_series "$G" "$1"
+	printf 'name k\nbench counter\nbackend kmod\ncpus 0\nvariant this-cpu-add\n' >"$TMP/k.sweep"
+}
+fake_sha() { git -C "$G" log --format=%H --grep="^$1\$" -1; }
+
 # need_qemu_user: exit 4 with the reason unless qemu-x86_64 can count our
 # binary with the plugin (qemu-user installed, not a sanitizer build,
 # the plugin built)

@@ -20,13 +20,8 @@
 # lane: guest
 . "$(dirname "$0")/../lib.sh"
 
-export VSB_BISECT_FAKE=$VSB_ROOT/tests/fixtures/bisect/fake.sh
-export FAKE_TREE=$TMP/tree FAKE_LOG=$TMP/log
-G=$FAKE_TREE
-fake_series "$G" 8
-sha() { git -C "$G" log --format=%H --grep="^$1\$" -1; }
-C0=$(sha c0) C4=$(sha c4) C5=$(sha c5) C8=$(sha c8)
-printf 'name k\nbench counter\nbackend kmod\ncpus 0\nvariant this-cpu-add\n' >"$TMP/k.sweep"
+fake_bisect 8
+C0=$(fake_sha c0) C4=$(fake_sha c4) C5=$(fake_sha c5) C8=$(fake_sha c8)
 printf 'name u\nbench counter\nbackend user\ncpus 0\nvariant this-cpu-add\n' >"$TMP/u.sweep"
 snap() { git -C "$G" rev-parse HEAD; sha256sum <"$G/.git/index"; git -C "$G" status --porcelain;
 	 git -C "$G" for-each-ref; ls "$G/.git"; }
@@ -94,7 +89,7 @@ expect_usage_error "a bisect.state line no bisect writes is refused" 'bisect.sta
 
 # compare's old word "no-change" counts as same; --db imports each ab
 FAKE_SLOW=c3 FAKE_WORDS=old bisect "$TMP/o2" --db "sqlite:$TMP/db"
-[ $? -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $(sha c3) c3" ] &&
+[ $? -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $(fake_sha c3) c3" ] &&
 	ok "the old verdict word no-change is read as same" || not_ok "no-change read as same" "$(tail -n3 "$TMP/err")"
 [ "$(grep -c '^db ' "$FAKE_LOG")" -eq "$(grep -c '^ab ' "$FAKE_LOG")" ] && grep -q "^db sqlite:$TMP/db " "$FAKE_LOG" &&
 	ok "--db: every ab's results imported" || not_ok "--db imports" "$(cat "$FAKE_LOG")"
@@ -103,7 +98,7 @@ FAKE_SLOW=c3 FAKE_WORDS=old bisect "$TMP/o2" --db "sqlite:$TMP/db"
 # ab exits 5 for it) is a change: bisect still finds the commit, and
 # bisect-step calls it bad
 FAKE_SLOW=c6 FAKE_WORDS=exact bisect "$TMP/o2x"
-[ $? -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $(sha c6) c6" ] &&
+[ $? -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $(fake_sha c6) c6" ] &&
 	ok "changed endpoints: the commit that changed the count is found" ||
 	not_ok "bisect to a changed count" "$(tail -n3 "$TMP/err")"
 
@@ -165,7 +160,7 @@ kill -TERM $pid
 wait $pid
 rc=$?
 [ $rc -eq 1 ] && [ $(($(date +%s) - t0)) -le 5 ] && grep -q 'interrupted; the same command resumes' "$TMP/err" &&
-	[ "$(grep -c interrupted "$TMP/err")" -eq 1 ] && ! grep -q "^step step $(sha c6)" "$TMP/o7/bisect.state" && grep -q '^step endpoints' "$TMP/o7/bisect.state" &&
+	[ "$(grep -c interrupted "$TMP/err")" -eq 1 ] && ! grep -q "^step step $(fake_sha c6)" "$TMP/o7/bisect.state" && grep -q '^step endpoints' "$TMP/o7/bisect.state" &&
 	ok "SIGTERM in a step: passed to ab, exit 1 at once, one line, the step not recorded" ||
 	not_ok "SIGTERM in a step" "exit $rc" "$(cat "$TMP/err")"
 FAKE_SLOW=c5 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" "$TMP/k.sweep" -o "$TMP/o7" \
@@ -246,7 +241,7 @@ step() {	# step REV: bisect-step's exit status with HEAD at REV
 }
 export FAKE_SLOW=c5 FAKE_NOBUILD=c2 FAKE_FLAKY=c7
 codes=''
-for c in c1 c2 c5 c7 c8; do step "$(sha "$c")"; codes+="$c:$? "; done
+for c in c1 c2 c5 c7 c8; do step "$(fake_sha "$c")"; codes+="$c:$? "; done
 [ "$codes" = "c1:0 c2:125 c5:1 c7:125 c8:1 " ] &&
 	ok "bisect-step: 0 good, 1 bad, 125 for no build or undecided" || not_ok "bisect-step's exit codes" "$codes"
 (cd "$TMP/work" && "$VSB" bisect-step "$TMP/k.sweep" -o "$TMP/st" >/dev/null 2>&1)

@@ -16,13 +16,9 @@
 # good kernel are held (a prune's `flock -n` fails on them) while booted.
 . "$(dirname "$0")/../lib.sh"
 
-export VSB_BISECT_FAKE=$VSB_ROOT/tests/fixtures/bisect/fake.sh
-export FAKE_TREE=$TMP/tree FAKE_LOG=$TMP/log FAKE_TAG="t$$"
-G=$FAKE_TREE
-fake_series "$G" 8
-sha() { git -C "$G" log --format=%H --grep="^$1\$" -1; }
-C0=$(sha c0) C5=$(sha c5) C8=$(sha c8)
-printf 'name k\nbench counter\nbackend kmod\ncpus 0\nvariant this-cpu-add\n' >"$TMP/k.sweep"
+fake_bisect 8
+export FAKE_TAG="t$$"
+C0=$(fake_sha c0) C5=$(fake_sha c5) C8=$(fake_sha c8)
 
 bisect() {	# bisect OUT [args...]: FAKE_* from the caller's environment
 	local o=$1
@@ -184,7 +180,7 @@ FAKE_SLOW=c5 FAKE_SLEEP=c4 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" --
 	"$TMP/k.sweep" -o "$TMP/a8" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 for _ in $(seq 200); do grep -q '^ab c0 c4' "$FAKE_LOG" 2>/dev/null && break; sleep 0.1; done
-k0=$TMP/a8/kernels/$(cut -c1-12 <<<"$C0") k4=$TMP/a8/kernels/$(cut -c1-12 <<<"$(sha c4)")
+k0=$TMP/a8/kernels/$(cut -c1-12 <<<"$C0") k4=$TMP/a8/kernels/$(cut -c1-12 <<<"$(fake_sha c4)")
 held=0
 flock -n -x "$k0/.vsb-lock" true || held=$((held + 1))
 flock -n -x "$k4/.vsb-lock" true || held=$((held + 1))
@@ -197,7 +193,7 @@ wait $pid
 # bisect-step: good's folder held during the step; a good gone is 128
 spec0=$(VSB_BISECT_FAKE= "$VSB_BISECT_FAKE" build "$G" "$C0" "$TMP/k0")
 git clone -q "$G" "$TMP/work"
-git -C "$TMP/work" checkout -q "$(sha c4)"
+git -C "$TMP/work" checkout -q "$(fake_sha c4)"
 rm -f "$FAKE_LOG"
 (cd "$TMP/work" && FAKE_SLEEP=c4 exec "$VSB" bisect-step --good "$spec0" "$TMP/k.sweep" \
 	-o "$TMP/st" >/dev/null 2>&1) &

@@ -12,13 +12,8 @@
 # no process left; SIGKILL leaves no ab either; the refusals.
 . "$(dirname "$0")/../lib.sh"
 
-export VSB_BISECT_FAKE=$VSB_ROOT/tests/fixtures/bisect/fake.sh
-export FAKE_TREE=$TMP/tree FAKE_LOG=$TMP/log
-G=$FAKE_TREE
-fake_series "$G" 8
-sha() { git -C "$G" log --format=%H --grep="^$1\$" -1; }
-C0=$(sha c0) C8=$(sha c8)
-printf 'name k\nbench counter\nbackend kmod\ncpus 0\nvariant this-cpu-add\n' >"$TMP/k.sweep"
+fake_bisect 8
+C0=$(fake_sha c0) C8=$(fake_sha c8)
 
 bisect() {	# bisect OUT [args...]: FAKE_* from the caller's environment
 	local o=$1
@@ -49,7 +44,7 @@ for slow in c5 c1; do
 	rounds=$(grep -o 'round [0-9]*:' "$TMP/err" | sort -u | wc -l)
 	most=$(overlap)
 	[ $rc1 -eq 0 ] && [ $rc3 -eq 0 ] && [ "$out3" = "$out1" ] &&
-		[ "$out3" = "culprit: $(sha $slow) $slow" ] &&
+		[ "$out3" = "culprit: $(fake_sha $slow) $slow" ] &&
 		ok "--split 3, $slow slow: the culprit and exit of --split 1" ||
 		not_ok "--split 3 finds $slow" "exit $rc1 / $rc3" "$out1" "$out3" "$(tail -n5 "$TMP/err")"
 	[ "$rounds" -ge 1 ] && [ "$rounds" -lt "$steps" ] &&
@@ -119,7 +114,7 @@ FAKE_SLOW=c5 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" --ahead 0 --exac
 rc=$?
 again=0
 for s in $finished; do grep -q "^ab c0 $s " "$FAKE_LOG" && again=1; done
-[ $rc -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $(sha c5) c5" ] && [ $again -eq 0 ] &&
+[ $rc -eq 0 ] && [ "$(tail -n1 "$TMP/out")" = "culprit: $(fake_sha c5) c5" ] && [ $again -eq 0 ] &&
 	grep -q '^ab c0 c4 ' "$FAKE_LOG" &&
 	ok "after SIGTERM the same command finishes, the steps done before not redone" ||
 	not_ok "resume after SIGTERM" "exit $rc, redone: $again ($finished)" "$(cat "$FAKE_LOG")" \
@@ -139,7 +134,7 @@ FAKE_SLOW=c5 "$VSB" bisect --tree "$G" --good "$C0" --bad "$C8" --ahead 0 --exac
 	"$TMP/k.sweep" -o "$TMP/k" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ "$running" -ge 1 ] && [ "$(procs)" -eq 0 ] && [ $rc -eq 0 ] &&
-	[ "$(tail -n1 "$TMP/out")" = "culprit: $(sha c5) c5" ] &&
+	[ "$(tail -n1 "$TMP/out")" = "culprit: $(fake_sha c5) c5" ] &&
 	ok "SIGKILL mid-round: no ab left, the same command finishes" ||
 	not_ok "SIGKILL mid-round" "$running before, $(procs) after, exit $rc" "$(tail -n3 "$TMP/err")"
 

@@ -20,16 +20,11 @@
 # tests/fixtures/bisect/fake.sh (VSB_BISECT_FAKE).
 . "$(dirname "$0")/../lib.sh"
 
-export VSB_BISECT_FAKE=$(cd "$(dirname "$0")/../fixtures/bisect" && pwd)/fake.sh
-export FAKE_TREE=$TMP/tree FAKE_LOG=$TMP/log
+fake_bisect 3
 export VSB_VM_CACHE=$TMP/cache
 unset VSB_VM_ACCEL
-G=$FAKE_TREE
-fake_series "$G" 3
-sha() { git -C "$G" log --format=%H --grep="^$1\$" -1; }
-C0=$(sha c0) C3=$(sha c3)
+C0=$(fake_sha c0) C3=$(fake_sha c3)
 SW=$TMP/k.sweep
-printf 'name k\nbench counter\nbackend kmod\ncpus 0\nvariant this-cpu-add\n' >"$SW"
 echo victim >"$TMP/victim"
 mkdir -p "$TMP/vdir"
 echo inside >"$TMP/vdir/f"
@@ -254,7 +249,7 @@ rc=$?
 	not_ok "[exit] bisect-step and ab's exit 5" "exit $rc" "$(cat "$FAKE_LOG")" "$(tail -3 "$TMP/err")"
 rm -rf "$TMP/o5"
 FAKE_FLAKY=c1 FAKE_EXIT5=1 bis "$TMP/o5" --boots 3
-grep -q 'undecided after more boots' "$TMP/out" && ls -d "$TMP/o5/steps/"*"-$(sha c1 | cut -c1-12)-more" >/dev/null &&
+grep -q 'undecided after more boots' "$TMP/out" && ls -d "$TMP/o5/steps/"*"-$(fake_sha c1 | cut -c1-12)-more" >/dev/null &&
 	ok "[exit] bisect: ab's exit 5 is undecided (a second ab into -more), not a failed boot" ||
 	not_ok "[exit] bisect and ab's exit 5" "$(cat "$TMP/out")" "$(cat "$FAKE_LOG")"
 
