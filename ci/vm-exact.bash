@@ -48,6 +48,20 @@ exact_refusals() {
 	fi
 }
 
+# exact_smp_refusal RELEASE CPUS: a kernel older than 6.12 hangs
+# bringing up its second CPU under -icount (docs/exact.md; ab refuses
+# the same, harness/ab/mode.c): refused, not a boot that times out after
+# --timeout seconds.  An unknown release is let through.
+exact_smp_refusal() {
+	local major minor
+	((${2} > 1)) || return 0
+	[[ $1 =~ ^([0-9]+)\.([0-9]+) ]] || return 0
+	major=${BASH_REMATCH[1]} minor=${BASH_REMATCH[2]}
+	((major > 6 || (major == 6 && minor >= 12))) && return 0
+	log "--exact: $1 hangs bringing up its second CPU under QEMU's -icount (docs/exact.md): use --smp 1, or a 6.12 kernel"
+	exit 2
+}
+
 # exact_setup WORKDIR: sets ACCEL, ACCEL_ARGS and EXACT_ARGS.
 exact_setup() {
 	local w=$1

@@ -213,6 +213,7 @@ if [[ -n $KDIR && -n $KREL ]]; then
 	[[ -z $krel_kdir || $krel_kdir == "$KREL" ]] ||
 		log "warning: --kdir is for $krel_kdir but the kernel is $KREL"
 fi
+((EXACT)) && exact_smp_refusal "$KREL" "$SMP"
 
 # --- work folder, cleanup -------------------------------------------------
 W=$(mktemp -d "${TMPDIR:-/tmp}/vsb-vm.XXXXXX")

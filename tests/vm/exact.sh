@@ -58,8 +58,16 @@ if kc61=$(ci/kernel-cache.sh 2>/dev/null); then
 		-o "$TMP/o-61" --dry-run 2>/dev/null)
 	grep -q '^mode timed' <<<"$plan" && ok "ab of 6.1 on 2 vCPUs: timed by default" ||
 		not_ok "ab of 6.1 on 2 vCPUs: timed by default" "$plan"
+	# vm-run itself, as kmod-run --exact calls it: refused before a boot
+	# that would hang until --timeout, and no work folder left
+	expect_usage_error "vm-run --exact of 6.1 on 2 vCPUs: refused, not booted until the timeout" \
+		'--exact: 6\.1\..* hangs bringing up its second CPU under QEMU.s -icount.*--smp 1' \
+		ci/vm-run.sh --exact --smp 2 -- true
+	compgen -G "$TMP/vsb-vm.*" >/dev/null && not_ok "  ... no work folder left" "$(ls -d "$TMP"/vsb-vm.*)" ||
+		ok "  ... no work folder left"
 else
 	skip "ab --exact of 6.1" "no 6.1 guest kernel"
+	skip "vm-run --exact of 6.1" "no 6.1 guest kernel"
 fi
 plan=$(VSB_VM_ACCEL=tcg "$VSB" ab --base "$K" --new "$K" configs/ab-exact.sweep \
 	-o "$TMP/o-ab" --dry-run 2>/dev/null)
