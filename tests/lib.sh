@@ -42,6 +42,21 @@ expect_exit() {	# expect_exit CODE DESCRIPTION COMMAND...: exit status is CODE
 # nobody touched, so no sort: an entry replaced in between may come back
 # elsewhere in the list, and that is a change too.
 tree_snap() { find "$1" -printf '%P %y %s %T@ %i %l\n'; }
+# catches PID SIG: wait up to 5 s until process PID has a handler for
+# SIG (its SigCgt mask in /proc), so that a signal sent next reaches the
+# program's own handling, not the default action of a process still
+# starting; a fixed sleep waited 0.7 s for what takes milliseconds
+catches() {
+	local pid=$1 bit mask i
+	bit=$(( $(kill -l "$2") - 1 ))
+	for ((i = 0; i < 250; i++)); do
+		mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null) || return 1
+		[ -n "$mask" ] || return 1
+		(( (16#$mask >> bit) & 1 )) && return 0
+		sleep 0.02
+	done
+	return 1
+}
 # one_line FILE: FILE is exactly one newline-ended line, told without a
 # process of its own (the hostile scripts ask about 1,200 times)
 one_line() {

@@ -414,7 +414,8 @@ sig_case() {	# sig_case NAME SIG MAXMS ARGS...
 	local name=$1 sig=$2 max=$3 t0 t1 rc ms; shift 3
 	"$VSB" run "$@" -o "$W/sig.csv" >/dev/null 2>"$TMP/err" &
 	local pid=$!
-	sleep 0.7
+	# its handler in place, then 0.2 s more: inside a sample
+	catches $pid "$sig" && sleep 0.2
 	t0=$(date +%s%N)
 	kill -"$sig" $pid
 	wait $pid; rc=$?

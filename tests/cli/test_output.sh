@@ -102,7 +102,7 @@ for sig in INT TERM; do
 	"$VSB" run --variant atomic-global --cpus $cpus --loops 200000000 --repeat 50 \
 		-o "$TMP/long.csv" >/dev/null 2>"$TMP/err" &
 	pid=$!
-	sleep 0.7
+	catches $pid $sig && sleep 0.2	# mid-run: past its start
 	kill -$sig $pid
 	wait $pid
 	rc=$?
