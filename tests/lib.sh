@@ -57,6 +57,17 @@ catches() {
 	done
 	return 1
 }
+# matches ERE FILE: a line of FILE matches the extended regular
+# expression ERE, as `grep -qE -- ERE FILE` says, without a process of
+# its own (the hostile scripts ask about 1,500 times; bash's =~ is the C
+# library's regcomp, GNU's \w, \b and the rest included)
+matches() {
+	local l
+	while IFS= read -r l || [ -n "$l" ]; do
+		[[ $l =~ $1 ]] && return 0
+	done <"$2"
+	return 1
+}
 # one_line FILE: FILE is exactly one newline-ended line, told without a
 # process of its own (the hostile scripts ask about 1,200 times)
 one_line() {
@@ -68,7 +79,7 @@ expect_usage_error() {	# expect_usage_error DESC PATTERN COMMAND...: exit 2, std
 	local d=$1 pat=$2; shift 2
 	"$@" >"$TMP/out" 2>"$TMP/err"
 	local rc=$?
-	if [ "$rc" -eq 2 ] && grep -qE -- "$pat" "$TMP/err" && one_line "$TMP/err"; then
+	if [ "$rc" -eq 2 ] && matches "$pat" "$TMP/err" && one_line "$TMP/err"; then
 		ok "$d"
 	else
 		not_ok "$d" "command: $*" "exit $rc (want 2), stderr:" "$(head -3 "$TMP/err")"
@@ -85,7 +96,7 @@ expect_skip_as_nobody() {
 	fi
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	if [ "$rc" -eq 4 ] && one_line "$TMP/err" && grep -qE -- "$pat" "$TMP/err"; then
+	if [ "$rc" -eq 4 ] && one_line "$TMP/err" && matches "$pat" "$TMP/err"; then
 		ok "$d"
 	else
 		not_ok "$d" "command: $*" "exit $rc (want 4)" "$(head -3 "$TMP/err")"

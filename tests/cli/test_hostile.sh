@@ -528,7 +528,7 @@ if [ "$(id -u)" = 0 ] && [ -w "$PB" ] && [ -w /proc/sys/vm/stat_interval ]; then
 		rc=$?
 		[ $rc -eq 2 ] || why+=("exit $rc (want 2)")
 		one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
-		grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
+		matches "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
 		[ "$before" = "$(tree_snap "$W")" ] || why+=("files changed under $W")
 		[ -e "$S" ] && [ "$(stat -c '%U %a %s %Y' "$S"; md5sum <"$S")" = "$(cat "$TMP/st.before")" ] ||
 			why+=("the state file was changed or removed")

@@ -46,7 +46,7 @@ refused() {
 	local d=$1 pat=$2 rc=$3 out=${4:-} why=()
 	[ "$rc" -eq 2 ] || why+=("exit $rc (want 2)")
 	one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
-	grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
+	matches "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
 	[ ! -s "$FAKE_LOG" ] || why+=("built or booted: $(head -c 200 "$FAKE_LOG")")
 	[ -z "$out" ] || [ ! -e "$out" ] || why+=("$out was made")
 	[ "$(cat "$TMP/victim")" = victim ] || { why+=("the victim was written"); echo victim >"$TMP/victim"; }

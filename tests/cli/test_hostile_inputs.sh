@@ -29,7 +29,7 @@ refused() {
 	rc=$?
 	[ $rc -eq 2 ] || why+=("exit $rc (want 2; 124: it hung)")
 	one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
-	grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
+	matches "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
 	[ "$before" = "$(tree_snap "$W")" ] || why+=("files changed under $W")
 	if [ ${#why[@]} -eq 0 ]; then
 		ok "$d"

@@ -38,10 +38,10 @@ SAME_F=
 DEVJ=(/dev/null-journal /dev/null-wal /dev/null-shm)
 devj_before=$(ls -d "${DEVJ[@]}" 2>/dev/null)
 dev_clean() {
-	local made
+	local f made=0
 	[ -z "$devj_before" ] || return 0
-	made=$(ls -d "${DEVJ[@]}" 2>/dev/null)
-	[ -z "$made" ] && return 0
+	for f in "${DEVJ[@]}"; do { [ -e "$f" ] || [ -L "$f" ]; } && made=1; done
+	((made)) || return 0
 	rm -f "${DEVJ[@]}"
 	return 1
 }
@@ -55,7 +55,7 @@ refuse() {
 	rc=$?
 	after=$(${SNAP:-tree_snap} "$W")
 	if dev_clean && [ $rc -eq 2 ] && one_line "$TMP/err" &&
-	   grep -qE -- "$pat" "$TMP/err" && [ "$before" = "$after" ] &&
+	   matches "$pat" "$TMP/err" && [ "$before" = "$after" ] &&
 	   { [ -z "$SAME_F" ] || [ "$(sha "$SAME_F" "$SAME_F-wal" "$SAME_F-journal")" = "$SAME_H" ]; }; then
 		ok "$d"
 	else
@@ -243,7 +243,7 @@ unstored() {
 	rc=$?
 	[ $rc -eq "${WANT:-2}" ] || why+=("exit $rc (want ${WANT:-2})")
 	one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
-	grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
+	matches "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
 	! grep -q 'stored' "$TMP/out" || why+=("stdout says stored: $(head -c 200 "$TMP/out")")
 	[ "$(counts "$db")" = "$before" ] || why+=("runs/samples $before -> $(counts "$db")")
 	if [ ${#why[@]} -eq 0 ]; then ok "$d"; else not_ok "$d" "${why[@]}" "$(head -c 300 "$TMP/err")"; fi

@@ -32,7 +32,7 @@ result() {
 	local d=$1 pat=$2 rc=$3 why=()
 	[ "$rc" -eq 2 ] || why+=("exit $rc (want 2)")
 	one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
-	grep -qE -- "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
+	matches "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
 	if [ ${#why[@]} -eq 0 ]; then ok "$d"; else not_ok "$d" "${why[@]}" "$(head -c 300 "$TMP/err")"; fi
 }
 

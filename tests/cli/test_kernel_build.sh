@@ -94,7 +94,7 @@ refused() {	# refused DESC PATTERN ARGS...
 	rm -rf "$C" "$TMP/o"
 	"$KB" "$@" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	if [ $rc -eq 2 ] && one_line "$TMP/err" && grep -qE -- "$pat" "$TMP/err" &&
+	if [ $rc -eq 2 ] && one_line "$TMP/err" && matches "$pat" "$TMP/err" &&
 	   [ ! -s "$TMP/out" ] && [ ! -e "$C" ] && [ ! -e "$TMP/o" ]; then
 		ok "refused, exit 2, one line: $d"
 	else
