@@ -16,7 +16,8 @@
 #			there; the module is DIR/kmod/vmstat_bench.ko.  kmod/
 #			itself is left alone, so builds for several kernels (one
 #			DIR each) and the W=1/sparse check do not clobber each
-#			other nor `make kmod`.  Builds of one DIR are serialised.
+#			other nor `make kmod`.  Builds of one DIR are serialised,
+#			as are builds in one MODULE_DIR.
 #			A DIR built before from the same inputs (DIR/.vsb-stamp)
 #			is not handed to kbuild again for a plain `modules`.
 #	MAKE_ARGS	default: modules (e.g. "clean", "V=1 modules", "W=1")
@@ -54,6 +55,15 @@ MDIR=$(cd "$MDIR" && pwd)	# kbuild wants M= absolute
 [[ -f $MDIR/Kbuild || -f $MDIR/Makefile ]] ||
 	{ log "$MDIR has neither Kbuild nor Makefile"; exit 1; }
 (($#)) || set -- modules
+# One kbuild at a time in a module folder, as --tree's lock does for a
+# tree: two kmod-run.sh at once (tests/vm/exact.sh boots two guests side
+# by side) both built kmod/, and one linked while the other's failed
+# compile had deleted main.o.  The folder itself is the lock (no file of
+# ours in the checkout); make inherits it past the exec below.
+if [[ -z $TREE ]]; then
+	exec 9<"$MDIR"
+	flock 9
+fi
 
 if [[ -z ${KDIR:-} ]]; then
 	rc=0
