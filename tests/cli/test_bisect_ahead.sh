@@ -43,7 +43,7 @@ built_during_boots() {
 }
 
 # --- the same answer, sooner ---------------------------------------------------------
-export FAKE_AB_SECS=1
+export FAKE_AB_SECS=0.5
 FAKE_SLOW=c5 bisect "$TMP/a0" --ahead 0 --exact
 rc0=$?
 log0=$(cat "$FAKE_LOG")
