@@ -137,13 +137,28 @@ fi
 # --- VM path ------------------------------------------------------------------
 log "$host_why: running in a QEMU guest (ci/vm-run.sh)"
 if [[ -n $KERNEL ]]; then
-	KDIR=$UKDIR "$REPO/ci/kmod-build.sh" -s modules >&2 || exit 1
 	VMARGS+=(--kernel "$KERNEL" --kdir "$UKDIR")
 else
 	rc=0
-	KDIR='' "$REPO/ci/kmod-build.sh" -s modules >&2 || rc=$?
-	((rc == 0)) || exit "$rc"
+	kc=$("$REPO/ci/kernel-cache.sh") || rc=$?
+	((rc == 0)) || { ((rc == 4)) && log "SKIP: no guest kernel (kernel-cache.sh)"; exit "$rc"; }
+	eval "$kc"
+	UKDIR=$KDIR
 fi
+# The module is built in a tree of its own, $BUILD/kmod/<release> for a
+# kernel named vmlinuz-<release> (the tree tests/kmod/vmlib.bash builds
+# for the same kernel, reused), else one per --kdir: the checkout's kmod/
+# is not written (a kbuild there left passing files that a git status in
+# a parallel test saw), two runs at once do not share a kbuild, and the
+# .ko the guest gets is copied out under the tree's lock.
+case ${KERNEL##*/} in
+vmlinuz-?*) tree=$REPO/$BUILD/kmod/${KERNEL##*/vmlinuz-} ;;
+*) tree=$REPO/$BUILD/kmod/kdir-$(printf '%s' "$UKDIR" | sha256sum | cut -c1-12) ;;
+esac
+(cd "$REPO" && KDIR=$UKDIR ci/kmod-build.sh --tree "$tree" -s modules) >&2 || exit $?
+KO=$(mktemp -d "${TMPDIR:-/tmp}/vsb-kmod.XXXXXX")
+trap 'rm -rf "$KO"' EXIT
+flock "$tree/.lock" cp "$tree/kmod/vmstat_bench.ko" "$KO/" || exit 1
 # shellcheck disable=SC2016  # expanded by the guest's shell
 # kstat_set_threshold=1: a throwaway guest may let kstat set thresholds
 GUEST='insmod kmod/vmstat_bench.ko kstat_set_threshold=1 || exit 1
@@ -157,7 +172,7 @@ rmmod vmstat_bench || { echo "kmod-run: rmmod failed" >&2; rc=1; }
 exit $rc'
 rc=0
 "$REPO/ci/vm-run.sh" ${VMARGS[@]+"${VMARGS[@]}"} --out "$OUT" \
-	--add "$REPO/kmod/vmstat_bench.ko" --add "$REPO/$BUILD/vmstat-bench" \
+	--add "$KO/vmstat_bench.ko:kmod/vmstat_bench.ko" --add "$REPO/$BUILD/vmstat-bench" \
 	-- "$GUEST" || rc=$?
 log "results in $OUT"
 exit "$rc"
