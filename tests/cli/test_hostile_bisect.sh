@@ -17,7 +17,10 @@
 #   [kill]  children die with bisect; what a bisect boots against is held
 #           from kernel-build.sh's pruning
 # No guest boots and no kernel is built: the builds and ab are
-# tests/fixtures/bisect/fake.sh (VSB_BISECT_FAKE).
+# tests/fixtures/bisect/fake.sh (VSB_BISECT_FAKE).  It times nothing, so
+# it runs in the guest lane, which is the shorter one (tests/run.sh).
+#
+# lane: guest
 . "$(dirname "$0")/../lib.sh"
 
 fake_bisect 3
