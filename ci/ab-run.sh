@@ -90,9 +90,9 @@ prepare() {
 	esac
 	log "building the module for $krel"
 	rc=0
-	KDIR=$KDIR "$REPO/ci/kmod-build.sh" --tree "$tree" -s modules >&2 || rc=$?
+	KDIR=$KDIR "$REPO/ci/kmod-build.sh" --tree "$tree" \
+		--ko-to "$dir/vmstat_bench.ko.tmp.$$" -s modules >&2 || rc=$?
 	((rc == 0)) || exit "$rc"
-	flock "$tree/.lock" cp "$tree/kmod/vmstat_bench.ko" "$dir/vmstat_bench.ko.tmp.$$"
 	mv -f "$dir/vmstat_bench.ko.tmp.$$" "$dir/vmstat_bench.ko"
 	printf 'KERNEL=%q\nKDIR=%q\nKREL=%q\n' "$KERNEL" "$KDIR" "$krel" |
 		put "$dir/kernel.env"

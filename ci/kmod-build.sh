@@ -8,7 +8,7 @@
 # ci/kernel-cache.sh unpacks, the same kernel ci/vm-run.sh boots.  The
 # vermagic then matches the guest by construction.
 #
-# Usage: ci/kmod-build.sh [--dir MODULE_DIR | --tree DIR] [MAKE_ARGS...]
+# Usage: ci/kmod-build.sh [--dir MODULE_DIR | --tree DIR [--ko-to FILE]] [MAKE_ARGS...]
 #	MODULE_DIR	default: kmod/ of this repo
 #	--tree DIR	build a copy instead: kmod/ and bench/ are mirrored into
 #			DIR/kmod and DIR/bench (cp -p: unchanged files keep their
@@ -20,6 +20,10 @@
 #			as are builds in one MODULE_DIR.
 #			A DIR built before from the same inputs (DIR/.vsb-stamp)
 #			is not handed to kbuild again for a plain `modules`.
+#	--ko-to FILE	after --tree DIR, for a plain `modules`: the module is
+#			copied to FILE before DIR's lock is let go, so that a
+#			build of DIR for other headers cannot replace it between
+#			the build and the copy
 #	MAKE_ARGS	default: modules (e.g. "clean", "V=1 modules", "W=1")
 # Environment: KDIR=<build dir> to use other headers than the cache;
 # VSB_VM_CACHE as for kernel-cache.sh.
@@ -33,13 +37,23 @@ MDIR=$REPO/kmod
 
 log() { printf 'kmod-build: %s\n' "$*" >&2; }
 
-TREE=''
+TREE='' KO_TO=''
 if [[ ${1:-} == --dir ]]; then
 	MDIR=${2:?--dir needs a folder}
 	shift 2
 elif [[ ${1:-} == --tree ]]; then
 	TREE=${2:?--tree needs a folder}
 	shift 2
+	if [[ ${1:-} == --ko-to ]]; then
+		KO_TO=${2:?--ko-to needs a file}
+		shift 2
+		# before the tree is made: a copy is of a plain module build
+		for a in "$@"; do
+			[[ $a == -s || $a == modules ]] && continue
+			log "--ko-to is for a plain \`modules\` build, not: $*"
+			exit 2
+		done
+	fi
 	mkdir -p "$TREE/kmod/uapi" "$TREE/bench"
 	exec 8>"$TREE/.lock"	# held by make after the exec below
 	flock 8
@@ -101,9 +115,9 @@ tree_inputs() {
 	printf '%s\n' "KDIR=$KDIR" "${CC:-gcc}: $("${CC:-gcc}" --version | head -n1)"
 }
 stamp=$(tree_inputs | sha256sum | cut -d' ' -f1)
-if [[ -f $MDIR/vmstat_bench.ko && $(cat "$TREE/.vsb-stamp" 2>/dev/null) == "$stamp" ]]; then
-	exit 0
+if [[ ! -f $MDIR/vmstat_bench.ko || $(cat "$TREE/.vsb-stamp" 2>/dev/null) != "$stamp" ]]; then
+	rm -f "$TREE/.vsb-stamp"
+	make -C "$KDIR" M="$MDIR" -j"$(nproc)" "$@"
+	printf '%s\n' "$stamp" >"$TREE/.vsb-stamp"
 fi
-rm -f "$TREE/.vsb-stamp"
-make -C "$KDIR" M="$MDIR" -j"$(nproc)" "$@"
-printf '%s\n' "$stamp" >"$TREE/.vsb-stamp"
+[[ -z $KO_TO ]] || cp "$MDIR/vmstat_bench.ko" "$KO_TO"

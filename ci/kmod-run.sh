@@ -145,20 +145,21 @@ else
 	eval "$kc"
 	UKDIR=$KDIR
 fi
-# The module is built in a tree of its own, $BUILD/kmod/<release> for a
-# kernel named vmlinuz-<release> (the tree tests/kmod/vmlib.bash builds
-# for the same kernel, reused), else one per --kdir: the checkout's kmod/
+# The module is built in a tree of its own, named as ci/ab-run.sh names
+# its trees: $BUILD/kmod/<release> for a kernel named vmlinuz-<release>
+# (the tree tests/kmod/vmlib.bash and ab build for it too, reused), else
+# user-<hash of --kdir>, one per build folder: the checkout's kmod/
 # is not written (a kbuild there left passing files that a git status in
 # a parallel test saw), two runs at once do not share a kbuild, and the
-# .ko the guest gets is copied out under the tree's lock.
+# .ko the guest gets is copied out under the tree's lock (--ko-to).
 case ${KERNEL##*/} in
 vmlinuz-?*) tree=$REPO/$BUILD/kmod/${KERNEL##*/vmlinuz-} ;;
-*) tree=$REPO/$BUILD/kmod/kdir-$(printf '%s' "$UKDIR" | sha256sum | cut -c1-12) ;;
+*) tree=$REPO/$BUILD/kmod/user-$(printf '%s' "$(realpath "$UKDIR")" | sha1sum | cut -c1-12) ;;
 esac
-(cd "$REPO" && KDIR=$UKDIR ci/kmod-build.sh --tree "$tree" -s modules) >&2 || exit $?
 KO=$(mktemp -d "${TMPDIR:-/tmp}/vsb-kmod.XXXXXX")
 trap 'rm -rf "$KO"' EXIT
-flock "$tree/.lock" cp "$tree/kmod/vmstat_bench.ko" "$KO/" || exit 1
+(cd "$REPO" && KDIR=$UKDIR ci/kmod-build.sh --tree "$tree" --ko-to "$KO/vmstat_bench.ko" \
+	-s modules) >&2 || exit $?
 # shellcheck disable=SC2016  # expanded by the guest's shell
 # kstat_set_threshold=1: a throwaway guest may let kstat set thresholds
 GUEST='insmod kmod/vmstat_bench.ko kstat_set_threshold=1 || exit 1

@@ -56,4 +56,14 @@ if [ $rc -eq 7 ] && grep -q -- '--kernel given: running in a QEMU guest' "$TMP/e
 else
 	not_ok "--kernel/--kdir" "exit $rc" "$(tail -3 "$TMP/err")" "$(cat "$TMP/o2/info.txt" 2>&1 | head -3)"
 fi
+# the tree a run with --kernel built, named as ab-run.sh names it, and
+# --ko-to's copy taken only of a plain module build
+[ -f "$VSB_ROOT/$VSB_BUILD_DIR/kmod/${KERNEL##*/vmlinuz-}/kmod/vmstat_bench.ko" ] &&
+	ok "--kernel vmlinuz-RELEASE: the module built in build/kmod/RELEASE" ||
+	not_ok "--kernel vmlinuz-RELEASE: the module built in build/kmod/RELEASE"
+expect_usage_error "kmod-build --ko-to with a build that is not a plain modules: refused" \
+	'--ko-to is for a plain `modules` build' \
+	env KDIR="$KDIR" ci/kmod-build.sh --tree "$TMP/kt" --ko-to "$TMP/kt.ko" W=1
+[ ! -e "$TMP/kt.ko" ] && [ ! -e "$TMP/kt" ] && ok "  ... no copy and no tree made" ||
+	not_ok "  ... no copy and no tree made"
 done_testing
