@@ -52,7 +52,8 @@ static void mode_boots(struct vsb_ab *ab)
  * A kernel whose SMP guests boot under -icount: 6.12 on.  Debian's 6.1
  * hangs bringing up its second CPU there (with or without the plugin;
  * docs/exact.md), so exact mode is not its default, and --exact on it
- * wants one vCPU.
+ * wants one vCPU.  ci/vm-exact.bash (exact_smp_refusal) holds vm-run.sh
+ * to the same rule: change both together.
  */
 static int icount_smp_boots(const char *release)
 {
