@@ -42,6 +42,14 @@ expect_exit() {	# expect_exit CODE DESCRIPTION COMMAND...: exit status is CODE
 # nobody touched, so no sort: an entry replaced in between may come back
 # elsewhere in the list, and that is a change too.
 tree_snap() { find "$1" -printf '%P %y %s %T@ %i %l\n'; }
+# host_benches COMMAND...: COMMAND, which runs benches on this machine
+# from a file of the guest lane, while no host file runs (tests/run.sh's
+# VSB_HOST_LOCK); outside tests/run.sh just COMMAND
+host_benches() {
+	[ -n "${VSB_HOST_LOCK:-}" ] || { "$@"; return; }
+	# the lock stays with this shell: nothing COMMAND leaves behind holds it
+	{ flock 7 && "$@" 7>&-; } 7>"$VSB_HOST_LOCK"
+}
 # catches PID SIG: wait up to 5 s until process PID has a handler for
 # SIG (its SigCgt mask in /proc), so that a signal sent next reaches the
 # program's own handling, not the default action of a process still

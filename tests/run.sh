@@ -60,10 +60,11 @@ run_one() {	# run_one N FILE
 	# bash's `time` gives the file's wall and CPU seconds (its children's
 	# too): make test is CPU-bound on two CPUs, so CPU is what to cut
 	{ time {
+		# 9>&-: what a file leaves running never holds the host lock
 		if [[ "$f" == *.sh ]]; then
-			bash "$f" >"$log" 2>&1
+			bash "$f" >"$log" 2>&1 9>&-
 		else
-			"$f" >"$log" 2>&1
+			"$f" >"$log" 2>&1 9>&-
 		fi
 	}; } 2>"$RES/$n.time"
 	rc=$?
@@ -103,12 +104,20 @@ report() {	# report N FILE
 # share the machine.  VSB_SERIAL=1 runs everything in one lane.
 sel=()
 for f in "${files[@]}"; do selected "$f" && sel+=("$f"); done
+# A host file holds $VSB_HOST_LOCK while it runs.  A file of the guest
+# lane that runs benches on the host itself takes it around them
+# (host_benches in tests/lib.sh): every run starts by removing what dead
+# runs left (mounts, memory cgroups), and a host test that has just
+# SIGKILLed a run to check that `restore` removes them would find them
+# gone.
+export VSB_HOST_LOCK=$RES/host.lock
 lane() {	# lane vm|host: its files, in order
 	local i
 	for i in "${!sel[@]}"; do
-		if { [ "$1" = vm ] && in_guest_lane "${sel[$i]}"; } ||
-		   { [ "$1" = host ] && ! in_guest_lane "${sel[$i]}"; }; then
+		if [ "$1" = vm ] && in_guest_lane "${sel[$i]}"; then
 			run_one "$i" "${sel[$i]}"
+		elif [ "$1" = host ] && ! in_guest_lane "${sel[$i]}"; then
+			( flock 9 && run_one "$i" "${sel[$i]}" ) 9>"$VSB_HOST_LOCK"
 		fi
 	done
 }

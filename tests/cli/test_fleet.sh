@@ -93,7 +93,7 @@ rc=$?
 	not_ok "unreachable store refused first" "exit $rc" "$(grep -m3 -e fatal -e failed= "$TMP/pb-bad.out")"
 
 t0=$SECONDS
-pb -e "vsb_db=$PG_URL" -e vsb_history=pb-history >"$TMP/pb.out" 2>&1
+host_benches pb -e "vsb_db=$PG_URL" -e vsb_history=pb-history >"$TMP/pb.out" 2>&1
 rc=$?
 recap=$(sed -n '/^PLAY RECAP/,$p' "$TMP/pb.out")
 if [ $rc -eq 2 ] && echo "$recap" | grep -q '^push .*failed=0' && echo "$recap" | grep -q '^pull .*failed=0'; then

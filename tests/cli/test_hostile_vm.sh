@@ -237,7 +237,7 @@ cd "$TMP" || exit 1
 # ---- [disk] plot on a full disk --------------------------------------------
 if command -v gnuplot >/dev/null; then
 	printf 'loops 2000\nrepeat 2\ncpus 0\nvariant this-cpu-add, atomic-global\n' >"$TMP/ps.sweep"
-	"$VSB" sweep "$TMP/ps.sweep" -o "$TMP/ps" >/dev/null 2>&1
+	host_benches "$VSB" sweep "$TMP/ps.sweep" -o "$TMP/ps" >/dev/null 2>&1
 	full() {	# full KIB OUT: plot ps into OUT with writes failing past KIB
 		(trap '' XFSZ; ulimit -f "$1"; "$VSB" plot "$TMP/ps" -o "$2") >"$TMP/out" 2>"$TMP/err"
 	}
