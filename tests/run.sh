@@ -111,8 +111,8 @@ for f in "${files[@]}"; do selected "$f" && sel+=("$f"); done
 # SIGKILLed a run to check that `restore` removes them would find them
 # gone.
 export VSB_HOST_LOCK=$RES/host.lock
-lane() {	# lane vm|host: its files, in order
-	local i
+lane() {	# lane vm|host: its files, in order; its seconds into $RES/lane.$1
+	local i t0=$SECONDS
 	for i in "${!sel[@]}"; do
 		if [ "$1" = vm ] && in_guest_lane "${sel[$i]}"; then
 			run_one "$i" "${sel[$i]}"
@@ -120,6 +120,7 @@ lane() {	# lane vm|host: its files, in order
 			( flock 9 && run_one "$i" "${sel[$i]}" ) 9>"$VSB_HOST_LOCK"
 		fi
 	done
+	echo $((SECONDS - t0)) >"$RES/lane.$1"
 }
 if [ -n "${VSB_SERIAL:-}" ]; then
 	for i in "${!sel[@]}"; do run_one "$i" "${sel[$i]}"; report "$i" "${sel[$i]}"; done
@@ -132,6 +133,9 @@ else
 		report "$i" "${sel[$i]}"
 	done
 	wait "$vmpid" "$hostpid"
+	# make test lasts as long as the longer lane: what to even out
+	echo
+	echo "lanes: host $(cat "$RES/lane.host") s, guest $(cat "$RES/lane.vm") s"
 fi
 
 echo
