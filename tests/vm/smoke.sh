@@ -82,6 +82,26 @@ check "the guest kernel's config is at /boot/config-\$(uname -r)" \
 	grep -qx kconfig-at-boot "$T/boot.out"
 grep -qx to-stderr "$T/boot.err" || echo "# stderr of the command not seen"
 
+# The two cases that mostly wait (a guest asleep until the runner stops
+# it) boot now, beside the rest, each with a TMPDIR of its own so that
+# its QEMU is told apart from the others' (10-15 s of this file's time)
+declare -A bgpid
+run_bg() {	# run_bg NAME ARGS...: run, in the background
+	local name=$1
+	mkdir -p "$T/$name.d"
+	( TMPDIR=$T/$name.d run "$@" >/dev/null; echo "$rc $secs" >"$T/$name.rc" ) &
+	bgpid[$name]=$!
+}
+collect() {	# collect NAME: wait for run_bg NAME; sets rc and secs
+	wait "${bgpid[$1]}"
+	read -r rc secs <"$T/$1.rc" || rc=? secs=?
+	echo "# $1: rc $rc, $secs s"
+}
+run_bg hang --timeout 6 -- 'sleep 60'
+mkdir -p "$T/out2"
+VSB_VM_TEST_NO_POWEROFF=1 VSB_VM_POWEROFF_WAIT=2 run_bg nopoweroff --timeout 120 \
+	--out "$T/out2" -- 'echo up >/out/r.txt; exit 7'
+
 # --- 4, 5: added module and dynamic binary -----------------------------------
 M=$T/mod
 mkdir -p "$M"
@@ -123,8 +143,8 @@ else
 	not_ok "guest panic is reported as failure (got rc $rc)"
 fi
 
-# --- 7: timeout ------------------------------------------------------------
-run hang --timeout 6 -- 'sleep 60'
+# --- 7: timeout (booted above) ---------------------------------------------
+collect hang
 if ((rc == 1)) && grep -q 'guest timed out after 6 s' "$T/hang.err"; then
 	ok "hung guest is killed and reported ('guest timed out')"
 else
@@ -146,25 +166,24 @@ fi
 # --- 9: a boot stalled before /init ------------------------------------------
 # VSB_VM_BOOT_STALL=0: no boot reaches /init in 0 s, so both boots count
 # as stalled: the second is tried, then the failure is reported
-VSB_VM_BOOT_STALL=0 run stall -- 'echo never'
+mkdir -p "$T/stall.d"
+VSB_VM_BOOT_STALL=0 TMPDIR=$T/stall.d run stall -- 'echo never'
 if ((rc == 1)) && grep -q 'did not reach /init in 0 s (a stalled boot; console: .*booting it again' "$T/stall.err" &&
    grep -q 'guest did not reach /init in 0 s, twice' "$T/stall.err" &&
-   ! grep -q never "$T/stall.out" && ! pgrep -f "qemu-system.*$T" >/dev/null; then
+   ! grep -q never "$T/stall.out" && ! pgrep -f "qemu-system.*$T/stall.d" >/dev/null; then
 	ok "a stalled boot is booted again once, then reported; no QEMU left"
 else
 	diag "$T/stall.err"
 	not_ok "stalled boot: retried, then reported (got rc $rc)"
 fi
 
-# --- 11: a guest that does not power off after its command ---------------------
+# --- 11: a guest that does not power off after its command (booted above)
 # its command's status and /out are taken, QEMU stopped POWEROFF_WAIT
 # seconds after, long before the timeout
-mkdir -p "$T/out2"
-VSB_VM_TEST_NO_POWEROFF=1 VSB_VM_POWEROFF_WAIT=2 run nopoweroff --timeout 120 \
-	--out "$T/out2" -- 'echo up >/out/r.txt; exit 7'
+collect nopoweroff
 if ((rc == 7)) && grep -qx up "$T/out2/r.txt" &&
    grep -q 'had not powered off 2 s later: stopped it' "$T/nopoweroff.err" &&
-   awk -v s="$secs" 'BEGIN { exit !(s < 60) }' && ! pgrep -f "qemu-system.*$T" >/dev/null; then
+   awk -v s="$secs" 'BEGIN { exit !(s < 60) }' && ! pgrep -f "qemu-system.*$T/nopoweroff.d" >/dev/null; then
 	ok "a guest up after its command: stopped, its exit 7 and /out taken (${secs} s)"
 else
 	diag "$T/nopoweroff.err"
