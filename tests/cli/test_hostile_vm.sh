@@ -142,10 +142,15 @@ if command -v qemu-system-x86_64 >/dev/null && command -v gcc >/dev/null && [ -f
 		'#include <stdlib.h>' 'int qemu_plugin_version = 1;' >"$TMP/evil.c"
 	sed -i '1i #include <stdlib.h>' "$TMP/evil.c"
 	gcc -shared -fPIC -o "$TMP/x" "$TMP/evil.c"
+	# The six QEMUs each stay up their 2 s: side by side, not one after
+	# another (12 s of waiting), each with files of its own
+	n=0 cases=() pids=()
 	for w in "$TMP/x,y" "$TMP/x,y,,z" "$TMP/x,out=y"; do
 		mkdir -p "$w/build/qemu-plugin" "$w/work"
 		cp "$PLUGIN_SO" "$w/build/qemu-plugin/"
 		for part in plugin disk; do
+			n=$((n + 1))
+			cases[n]="$w $part"
 			(
 				REPO=$w VSB_BUILD_DIR=build
 				log() { echo "$*" >&2; }
@@ -161,18 +166,21 @@ if command -v qemu-system-x86_64 >/dev/null && command -v gcc >/dev/null && [ -f
 					case $a in -cpu|-device) skip=1; continue ;; esac
 					args+=("$a")
 				done
-				PWN=$TMP/PWNED timeout 2 qemu-system-x86_64 -machine none -nodefaults \
+				PWN=$TMP/PWNED.$n timeout 2 qemu-system-x86_64 -machine none -nodefaults \
 					-display none -monitor none -S "${args[@]}"
-			) >"$TMP/out" 2>"$TMP/err"
-			rc=$?
-			if [ $rc -eq 124 ] && [ ! -e "$TMP/PWNED" ] && ! grep -qi 'could not\|error\|warning\|does not' "$TMP/err"; then
-				ok "[comma] a checkout at $(basename "$w"): QEMU takes its $part as given, nothing planted is loaded"
-			else
-				not_ok "[comma] a checkout at $(basename "$w"), its $part" "exit $rc (124: QEMU stayed up)" \
-					"planted object loaded: $([ -e "$TMP/PWNED" ] && echo yes || echo no)" "$(head -c 300 "$TMP/err")"
-			fi
-			rm -f "$TMP/PWNED"
+			) >"$TMP/comma.$n.out" 2>"$TMP/comma.$n.err" &
+			pids[n]=$!
 		done
+	done
+	for ((i = 1; i <= n; i++)); do
+		wait "${pids[i]}"
+		rc=$? w=${cases[i]% *} part=${cases[i]##* } err=$TMP/comma.$i.err
+		if [ $rc -eq 124 ] && [ ! -e "$TMP/PWNED.$i" ] && ! grep -qi 'could not\|error\|warning\|does not' "$err"; then
+			ok "[comma] a checkout at $(basename "$w"): QEMU takes its $part as given, nothing planted is loaded"
+		else
+			not_ok "[comma] a checkout at $(basename "$w"), its $part" "exit $rc (124: QEMU stayed up)" \
+				"planted object loaded: $([ -e "$TMP/PWNED.$i" ] && echo yes || echo no)" "$(head -c 300 "$err")"
+		fi
 	done
 else
 	skip "[comma] QEMU's option strings" "no qemu-system-x86_64, gcc or built plugin"
