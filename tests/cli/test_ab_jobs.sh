@@ -4,7 +4,7 @@
 # Exact boots side by side (ab --jobs, harness/ab/jobs.c), without a
 # kernel or QEMU: ab runs the ci/ab-run.sh beside its binary, so a copy
 # of the binary in a fake checkout runs a fake ab-run.sh.  Its boots
-# take a second each, log when they start and end, and leave a sweep
+# take half a second each, log when they start and end, and leave a sweep
 # folder whose numbers depend on the side and the boot only (as exact
 # counts do).  Checks that --jobs 2 really runs two boots at once and
 # --jobs 1 one, that both give the same boot folders, compare.csv and
@@ -20,14 +20,14 @@ printf 'name tmpl\nbench counter\nvariant this-cpu-add, cmpxchg-local\nloops 200
 	{ echo "# cannot make the template sweep folder"; exit 1; }
 cat >"$CO/ci/ab-run.sh" <<'EOF'
 #!/bin/bash
-# fake ab-run.sh: prepare does nothing, a boot takes a second and leaves
+# fake ab-run.sh: prepare does nothing, a boot takes half a second and leaves
 # the template folder, per_op scaled by side and boot, marked as ab does
 set -eu
 case $1 in
 prepare) exit 0 ;;
 boot)	dir=$2 k=$3 side=${2##*/}
 	echo "start $side $k $(date +%s.%N)" >>"$FAKE_LOG"
-	sleep 1
+	sleep 0.5
 	f=$([ "$side" = new ] && echo 1.5 || echo 1)
 	rm -rf "$dir/boot-$k.tmp"
 	cp -a "$FAKE_TMPL" "$dir/boot-$k.tmp"
