@@ -180,21 +180,41 @@ fake_kernel_tree() {
 
 # fake_series DIR N: a git tree that bisect takes for a kernel source
 # (its Makefile's version, the Kconfig files its tree check looks for),
-# with commits c0 ... cN, each writing its number into mm/vmstat.c; the
-# build and ab of bisect's tests are tests/fixtures/bisect/fake.sh
+# with commits c0 ... cN, each writing its number into mm/vmstat.c, N
+# checked out; the build and ab of bisect's tests are
+# tests/fixtures/bisect/fake.sh.  One git fast-import writes them all:
+# an add and a commit each (and commit's gc --auto) were some 20 git
+# processes a series
 fake_series() {
-	local i
+	local i t ref
 	git init -q "$1"
 	mkdir -p "$1/arch/x86" "$1/mm" "$1/scripts/kconfig"
 	: >"$1/scripts/kconfig/Makefile"
 	printf 'VERSION = 6\nPATCHLEVEL = 12\n' >"$1/Makefile"
 	echo 'mainmenu "fake"' >"$1/Kconfig"
 	echo 'config X86' >"$1/arch/x86/Kconfig"
+	echo "$2" >"$1/mm/vmstat.c"
+	t="$(date +%s) +0000" ref=$(git -C "$1" symbolic-ref HEAD)
 	for ((i = 0; i <= $2; i++)); do
-		echo "$i" >"$1/mm/vmstat.c"
-		git -C "$1" add -A
-		git -C "$1" -c user.name=t -c user.email=t@t commit -q -m "c$i"
-	done
+		echo "commit $ref"
+		echo "committer t <t@t> $t"
+		echo "data <<EOF"
+		echo "c$i"
+		echo "EOF"
+		if ((i == 0)); then
+			echo "M 100644 inline Makefile"
+			printf 'data <<EOF\nVERSION = 6\nPATCHLEVEL = 12\nEOF\n'
+			echo "M 100644 inline Kconfig"
+			printf 'data <<EOF\nmainmenu "fake"\nEOF\n'
+			echo "M 100644 inline arch/x86/Kconfig"
+			printf 'data <<EOF\nconfig X86\nEOF\n'
+			echo "M 100644 inline scripts/kconfig/Makefile"
+			printf 'data 0\n'
+		fi
+		echo "M 100644 inline mm/vmstat.c"
+		printf 'data <<EOF\n%d\nEOF\n\n' "$i"
+	done | git -C "$1" fast-import --quiet
+	git -C "$1" reset -q
 }
 
 # fake_bisect N: the world of bisect's tests without a kernel: the fake

@@ -22,15 +22,41 @@
 #include "vsb.h"
 
 #define CHART_SERIES_MAX	8
+#define SUBJECTS_MAX		64
+
+/*
+ * A commit's subject, asked of git once a run: a full SHA's never
+ * changes, and each step's is said as it ends, again in bisect.txt
+ * (rewritten at each end) and beside the culprit: a git process each.
+ */
+static struct {
+	char sha[41], subj[256];
+} subjects[SUBJECTS_MAX];
+static size_t nsubjects;
 
 void vsb_bisect_subject(const struct vsb_bisect *b, const char *sha, char *buf,
 			size_t len)
 {
-	char gd[2048 + 16];
+	char gd[2048 + 16], subj[256];
+	size_t i;
 
+	for (i = 0; i < nsubjects; i++)
+		if (!strcmp(subjects[i].sha, sha)) {
+			snprintf(buf, len, "%s", subjects[i].subj);
+			return;
+		}
 	snprintf(gd, sizeof(gd), "%s/git", b->out);
-	if (vsb_bisect_git(gd, buf, len, "log", "-1", "--format=%s", sha, (char *)NULL))
+	if (vsb_bisect_git(gd, subj, sizeof(subj), "log", "-1", "--format=%s", sha,
+			   (char *)NULL)) {
 		snprintf(buf, len, "?");
+		return;
+	}
+	snprintf(buf, len, "%s", subj);
+	if (strlen(sha) == 40 && strspn(sha, "0123456789abcdef") == 40 &&
+	    nsubjects < SUBJECTS_MAX) {
+		snprintf(subjects[nsubjects].sha, sizeof(subjects[0].sha), "%s", sha);
+		snprintf(subjects[nsubjects++].subj, sizeof(subjects[0].subj), "%s", subj);
+	}
 }
 
 /* a step's latest compare: the retry with more boots when there was one */
