@@ -128,7 +128,7 @@ tree_sum_ask() {
 	[ -n "${TREE_SUM[1]:-}" ] || return 1
 	for _ts_f; do [[ $_ts_f != *$'\n'* ]] || return 1; done
 	{ { printf '%s\0' "$@"; echo; } >&"${TREE_SUM[1]}"; } 2>/dev/null &&
-		IFS= read -r "$_ts_v" <&"${TREE_SUM[0]}" && [[ ${!_ts_v} == [0-9]*' '* ]]
+		IFS= read -r "${_ts_v?}" <&"${TREE_SUM[0]}" && [[ ${!_ts_v} == [0-9]*' '* ]]
 }
 # file_sum VAR FILE...: VAR = a digest of the FILEs' bytes one after
 # another, each FILE's kind and length with them (a missing one, a
@@ -140,9 +140,9 @@ file_sum() {
 	printf -v "$_ts_v" '%s' "$(cat "$@" 2>/dev/null | sha1sum)"
 }
 tree_sum() {
-	local OPTIND o list= vol= dir lines
+	local OPTIND o list='' vol='' dir lines
 	while getopts l:v: o; do
-		case $o in l) list=$OPTARG ;; v) vol=$OPTARG ;; esac
+		case $o in l) list=$OPTARG ;; v) vol=$OPTARG ;; *) return 2 ;; esac
 	done
 	shift $((OPTIND - 1))
 	dir=$2

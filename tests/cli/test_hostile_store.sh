@@ -33,7 +33,7 @@ printf 'variant this-cpu-add\ncpus 0\nloops 100\nrepeat 1\n' >"$TMP/t.sweep"
 
 # sha VAR FILE...: VAR = a digest of the FILEs' bytes (lib.sh's file_sum)
 sha() { file_sum "$@"; }
-SAME_F=
+SAME_F= SAME_H=
 # what SQLite made beside /dev/null before the fix; removed if a
 # regression makes it again (it is ours then), never if it was there
 DEVJ=(/dev/null-journal /dev/null-wal /dev/null-shm)
