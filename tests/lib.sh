@@ -42,6 +42,118 @@ expect_exit() {	# expect_exit CODE DESCRIPTION COMMAND...: exit status is CODE
 # nobody touched, so no sort: an entry replaced in between may come back
 # elsewhere in the list, and that is a change too.
 tree_snap() { find "$1" -printf '%P %y %s %T@ %i %l\n'; }
+# tree_sum [-l LIST] [-v SUFFIX] VAR DIR: VAR = "N SHA1", N the number
+# of entries under DIR and SHA1 a digest of their lines: tree_snap's
+# fields in its order (readdir's, depth first, links not followed),
+# mtime to the nanosecond, an entry that cannot be read as a line saying
+# why; LIST, if given, gets the lines.  -v: a regular file whose path
+# ends in SUFFIX is listed without its size and mtime (one that may
+# change within, never come or go).  The lines come from one python3,
+# started at the first call, that stays for the script: the hostile
+# scripts take about 3,000 snapshots, and each $(tree_snap) is a fork
+# and an exec (8 ms on a 2-CPU machine) against 0.3 ms here.  Without
+# python3, in a subshell (which cannot reach it) or when it does not
+# answer, VAR holds tree_snap's lines themselves: never equal to a
+# digest, so two snapshots not both taken the same way differ.  The
+# same python3 digests files' bytes for file_sum (below).
+TREE_SUM_PY='
+import hashlib, os, stat, sys
+KIND = {stat.S_IFREG: b"f", stat.S_IFDIR: b"d", stat.S_IFLNK: b"l",
+	stat.S_IFIFO: b"p", stat.S_IFSOCK: b"s", stat.S_IFCHR: b"c", stat.S_IFBLK: b"b"}
+def lines(top, vol):
+	todo = [(b"", top)]
+	while todo:
+		rel, path = todo.pop()
+		try:
+			st = os.lstat(path)
+			kind = KIND.get(stat.S_IFMT(st.st_mode), b"U")
+			link = os.readlink(path) if kind == b"l" else b""
+			names = os.listdir(path) if kind == b"d" else []
+		except OSError as e:
+			yield b"%s ? %s\n" % (rel, os.strerror(e.errno).encode())
+			continue
+		if vol and kind == b"f" and rel.endswith(vol):
+			sm = b""
+		else:
+			sm = b"%d %d.%09d " % ((st.st_size,) + divmod(st.st_mtime_ns, 10**9))
+		yield b"%s %s %s%d %s\n" % (rel, kind, sm, st.st_ino, link)
+		for n in reversed(names):
+			todo.append((rel + b"/" + n if rel else n, path + b"/" + n))
+def contents(paths):
+	h = hashlib.sha1()
+	for p in paths:
+		try:
+			st = os.stat(p)
+			if not stat.S_ISREG(st.st_mode):
+				h.update(b"<%s>" % KIND.get(stat.S_IFMT(st.st_mode), b"U"))
+				continue
+			with open(p, "rb") as f:
+				data = f.read()
+			h.update(b"<f %d>" % len(data)); h.update(data)
+		except OSError as e:
+			h.update(b"<%s>" % os.strerror(e.errno).encode())
+	return h.hexdigest().encode()
+out = sys.stdout.buffer
+for req in sys.stdin.buffer:
+	verb, *arg = req[:-1].split(b"\0")[:-1]
+	if verb == b"cat":
+		out.write(b"%d %s\n" % (len(arg), contents(arg)))
+		out.flush()
+		continue
+	top, lst, vol = arg
+	h, text = hashlib.sha1(), list(lines(top, vol))
+	for l in text:
+		h.update(l)
+	if lst:
+		with open(lst, "wb") as f:
+			f.writelines(text)
+	out.write(b"%d %s\n" % (len(text), h.hexdigest().encode()))
+	out.flush()
+'
+# tree_sum_end: the python3 of tree_sum, if any, ended and waited for,
+# so that its CPU time counts in the script's (tests/run.sh reports it)
+tree_sum_end() {
+	local fd=${TREE_SUM[1]:-}
+	[ -n "$fd" ] || return 0
+	exec {fd}>&-
+	wait "$TREE_SUM_PID" 2>/dev/null
+}
+# tree_sum_ask VAR FIELD...: VAR = the python3's answer to FIELD...
+# (started here at the first call); fails where it cannot answer
+tree_sum_ask() {
+	local _ts_v=$1 _ts_f; shift
+	if [ -z "${TREE_SUM_PID:-}" ] && command -v python3 >/dev/null; then
+		coproc TREE_SUM { exec python3 -c "$TREE_SUM_PY"; }
+	fi
+	[ -n "${TREE_SUM[1]:-}" ] || return 1
+	for _ts_f; do [[ $_ts_f != *$'\n'* ]] || return 1; done
+	{ { printf '%s\0' "$@"; echo; } >&"${TREE_SUM[1]}"; } 2>/dev/null &&
+		IFS= read -r "${_ts_v?}" <&"${TREE_SUM[0]}" && [[ ${!_ts_v} == [0-9]*' '* ]]
+}
+# file_sum VAR FILE...: VAR = a digest of the FILEs' bytes one after
+# another, each FILE's kind and length with them (a missing one, a
+# folder or a FIFO said as such, never read), as `cat | sha1sum` said
+# it with two processes; without the python3 of tree_sum, that
+file_sum() {
+	local _ts_v=$1; shift
+	tree_sum_ask "$_ts_v" cat "$@" && return 0
+	printf -v "$_ts_v" '%s' "$(cat "$@" 2>/dev/null | sha1sum)"
+}
+tree_sum() {
+	local OPTIND o list='' vol='' dir lines
+	while getopts l:v: o; do
+		case $o in l) list=$OPTARG ;; v) vol=$OPTARG ;; *) return 2 ;; esac
+	done
+	shift $((OPTIND - 1))
+	dir=$2
+	[[ $dir == /* ]] || dir=$PWD/$dir
+	tree_sum_ask "$1" tree "$dir" "$list" "$vol" && return 0
+	lines=$(tree_snap "$dir")
+	[ -z "$vol" ] ||
+		lines=$(sed "/${vol//\//\\/} f /s/ [0-9]* [0-9.]* \\([0-9]* \\)\$/ \\1/" <<<"$lines")
+	[ -z "$list" ] || printf '%s\n' "$lines" >"$list"
+	printf -v "$1" '%s' "$lines"
+}
 # host_benches COMMAND...: COMMAND, which runs benches on this machine
 # from a file of the guest lane, while no host file runs (tests/run.sh's
 # VSB_HOST_LOCK); outside tests/run.sh just COMMAND
@@ -162,6 +274,7 @@ odd_meta_round_trip() {
 }
 
 done_testing() {
+	tree_sum_end
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]
 }

@@ -23,14 +23,15 @@ mkdir -p "$IN" "$W"
 # refused DESC PATTERN CMD...: exit 2 within 10 s, exactly one stderr
 # line, matching PATTERN (ERE), and nothing under $W changed
 refused() {
-	local d=$1 pat=$2 before rc why=(); shift 2
-	before=$(tree_snap "$W")
+	local d=$1 pat=$2 before after rc why=(); shift 2
+	tree_sum before "$W"
 	timeout 10 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
+	tree_sum after "$W"
 	[ $rc -eq 2 ] || why+=("exit $rc (want 2; 124: it hung)")
 	one_line "$TMP/err" || why+=("$(wc -l <"$TMP/err") stderr lines (want 1)")
 	matches "$pat" "$TMP/err" || why+=("stderr does not match /$pat/")
-	[ "$before" = "$(tree_snap "$W")" ] || why+=("files changed under $W")
+	[ "$before" = "$after" ] || why+=("files changed under $W")
 	if [ ${#why[@]} -eq 0 ]; then
 		ok "$d"
 	else

@@ -31,8 +31,9 @@ RES=$TMP/res/one.csv
 printf 'variant this-cpu-add\ncpus 0\nloops 100\nrepeat 1\n' >"$TMP/t.sweep"
 "$VSB" db import --db "$TMP/good.db" "$RES" >/dev/null 2>&1 || { echo "# import failed"; exit 1; }
 
-sha() { cat "$@" 2>/dev/null | sha1sum; }
-SAME_F=
+# sha VAR FILE...: VAR = a digest of the FILEs' bytes (lib.sh's file_sum)
+sha() { file_sum "$@"; }
+SAME_F= SAME_H=
 # what SQLite made beside /dev/null before the fix; removed if a
 # regression makes it again (it is ours then), never if it was there
 DEVJ=(/dev/null-journal /dev/null-wal /dev/null-shm)
@@ -47,21 +48,22 @@ dev_clean() {
 }
 
 # refuse DESC PATTERN CMD...: run in $W; exit 2, one stderr line matching
-# PATTERN, nothing under $W changed, no journal beside /dev/null
+# PATTERN, nothing under $W changed (a -shm's size and time aside where
+# SNAP_VOL=-shm), no journal beside /dev/null
 refuse() {
-	local d=$1 pat=$2 before after rc; shift 2
-	before=$(${SNAP:-tree_snap} "$W")
+	local d=$1 pat=$2 before after rc h; shift 2
+	tree_sum -l "$TMP/snap.before" ${SNAP_VOL:+-v "$SNAP_VOL"} before "$W"
 	(cd "$W" && "$@") >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
-	after=$(${SNAP:-tree_snap} "$W")
+	tree_sum -l "$TMP/snap.after" ${SNAP_VOL:+-v "$SNAP_VOL"} after "$W"
 	if dev_clean && [ $rc -eq 2 ] && one_line "$TMP/err" &&
 	   matches "$pat" "$TMP/err" && [ "$before" = "$after" ] &&
-	   { [ -z "$SAME_F" ] || [ "$(sha "$SAME_F" "$SAME_F-wal" "$SAME_F-journal")" = "$SAME_H" ]; }; then
+	   { [ -z "$SAME_F" ] || { sha h "$SAME_F" "$SAME_F-wal" "$SAME_F-journal"; [ "$h" = "$SAME_H" ]; }; }; then
 		ok "$d"
 	else
 		not_ok "$d" "exit $rc (want 2), $(wc -l <"$TMP/err") stderr lines (want 1 matching $pat)" \
 			"$(head -c 300 "$TMP/err")" \
-			"$([ "$before" = "$after" ] || diff <(echo "$before") <(echo "$after") | head -5)"
+			"$([ "$before" = "$after" ] || diff "$TMP/snap.before" "$TMP/snap.after" | head -5)"
 	fi
 }
 
@@ -372,7 +374,7 @@ WNAMES=("db import" "run --db (nothing measured, no -o)" "sweep --db (no folder)
 # refuse_same DESC PATTERN FILE CMD...: refuse, and the bytes of FILE,
 # its -wal and its -journal unchanged
 refuse_same() {
-	SAME_F=$3; SAME_H=$(sha "$3" "$3-wal" "$3-journal")
+	SAME_F=$3; sha SAME_H "$3" "$3-wal" "$3-journal"
 	refuse "$1" "$2" "${@:4}"
 	SAME_F=
 }
@@ -380,22 +382,21 @@ refuse_same() {
 # sidecar made or removed, the store's bytes, its -wal's and its journal
 # mode as they were); a -shm, SQLite's index that readers of a live WAL
 # mark, may change within (its time and bytes), never come or go
-shm_snap() { tree_snap "$1" | sed '/-shm f /s/ [0-9]* [0-9.]* \([0-9]* \)$/ \1/'; }
 reads_clean() {
-	local d=$1 db=$2 before after h m rc; shift 2
-	before=$(shm_snap "$W")
-	h=$(sha "$db" "$db-wal" "$db-journal")
+	local d=$1 db=$2 before after h h2 m rc; shift 2
+	tree_sum -l "$TMP/snap.before" -v -shm before "$W"
+	sha h "$db" "$db-wal" "$db-journal"
 	m=$(sqlite3 "file:$db?immutable=1" 'PRAGMA journal_mode' 2>/dev/null)
 	"$@" >/dev/null 2>"$TMP/err" </dev/null
 	rc=$?
-	after=$(shm_snap "$W")
-	if [ $rc -eq "${READ_RC:-0}" ] && [ "$before" = "$after" ] &&
-	   [ "$(sha "$db" "$db-wal" "$db-journal")" = "$h" ] &&
+	tree_sum -l "$TMP/snap.after" -v -shm after "$W"
+	sha h2 "$db" "$db-wal" "$db-journal"
+	if [ $rc -eq "${READ_RC:-0}" ] && [ "$before" = "$after" ] && [ "$h2" = "$h" ] &&
 	   [ "$(sqlite3 "file:$db?immutable=1" 'PRAGMA journal_mode' 2>/dev/null)" = "$m" ]; then
 		ok "$d"
 	else
 		not_ok "$d" "exit $rc (want ${READ_RC:-0})" "$(head -c 300 "$TMP/err")" \
-			"$(diff <(echo "$before") <(echo "$after") | head -5)"
+			"$(diff "$TMP/snap.before" "$TMP/snap.after" | head -5)"
 	fi
 }
 rm -rf "$W"; mkdir -p "$W"
@@ -493,8 +494,8 @@ bwal=(
 )
 for t in "${bwal[@]}"; do
 	IFS='|' read -r what f pat <<<"$t"
-	SNAP=tree_snap
-	[ -s "$W/$f-wal" ] && SNAP=shm_snap	# frames: read as SQLite's readers do
+	SNAP_VOL=
+	[ -s "$W/$f-wal" ] && SNAP_VOL=-shm	# frames: read as SQLite's readers do
 	for i in 0 1 2; do
 		wcmd $i "$W/$f"
 		refuse_same "[B] ${WNAMES[i]} on a $what store with a -wal: exit 2, -wal kept" \
@@ -506,7 +507,7 @@ for t in "${bwal[@]}"; do
 			"$pat" "$W/$f" "${R[@]}"
 	done
 done
-SNAP=tree_snap
+SNAP_VOL=
 rm -rf "$W"; mkdir -p "$W"
 
 # [C] sidecars: a regular file of the store's owner, no hot journal, no
@@ -622,11 +623,11 @@ if runuser -u nobody -- test -x "$VSB" 2>/dev/null; then
 			run) cmd=("${RUNQ[@]}" -o "$NB/out/c.csv" --db "$NB/$f") ;;
 			sweep) cmd=(sweep "$NB/t.sweep" -o "$NB/out/sw" --db "$NB/$f") ;;
 			esac
-			h=$(sha "$NB/$f")
+			sha h "$NB/$f"
 			runuser -u nobody -- "$VSB" "${cmd[@]}" >/dev/null 2>"$TMP/err"
 			rc=$?
 			[ $rc -eq 2 ] && one_line "$TMP/err" && grep -qE "$pat" "$TMP/err" &&
-			[ -z "$(ls -A "$NB/out")" ] && [ "$(sha "$NB/$f")" = "$h" ] &&
+			[ -z "$(ls -A "$NB/out")" ] && sha h2 "$NB/$f" && [ "$h2" = "$h" ] &&
 				ok "[E] $c --db $f that nobody may write, as nobody: exit 2 before the work" ||
 				not_ok "[E] $c --db unwritable $f" "exit $rc" "$(head -c 300 "$TMP/err")" "$(ls "$NB/out")"
 			rm -rf "$NB/out"/*

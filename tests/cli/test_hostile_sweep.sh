@@ -23,11 +23,13 @@ ids=$("$VSB" sweep "$TMP/t.sweep" --dry-run | grep -v '^#' | cut -f1)
 A=$(echo "$ids" | sed -n 1p)
 Bp=$(echo "$ids" | sed -n 2p)
 echo victim >"$TMP/victim"
+file_sum VICTIM "$TMP/victim"	# its bytes, as planted checks them
 
-# col FILE COLUMN: that column of every data row
+# col FILE COLUMN: that column of every data row (the header is the
+# first line not starting with '#'); one awk, no grep before it
 col() {
-	grep -v '^#' "$1" 2>/dev/null | awk -F, -v c="$2" \
-		'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }'
+	awk -F, -v c="$2" '/^#/ { next }
+		!h { for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next } { print $k }' "$1" 2>/dev/null
 }
 
 # ---- 1. a name the sweep writes is taken by a link, FIFO or folder ----
@@ -36,7 +38,7 @@ col() {
 # sweep must exit 2 with one line naming D/NAME, leave D as it was and
 # the victim untouched
 planted() {
-	local d=$1 name=$2 kind=$3 prep=$4 D=$TMP/p before after rc; shift 4
+	local d=$1 name=$2 kind=$3 prep=$4 D=$TMP/p before after v rc; shift 4
 	rm -rf "$D"; mkdir -p "$D"
 	[ "$prep" = done ] && "$VSB" sweep "$TMP/t.sweep" -o "$D" >/dev/null 2>&1
 	rm -f "$D/$name"
@@ -46,13 +48,14 @@ planted() {
 	fifo) mkfifo "$D/$name" ;;
 	dir) mkdir "$D/$name" ;;
 	esac
-	before=$(tree_snap "$D")
+	tree_sum before "$D"
 	timeout 20 "$VSB" sweep "$TMP/t.sweep" -o "$D" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
-	after=$(tree_snap "$D")
+	tree_sum after "$D"
+	file_sum v "$TMP/victim"
 	if [ $rc -eq 2 ] && one_line "$TMP/err" &&
 		grep -qF -- "-o: $D/$name is " "$TMP/err" && grep -q 'refused, nothing run' "$TMP/err" &&
-		[ "$before" = "$after" ] && [ "$(cat "$TMP/victim")" = victim ] && [ ! -s "$TMP/out" ]; then
+		[ "$before" = "$after" ] && [ "$v" = "$VICTIM" ] && [ ! -s "$TMP/out" ]; then
 		ok "$d: exit 2, one line naming it, nothing written or run"
 	else
 		not_ok "$d" "exit $rc (want 2)" "$(head -c 400 "$TMP/err")" \
@@ -292,7 +295,7 @@ garbage "a summary with a column appended" "other columns" \
 garbage "a summary whose raw samples are gone" "raw samples (<id>.csv) are missing" "rm $A.csv"
 
 # ---- 5. the point limit: the whole sweep's, said as such ----
-for i in $(seq 20000); do printf '[b%d]\nthreshold %d\n' "$i" "$i"; done >"$TMP/many.sweep"
+awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "[b%d]\nthreshold %d\n", i, i }' >"$TMP/many.sweep"
 expect_usage_error "20000 one-point blocks: the sweep is over, not a block" \
 	"many.sweep:20001: block \[b10001\] expands to more than 10000 points in all with the blocks above it \(10000 above, 1 its own\): the limit is on the whole sweep" \
 	"$VSB" sweep "$TMP/many.sweep" -o "$TMP/many" --dry-run
