@@ -8,6 +8,11 @@
 # writes down the locale each kbuild target sees, and a `patch` first on
 # PATH the one the patch check sees; the user's locale is German in
 # every variable there is.  No kernel is built.
+#
+# It times nothing and runs no bench on this host: it runs in the guest
+# lane, the shorter one (tests/run.sh).
+#
+# lane: guest
 . "$(dirname "$0")/../lib.sh"
 
 export VSB_VM_CACHE=$TMP/cache

@@ -12,6 +12,11 @@
 # (an edit of any part changes the key), but kbuild-base.bash's (where
 # a build starts, not what it builds).  A fake kernel tree plays kbuild;
 # no kernel is built.
+#
+# It times nothing and runs no bench on this host: it runs in the guest
+# lane, the shorter one (tests/run.sh).
+#
+# lane: guest
 . "$(dirname "$0")/../lib.sh"
 
 export VSB_VM_CACHE=$TMP/cache

@@ -10,6 +10,11 @@
 # pointed at the patched tree; that the key still names the patch; that
 # nothing of the base's folder changes; and that without a base it is a
 # whole build, as before.
+#
+# It times nothing and runs no bench on this host: it runs in the guest
+# lane, the shorter one (tests/run.sh).
+#
+# lane: guest
 . "$(dirname "$0")/../lib.sh"
 
 KB=$VSB_ROOT/ci/kernel-build.sh

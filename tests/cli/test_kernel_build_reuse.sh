@@ -11,6 +11,11 @@
 # never written, that VSB_KBUILD_KEEP bounds a lineage's builds, that the
 # cache key covers the recipe's text (an edit to the script that forgets
 # its recipe number still gets a new key), and --reuse's refusals.
+#
+# It times nothing and runs no bench on this host: it runs in the guest
+# lane, the shorter one (tests/run.sh).
+#
+# lane: guest
 . "$(dirname "$0")/../lib.sh"
 
 KB=$VSB_ROOT/ci/kernel-build.sh
