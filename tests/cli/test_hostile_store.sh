@@ -31,8 +31,6 @@ RES=$TMP/res/one.csv
 printf 'variant this-cpu-add\ncpus 0\nloops 100\nrepeat 1\n' >"$TMP/t.sweep"
 "$VSB" db import --db "$TMP/good.db" "$RES" >/dev/null 2>&1 || { echo "# import failed"; exit 1; }
 
-# sha VAR FILE...: VAR = a digest of the FILEs' bytes (lib.sh's file_sum)
-sha() { file_sum "$@"; }
 SAME_F= SAME_H=
 # what SQLite made beside /dev/null before the fix; removed if a
 # regression makes it again (it is ours then), never if it was there
@@ -58,7 +56,7 @@ refuse() {
 	tree_sum -l "$TMP/snap.after" ${SNAP_VOL:+-v "$SNAP_VOL"} after "$W"
 	if dev_clean && [ $rc -eq 2 ] && one_line "$TMP/err" &&
 	   matches "$pat" "$TMP/err" && [ "$before" = "$after" ] &&
-	   { [ -z "$SAME_F" ] || { sha h "$SAME_F" "$SAME_F-wal" "$SAME_F-journal"; [ "$h" = "$SAME_H" ]; }; }; then
+	   { [ -z "$SAME_F" ] || { file_sum h "$SAME_F" "$SAME_F-wal" "$SAME_F-journal"; [ "$h" = "$SAME_H" ]; }; }; then
 		ok "$d"
 	else
 		not_ok "$d" "exit $rc (want 2), $(wc -l <"$TMP/err") stderr lines (want 1 matching $pat)" \
@@ -374,7 +372,7 @@ WNAMES=("db import" "run --db (nothing measured, no -o)" "sweep --db (no folder)
 # refuse_same DESC PATTERN FILE CMD...: refuse, and the bytes of FILE,
 # its -wal and its -journal unchanged
 refuse_same() {
-	SAME_F=$3; sha SAME_H "$3" "$3-wal" "$3-journal"
+	SAME_F=$3; file_sum SAME_H "$3" "$3-wal" "$3-journal"
 	refuse "$1" "$2" "${@:4}"
 	SAME_F=
 }
@@ -385,12 +383,12 @@ refuse_same() {
 reads_clean() {
 	local d=$1 db=$2 before after h h2 m rc; shift 2
 	tree_sum -l "$TMP/snap.before" -v -shm before "$W"
-	sha h "$db" "$db-wal" "$db-journal"
+	file_sum h "$db" "$db-wal" "$db-journal"
 	m=$(sqlite3 "file:$db?immutable=1" 'PRAGMA journal_mode' 2>/dev/null)
 	"$@" >/dev/null 2>"$TMP/err" </dev/null
 	rc=$?
 	tree_sum -l "$TMP/snap.after" -v -shm after "$W"
-	sha h2 "$db" "$db-wal" "$db-journal"
+	file_sum h2 "$db" "$db-wal" "$db-journal"
 	if [ $rc -eq "${READ_RC:-0}" ] && [ "$before" = "$after" ] && [ "$h2" = "$h" ] &&
 	   [ "$(sqlite3 "file:$db?immutable=1" 'PRAGMA journal_mode' 2>/dev/null)" = "$m" ]; then
 		ok "$d"
@@ -623,11 +621,11 @@ if runuser -u nobody -- test -x "$VSB" 2>/dev/null; then
 			run) cmd=("${RUNQ[@]}" -o "$NB/out/c.csv" --db "$NB/$f") ;;
 			sweep) cmd=(sweep "$NB/t.sweep" -o "$NB/out/sw" --db "$NB/$f") ;;
 			esac
-			sha h "$NB/$f"
+			file_sum h "$NB/$f"
 			runuser -u nobody -- "$VSB" "${cmd[@]}" >/dev/null 2>"$TMP/err"
 			rc=$?
 			[ $rc -eq 2 ] && one_line "$TMP/err" && grep -qE "$pat" "$TMP/err" &&
-			[ -z "$(ls -A "$NB/out")" ] && sha h2 "$NB/$f" && [ "$h2" = "$h" ] &&
+			[ -z "$(ls -A "$NB/out")" ] && file_sum h2 "$NB/$f" && [ "$h2" = "$h" ] &&
 				ok "[E] $c --db $f that nobody may write, as nobody: exit 2 before the work" ||
 				not_ok "[E] $c --db unwritable $f" "exit $rc" "$(head -c 300 "$TMP/err")" "$(ls "$NB/out")"
 			rm -rf "$NB/out"/*
