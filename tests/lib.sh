@@ -301,12 +301,6 @@ fake_kernel_tree() {
 fake_series() {
 	local i t ref
 	git init -q "$1"
-	mkdir -p "$1/arch/x86" "$1/mm" "$1/scripts/kconfig"
-	: >"$1/scripts/kconfig/Makefile"
-	printf 'VERSION = 6\nPATCHLEVEL = 12\n' >"$1/Makefile"
-	echo 'mainmenu "fake"' >"$1/Kconfig"
-	echo 'config X86' >"$1/arch/x86/Kconfig"
-	echo "$2" >"$1/mm/vmstat.c"
 	t="$(date +%s) +0000" ref=$(git -C "$1" symbolic-ref HEAD)
 	for ((i = 0; i <= $2; i++)); do
 		echo "commit $ref"
@@ -327,7 +321,8 @@ fake_series() {
 		echo "M 100644 inline mm/vmstat.c"
 		printf 'data <<EOF\n%d\nEOF\n\n' "$i"
 	done | git -C "$1" fast-import --quiet
-	git -C "$1" reset -q
+	# the work tree and index from cN: the files are written once, above
+	git -C "$1" reset -q --hard
 }
 
 # fake_bisect N: the world of bisect's tests without a kernel: the fake
